@@ -1,0 +1,28 @@
+/** Unit tests (`*.test.ts`) run anywhere; integration tests (`*.int.test.ts`) need the local stack. */
+const transform = {
+  '^.+\\.(t|j)sx?$': [
+    '@swc/jest',
+    { jsc: { parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } } },
+  ],
+};
+const ignore = ['/node_modules/', '/dist/', '/.tools/', '/.data/'];
+
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      transform,
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/**/test/**/*.test.ts', '<rootDir>/**/test/**/*.test.tsx'],
+      testPathIgnorePatterns: [...ignore, '\\.int\\.test\\.ts$'],
+    },
+    {
+      displayName: 'integration',
+      transform,
+      testEnvironment: 'node',
+      testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
+      testPathIgnorePatterns: ignore,
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+
+/** Variables every service shares; a service extends this with its own. */
+export const serviceEnv = {
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  MONGO_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
+    .default('mongodb://127.0.0.1:27017'),
+  MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(1),
+  NATS_URL: z
+    .string()
+    .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')
+    .default('nats://127.0.0.1:4222'),
+};
+
+export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads and validates configuration from the environment. A missing or malformed variable is a
+ * startup error naming the variable, never a surprise at the first request.
+ */
+export function parseConfig<S extends z.ZodRawShape>(
+  shape: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+/** parseConfig for process entry points: prints the problem and exits with status 1. */
+export function loadConfig<S extends z.ZodRawShape>(shape: S): z.infer<z.ZodObject<S>> {
+  try {
+    return parseConfig(shape);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+
+export const ROLES = ['Army', 'Navy', 'Airforce', 'Manufacturer', 'Admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Who is calling, as established by the gateway's session and passed on in gRPC metadata. */
+export interface Caller {
+  userId: number;
+  username: string;
+  roles: Role[];
+}
+
+export interface RequestContext {
+  requestId: string;
+  caller?: Caller;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+export function runWithContext<T>(ctx: RequestContext, fn: () => T): T {
+  return storage.run(ctx, fn);
+}
+
+export function currentContext(): RequestContext | undefined {
+  return storage.getStore();
+}
+
+export function newRequestId(): string {
+  return randomUUID();
+}
+
+export function isAdmin(caller: Caller | undefined): boolean {
+  return !!caller?.roles.includes('Admin');
+}
+
+export function hasRole(caller: Caller | undefined, role: Role): boolean {
+  return !!caller?.roles.includes(role);
+}

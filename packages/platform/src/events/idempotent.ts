@@ -1,0 +1,58 @@
+import type { Collection } from 'mongodb';
+import type { Connection } from 'mongoose';
+import { isDuplicateKeyError } from '../mongo';
+import type { EventEnvelope } from './envelope';
+
+interface ClaimDoc {
+  _id: string;
+  state: 'started' | 'done';
+  at: Date;
+}
+
+/** A claim left 'started' longer than this belongs to a process that died mid-handler. */
+const STALE_CLAIM_MS = 60_000;
+
+export class EventInProgressError extends Error {}
+
+/**
+ * Wraps an event handler so each event id takes effect once per consumer although JetStream
+ * delivers at least once. The handler runs under a claim: done claims make duplicates no-ops,
+ * a claim held by a live process sends the duplicate back for a later retry, and a stale claim
+ * (its process died) is taken over, so no event is lost to a crash.
+ */
+export function idempotent(
+  conn: Connection,
+  consumer: string,
+  handler: (event: EventEnvelope, subject: string) => Promise<void>,
+): (event: EventEnvelope, subject: string) => Promise<void> {
+  const claims = conn.collection<ClaimDoc>('processed_events');
+  return async (event, subject) => {
+    const _id = `${consumer}:${event.id}`;
+    if (!(await claim(claims, _id))) return;
+    try {
+      await handler(event, subject);
+    } catch (err) {
+      await claims.deleteOne({ _id, state: 'started' });
+      throw err;
+    }
+    await claims.updateOne({ _id }, { $set: { state: 'done', at: new Date() } });
+  };
+}
+
+/** true: run the handler; false: already done. Throws while another live process holds it. */
+async function claim(claims: Collection<ClaimDoc>, _id: string): Promise<boolean> {
+  try {
+    await claims.insertOne({ _id, state: 'started', at: new Date() });
+    return true;
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+  }
+  const existing = await claims.findOne({ _id });
+  if (existing?.state === 'done') return false;
+  const taken = await claims.findOneAndUpdate(
+    { _id, state: 'started', at: { $lt: new Date(Date.now() - STALE_CLAIM_MS) } },
+    { $set: { at: new Date() } },
+  );
+  if (taken) return true;
+  throw new EventInProgressError(`event ${_id} is being handled by another process`);
+}

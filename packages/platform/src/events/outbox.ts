@@ -1,0 +1,134 @@
+import type { Connection } from 'mongoose';
+import type { Logger } from '../logger';
+import type { EventBus } from './bus';
+import type { EventEnvelope } from './envelope';
+
+interface OutboxDoc {
+  _id: string; // event id
+  subject: string;
+  event: EventEnvelope;
+  /** pending: written before the domain change; ready: the change is done; then published and removed. */
+  state: 'pending' | 'ready';
+  createdAt: Date;
+  attempts: number;
+}
+
+export interface OutgoingEvent {
+  subject: string;
+  event: EventEnvelope;
+}
+
+export interface OutboxOptions {
+  conn: Connection;
+  bus: EventBus;
+  log: Logger;
+  /**
+   * For a 'pending' entry whose process died: did the domain change it announces happen?
+   * true → publish it, false → drop it. Only consulted after `graceMs`.
+   */
+  confirm(event: EventEnvelope, subject: string): Promise<boolean>;
+  graceMs?: number;
+  intervalMs?: number;
+}
+
+export interface Outbox {
+  /**
+   * Records the events, runs the domain change, then publishes. If the process dies anywhere in
+   * between, the relay finishes the job; if the change fails, its events are dropped.
+   */
+  run<T>(events: OutgoingEvent[], change: () => Promise<T>): Promise<T>;
+  /** One relay pass: publishes ready entries and settles stale pending ones. Returns how many were published. */
+  relayOnce(): Promise<number>;
+  start(): void;
+  stop(): void;
+}
+
+export function createOutbox(opts: OutboxOptions): Outbox {
+  const { conn, bus, log } = opts;
+  const graceMs = opts.graceMs ?? 10_000;
+  const col = conn.collection<OutboxDoc>('outbox');
+  let timer: NodeJS.Timeout | undefined;
+  let relaying = false;
+
+  async function publish(doc: Pick<OutboxDoc, '_id' | 'subject' | 'event'>): Promise<void> {
+    await bus.publish(doc.subject, doc.event);
+    await col.deleteOne({ _id: doc._id });
+  }
+
+  const outbox: Outbox = {
+    async run(events, change) {
+      const ids = events.map((e) => e.event.id);
+      if (events.length) {
+        await col.insertMany(
+          events.map((e) => ({
+            _id: e.event.id,
+            subject: e.subject,
+            event: e.event,
+            state: 'pending' as const,
+            createdAt: new Date(),
+            attempts: 0,
+          })),
+        );
+      }
+      let result;
+      try {
+        result = await change();
+      } catch (err) {
+        if (ids.length) await col.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
+        throw err;
+      }
+      if (!ids.length) return result;
+      await col.updateMany({ _id: { $in: ids } }, { $set: { state: 'ready' } });
+      for (const e of events) {
+        // A failed publish is not the caller's failure: the change is done and the relay retries.
+        await publish({ _id: e.event.id, subject: e.subject, event: e.event }).catch((err: unknown) =>
+          log.warn({ err, subject: e.subject }, 'publish deferred to the outbox relay'),
+        );
+      }
+      return result;
+    },
+    async relayOnce() {
+      if (relaying) return 0;
+      relaying = true;
+      let published = 0;
+      try {
+        const cutoff = new Date(Date.now() - graceMs);
+        const due = await col
+          .find({ $or: [{ state: 'ready' }, { state: 'pending', createdAt: { $lt: cutoff } }] })
+          .sort({ createdAt: 1 })
+          .limit(500)
+          .toArray();
+        for (const doc of due) {
+          try {
+            if (doc.state === 'pending' && !(await opts.confirm(doc.event, doc.subject))) {
+              await col.deleteOne({ _id: doc._id, state: 'pending' });
+              log.info(
+                { eventId: doc._id, subject: doc.subject },
+                'dropped outbox entry whose change never happened',
+              );
+              continue;
+            }
+            await publish(doc);
+            published++;
+          } catch (err) {
+            await col.updateOne({ _id: doc._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
+            log.warn({ err, eventId: doc._id }, 'outbox relay will retry');
+          }
+        }
+      } finally {
+        relaying = false;
+      }
+      return published;
+    },
+    start() {
+      if (timer) return;
+      timer = setInterval(() => void outbox.relayOnce(), opts.intervalMs ?? 2000);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+  return outbox;
+}

@@ -1,0 +1,90 @@
+import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { type RequestContext, runWithContext } from '../context';
+import { AppError, toServiceError } from '../errors';
+import type { Logger } from '../logger';
+import { metadataToContext } from './metadata';
+import type { RequestOf, ResponseOf, ServiceDef } from './types';
+
+export type UnaryImpl<D extends ServiceDef> = {
+  [K in keyof D]: (request: RequestOf<D[K]>, ctx: RequestContext) => Promise<ResponseOf<D[K]>>;
+};
+
+export interface GrpcServer {
+  readonly server: Server;
+  /** Registers a service whose handlers are plain async functions; errors become gRPC statuses. */
+  add<D extends ServiceDef>(serviceName: string, definition: D, impl: UnaryImpl<D>): void;
+  listen(port: number, host?: string): Promise<number>;
+  setServing(serving: boolean): void;
+  close(): Promise<void>;
+}
+
+export function createGrpcServer(log: Logger): GrpcServer {
+  const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
+  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  health.addToServer(server);
+  const names: string[] = [''];
+
+  return {
+    server,
+    add(serviceName, definition, impl) {
+      names.push(serviceName);
+      health.setStatus(serviceName, 'NOT_SERVING');
+      const handlers: Record<
+        string,
+        (call: ServerUnaryCall<unknown, unknown>, cb: sendUnaryData<unknown>) => void
+      > = {};
+      for (const method of Object.keys(definition)) {
+        const fn = impl[method as keyof typeof impl];
+        const path = definition[method]!.path;
+        handlers[method] = (call, callback) => {
+          const ctx = metadataToContext(call.metadata);
+          const started = process.hrtime.bigint();
+          runWithContext(ctx, () => {
+            fn(call.request as never, ctx).then(
+              (res) => {
+                log.debug({ path, ms: elapsed(started) }, 'grpc ok');
+                callback(null, res);
+              },
+              (err: unknown) => {
+                if (err instanceof AppError)
+                  log.info({ path, code: err.code, msg: err.message }, 'grpc refused');
+                else log.error({ err, path }, 'grpc handler failed');
+                callback(toServiceError(err));
+              },
+            );
+          });
+        };
+      }
+      server.addService(definition as never, handlers);
+    },
+    listen(port, host = '0.0.0.0') {
+      return new Promise((resolve, reject) => {
+        server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (err, bound) => {
+          if (err) reject(err);
+          else resolve(bound);
+        });
+      });
+    },
+    setServing(serving) {
+      for (const name of names) health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+    },
+    close() {
+      this.setServing(false);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 5000);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
+
+function elapsed(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}

@@ -1,0 +1,65 @@
+import type { Connection } from 'mongoose';
+import { z } from 'zod';
+import { loadConfig, port, serviceEnv } from './config';
+import { connectBus, type EventBus, STREAMS } from './events/bus';
+import { createGrpcServer, type GrpcServer } from './grpc/server';
+import { createLogger, type Logger } from './logger';
+import { connectMongo } from './mongo';
+
+export interface ServiceRuntime<C> {
+  config: C & z.infer<z.ZodObject<typeof serviceEnv>> & { GRPC_PORT: number; MONGO_DB: string };
+  log: Logger;
+  conn: Connection;
+  bus: EventBus;
+  grpc: GrpcServer;
+}
+
+export interface ServiceDefinition<S extends z.ZodRawShape> {
+  name: string;
+  defaultGrpcPort: number;
+  env?: S;
+  /** Registers gRPC handlers and event consumers; may return a stop hook for its own timers. */
+  setup(rt: ServiceRuntime<z.infer<z.ZodObject<S>>>): Promise<(() => Promise<void> | void) | void>;
+}
+
+/**
+ * The same start-up for every service: validated config, logger, its own database, the bus with
+ * streams in place, gRPC with health, and a graceful stop on SIGTERM/SIGINT.
+ */
+export async function runService<S extends z.ZodRawShape>(
+  def: ServiceDefinition<S>,
+): Promise<ServiceRuntime<never>> {
+  const config = loadConfig({
+    ...serviceEnv,
+    GRPC_PORT: port(def.defaultGrpcPort),
+    MONGO_DB: z.string().min(1).default(`qm_${def.name}`),
+    ...(def.env ?? ({} as S)),
+  }) as ServiceRuntime<z.infer<z.ZodObject<S>>>['config'];
+  const log = createLogger(def.name, config.LOG_LEVEL);
+  const conn = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
+    maxPoolSize: config.MONGO_MAX_POOL_SIZE,
+  });
+  const bus = await connectBus({ servers: config.NATS_URL, name: def.name, log });
+  await bus.ensureStreams(STREAMS);
+  const grpc = createGrpcServer(log);
+  const rt = { config, log, conn, bus, grpc };
+  const stopOwn = await def.setup(rt);
+  const bound = await grpc.listen(config.GRPC_PORT);
+  grpc.setServing(true);
+  log.info({ port: bound, db: config.MONGO_DB }, `${def.name} service ready`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    await grpc.close();
+    if (stopOwn) await stopOwn();
+    await bus.close().catch(() => undefined);
+    await conn.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+  return rt as ServiceRuntime<never>;
+}

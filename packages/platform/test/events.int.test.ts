@@ -1,0 +1,142 @@
+import type { Connection } from 'mongoose';
+import { createOutbox, type EventBus, type EventEnvelope, idempotent, makeEvent } from '../src';
+import { eventually, log, testBus, testDb, uniqueName } from './infra';
+
+describe('event bus, outbox and idempotent consumers (real NATS + database)', () => {
+  let db: Connection;
+  let bus: EventBus;
+  let stream: string;
+  let subjectRoot: string;
+
+  beforeAll(async () => {
+    db = await testDb('events');
+    bus = await testBus();
+    subjectRoot = uniqueName('test');
+    stream = `QM_${subjectRoot.toUpperCase()}`;
+    await bus.ensureStreams([{ name: stream, subjects: [`${subjectRoot}.>`], maxAgeDays: 1 }]);
+  });
+
+  afterAll(async () => {
+    await bus.jsm.streams.delete(stream).catch(() => undefined);
+    await bus.close();
+    await db.dropDatabase();
+    await db.close();
+  });
+
+  async function collect(durable: string, subject: string) {
+    const seen: EventEnvelope[] = [];
+    await bus.consume({
+      stream,
+      durable,
+      filterSubjects: [subject],
+      handle: async (e) => {
+        seen.push(e);
+      },
+    });
+    return seen;
+  }
+
+  it('creates streams idempotently', async () => {
+    await bus.ensureStreams([{ name: stream, subjects: [`${subjectRoot}.>`], maxAgeDays: 1 }]);
+    const info = await bus.jsm.streams.info(stream);
+    expect(info.config.subjects).toEqual([`${subjectRoot}.>`]);
+  });
+
+  it('delivers the event after a crash between the database write and the publish', async () => {
+    const subject = `${subjectRoot}.thing.created`;
+    const seen = await collect('crash-reader', subject);
+    const things = db.collection('things');
+    const event = makeEvent('thing.created', { id: 1 });
+
+    // The first process writes its outbox entry and the change, then dies before publishing:
+    // simulated by a bus whose publish never gets through.
+    const deadBus = { ...bus, publish: () => Promise.reject(new Error('process died')) } as EventBus;
+    const crashed = createOutbox({ conn: db, bus: deadBus, log, confirm: async () => true });
+    await crashed.run([{ subject, event }], () => things.insertOne({ _id: 1 as never, name: 'rifle' }));
+    expect(seen).toHaveLength(0);
+
+    // The restarted process's relay finds the entry and publishes it.
+    const restarted = createOutbox({ conn: db, bus, log, confirm: async () => true });
+    expect(await restarted.relayOnce()).toBe(1);
+    await eventually(() => seen.length === 1 || undefined);
+    expect(seen[0]!.id).toBe(event.id);
+    expect(await db.collection('outbox').countDocuments()).toBe(0);
+  });
+
+  it('settles entries of a process that died mid-change: publishes confirmed ones, drops the rest', async () => {
+    const subject = `${subjectRoot}.thing.updated`;
+    const seen = await collect('pending-reader', subject);
+    const happened = makeEvent('thing.updated', { id: 10 });
+    const neverHappened = makeEvent('thing.updated', { id: 11 });
+    // Pending entries (the change's outcome is unknown) from long ago.
+    await db.collection('outbox').insertMany(
+      [happened, neverHappened].map((event) => ({
+        _id: event.id as never,
+        subject,
+        event,
+        state: 'pending',
+        createdAt: new Date(Date.now() - 60_000),
+        attempts: 0,
+      })),
+    );
+    const relay = createOutbox({
+      conn: db,
+      bus,
+      log,
+      graceMs: 1000,
+      confirm: async (e) => (e.data as { id: number }).id === 10,
+    });
+    expect(await relay.relayOnce()).toBe(1);
+    await eventually(() => seen.length === 1 || undefined);
+    expect(seen.map((e) => e.id)).toEqual([happened.id]);
+    expect(await db.collection('outbox').countDocuments()).toBe(0);
+  });
+
+  it('drops the events of a change that failed', async () => {
+    const outbox = createOutbox({ conn: db, bus, log, confirm: async () => true });
+    const event = makeEvent('thing.deleted', { id: 2 });
+    await expect(
+      outbox.run([{ subject: `${subjectRoot}.thing.deleted`, event }], () => Promise.reject(new Error('no'))),
+    ).rejects.toThrow('no');
+    expect(await db.collection('outbox').countDocuments({ _id: event.id as never })).toBe(0);
+  });
+
+  it('handles a duplicate event once', async () => {
+    const subject = `${subjectRoot}.payment.done`;
+    let effects = 0;
+    await bus.consume({
+      stream,
+      durable: 'dup-reader',
+      filterSubjects: [subject],
+      handle: idempotent(db, 'dup-reader', async () => {
+        effects++;
+      }),
+    });
+    const event = makeEvent('payment.done', { amount: 100 });
+    // Same event published twice past JetStream's own dedupe (different message ids), as a
+    // retried relay or a redelivery would produce.
+    await bus.js.publish(subject, JSON.stringify(event), { msgID: `${event.id}-a` });
+    await bus.js.publish(subject, JSON.stringify(event), { msgID: `${event.id}-b` });
+    const other = makeEvent('payment.done', { amount: 5 });
+    await bus.publish(subject, other);
+    await eventually(() => effects === 2 || undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(effects).toBe(2);
+  });
+
+  it('retries a failing handler until it succeeds', async () => {
+    const subject = `${subjectRoot}.retry.me`;
+    let calls = 0;
+    await bus.consume({
+      stream,
+      durable: 'retry-reader',
+      filterSubjects: [subject],
+      handle: idempotent(db, 'retry-reader', async () => {
+        calls++;
+        if (calls < 2) throw new Error('transient');
+      }),
+    });
+    await bus.publish(subject, makeEvent('retry.me', {}));
+    await eventually(() => calls === 2 || undefined);
+  });
+});

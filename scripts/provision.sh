@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Provisions the local infrastructure binaries once, into a cache outside the clone
+# (default ~/.cache/quartermaster), and links them into ./.tools. Idempotent: a second
+# run finds everything built and returns at once. Usage: provision.sh [all|nats|ferretdb|keycloak|helm|k6|chromium]
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$ROOT/scripts/versions.env"
+CACHE=${QM_CACHE:-$HOME/.cache/quartermaster}
+BIN=$CACHE/bin
+mkdir -p "$BIN"
+ln -sfn "$CACHE" "$ROOT/.tools"
+export GOFLAGS=-mod=mod GOTOOLCHAIN=local
+log() { printf '\033[36m[provision]\033[0m %s\n' "$*"; }
+
+go_build() { # name module version pkgdir [prepare-fn]
+  local name=$1 module=$2 version=$3 pkg=$4 prepare=${5:-}
+  local out="$BIN/$name-$version"
+  [ -x "$out" ] && { ln -sfn "$out" "$BIN/$name"; return; }
+  log "building $name $version with the Go toolchain (first run only)"
+  local dir; dir=$(go mod download -json "$module@$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).Dir))')
+  local work="$CACHE/src/$name-$version"
+  rm -rf "$work"; mkdir -p "$CACHE/src"; cp -r "$dir" "$work"; chmod -R u+w "$work"
+  [ -n "$prepare" ] && (cd "$work" && $prepare)
+  (cd "$work" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$out.tmp" "$pkg")
+  mv "$out.tmp" "$out"; ln -sfn "$out" "$BIN/$name"
+  rm -rf "$work"
+}
+
+# FerretDB embeds build/version/version.txt, which its release process generates; without it
+# the binary panics at start, so we write the tag there before building.
+ferret_prepare() { mkdir -p build/version; echo "$FERRETDB_VERSION" > build/version/version.txt; }
+
+nats() { go_build nats-server github.com/nats-io/nats-server/v2 "$NATS_VERSION" . ; }
+ferretdb() { go_build ferretdb github.com/FerretDB/FerretDB "$FERRETDB_VERSION" ./cmd/ferretdb ferret_prepare; }
+helm() { go_build helm helm.sh/helm/v3 "$HELM_VERSION" ./cmd/helm; }
+k6() { go_build k6 go.k6.io/k6 "$K6_VERSION" . ; }
+
+keycloak() {
+  local dir="$CACHE/keycloak-$KEYCLOAK_VERSION"
+  [ -x "$dir/bin/kc.sh" ] && return
+  log "fetching Keycloak $KEYCLOAK_VERSION from Maven Central (first run only)"
+  local tmp; tmp=$(mktemp -d)
+  mvn -q -B dependency:copy -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" -DoutputDirectory="$tmp"
+  (cd "$tmp" && unzip -q ./*.zip)
+  rm -rf "$dir"; mv "$tmp/keycloak-$KEYCLOAK_VERSION" "$dir"; rm -rf "$tmp"
+}
+
+chromium() {
+  command -v chromium >/dev/null && return
+  log "installing Debian's chromium for the browser tests"
+  local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-liberation >/dev/null
+}
+
+what=${1:-all}
+case "$what" in
+  all) nats; ferretdb; keycloak ;;
+  *) "$what" ;;
+esac
