@@ -12,7 +12,7 @@ let HealthClient: ServiceClientConstructor | undefined;
 /** Asks a server's standard health service whether it serves; resolves false on any failure. */
 export function checkHealth(address: string, timeoutMs = 1000, service = ''): Promise<boolean> {
   if (!HealthClient) {
-    const pkg = loadPackageDefinition(loadSync(protoPath, { keepCase: true })) as unknown as {
+    const pkg = loadPackageDefinition(loadSync(protoPath, { keepCase: true, enums: String })) as unknown as {
       grpc: { health: { v1: { Health: ServiceClientConstructor } } };
     };
     HealthClient = pkg.grpc.health.v1.Health;

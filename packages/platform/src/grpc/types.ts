@@ -13,5 +13,5 @@ export interface UnaryMethod<Req, Res> {
 export type AnyUnaryMethod = UnaryMethod<any, any>;
 export type ServiceDef = Record<string, AnyUnaryMethod>;
 
-export type RequestOf<M> = M extends UnaryMethod<infer Req, unknown> ? Req : never;
-export type ResponseOf<M> = M extends UnaryMethod<never, infer Res> ? Res : never;
+export type RequestOf<M> = M extends { requestDeserialize: (value: Buffer) => infer Req } ? Req : never;
+export type ResponseOf<M> = M extends { responseDeserialize: (value: Buffer) => infer Res } ? Res : never;

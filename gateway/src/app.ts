@@ -1,0 +1,87 @@
+import compression from 'compression';
+import cookieParser from 'cookie-parser';
+import express, { type Express, Router } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import swaggerUi from 'swagger-ui-express';
+import type { Logger } from '@qm/platform';
+import type { Clients } from './clients';
+import type { GatewayConfig } from './config';
+import { createApi, type Api } from './http/api';
+import { requestContext } from './http/context';
+import { originCheck } from './http/csrf';
+import { apiNotFound, errorHandler } from './http/errors';
+import { frontendRoutes } from './http/frontends';
+import { healthRoutes } from './http/health';
+import { createMetrics } from './http/metrics';
+import { authenticate, type SessionResolver } from './http/session';
+import { registerRoutes } from './routes';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  log: Logger;
+  clients: Clients;
+  sessions: SessionResolver;
+}
+
+/** Builds the Express app; no listening, so tests can drive it on any port. */
+export function createApp(deps: GatewayDeps): { app: Express; api: Api } {
+  const { config, log } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, uniquelocal');
+  const metrics = createMetrics();
+
+  app.use(requestContext);
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (_req, res) => res.getHeader('X-Request-Id') as string,
+      autoLogging: {
+        ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    }),
+  );
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // The shell loads remotes from our own origin; Keycloak (SSO) is a configured second origin.
+          'script-src': ["'self'"],
+          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'img-src': ["'self'", 'data:', 'blob:'],
+          'style-src': ["'self'", "'unsafe-inline'"],
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compression());
+  app.use(metrics.middleware);
+  healthRoutes(app, config.services);
+  metrics.expose(app);
+
+  const apiRouter = Router();
+  apiRouter.use(express.json({ limit: '100kb' }));
+  apiRouter.use(cookieParser());
+  apiRouter.use(originCheck([config.PUBLIC_URL]));
+  apiRouter.use(authenticate(deps.sessions));
+  apiRouter.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  const api = createApi(apiRouter);
+  registerRoutes(api, deps);
+  apiRouter.get('/openapi.json', (_req, res) => {
+    res.json(api.document(config.PUBLIC_URL));
+  });
+  apiRouter.use('/docs', swaggerUi.serve, swaggerUi.setup(undefined, { swaggerUrl: '/api/openapi.json' }));
+  apiRouter.use(apiNotFound);
+  apiRouter.use(errorHandler(log));
+  app.use('/api', apiRouter);
+
+  frontendRoutes(app, { dist: config.FRONTEND_DIST, dev: config.FRONTEND_DEV });
+  app.use(errorHandler(log));
+  return { app, api };
+}

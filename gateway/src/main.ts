@@ -1,0 +1,42 @@
+import { ConfigError, createLogger } from '@qm/platform';
+import { createApp } from './app';
+import { createClients } from './clients';
+import { parseGatewayConfig } from './config';
+import { anonymousSessions } from './http/session';
+
+function loadConfig() {
+  try {
+    return parseGatewayConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+const config = loadConfig();
+const log = createLogger('gateway', config.LOG_LEVEL);
+const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
+const { app } = createApp({ config, log, clients, sessions: anonymousSessions });
+
+const server = app.listen(config.PORT, () => {
+  log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);
+});
+server.keepAliveTimeout = 65_000;
+
+let stopping = false;
+function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'stopping');
+  server.close(() => {
+    close();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 10_000).unref();
+}
+process.once('SIGTERM', () => stop('SIGTERM'));
+process.once('SIGINT', () => stop('SIGINT'));

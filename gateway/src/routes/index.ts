@@ -1,0 +1,8 @@
+import type { GatewayDeps } from '../app';
+import type { Api } from '../http/api';
+import { registerCatalogRoutes } from './catalog';
+
+/** Every REST area of spec §7, one module each. */
+export function registerRoutes(api: Api, deps: GatewayDeps): void {
+  registerCatalogRoutes(api, deps);
+}

@@ -1,0 +1,166 @@
+import { catalogV1 } from '@qm/contracts';
+import { createGrpcServer, notFound, type GrpcServer } from '@qm/platform';
+import { headerSessions, json, log, startGateway } from './harness';
+
+const army = { userId: 7, username: 'sepoy', roles: ['Army' as const] };
+const product: catalogV1.Product = {
+  id: 1,
+  name: 'Night vision goggles',
+  type: catalogV1.ProductType.PRODUCT_TYPE_EQUIPMENT,
+  pricePaise: 1250050,
+  description: 'Gen 3',
+  stock: 4,
+  manufacturerId: 2,
+  status: 'active',
+  createdAt: '2026-11-22T00:00:00.000Z',
+  updatedAt: '2026-11-22T00:00:00.000Z',
+};
+
+/** A real gRPC catalog server whose answers the tests control. */
+async function fakeCatalog(delayMs: () => number) {
+  const grpc: GrpcServer = createGrpcServer(log);
+  const seen: { requestId?: string; caller?: unknown }[] = [];
+  grpc.add('qm.catalog.v1.CatalogService', catalogV1.CatalogServiceService, {
+    listProducts: async (_req, ctx) => {
+      seen.push(ctx);
+      await new Promise((r) => setTimeout(r, delayMs()));
+      return { products: [product], total: 1 };
+    },
+    getProduct: async (req) => {
+      if (req.id !== 1) throw notFound('Product not found');
+      return { product };
+    },
+    createProduct: async () => ({ product }),
+    updateProduct: async () => ({ product }),
+    deleteProduct: async () => ({}),
+  });
+  const port = await grpc.listen(0, '127.0.0.1');
+  grpc.setServing(true);
+  return { grpc, port, seen };
+}
+
+describe('gateway → gRPC (real servers on loopback)', () => {
+  let delay = 0;
+  let catalog: Awaited<ReturnType<typeof fakeCatalog>>;
+  let gw: Awaited<ReturnType<typeof startGateway>>;
+  const get = (path: string, init: RequestInit = {}) =>
+    fetch(`${gw.url}${path}`, { ...init, headers: { 'x-test-user': 'army', ...(init.headers ?? {}) } });
+
+  beforeAll(async () => {
+    catalog = await fakeCatalog(() => delay);
+    gw = await startGateway(
+      { CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`, GRPC_DEADLINE_MS: '300' },
+      headerSessions({ army }),
+    );
+  });
+  afterAll(async () => {
+    await gw.stop();
+    await catalog.grpc.close();
+  });
+
+  it('reads through gRPC, money as a two-decimal string, with request id and caller carried along', async () => {
+    const res = await get('/api/products', { headers: { 'x-request-id': 'req-abcdef123' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('req-abcdef123');
+    const body = await json(res);
+    expect(body).toEqual([
+      expect.objectContaining({ id: 1, type: 'Equipment', price: '12500.50', stock: 4 }),
+    ]);
+    expect(catalog.seen.at(-1)).toEqual({ requestId: 'req-abcdef123', caller: army });
+  });
+
+  it('answers 401 without a session, before calling the service', async () => {
+    const res = await fetch(`${gw.url}/api/products`);
+    expect(res.status).toBe(401);
+    expect(await json(res)).toEqual({ message: 'Not authenticated' });
+  });
+
+  it('maps a service NOT_FOUND to 404 with the service message', async () => {
+    const res = await get('/api/products/99');
+    expect(res.status).toBe(404);
+    expect(await json(res)).toEqual({ message: 'Product not found' });
+  });
+
+  it('refuses bad input with a 400 and a clear message', async () => {
+    const res = await get('/api/products/abc');
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toMatch(/number/);
+    const res2 = await get('/api/products?pageSize=1000');
+    expect(res2.status).toBe(400);
+    expect((await json(res2)).message).toBe('Page size must be between 1 and 100');
+  });
+
+  it('turns a gRPC deadline into a 504 instead of hanging', async () => {
+    delay = 2000;
+    const started = Date.now();
+    const res = await get('/api/products');
+    delay = 0;
+    expect(res.status).toBe(504);
+    expect((await json(res)).message).toMatch(/too long/);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('answers unknown API paths with a JSON 404 and malformed JSON with a 400', async () => {
+    const res = await get('/api/nope');
+    expect(res.status).toBe(404);
+    expect((await json(res)).message).toMatch(/No API route/);
+    const bad = await get('/api/products', {
+      method: 'POST',
+      body: '{oops',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toEqual({ message: 'Request body is not valid JSON' });
+  });
+
+  it('refuses a cross-site state-changing request', async () => {
+    const res = await get('/api/products', { method: 'POST', headers: { origin: 'https://evil.example' } });
+    expect(res.status).toBe(403);
+  });
+
+  it('publishes an OpenAPI 3.1 document generated from the route schemas, and a docs page', async () => {
+    const doc = await json(await fetch(`${gw.url}/api/openapi.json`));
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/api/products/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path' });
+    const docs = await fetch(`${gw.url}/api/docs/`);
+    expect(docs.status).toBe(200);
+    expect(await docs.text()).toContain('swagger');
+  });
+
+  it('is healthy, ready while its downstreams serve, and exposes metrics', async () => {
+    expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${gw.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect((await json(ready)).checks).toEqual({ catalog: 'serving' });
+    const metrics = await (await fetch(`${gw.url}/metrics`)).text();
+    expect(metrics).toContain('http_request_duration_seconds_bucket');
+  });
+});
+
+describe('gateway with a service that is down', () => {
+  let gw: Awaited<ReturnType<typeof startGateway>>;
+  beforeAll(async () => {
+    // Nothing listens on this port.
+    gw = await startGateway(
+      { CATALOG_GRPC_ADDR: '127.0.0.1:1', GRPC_DEADLINE_MS: '2000' },
+      headerSessions({ army }),
+    );
+  });
+  afterAll(() => gw.stop());
+
+  it('answers 503 JSON promptly, and is not ready', async () => {
+    const res = await fetch(`${gw.url}/api/products`, { headers: { 'x-test-user': 'army' } });
+    expect(res.status).toBe(503);
+    expect((await json(res)).message).toMatch(/unavailable/);
+    const ready = await fetch(`${gw.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect((await json(ready)).checks).toEqual({ catalog: 'unavailable' });
+  });
+
+  it('answers 503 for a service that is not configured at all', async () => {
+    const other = await startGateway({}, headerSessions({ army }));
+    const res = await fetch(`${other.url}/api/products`, { headers: { 'x-test-user': 'army' } });
+    await other.stop();
+    expect(res.status).toBe(503);
+  });
+});
