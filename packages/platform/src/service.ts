@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
-import { loadConfig, port, serviceEnv } from './config';
+import { ConfigError, parseConfig, port, serviceEnv } from './config';
 import { connectBus, type EventBus, STREAMS } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
@@ -22,19 +22,30 @@ export interface ServiceDefinition<S extends z.ZodRawShape> {
   setup(rt: ServiceRuntime<z.infer<z.ZodObject<S>>>): Promise<(() => Promise<void> | void) | void>;
 }
 
+export interface RunningService<C> {
+  rt: ServiceRuntime<C>;
+  port: number;
+  stop(): Promise<void>;
+}
+
 /**
  * The same start-up for every service: validated config, logger, its own database, the bus with
- * streams in place, gRPC with health, and a graceful stop on SIGTERM/SIGINT.
+ * streams in place, gRPC with health. Tests call this directly with their own env (e.g.
+ * GRPC_PORT=0, a test database) to run the real service in-process.
  */
-export async function runService<S extends z.ZodRawShape>(
+export async function startService<S extends z.ZodRawShape>(
   def: ServiceDefinition<S>,
-): Promise<ServiceRuntime<never>> {
-  const config = loadConfig({
-    ...serviceEnv,
-    GRPC_PORT: port(def.defaultGrpcPort),
-    MONGO_DB: z.string().min(1).default(`qm_${def.name}`),
-    ...(def.env ?? ({} as S)),
-  }) as ServiceRuntime<z.infer<z.ZodObject<S>>>['config'];
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningService<z.infer<z.ZodObject<S>>>> {
+  const config = parseConfig(
+    {
+      ...serviceEnv,
+      GRPC_PORT: port(def.defaultGrpcPort),
+      MONGO_DB: z.string().min(1).default(`qm_${def.name}`),
+      ...(def.env ?? ({} as S)),
+    },
+    env,
+  ) as ServiceRuntime<z.infer<z.ZodObject<S>>>['config'];
   const log = createLogger(def.name, config.LOG_LEVEL);
   const conn = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
     maxPoolSize: config.MONGO_MAX_POOL_SIZE,
@@ -47,19 +58,38 @@ export async function runService<S extends z.ZodRawShape>(
   const bound = await grpc.listen(config.GRPC_PORT);
   grpc.setServing(true);
   log.info({ port: bound, db: config.MONGO_DB }, `${def.name} service ready`);
+  return {
+    rt,
+    port: bound,
+    async stop() {
+      await grpc.close();
+      if (stopOwn) await stopOwn();
+      await bus.close().catch(() => undefined);
+      await conn.close().catch(() => undefined);
+    },
+  };
+}
 
+/** Entry point of a service process: startService, exit 1 on bad config, graceful stop on signals. */
+export async function runService<S extends z.ZodRawShape>(def: ServiceDefinition<S>): Promise<void> {
+  let running: RunningService<z.infer<z.ZodObject<S>>>;
+  try {
+    running = await startService(def);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'stopping');
-    await grpc.close();
-    if (stopOwn) await stopOwn();
-    await bus.close().catch(() => undefined);
-    await conn.close().catch(() => undefined);
+    running.rt.log.info({ signal }, 'stopping');
+    await running.stop();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-  return rt as ServiceRuntime<never>;
 }
