@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// `make test`: everything CI checks, on a fresh machine or a warm one.
+//   1. provision tools (cached under ~/.cache/quartermaster) and npm dependencies
+//   2. static checks: generated code, types, lint, formatting
+//   3. unit tests
+//   4. build the frontends, start the whole stack in production mode on a fresh data dir
+//   5. integration tests (jest, against the real stack), browser journeys (headless Chromium)
+//   6. Helm chart rendering validated against the Kubernetes schemas
+// Ends with one line `make test: N passed, N failed`.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { needsNpmInstall, npmInstall, provisionTools, ROOT, startStack } from './stack/index.mjs';
+
+const only = process.argv
+  .slice(2)
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  ?.split(',');
+const want = (step) => !only || only.includes(step);
+const results = []; // { step, passed, failed }
+const t0 = Date.now();
+
+function section(name) {
+  console.log(`\n\x1b[1m=== ${name} (${Math.round((Date.now() - t0) / 1000)} s) ===\x1b[0m`);
+}
+
+/** Runs a command; returns its exit code. Output streams through. */
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...opts.env } });
+  return r.status ?? 1;
+}
+
+function record(step, passed, failed) {
+  results.push({ step, passed, failed });
+  console.log(`${step}: ${passed} passed, ${failed} failed`);
+}
+
+function jest(step, args, env = {}) {
+  const out = path.join(ROOT, `.data/test-results/${step}.json`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  rmSync(out, { force: true });
+  const code = run('node_modules/.bin/jest', [...args, '--json', `--outputFile=${out}`], { env });
+  if (!existsSync(out)) return record(step, 0, 1);
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
+  record(step, r.numPassedTests, failed);
+}
+
+function check(step, cmd, args) {
+  const code = run(cmd, args);
+  record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
+section('provision');
+provisionTools(ROOT);
+execFileSync(path.join(ROOT, 'scripts/provision.sh'), ['chromium'], { stdio: 'inherit' });
+if (needsNpmInstall(ROOT)) npmInstall(ROOT);
+
+if (want('static')) {
+  section('static checks');
+  check('proto', 'node', ['scripts/proto.mjs', '--check']);
+  check('typecheck', 'node', ['scripts/typecheck.mjs']);
+  check('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings=0']);
+  check('format', 'node_modules/.bin/prettier', ['--check', '.', '--log-level=warn']);
+}
+
+if (want('unit')) {
+  section('unit tests');
+  jest('unit', ['--selectProjects', 'unit']);
+}
+
+let stack;
+if (want('integration') || want('e2e')) {
+  section('build frontends');
+  check('build-frontends', 'npm', ['run', 'build:frontends', '--silent']);
+  section('start the stack (production mode, fresh data)');
+  rmSync(path.join(ROOT, '.data/test'), { recursive: true, force: true });
+  try {
+    stack = await startStack({ dataDir: '.data/test', prod: true, frontends: false, quiet: true });
+    console.log(`stack up in ${Math.round(stack.startedInMs / 1000)} s`);
+    record('stack', 1, 0);
+  } catch (err) {
+    console.error(err.message ?? err);
+    record('stack', 0, 1);
+  }
+}
+
+try {
+  if (stack && want('integration')) {
+    section('integration tests (real stack)');
+    jest('integration', ['--selectProjects', 'integration', '--runInBand']);
+  }
+  if (stack && want('e2e')) {
+    section('browser journeys (headless Chromium)');
+    const journeys = readdirSync(path.join(ROOT, 'e2e'))
+      .filter((f) => f.endsWith('.e2e.mjs'))
+      .sort();
+    for (const j of journeys) check(`e2e ${j}`, 'node', [path.join('e2e', j)]);
+  }
+} finally {
+  if (stack) {
+    section('stop the stack');
+    await stack.stop();
+  }
+}
+
+if (want('chart')) {
+  section('Helm chart');
+  check('chart-test', 'node', ['scripts/chart-test.mjs']);
+}
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log('\nSummary:');
+for (const r of results)
+  console.log(
+    `  ${r.failed ? '\x1b[31mFAIL\x1b[0m' : 'ok  '} ${r.step} (${r.passed} passed, ${r.failed} failed)`,
+  );
+console.log(`took ${Math.round((Date.now() - t0) / 1000)} s`);
+console.log(`make test: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
