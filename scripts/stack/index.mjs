@@ -1,0 +1,216 @@
+// Programmatic control of the local stack, shared by scripts/dev.mjs and the test runners:
+//
+//   import { startStack } from '../scripts/stack/index.mjs';
+//   const stack = await startStack({ infraOnly: true, dataDir: '.data/test', quiet: true });
+//   ...
+//   await stack.stop();
+//
+// Every process runs in its own process group and is stopped as a group (SIGTERM, then SIGKILL),
+// so nothing is left behind; ports are checked before the start and after the stop.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StackError, waitHealthy } from './health.mjs';
+import { createLogger, reservePrefixWidth } from './log.mjs';
+import { planStack } from './plan.mjs';
+import { assertPortsFree, waitPortsFree, whoUses } from './ports.mjs';
+import { describeExit, groupMembers, startProcess } from './process.mjs';
+import { provisionTools } from './setup.mjs';
+
+export { grpcHealth, httpCheck, mongoPing, tcpCheck, waitHealthy, StackError } from './health.mjs';
+export { assertPortsFree, isPortFree, waitPortsFree, whoUses } from './ports.mjs';
+export { describeExit, groupMembers, startProcess, stopGroup } from './process.mjs';
+export { commonEnv, FRONTENDS, GRPC_PORT, SERVICES, URLS } from './plan.mjs';
+export { needsNpmInstall, npmInstall, provisionTools } from './setup.mjs';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function cmdline(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
+
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/**
+ * A stack whose orchestrator was killed hard (SIGKILL, crash of the terminal) leaves its process
+ * groups behind. Their ids are in <dataDir>/run/stack.json: kill the ones that still run one of our
+ * commands, or refuse when the orchestrator itself is still alive.
+ */
+function reapStale(runFile, root, log) {
+  if (!existsSync(runFile)) return;
+  let state;
+  try {
+    state = JSON.parse(readFileSync(runFile, 'utf8'));
+  } catch {
+    return;
+  }
+  if (state.pid !== process.pid && pidAlive(state.pid) && /node/.test(cmdline(state.pid))) {
+    throw new StackError(
+      `a stack using this data directory is already running (orchestrator pid ${state.pid}); stop it first`,
+    );
+  }
+  for (const { name, pgid } of state.groups ?? []) {
+    const ours = groupMembers(pgid).filter((pid) => {
+      const cmd = cmdline(pid);
+      return cmd.includes(root) || cmd.includes('quartermaster');
+    });
+    if (ours.length) {
+      log.warn(`killing ${name} (process group ${pgid}) left over from a previous run`);
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  rmSync(runFile, { force: true });
+}
+
+/**
+ * Starts the stack and resolves once every process is healthy.
+ * @param {object} options
+ * @param {string} [options.root] repository root (default: this checkout)
+ * @param {string} [options.dataDir] data directory, relative to root (default `.data`)
+ * @param {boolean} [options.infraOnly] only NATS, FerretDB, Keycloak, maildev
+ * @param {boolean} [options.frontends] start the frontend dev servers (default true)
+ * @param {boolean} [options.prod] no watch mode; the gateway serves frontends/<name>/dist
+ * @param {boolean} [options.provision] run scripts/provision.sh all first (default false)
+ * @param {boolean} [options.quiet] no console output except warnings/errors (logs still go to files)
+ * @param {boolean} [options.echo] stream process output to the console (default: !quiet)
+ * @param {AbortSignal} [options.signal] aborts a start in progress (everything started is stopped)
+ * @param {(proc) => void} [options.onExit] called when a process exits on its own after the start
+ * @returns {Promise<{ stop(): Promise<{busyPorts:number[]}>, kill(): void, processes: object[], dataDir: string, startedInMs: number }>}
+ */
+export async function startStack(options = {}) {
+  const root = options.root ?? ROOT;
+  const dataDir = path.resolve(root, options.dataDir ?? '.data');
+  const log = options.logger ?? createLogger({ quiet: options.quiet });
+  const echo = options.echo ?? !options.quiet;
+  const t0 = Date.now();
+  if (options.provision) provisionTools(root);
+
+  const tiers = planStack({
+    root,
+    dataDir,
+    infraOnly: options.infraOnly,
+    frontends: options.frontends ?? true,
+    prod: options.prod,
+    log,
+  });
+  const specs = tiers.flat();
+  reservePrefixWidth(specs.map((s) => s.name));
+  const logDir = path.join(dataDir, 'logs');
+  const runFile = path.join(dataDir, 'run', 'stack.json');
+  mkdirSync(logDir, { recursive: true });
+  mkdirSync(path.dirname(runFile), { recursive: true });
+  reapStale(runFile, root, log);
+  await assertPortsFree(specs.flatMap((s) => s.ports.map((port) => ({ port, owner: s.name }))));
+
+  const started = []; // { proc, tier }
+  const writeRunFile = () =>
+    writeFileSync(
+      runFile,
+      JSON.stringify(
+        { pid: process.pid, root, groups: started.map(({ proc }) => ({ name: proc.name, pgid: proc.pgid })) },
+        null,
+        2,
+      ),
+    );
+  // Last resort if the orchestrator exits without stopping (uncaught error): no orphans.
+  const killAll = () => {
+    for (const { proc } of started) {
+      try {
+        process.kill(-proc.pgid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+  };
+  process.on('exit', killAll);
+
+  let stopping;
+  const stop = () => {
+    stopping ??= (async () => {
+      const tierCount = tiers.length;
+      for (let t = tierCount - 1; t >= 0; t--) {
+        const procs = started.filter((s) => s.tier === t).map((s) => s.proc);
+        await Promise.all(
+          procs.map(async (proc) => {
+            const how = await proc.stop({ timeoutMs: proc.spec.stopTimeoutMs ?? 10000 });
+            if (how === 'killed') log.warn(`${proc.name} did not stop in time and was killed`);
+            else if (how === 'stuck') log.error(`${proc.name} (process group ${proc.pgid}) survived SIGKILL`);
+            else log.info(`${proc.name} stopped`);
+          }),
+        );
+      }
+      const ports = started.flatMap(({ proc }) => proc.spec.ports);
+      const busyPorts = await waitPortsFree(ports, 5000);
+      for (const port of busyPorts) log.error(`port ${port} is still in use by ${whoUses(port)}`);
+      process.off('exit', killAll);
+      rmSync(runFile, { force: true });
+      return { busyPorts };
+    })();
+    return stopping;
+  };
+
+  const abort = new AbortController();
+  const onOuterAbort = () => abort.abort();
+  options.signal?.addEventListener('abort', onOuterAbort, { once: true });
+  try {
+    for (const [t, tier] of tiers.entries()) {
+      const results = await Promise.allSettled(
+        tier.map(async (spec) => {
+          spec.prepare?.();
+          const begun = Date.now();
+          const proc = startProcess({ ...spec, cwd: root, logDir, echo });
+          proc.spec = spec;
+          started.push({ proc, tier: t });
+          writeRunFile();
+          proc.exited.then((exit) => {
+            if (stopping || proc.stopping || !proc.readyMs) return;
+            if (options.onExit) options.onExit(proc);
+            else log.error(`${proc.name} ${describeExit(exit)} (log: ${proc.logFile})`);
+          });
+          try {
+            await waitHealthy(proc, spec.check, { timeoutMs: spec.timeoutMs, signal: abort.signal });
+          } catch (err) {
+            abort.abort(); // no point waiting for the others of this tier
+            throw err;
+          }
+          proc.readyMs = Date.now() - begun;
+          log.ok(`${spec.name} healthy in ${(proc.readyMs / 1000).toFixed(1)} s`);
+        }),
+      );
+      const failed = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
+      if (failed.length) {
+        // Report the real failure, not the "aborted" of the siblings we gave up on.
+        throw failed.find((e) => !/aborted$/.test(e.message)) ?? failed[0];
+      }
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  } finally {
+    options.signal?.removeEventListener('abort', onOuterAbort);
+  }
+
+  return {
+    dataDir,
+    processes: started.map(({ proc }) => proc),
+    startedInMs: Date.now() - t0,
+    stop,
+    /** Immediate SIGKILL of every process group (a second Ctrl-C). */
+    kill: killAll,
+  };
+}

@@ -1,0 +1,289 @@
+// What the local stack consists of: commands, environment, ports and health checks of every process.
+// Ports and variables follow docs/CONVENTIONS.md.
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { grpcHealth, httpCheck, mongoPing, tcpCheck } from './health.mjs';
+
+export const SERVICES = [
+  'identity',
+  'catalog',
+  'wallet',
+  'orders',
+  'support',
+  'activity',
+  'assistant',
+  'notifications',
+];
+export const GRPC_PORT = Object.fromEntries(SERVICES.map((s, i) => [s, 50051 + i]));
+export const FRONTENDS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
+export const KEYCLOAK_VERSION = '26.0.8';
+export const REALM_FILE = 'k8s/keycloak/realm-quartermaster.json';
+
+export const URLS = {
+  app: 'http://localhost:8080',
+  keycloak: 'http://localhost:8081',
+  maildev: 'http://localhost:1080',
+  natsMonitoring: 'http://localhost:8222',
+  mongo: 'mongodb://localhost:27017',
+};
+
+/** Variables every Node process of the stack gets (services, gateway, seed). */
+export function commonEnv() {
+  return {
+    MONGO_URL: 'mongodb://127.0.0.1:27017',
+    NATS_URL: 'nats://127.0.0.1:4222',
+    KEYCLOAK_URL: 'http://127.0.0.1:8081',
+    KEYCLOAK_REALM: 'quartermaster',
+    SMTP_URL: 'smtp://127.0.0.1:1025',
+    MAIL_FROM: 'Quartermaster <no-reply@quartermaster.local>',
+    PUBLIC_URL: URLS.app,
+  };
+}
+
+/** KEY=value lines (# comments, optional quotes, optional `export `). */
+export function readEnvFile(file) {
+  if (!existsSync(file)) return {};
+  const vars = {};
+  for (const raw of readFileSync(file, 'utf8').split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = line.match(/^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/);
+    if (!m) continue;
+    let value = m[2];
+    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
+    else value = value.replace(/\s+#.*$/, '');
+    vars[m[1]] = value;
+  }
+  return vars;
+}
+
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+function javaHome() {
+  const candidates = [
+    process.env.QM_JAVA_HOME,
+    '/usr/lib/jvm/java-17-openjdk-amd64',
+    '/usr/lib/jvm/java-17-openjdk-arm64',
+  ];
+  return candidates.find((p) => p && existsSync(path.join(p, 'bin/java'))) ?? process.env.JAVA_HOME;
+}
+
+/**
+ * Keycloak imports the realm from its distribution's data/import/ on start (only when the realm does
+ * not exist yet). Copies the repo's realm there, and warns when the database was created from an
+ * older realm file, since Keycloak will not re-import it.
+ */
+function prepareKeycloak({ root, dataDir, kcHome, log }) {
+  const realm = path.join(root, REALM_FILE);
+  if (!existsSync(path.join(kcHome, 'bin/kc.sh'))) {
+    throw new Error(`Keycloak not found in ${kcHome}: run scripts/provision.sh keycloak`);
+  }
+  const importDir = path.join(kcHome, 'data/import');
+  mkdirSync(importDir, { recursive: true });
+  const target = path.join(importDir, path.basename(realm));
+  if (!existsSync(target) || sha256(target) !== sha256(realm)) copyFileSync(realm, target);
+  const dbDir = path.join(dataDir, 'keycloak');
+  mkdirSync(dbDir, { recursive: true });
+  const stamp = path.join(dbDir, 'realm.sha256');
+  const fresh = !existsSync(path.join(dbDir, 'keycloakdb.mv.db'));
+  if (fresh) writeFileSync(stamp, `${sha256(realm)}\n`);
+  else if (existsSync(stamp) && readFileSync(stamp, 'utf8').trim() !== sha256(realm)) {
+    log.warn(
+      `${REALM_FILE} changed since ${dbDir} was created; Keycloak keeps the old realm. ` +
+        `Delete ${dbDir} (or run make clean) to import the new one.`,
+    );
+  }
+}
+
+/**
+ * The processes to run, grouped in tiers: a tier starts once the previous one is healthy, the
+ * processes of a tier start together, and stopping goes through the tiers in reverse.
+ */
+export function planStack({ root, dataDir, infraOnly = false, frontends = true, prod = false, log }) {
+  const tools = path.join(root, '.tools');
+  const kcHome = path.join(tools, `keycloak-${KEYCLOAK_VERSION}`);
+  const bin = (name) => path.join(root, 'node_modules/.bin', name);
+  const base = { ...process.env, NODE_ENV: prod ? 'production' : 'development' };
+  const tiers = [];
+
+  tiers.push([
+    {
+      name: 'nats',
+      command: path.join(tools, 'bin/nats-server'),
+      args: [
+        '-js',
+        '-sd',
+        path.join(dataDir, 'nats'),
+        '-a',
+        '127.0.0.1',
+        '-p',
+        '4222',
+        '-m',
+        '8222',
+        '-n',
+        'qm-local',
+      ],
+      ports: [4222, 8222],
+      check: () => httpCheck('http://127.0.0.1:8222/healthz'),
+      timeoutMs: 30000,
+    },
+    {
+      name: 'ferretdb',
+      command: path.join(tools, 'bin/ferretdb'),
+      args: [
+        '--handler=sqlite',
+        `--sqlite-url=file:${path.join(dataDir, 'ferretdb')}/`,
+        '--listen-addr=127.0.0.1:27017',
+        '--telemetry=disable',
+        `--state-dir=${path.join(dataDir, 'ferretdb')}`,
+        '--debug-addr=-',
+      ],
+      ports: [27017],
+      check: () => mongoPing('mongodb://127.0.0.1:27017'),
+      timeoutMs: 30000,
+    },
+    {
+      name: 'keycloak',
+      command: path.join(kcHome, 'bin/kc.sh'),
+      args: [
+        'start-dev',
+        '--http-host=127.0.0.1',
+        '--http-port=8081',
+        // One issuer whichever way Keycloak is reached (browser via localhost, services via 127.0.0.1).
+        '--hostname=http://localhost:8081',
+        '--hostname-backchannel-dynamic=true',
+        '--import-realm',
+        '--db=dev-file',
+        // NON_KEYWORDS=VALUE is what Keycloak adds to its own default H2 URL; without it migrations fail.
+        `--db-url=jdbc:h2:file:${path.join(dataDir, 'keycloak', 'keycloakdb')};NON_KEYWORDS=VALUE;DB_CLOSE_ON_EXIT=FALSE`,
+      ],
+      env: {
+        JAVA_HOME: javaHome(),
+        KC_BOOTSTRAP_ADMIN_USERNAME: 'admin',
+        KC_BOOTSTRAP_ADMIN_PASSWORD: 'admin',
+      },
+      ports: [8081],
+      prepare: () => prepareKeycloak({ root, dataDir, kcHome, log }),
+      check: () => httpCheck('http://127.0.0.1:8081/realms/quartermaster/.well-known/openid-configuration'),
+      timeoutMs: 180000,
+      stopTimeoutMs: 20000,
+    },
+    {
+      name: 'maildev',
+      command: bin('maildev'),
+      args: [
+        '--smtp',
+        '1025',
+        '--web',
+        '1080',
+        '--ip',
+        '127.0.0.1',
+        '--mail-directory',
+        path.join(dataDir, 'maildev'),
+      ],
+      ports: [1025, 1080],
+      prepare: () => mkdirSync(path.join(dataDir, 'maildev'), { recursive: true }),
+      check: async () => {
+        const smtp = await tcpCheck(1025);
+        return smtp === true ? httpCheck('http://127.0.0.1:1080/healthz') : smtp;
+      },
+      timeoutMs: 30000,
+    },
+  ]);
+  for (const p of tiers[0]) p.env = { ...base, ...p.env };
+  if (infraOnly) return tiers;
+
+  const tsx = (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]);
+  const services = existsSync(path.join(root, 'services'))
+    ? readdirSync(path.join(root, 'services'))
+        .filter((name) => existsSync(path.join(root, 'services', name, 'src/main.ts')))
+        .sort((a, b) => (GRPC_PORT[a] ?? 1e6) - (GRPC_PORT[b] ?? 1e6))
+    : [];
+  const serviceTier = [];
+  for (const name of services) {
+    const port = GRPC_PORT[name];
+    if (!port) {
+      log.warn(`services/${name} has no gRPC port in docs/CONVENTIONS.md; not started`);
+      continue;
+    }
+    serviceTier.push({
+      name,
+      command: bin('tsx'),
+      args: tsx(`services/${name}/src/main.ts`),
+      env: {
+        ...base,
+        ...commonEnv(),
+        ...(name === 'identity'
+          ? { KEYCLOAK_CLIENT_ID: 'qm-identity', KEYCLOAK_CLIENT_SECRET: 'qm-identity-dev-secret' }
+          : {}),
+        GRPC_PORT: String(port),
+        MONGO_DB: `qm_${name}`,
+        ...readEnvFile(path.join(root, 'services', name, '.env.dev')),
+      },
+      ports: [port],
+      check: () => grpcHealth(`127.0.0.1:${port}`),
+      timeoutMs: 90000,
+    });
+  }
+  if (serviceTier.length) tiers.push(serviceTier);
+
+  if (existsSync(path.join(root, 'gateway/src/main.ts'))) {
+    tiers.push([
+      {
+        name: 'gateway',
+        command: bin('tsx'),
+        args: tsx('gateway/src/main.ts'),
+        env: {
+          ...base,
+          ...commonEnv(),
+          PORT: '8080',
+          ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
+          SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
+          ...Object.fromEntries(
+            SERVICES.map((s) => [`${s.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${GRPC_PORT[s]}`]),
+          ),
+          ...readEnvFile(path.join(root, 'gateway/.env.dev')),
+        },
+        ports: [8080],
+        check: () => httpCheck('http://127.0.0.1:8080/healthz'),
+        timeoutMs: 90000,
+      },
+    ]);
+  } else {
+    log.warn('gateway/src/main.ts does not exist yet: the gateway is skipped');
+  }
+
+  if (prod) {
+    for (const name of Object.keys(FRONTENDS)) {
+      if (!existsSync(path.join(root, 'frontends', name, 'dist'))) {
+        log.warn(`frontends/${name}/dist is missing: build it (npm run build -w @qm/frontend-${name})`);
+      }
+    }
+  } else if (frontends) {
+    const tier = [];
+    for (const [name, port] of Object.entries(FRONTENDS)) {
+      const pkgFile = path.join(root, 'frontends', name, 'package.json');
+      const pkg = existsSync(pkgFile) ? JSON.parse(readFileSync(pkgFile, 'utf8')) : undefined;
+      if (!pkg?.scripts?.dev) {
+        log.warn(`frontends/${name} has no "dev" script yet: skipped`);
+        continue;
+      }
+      tier.push({
+        name: `fe-${name}`,
+        command: 'npm',
+        args: ['run', 'dev', '-w', pkg.name],
+        env: { ...base, PORT: String(port) },
+        ports: [port],
+        // Any HTTP answer means the dev server is up (it may answer 404 on / for a remote).
+        check: async () => {
+          const v4 = await httpCheck(`http://127.0.0.1:${port}/`, { accept: () => true });
+          return v4 === true ? true : httpCheck(`http://[::1]:${port}/`, { accept: () => true });
+        },
+        timeoutMs: 180000,
+      });
+    }
+    if (tier.length) tiers.push(tier);
+  }
+  return tiers;
+}
