@@ -1,0 +1,504 @@
+#!/usr/bin/env node
+// Checks the Helm chart (charts/quartermaster) without a cluster:
+//  - the chart's copy of the Keycloak realm equals k8s/keycloak/realm-quartermaster.json
+//  - `helm lint --strict` for the default values and each values-*.yaml
+//  - `helm template` for the same value sets (plus one with every service and the ingress on): every
+//    document must parse, every object must be a known Kubernetes kind and validate against its schema
+//    (kubernetes-models), with no field the schema does not know; then references between objects
+//    (selectors, ports, ConfigMaps, Secrets, HPA targets, ingress backends) and the chart's own rules
+//    (hardened pods, probes, service configuration) are checked
+//  - renders that must fail (missing infrastructure, no gateway, bad kind) do fail
+//  - skaffold.yaml builds an image for each service the chart enables and wires it into the release
+// Prints `chart-test: N passed, M failed` (N = rendered objects validated) and exits non-zero on failure.
+//
+// Usage: node scripts/chart-test.mjs [--sync-realm]   (--sync-realm: copy the realm into the chart first)
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse, parseAllDocuments } from 'yaml';
+
+const require = createRequire(import.meta.url);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHART = path.join(ROOT, 'charts', 'quartermaster');
+const REALM_SOURCE = path.join(ROOT, 'k8s', 'keycloak', 'realm-quartermaster.json');
+const REALM_COPY = path.join(CHART, 'files', 'realm-quartermaster.json');
+const KUBE_VERSION = '1.31.0'; // the helm built from source defaults to 1.20, below the chart's kubeVersion
+const RELEASE = 'qm';
+const NAMESPACE = 'quartermaster';
+
+let passed = 0;
+let failed = 0;
+const fail = (what, message) => {
+  failed++;
+  console.log(`  FAIL ${what}: ${message}`);
+};
+
+// ---------------------------------------------------------------- helm
+function helmBinary() {
+  execFileSync('bash', [path.join(ROOT, 'scripts', 'provision.sh'), 'helm'], { stdio: 'inherit' });
+  const cache = process.env.QM_CACHE || path.join(os.homedir(), '.cache', 'quartermaster');
+  const helm = path.join(cache, 'bin', 'helm');
+  if (!existsSync(helm)) throw new Error(`chart-test: ${helm} missing after scripts/provision.sh helm`);
+  return helm;
+}
+
+function helm(bin, args) {
+  const r = spawnSync(bin, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return {
+    ok: r.status === 0,
+    stdout: r.stdout ?? '',
+    stderr: (r.stderr ?? '') + (r.error ? String(r.error) : ''),
+  };
+}
+
+// ---------------------------------------------------------------- schema validation
+const modelCache = new Map();
+/** The kubernetes-models class for apiVersion + kind, or undefined for an unknown kind. */
+function modelFor(apiVersion, kind) {
+  const key = `${apiVersion}/${kind}`;
+  if (!modelCache.has(key)) {
+    let model;
+    if (typeof apiVersion === 'string' && /^[A-Za-z]+$/.test(String(kind))) {
+      try {
+        model = require(`kubernetes-models/${apiVersion}/${kind}`)[kind];
+      } catch {
+        model = undefined;
+      }
+    }
+    modelCache.set(key, model);
+  }
+  return modelCache.get(key);
+}
+
+/**
+ * Fields the schema does not know. The generated validators read each property they know; wrapping the
+ * object in recording proxies shows which keys were never read. Objects whose keys the validator
+ * enumerates (maps such as labels) or never looks into (free-form values) are not judged.
+ */
+function unknownFields(Model, object) {
+  const nodes = [];
+  const wrap = (value, at) => {
+    if (Array.isArray(value)) return value.map((v, i) => wrap(v, `${at}[${i}]`));
+    if (!value || typeof value !== 'object') return value;
+    const node = { at, keys: Object.keys(value), read: new Set(), touched: false, enumerated: false };
+    nodes.push(node);
+    const copy = {};
+    for (const k of node.keys) copy[k] = wrap(value[k], at ? `${at}.${k}` : k);
+    return new Proxy(copy, {
+      get(target, key, receiver) {
+        if (typeof key === 'string') {
+          node.touched = true;
+          node.read.add(key);
+        }
+        return Reflect.get(target, key, receiver);
+      },
+      ownKeys(target) {
+        node.enumerated = true;
+        return Reflect.ownKeys(target);
+      },
+    });
+  };
+  Model.prototype.validate.call(wrap(object, ''));
+  return nodes
+    .filter((n) => n.touched && !n.enumerated)
+    .flatMap((n) => n.keys.filter((k) => !n.read.has(k)).map((k) => (n.at ? `${n.at}.${k}` : k)));
+}
+
+function validateSchema(object) {
+  const Model = modelFor(object.apiVersion, object.kind);
+  if (!Model) return [`unknown kind ${object.apiVersion} ${object.kind}`];
+  try {
+    new Model(object).validate();
+  } catch (err) {
+    return [`schema: ${err.message}`];
+  }
+  return unknownFields(Model, object).map((f) => `unknown field ${f}`);
+}
+
+// ---------------------------------------------------------------- checks across objects
+const podSpecOf = (o) =>
+  ['Deployment', 'StatefulSet'].includes(o.kind)
+    ? o.spec?.template?.spec
+    : o.kind === 'Pod'
+      ? o.spec
+      : undefined;
+const podLabelsOf = (o) => (o.kind === 'Pod' ? o.metadata?.labels : o.spec?.template?.metadata?.labels) ?? {};
+const matches = (selector = {}, labels = {}) =>
+  Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
+
+/** Problems of each object (keyed by its id) found by looking at the whole render. */
+function crossChecks(objects, { services, externalSecrets }) {
+  const problems = new Map(objects.map((o) => [o, []]));
+  const named = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
+  const workloads = objects.filter((o) => ['Deployment', 'StatefulSet'].includes(o.kind));
+  const seen = new Set();
+
+  for (const o of objects) {
+    const add = (m) => problems.get(o).push(m);
+    const id = `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+    if (seen.has(id)) add('duplicate object');
+    seen.add(id);
+
+    if (['Deployment', 'StatefulSet'].includes(o.kind)) {
+      if (!matches(o.spec.selector?.matchLabels, podLabelsOf(o)))
+        add('selector does not match the pod labels');
+      if (o.kind === 'StatefulSet') {
+        const headless = named('Service', o.spec.serviceName);
+        if (!headless || headless.spec.clusterIP !== 'None')
+          add(`serviceName ${o.spec.serviceName} is no headless Service`);
+      }
+    }
+    const pod = podSpecOf(o);
+    if (pod) {
+      const component = podLabelsOf(o)['app.kubernetes.io/component'];
+      const svc = services[component];
+      const isTest = o.kind === 'Pod';
+      if (pod.securityContext?.runAsNonRoot !== true) add('pod securityContext.runAsNonRoot is not true');
+      if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault')
+        add('pod seccompProfile is not RuntimeDefault');
+      if (pod.automountServiceAccountToken !== false) add('service account token is mounted');
+      const volumes = new Set((pod.volumes ?? []).map((v) => v.name));
+      const claims = new Set((o.spec?.volumeClaimTemplates ?? []).map((c) => c.metadata?.name));
+      for (const v of pod.volumes ?? []) {
+        if (v.configMap && !named('ConfigMap', v.configMap.name))
+          add(`volume ${v.name}: no ConfigMap ${v.configMap.name}`);
+      }
+      for (const c of pod.containers ?? []) {
+        const at = `container ${c.name}`;
+        const sc = c.securityContext ?? {};
+        if (sc.allowPrivilegeEscalation !== false) add(`${at}: allowPrivilegeEscalation is not false`);
+        if (!(sc.capabilities?.drop ?? []).includes('ALL')) add(`${at}: capabilities do not drop ALL`);
+        if (!c.resources?.requests || !c.resources?.limits) add(`${at}: resources need requests and limits`);
+        if (!isTest && (!c.livenessProbe || !c.readinessProbe || !c.startupProbe))
+          add(`${at}: needs startup, liveness and readiness probes`);
+        for (const m of c.volumeMounts ?? []) {
+          if (!volumes.has(m.name) && !claims.has(m.name)) add(`${at}: mount of unknown volume ${m.name}`);
+        }
+        for (const ref of c.envFrom ?? []) {
+          if (ref.configMapRef && !named('ConfigMap', ref.configMapRef.name))
+            add(`${at}: no ConfigMap ${ref.configMapRef.name}`);
+          if (
+            ref.secretRef &&
+            !named('Secret', ref.secretRef.name) &&
+            !externalSecrets.includes(ref.secretRef.name)
+          )
+            add(`${at}: no Secret ${ref.secretRef.name}`);
+        }
+        for (const e of c.env ?? []) {
+          const s = e.valueFrom?.secretKeyRef;
+          if (s) {
+            const secret = named('Secret', s.name);
+            if (!secret && !externalSecrets.includes(s.name))
+              add(`${at}: env ${e.name}: no Secret ${s.name}`);
+            if (secret && !s.optional && !(s.key in (secret.data ?? {})))
+              add(`${at}: env ${e.name}: Secret ${s.name} has no key ${s.key}`);
+          }
+        }
+        if (svc) {
+          // The chart's own services.
+          if (sc.readOnlyRootFilesystem !== true) add(`${at}: root filesystem is not read-only`);
+          const probe = svc.kind === 'grpc' ? 'grpc' : 'httpGet';
+          for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+            if (!c[p]?.[probe]) add(`${at}: ${p} is not a ${probe} probe`);
+          }
+          if (svc.kind === 'http' && c.readinessProbe?.httpGet?.path !== '/readyz')
+            add(`${at}: readiness is not /readyz`);
+          if (svc.kind === 'http' && c.livenessProbe?.httpGet?.path !== '/healthz')
+            add(`${at}: liveness is not /healthz`);
+          const cm = named('ConfigMap', c.envFrom?.find((r) => r.configMapRef)?.configMapRef.name);
+          const env = {
+            ...(cm?.data ?? {}),
+            ...Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '<secret>'])),
+          };
+          for (const key of ['MONGO_URL', 'NATS_URL', 'NODE_ENV']) if (!env[key]) add(`${at}: no ${key}`);
+          if (env.MONGO_DB !== `qm_${component}`)
+            add(`${at}: MONGO_DB is ${env.MONGO_DB}, not qm_${component}`);
+          if (svc.kind === 'grpc' && env.GRPC_PORT !== String(svc.port))
+            add(`${at}: GRPC_PORT is not ${svc.port}`);
+          if (component === 'gateway') {
+            for (const [other, s] of Object.entries(services)) {
+              if (
+                s.kind === 'grpc' &&
+                !env[`${other.toUpperCase()}_GRPC_ADDR`]?.endsWith(`-${other}:${s.port}`)
+              ) {
+                add(`${at}: ${other.toUpperCase()}_GRPC_ADDR does not point at ${other}:${s.port}`);
+              }
+            }
+          }
+          if (
+            o.metadata?.annotations?.['checksum/config'] === undefined &&
+            !o.spec.template.metadata?.annotations?.['checksum/config']
+          ) {
+            add('no checksum/config annotation');
+          }
+        }
+      }
+    }
+
+    if (o.kind === 'Service' && o.spec.selector) {
+      const targets = workloads.filter((w) => matches(o.spec.selector, podLabelsOf(w)));
+      if (!targets.length) add('selector matches no workload');
+      for (const port of o.spec.ports ?? []) {
+        if (typeof port.targetPort === 'string') {
+          const known = targets.some((w) =>
+            w.spec.template.spec.containers.some((c) =>
+              (c.ports ?? []).some((p) => p.name === port.targetPort),
+            ),
+          );
+          if (!known) add(`targetPort ${port.targetPort} is no container port`);
+        }
+      }
+    }
+    if (o.kind === 'HorizontalPodAutoscaler') {
+      const ref = o.spec.scaleTargetRef;
+      const target = named(ref.kind, ref.name);
+      if (!target) add(`scale target ${ref.kind}/${ref.name} missing`);
+      else if (target.spec.replicas !== undefined)
+        add(`${ref.name} sets replicas although the HPA owns them`);
+      if (target && !target.spec.template.spec.containers.every((c) => c.resources?.requests?.cpu))
+        add('target has no CPU requests');
+    }
+    if (
+      o.kind === 'PodDisruptionBudget' &&
+      !workloads.some((w) => matches(o.spec.selector?.matchLabels, podLabelsOf(w)))
+    ) {
+      add('selector matches no workload');
+    }
+    if (
+      o.kind === 'NetworkPolicy' &&
+      !workloads.some((w) => matches(o.spec.podSelector?.matchLabels, podLabelsOf(w)))
+    ) {
+      add('podSelector matches no workload');
+    }
+    if (o.kind === 'Ingress') {
+      for (const rule of o.spec.rules ?? []) {
+        for (const p of rule.http?.paths ?? []) {
+          const b = p.backend.service;
+          const s = named('Service', b.name);
+          if (!s) add(`backend ${b.name} missing`);
+          else if (
+            !s.spec.ports.some((sp) => (b.port.name ? sp.name === b.port.name : sp.port === b.port.number))
+          )
+            add(`backend ${b.name} has no port ${b.port.name ?? b.port.number}`);
+        }
+      }
+    }
+  }
+  // Every enabled service is there, with each of its objects.
+  for (const [name, svc] of Object.entries(services)) {
+    const full = `${RELEASE}-quartermaster-${name}`;
+    const want = ['ConfigMap', 'Deployment', 'Service', ...(svc.networkPolicy ? ['NetworkPolicy'] : [])];
+    if (svc.autoscaling?.enabled) want.push('HorizontalPodAutoscaler');
+    if (svc.pdb?.enabled) want.push('PodDisruptionBudget');
+    const missing = want.filter((kind) => !named(kind, full));
+    if (missing.length)
+      problems.set({ kind: 'Service', metadata: { name: full }, synthetic: true }, [
+        `missing ${missing.join(', ')}`,
+      ]);
+  }
+  return problems;
+}
+
+// ---------------------------------------------------------------- value sets
+function deepMerge(a, b) {
+  if (b === undefined) return a;
+  if (!a || typeof a !== 'object' || Array.isArray(a) || !b || typeof b !== 'object' || Array.isArray(b))
+    return b;
+  const out = { ...a };
+  for (const [k, v] of Object.entries(b)) out[k] = deepMerge(a[k], v);
+  return out;
+}
+
+const defaults = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8'));
+const allOn = Object.keys(defaults.services).flatMap((n) => ['--set', `services.${n}.enabled=true`]);
+const valueSets = [
+  { name: 'values.yaml', args: [], overlay: {} },
+  ...readdirSync(CHART)
+    .filter((f) => /^values-.+\.ya?ml$/.test(f))
+    .sort()
+    .map((f) => ({
+      name: f,
+      args: ['-f', path.join(CHART, f)],
+      overlay: parse(readFileSync(path.join(CHART, f), 'utf8')) ?? {},
+    })),
+  {
+    name: 'values.yaml + every service + ingress',
+    args: [
+      ...allOn,
+      '--set',
+      'ingress.enabled=true',
+      '--set',
+      'ingress.tls.enabled=true',
+      '--set-string',
+      'networkPolicy.gatewayFrom[0].namespaceSelector.matchLabels.ingress=true',
+    ],
+    overlay: {
+      services: Object.fromEntries(Object.keys(defaults.services).map((n) => [n, { enabled: true }])),
+      ingress: { enabled: true },
+    },
+  },
+];
+
+const mustFail = [
+  {
+    what: 'MongoDB neither installed nor external',
+    args: ['--set', 'mongodb.enabled=false'],
+    message: 'mongodb: set mongodb.enabled=true or mongodb.external.url',
+  },
+  {
+    what: 'the gateway disabled',
+    args: ['--set', 'services.gateway.enabled=false'],
+    message: 'services.gateway must be enabled',
+  },
+  {
+    what: 'a service kind other than http|grpc',
+    args: ['--set', 'services.catalog.kind=rest'],
+    message: 'services.catalog.kind must be http or grpc',
+  },
+  {
+    what: 'SMTP neither installed nor external',
+    args: ['--set', 'smtp.enabled=false'],
+    message: 'smtp: set smtp.enabled=true or smtp.external.url',
+  },
+];
+
+// ---------------------------------------------------------------- run
+function checkRealm() {
+  if (process.argv.includes('--sync-realm')) {
+    copyFileSync(REALM_SOURCE, REALM_COPY);
+    console.log('chart-test: copied k8s/keycloak/realm-quartermaster.json into the chart');
+  }
+  if (!existsSync(REALM_SOURCE)) return fail('realm', 'k8s/keycloak/realm-quartermaster.json is missing');
+  if (!existsSync(REALM_COPY) || !readFileSync(REALM_SOURCE).equals(readFileSync(REALM_COPY))) {
+    return fail(
+      'realm',
+      'charts/quartermaster/files/realm-quartermaster.json differs from k8s/keycloak/realm-quartermaster.json; run node scripts/chart-test.mjs --sync-realm',
+    );
+  }
+  console.log('chart-test: realm copy matches k8s/keycloak/realm-quartermaster.json');
+}
+
+function checkSkaffold() {
+  const file = path.join(ROOT, 'skaffold.yaml');
+  if (!existsSync(file)) return fail('skaffold.yaml', 'missing');
+  const docs = parseAllDocuments(readFileSync(file, 'utf8'));
+  const errors = docs.flatMap((d) => d.errors);
+  if (errors.length) return fail('skaffold.yaml', errors[0].message);
+  const config = docs[0].toJS();
+  const problems = [];
+  const artifacts = config.build?.artifacts ?? [];
+  const release = config.deploy?.helm?.releases?.[0];
+  if (!release) problems.push('no deploy.helm release');
+  else if (path.resolve(ROOT, release.chartPath ?? '') !== CHART)
+    problems.push(`chartPath ${release.chartPath} is not charts/quartermaster`);
+  const targets = new Map();
+  for (const a of artifacts) {
+    const target = a.docker?.buildArgs?.TARGET;
+    if ((a.docker?.dockerfile ?? 'Dockerfile') !== 'Dockerfile' || (a.context ?? '.') !== '.')
+      problems.push(`${a.image}: not built from the root Dockerfile`);
+    if (!target || !defaults.services[target])
+      problems.push(`${a.image}: TARGET ${target} is no chart service`);
+    else targets.set(target, a.image.replace(/[/.-]/g, '_'));
+  }
+  for (const [name, svc] of Object.entries(defaults.services)) {
+    if (svc.enabled && !targets.has(name)) problems.push(`no artifact for enabled service ${name}`);
+  }
+  for (const [target, sanitized] of targets) {
+    const templates = release?.setValueTemplates ?? {};
+    if (templates[`services.${target}.image.repository`] !== `{{.IMAGE_REPO_${sanitized}}}`)
+      problems.push(`${target}: image.repository is not set from IMAGE_REPO_${sanitized}`);
+    if (templates[`services.${target}.image.tag`] !== `{{.IMAGE_TAG_${sanitized}}}`)
+      problems.push(`${target}: image.tag is not set from IMAGE_TAG_${sanitized}`);
+  }
+  if (!(config.profiles ?? []).some((p) => p.name === 'dev')) problems.push('no dev profile');
+  if (problems.length) return fail('skaffold.yaml', problems.join('; '));
+  console.log(
+    `chart-test: skaffold.yaml builds ${targets.size} images from the root Dockerfile into the chart`,
+  );
+}
+
+function main() {
+  const bin = helmBinary();
+  checkRealm();
+  checkSkaffold();
+  const common = ['--kube-version', KUBE_VERSION];
+
+  for (const set of valueSets) {
+    const values = deepMerge(defaults, set.overlay);
+    const lint = helm(bin, ['lint', CHART, '--strict', ...common, ...set.args]);
+    if (!lint.ok) fail(`helm lint (${set.name})`, (lint.stdout + lint.stderr).trim());
+
+    const render = helm(bin, ['template', RELEASE, CHART, '--namespace', NAMESPACE, ...common, ...set.args]);
+    if (!render.ok) {
+      fail(`helm template (${set.name})`, render.stderr.trim());
+      continue;
+    }
+    const objects = [];
+    for (const doc of parseAllDocuments(render.stdout)) {
+      if (doc.errors.length || doc.warnings.length) {
+        fail(`yaml (${set.name})`, [...doc.errors, ...doc.warnings].map((e) => e.message).join('; '));
+        continue;
+      }
+      const o = doc.toJS();
+      if (o !== null && o !== undefined) objects.push(o);
+    }
+    const services = Object.fromEntries(
+      Object.entries(values.services)
+        .filter(([, s]) => s.enabled)
+        .map(([n, s]) => [n, { ...s, networkPolicy: values.networkPolicy.enabled }]),
+    );
+    const externalSecrets = [values.secrets.existingSecret].filter(Boolean);
+    const cross = crossChecks(objects, { services, externalSecrets });
+    let ok = 0;
+    for (const [o, problems] of cross) {
+      const all = o.synthetic ? problems : [...validateSchema(o), ...problems];
+      if (all.length) fail(`${set.name}: ${o.kind} ${o.metadata?.name}`, all.join('; '));
+      else ok++;
+    }
+    passed += ok;
+    const kinds = {};
+    for (const o of objects) kinds[o.kind] = (kinds[o.kind] ?? 0) + 1;
+    console.log(
+      `chart-test: ${set.name}: ${ok}/${objects.length} objects valid (${Object.entries(kinds)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(', ')})`,
+    );
+  }
+
+  // The cluster-level manifests beside the chart.
+  const k8sDir = path.join(ROOT, 'k8s');
+  const manifests = existsSync(k8sDir)
+    ? readdirSync(k8sDir)
+        .filter((f) => /\.ya?ml$/.test(f))
+        .sort()
+    : [];
+  let k8sOk = 0;
+  for (const file of manifests) {
+    for (const doc of parseAllDocuments(readFileSync(path.join(k8sDir, file), 'utf8'))) {
+      const o = doc.errors.length ? null : doc.toJS();
+      if (doc.errors.length) fail(`k8s/${file}`, doc.errors[0].message);
+      else if (o) {
+        const problems = validateSchema(o);
+        if (problems.length) fail(`k8s/${file}: ${o.kind} ${o.metadata?.name}`, problems.join('; '));
+        else k8sOk++;
+      }
+    }
+  }
+  passed += k8sOk;
+  console.log(`chart-test: k8s/*.yaml: ${k8sOk} objects valid`);
+
+  for (const c of mustFail) {
+    const r = helm(bin, ['template', RELEASE, CHART, ...common, ...c.args]);
+    if (r.ok) fail(`render with ${c.what}`, 'succeeded but must fail');
+    else if (!r.stderr.includes(c.message))
+      fail(`render with ${c.what}`, `failed with an unexpected message: ${r.stderr.trim()}`);
+  }
+  console.log(`chart-test: ${mustFail.length} invalid value sets refused`);
+  console.log(`chart-test: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+main();
