@@ -25,3 +25,9 @@ clean: ## remove local data (.data/) and built dist/ folders; keeps the tools ca
 .PHONY: clean-tools
 clean-tools: ## remove the provisioned tools cache (~/.cache/quartermaster or $QM_CACHE) and .tools
 	rm -rf "$(QM_CACHE)" .tools
+
+## ---- kubernetes --------------------------------------------------------------------------------
+
+.PHONY: chart-test
+chart-test: ## helm lint + render charts/quartermaster per values file, validate every object against the Kubernetes schemas
+	node scripts/chart-test.mjs
