@@ -14,7 +14,7 @@ import { StackError, waitHealthy } from './health.mjs';
 import { createLogger, reservePrefixWidth } from './log.mjs';
 import { planStack } from './plan.mjs';
 import { assertPortsFree, waitPortsFree, whoUses } from './ports.mjs';
-import { describeExit, groupMembers, startProcess } from './process.mjs';
+import { describeExit, groupMembers, startProcess, stopGroup } from './process.mjs';
 import { provisionTools } from './setup.mjs';
 
 export { grpcHealth, httpCheck, mongoPing, tcpCheck, waitHealthy, StackError } from './health.mjs';
@@ -47,7 +47,7 @@ function pidAlive(pid) {
  * groups behind. Their ids are in <dataDir>/run/stack.json: kill the ones that still run one of our
  * commands, or refuse when the orchestrator itself is still alive.
  */
-function reapStale(runFile, root, log) {
+async function reapStale(runFile, root, log) {
   if (!existsSync(runFile)) return;
   let state;
   try {
@@ -60,20 +60,17 @@ function reapStale(runFile, root, log) {
       `a stack using this data directory is already running (orchestrator pid ${state.pid}); stop it first`,
     );
   }
-  for (const { name, pgid } of state.groups ?? []) {
-    const ours = groupMembers(pgid).filter((pid) => {
-      const cmd = cmdline(pid);
-      return cmd.includes(root) || cmd.includes('quartermaster');
-    });
-    if (ours.length) {
-      log.warn(`killing ${name} (process group ${pgid}) left over from a previous run`);
-      try {
-        process.kill(-pgid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
-  }
+  await Promise.all(
+    (state.groups ?? []).map(async ({ name, pgid }) => {
+      const ours = groupMembers(pgid).some((pid) => {
+        const cmd = cmdline(pid);
+        return cmd.includes(root) || cmd.includes('quartermaster');
+      });
+      if (!ours) return;
+      log.warn(`stopping ${name} (process group ${pgid}), left over from a previous run`);
+      await stopGroup(pgid, { timeoutMs: 10000 });
+    }),
+  );
   rmSync(runFile, { force: true });
 }
 
@@ -114,7 +111,7 @@ export async function startStack(options = {}) {
   const runFile = path.join(dataDir, 'run', 'stack.json');
   mkdirSync(logDir, { recursive: true });
   mkdirSync(path.dirname(runFile), { recursive: true });
-  reapStale(runFile, root, log);
+  await reapStale(runFile, root, log);
   await assertPortsFree(specs.flatMap((s) => s.ports.map((port) => ({ port, owner: s.name }))));
 
   const started = []; // { proc, tier }

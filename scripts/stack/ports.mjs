@@ -23,7 +23,11 @@ export async function isPortFree(port) {
 
 function cmdlineOf(pid) {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .join(' ')
+      .replace(/\s+/g, ' ');
   } catch {
     return '';
   }
