@@ -4,6 +4,122 @@ import { z } from 'zod';
 export const PRODUCT_TYPES = ['Weapon', 'Vehicle', 'Equipment', 'Ammunition', 'Other'] as const;
 export type ProductTypeName = (typeof PRODUCT_TYPES)[number];
 
+/**
+ * Bounds of a product (issue 4). The catalog service checks the same bounds with the same messages,
+ * so a client that skips this validation gets the same answer from the server.
+ */
+export const PRODUCT_LIMITS = {
+  nameMaxChars: 200,
+  descriptionMaxChars: 5000,
+  stockMax: 1_000_000,
+  /** 99,999,999.99 rupees (decimal 10,2). */
+  pricePaiseMax: 9_999_999_999,
+} as const;
+
+export const PRODUCT_MESSAGES = {
+  nameRequired: 'Product name is required',
+  nameTooLong: 'Product name must be at most 200 characters',
+  typeInvalid: `Type must be one of ${PRODUCT_TYPES.join(', ')}`,
+  priceRequired: 'Price is required',
+  priceFormat: 'Price must be a number with at most two decimals, e.g. 1250.00',
+  priceRange: 'Price must be between 0 and 99,999,999.99',
+  stockInteger: 'Stock must be a whole number',
+  stockRange: 'Stock must be between 0 and 1,000,000',
+  descriptionText: 'Description must be text',
+  descriptionTooLong: 'Description must be at most 5,000 characters',
+  nothingToUpdate: 'Nothing to update: send name, description, price or stock',
+  notFound: 'Product not found',
+  insufficientStock: 'Insufficient stock',
+} as const;
+
+/** Length in characters (code points), so a name of 200 emoji is 200 characters, not 400. */
+export const charCount = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+/**
+ * Why a price is refused, or undefined when it is fine: rupees as a string ("1250.00", "1250.5",
+ * "0") or a JSON number whose shortest form has at most two decimals, from 0 to 99,999,999.99.
+ * The gateway converts accepted prices with @qm/platform `parseMoney`, which follows the same rules.
+ */
+export function priceProblem(input: unknown): string | undefined {
+  if (input === undefined || input === null || input === '') return PRODUCT_MESSAGES.priceRequired;
+  let text: string;
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return PRODUCT_MESSAGES.priceFormat;
+    text = String(input);
+  } else if (typeof input === 'string') text = input.trim();
+  else return PRODUCT_MESSAGES.priceFormat;
+  if (text === '') return PRODUCT_MESSAGES.priceRequired;
+  if (/^-\d+(\.\d+)?$/.test(text)) return PRODUCT_MESSAGES.priceRange;
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return PRODUCT_MESSAGES.priceFormat;
+  if ((m[2]?.length ?? 0) > 2) return PRODUCT_MESSAGES.priceFormat;
+  if (m[1]!.length > 8) return PRODUCT_MESSAGES.priceRange;
+  return undefined;
+}
+
+const nameField = z
+  .string({
+    error: (iss) => (iss.input == null ? PRODUCT_MESSAGES.nameRequired : 'Product name must be text'),
+  })
+  .trim()
+  .refine((s) => s.length > 0, PRODUCT_MESSAGES.nameRequired)
+  .refine((s) => charCount(s) <= PRODUCT_LIMITS.nameMaxChars, PRODUCT_MESSAGES.nameTooLong);
+
+const typeField = z.enum(PRODUCT_TYPES, { error: PRODUCT_MESSAGES.typeInvalid });
+
+const priceField = z
+  .union([z.string(), z.number()], {
+    error: (iss) => (iss.input == null ? PRODUCT_MESSAGES.priceRequired : PRODUCT_MESSAGES.priceFormat),
+  })
+  .refine((v) => priceProblem(v) === undefined, { error: (iss) => priceProblem(iss.input) })
+  .describe('Rupees with at most two decimals: "1250.00" (a JSON number such as 1250.5 is accepted too)');
+
+const stockField = z
+  .preprocess(
+    // Form inputs sometimes hand over "12"; a numeric string means the same number.
+    (v) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+    z.number({ error: PRODUCT_MESSAGES.stockInteger }),
+  )
+  .refine((n) => Number.isInteger(n), PRODUCT_MESSAGES.stockInteger)
+  .refine((n) => n >= 0 && n <= PRODUCT_LIMITS.stockMax, PRODUCT_MESSAGES.stockRange);
+
+const descriptionField = z
+  .string({ error: PRODUCT_MESSAGES.descriptionText })
+  .trim()
+  .refine((s) => charCount(s) <= PRODUCT_LIMITS.descriptionMaxChars, PRODUCT_MESSAGES.descriptionTooLong);
+
+/**
+ * POST /api/products. Unknown fields (id, manufacturerId, status, ...) are dropped here and never
+ * reach the service. Description defaults to empty and stock to 0, as in the create form.
+ */
+export const CreateProductBody = z.object({
+  name: nameField,
+  type: typeField,
+  price: priceField,
+  description: descriptionField.optional().default(''),
+  stock: stockField.optional().default(0),
+});
+export type CreateProductInput = z.input<typeof CreateProductBody>;
+
+/** PATCH /api/products/{id}: any of the fields of the Edit Product dialog, at least one. */
+export const UpdateProductBody = z
+  .object({
+    name: nameField.optional(),
+    description: descriptionField.optional(),
+    price: priceField.optional(),
+    stock: stockField.optional(),
+  })
+  .refine(
+    (b) =>
+      b.name !== undefined || b.description !== undefined || b.price !== undefined || b.stock !== undefined,
+    PRODUCT_MESSAGES.nothingToUpdate,
+  );
+export type UpdateProductInput = z.input<typeof UpdateProductBody>;
+
 export const ProductSchema = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -28,6 +144,17 @@ export const ProductIdParams = z.object({
 export const ListProductsQuery = z.object({
   type: z.enum(PRODUCT_TYPES, { error: `Type must be one of ${PRODUCT_TYPES.join(', ')}` }).optional(),
   q: z.string().trim().max(200, 'Search text must be at most 200 characters').optional(),
-  page: z.coerce.number().int().min(1, 'Page must be at least 1').optional(),
-  pageSize: z.coerce.number().int().min(1).max(100, 'Page size must be between 1 and 100').optional(),
+  page: z.coerce
+    .number({ error: 'Page must be a whole number' })
+    .int('Page must be a whole number')
+    .min(1, 'Page must be at least 1')
+    .optional(),
+  pageSize: z.coerce
+    .number({ error: 'Page size must be a whole number' })
+    .int('Page size must be a whole number')
+    .min(1, 'Page size must be between 1 and 100')
+    .max(100, 'Page size must be between 1 and 100')
+    .optional(),
 });
+
+export const DeletedProductSchema = z.object({ message: z.string() });

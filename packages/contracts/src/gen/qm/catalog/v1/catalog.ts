@@ -92,20 +92,34 @@ export interface Product {
 export interface ListProductsRequest {
   /** Optional filters; an empty request lists everything, newest first. */
   type: ProductType;
+  /** Case-insensitive text searched for in the name and the description. */
   query: string;
   manufacturerId: number;
-  /** Paging: page_size 0 means "all" (the spec's plain list). */
+  /**
+   * page >= 1: that page of page_size (default 24, at most 100) products, and the total.
+   * page = 0: the next chunk (page_size, default and at most 1000) of products whose id is below
+   * before_id (0: from the newest); next_before_id continues it. The gateway assembles the spec's
+   * plain list from these chunks, so no single message grows with the catalogue.
+   */
   page: number;
   pageSize: number;
+  /** Only these products (empty: no restriction). */
+  ids: number[];
+  beforeId: number;
 }
 
 export interface ListProductsResponse {
   products: Product[];
+  /** How many products match the filters in all. */
   total: number;
+  /** Chunked listing: the before_id of the next chunk, 0 when this was the last one. */
+  nextBeforeId: number;
 }
 
 export interface GetProductRequest {
   id: number;
+  /** Record a product_view activity for the caller (a user looking at the product, not a service). */
+  recordView: boolean;
 }
 
 export interface GetProductResponse {
@@ -141,6 +155,24 @@ export interface DeleteProductRequest {
 }
 
 export interface DeleteProductResponse {
+}
+
+export interface AdjustStockRequest {
+  id: number;
+  /**
+   * Negative takes stock out (FAILED_PRECONDITION "Insufficient stock" when there is not enough),
+   * positive puts it back.
+   */
+  delta: number;
+  /**
+   * Unique per movement (e.g. "order-42-reserve"); a repeated reference does not move stock twice.
+   * Without one, only the product's own manufacturer may adjust.
+   */
+  reference: string;
+}
+
+export interface AdjustStockResponse {
+  product?: Product | undefined;
 }
 
 function createBaseProduct(): Product {
@@ -384,7 +416,7 @@ export const Product: MessageFns<Product> = {
 };
 
 function createBaseListProductsRequest(): ListProductsRequest {
-  return { type: 0, query: "", manufacturerId: 0, page: 0, pageSize: 0 };
+  return { type: 0, query: "", manufacturerId: 0, page: 0, pageSize: 0, ids: [], beforeId: 0 };
 }
 
 export const ListProductsRequest: MessageFns<ListProductsRequest> = {
@@ -403,6 +435,16 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
     }
     if (message.pageSize !== 0) {
       writer.uint32(40).int32(message.pageSize);
+    }
+    if (message.ids.length !== 0) {
+      writer.uint32(50).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.beforeId !== 0) {
+      writer.uint32(56).int64(message.beforeId);
     }
     return writer;
   },
@@ -460,6 +502,32 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
             message.pageSize = reader.int32();
             continue;
           }
+          case 6: {
+            if (tag === 48) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 50) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.beforeId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -487,6 +555,14 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
         : isSet(object.page_size)
         ? globalThis.Number(object.page_size)
         : 0,
+      ids: globalThis.Array.isArray(object?.ids)
+        ? object.ids.map((e: any) => globalThis.Number(e))
+        : [],
+      beforeId: isSet(object.beforeId)
+        ? globalThis.Number(object.beforeId)
+        : isSet(object.before_id)
+        ? globalThis.Number(object.before_id)
+        : 0,
     };
   },
 
@@ -507,6 +583,12 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
     if (message.pageSize !== 0) {
       obj.pageSize = Math.round(message.pageSize);
     }
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    if (message.beforeId !== 0) {
+      obj.beforeId = Math.round(message.beforeId);
+    }
     return obj;
   },
 
@@ -520,12 +602,14 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
     message.manufacturerId = object.manufacturerId ?? 0;
     message.page = object.page ?? 0;
     message.pageSize = object.pageSize ?? 0;
+    message.ids = object.ids?.map((e) => e) || [];
+    message.beforeId = object.beforeId ?? 0;
     return message;
   },
 };
 
 function createBaseListProductsResponse(): ListProductsResponse {
-  return { products: [], total: 0 };
+  return { products: [], total: 0, nextBeforeId: 0 };
 }
 
 export const ListProductsResponse: MessageFns<ListProductsResponse> = {
@@ -535,6 +619,9 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     }
     if (message.total !== 0) {
       writer.uint32(16).int64(message.total);
+    }
+    if (message.nextBeforeId !== 0) {
+      writer.uint32(24).int64(message.nextBeforeId);
     }
     return writer;
   },
@@ -568,6 +655,14 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
             message.total = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.nextBeforeId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -584,6 +679,11 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     return {
       products: globalThis.Array.isArray(object?.products) ? object.products.map((e: any) => Product.fromJSON(e)) : [],
       total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      nextBeforeId: isSet(object.nextBeforeId)
+        ? globalThis.Number(object.nextBeforeId)
+        : isSet(object.next_before_id)
+        ? globalThis.Number(object.next_before_id)
+        : 0,
     };
   },
 
@@ -595,6 +695,9 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     if (message.total !== 0) {
       obj.total = Math.round(message.total);
     }
+    if (message.nextBeforeId !== 0) {
+      obj.nextBeforeId = Math.round(message.nextBeforeId);
+    }
     return obj;
   },
 
@@ -605,18 +708,22 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     const message = createBaseListProductsResponse();
     message.products = object.products?.map((e) => Product.fromPartial(e)) || [];
     message.total = object.total ?? 0;
+    message.nextBeforeId = object.nextBeforeId ?? 0;
     return message;
   },
 };
 
 function createBaseGetProductRequest(): GetProductRequest {
-  return { id: 0 };
+  return { id: 0, recordView: false };
 }
 
 export const GetProductRequest: MessageFns<GetProductRequest> = {
   encode(message: GetProductRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.recordView !== false) {
+      writer.uint32(16).bool(message.recordView);
     }
     return writer;
   },
@@ -642,6 +749,14 @@ export const GetProductRequest: MessageFns<GetProductRequest> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.recordView = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -655,13 +770,23 @@ export const GetProductRequest: MessageFns<GetProductRequest> = {
   },
 
   fromJSON(object: any): GetProductRequest {
-    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      recordView: isSet(object.recordView)
+        ? globalThis.Boolean(object.recordView)
+        : isSet(object.record_view)
+        ? globalThis.Boolean(object.record_view)
+        : false,
+    };
   },
 
   toJSON(message: GetProductRequest): unknown {
     const obj: any = {};
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
+    }
+    if (message.recordView !== false) {
+      obj.recordView = message.recordView;
     }
     return obj;
   },
@@ -672,6 +797,7 @@ export const GetProductRequest: MessageFns<GetProductRequest> = {
   fromPartial<I extends Exact<DeepPartial<GetProductRequest>, I>>(object: I): GetProductRequest {
     const message = createBaseGetProductRequest();
     message.id = object.id ?? 0;
+    message.recordView = object.recordView ?? false;
     return message;
   },
 };
@@ -1276,9 +1402,185 @@ export const DeleteProductResponse: MessageFns<DeleteProductResponse> = {
   },
 };
 
-/** Products listed by manufacturers (spec §3 products). Money is integer paise. */
+function createBaseAdjustStockRequest(): AdjustStockRequest {
+  return { id: 0, delta: 0, reference: "" };
+}
+
+export const AdjustStockRequest: MessageFns<AdjustStockRequest> = {
+  encode(message: AdjustStockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.delta !== 0) {
+      writer.uint32(16).int64(message.delta);
+    }
+    if (message.reference !== "") {
+      writer.uint32(26).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdjustStockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdjustStockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.delta = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdjustStockRequest {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      delta: isSet(object.delta) ? globalThis.Number(object.delta) : 0,
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+    };
+  },
+
+  toJSON(message: AdjustStockRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.delta !== 0) {
+      obj.delta = Math.round(message.delta);
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdjustStockRequest>, I>>(base?: I): AdjustStockRequest {
+    return AdjustStockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdjustStockRequest>, I>>(object: I): AdjustStockRequest {
+    const message = createBaseAdjustStockRequest();
+    message.id = object.id ?? 0;
+    message.delta = object.delta ?? 0;
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseAdjustStockResponse(): AdjustStockResponse {
+  return { product: undefined };
+}
+
+export const AdjustStockResponse: MessageFns<AdjustStockResponse> = {
+  encode(message: AdjustStockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.product !== undefined) {
+      Product.encode(message.product, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdjustStockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdjustStockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.product = Product.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdjustStockResponse {
+    return { product: isSet(object.product) ? Product.fromJSON(object.product) : undefined };
+  },
+
+  toJSON(message: AdjustStockResponse): unknown {
+    const obj: any = {};
+    if (message.product !== undefined) {
+      obj.product = Product.toJSON(message.product);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AdjustStockResponse>, I>>(base?: I): AdjustStockResponse {
+    return AdjustStockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AdjustStockResponse>, I>>(object: I): AdjustStockResponse {
+    const message = createBaseAdjustStockResponse();
+    message.product = (object.product !== undefined && object.product !== null)
+      ? Product.fromPartial(object.product)
+      : undefined;
+    return message;
+  },
+};
+
+/**
+ * Products listed by manufacturers (spec §3 products). Money is integer paise.
+ *
+ * Authorisation uses the caller in the request metadata: any signed-in caller reads, a Manufacturer
+ * creates, only the product's own manufacturer (manufacturer_id = caller) updates or deletes.
+ */
 export type CatalogServiceService = typeof CatalogServiceService;
 export const CatalogServiceService = {
+  /** Newest first. Paged (page >= 1) or in chunks followed by next_before_id (page = 0). */
   listProducts: {
     path: "/qm.catalog.v1.CatalogService/ListProducts" as const,
     requestStream: false as const,
@@ -1289,6 +1591,7 @@ export const CatalogServiceService = {
       Buffer.from(ListProductsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListProductsResponse => ListProductsResponse.decode(value),
   },
+  /** NOT_FOUND "Product not found" when missing. */
   getProduct: {
     path: "/qm.catalog.v1.CatalogService/GetProduct" as const,
     requestStream: false as const,
@@ -1308,6 +1611,7 @@ export const CatalogServiceService = {
       Buffer.from(CreateProductResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateProductResponse => CreateProductResponse.decode(value),
   },
+  /** Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched. */
   updateProduct: {
     path: "/qm.catalog.v1.CatalogService/UpdateProduct" as const,
     requestStream: false as const,
@@ -1328,17 +1632,39 @@ export const CatalogServiceService = {
       Buffer.from(DeleteProductResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteProductResponse => DeleteProductResponse.decode(value),
   },
+  /**
+   * Moves stock by a delta as one conditional update: never below 0 nor above 1,000,000.
+   * With a reference the move is idempotent (orders reserve and release stock this way).
+   */
+  adjustStock: {
+    path: "/qm.catalog.v1.CatalogService/AdjustStock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AdjustStockRequest): Buffer => Buffer.from(AdjustStockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AdjustStockRequest => AdjustStockRequest.decode(value),
+    responseSerialize: (value: AdjustStockResponse): Buffer => Buffer.from(AdjustStockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AdjustStockResponse => AdjustStockResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
+  /** Newest first. Paged (page >= 1) or in chunks followed by next_before_id (page = 0). */
   listProducts: handleUnaryCall<ListProductsRequest, ListProductsResponse>;
+  /** NOT_FOUND "Product not found" when missing. */
   getProduct: handleUnaryCall<GetProductRequest, GetProductResponse>;
   createProduct: handleUnaryCall<CreateProductRequest, CreateProductResponse>;
+  /** Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched. */
   updateProduct: handleUnaryCall<UpdateProductRequest, UpdateProductResponse>;
   deleteProduct: handleUnaryCall<DeleteProductRequest, DeleteProductResponse>;
+  /**
+   * Moves stock by a delta as one conditional update: never below 0 nor above 1,000,000.
+   * With a reference the move is idempotent (orders reserve and release stock this way).
+   */
+  adjustStock: handleUnaryCall<AdjustStockRequest, AdjustStockResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
+  /** Newest first. Paged (page >= 1) or in chunks followed by next_before_id (page = 0). */
   listProducts(
     request: ListProductsRequest,
     callback: (error: ServiceError | null, response: ListProductsResponse) => void,
@@ -1354,6 +1680,7 @@ export interface CatalogServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListProductsResponse) => void,
   ): ClientUnaryCall;
+  /** NOT_FOUND "Product not found" when missing. */
   getProduct(
     request: GetProductRequest,
     callback: (error: ServiceError | null, response: GetProductResponse) => void,
@@ -1384,6 +1711,7 @@ export interface CatalogServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateProductResponse) => void,
   ): ClientUnaryCall;
+  /** Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched. */
   updateProduct(
     request: UpdateProductRequest,
     callback: (error: ServiceError | null, response: UpdateProductResponse) => void,
@@ -1413,6 +1741,25 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteProductResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Moves stock by a delta as one conditional update: never below 0 nor above 1,000,000.
+   * With a reference the move is idempotent (orders reserve and release stock this way).
+   */
+  adjustStock(
+    request: AdjustStockRequest,
+    callback: (error: ServiceError | null, response: AdjustStockResponse) => void,
+  ): ClientUnaryCall;
+  adjustStock(
+    request: AdjustStockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AdjustStockResponse) => void,
+  ): ClientUnaryCall;
+  adjustStock(
+    request: AdjustStockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AdjustStockResponse) => void,
   ): ClientUnaryCall;
 }
 
