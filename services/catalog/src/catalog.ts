@@ -1,0 +1,214 @@
+import { catalogV1, PRODUCT_MESSAGES as MSG } from '@qm/contracts';
+import {
+  AppError,
+  type Caller,
+  conflict,
+  GrpcStatus,
+  type Logger,
+  notFound,
+  type Outbox,
+} from '@qm/platform';
+import { parseListRequest, type Searchable } from './domain/listing';
+import {
+  assertMayAdjust,
+  assertMayCreate,
+  assertMayDelete,
+  assertMayEdit,
+  DEFAULT_STATUS,
+  type ProductRecord,
+  requireCaller,
+  toProto,
+  validChanges,
+  validDelta,
+  validId,
+  validNewProduct,
+  validReference,
+} from './domain/product';
+import * as ev from './events/catalog-events';
+import type { ProductReader } from './store/read-model';
+import type { AdjustOutcome, ProductStore } from './store/products';
+
+export interface CatalogDeps {
+  store: ProductStore;
+  reader: ProductReader;
+  outbox: Outbox;
+  log: Logger;
+  /** Told the ids of the events this process publishes (so replicas' sync can skip its own). */
+  publishing?(eventIds: string[]): void;
+}
+
+class NotApplied extends Error {
+  constructor(readonly outcome: Exclude<AdjustOutcome, { kind: 'applied' }>) {
+    super(outcome.kind);
+  }
+}
+
+/** How many products one outbox batch of the account-deletion cascade removes. */
+const CASCADE_BATCH = 100;
+
+/**
+ * The catalog's use cases: authorise with the caller, apply the domain rules, change the store
+ * with its events through the outbox, keep the read side current, record the user's activity.
+ */
+export function createCatalog({ store, reader, outbox, log, publishing }: CatalogDeps) {
+  async function change<T>(events: ev.Outgoing[], fn: () => Promise<T>): Promise<T> {
+    publishing?.(events.map((e) => e.event.id));
+    return outbox.run(events, fn);
+  }
+
+  /** Activity goes out after its change is done; failing to record it never fails the request. */
+  async function recordActivity(...args: Parameters<typeof ev.activity>): Promise<void> {
+    const out = ev.activity(...args);
+    await outbox
+      .run([out], async () => undefined)
+      .catch((err: unknown) => log.warn({ err, action: args[1] }, 'activity not recorded'));
+  }
+
+  /** A product found missing while changing it is gone from the read side too. */
+  const forgetIfGone = (id: number) => (err: unknown) => {
+    if (err instanceof AppError && err.code === GrpcStatus.NOT_FOUND) reader.removed(id);
+    throw err;
+  };
+
+  async function existing(id: number): Promise<Searchable> {
+    const product = await reader.get(validId(id));
+    if (!product) throw notFound(MSG.notFound);
+    return product;
+  }
+
+  return {
+    async list(caller: Caller | undefined, req: catalogV1.ListProductsRequest) {
+      requireCaller(caller);
+      const { filter, paging } = parseListRequest(req);
+      const out = await reader.list(filter, paging);
+      return { products: out.products.map(toProto), total: out.total, nextBeforeId: out.nextBeforeId };
+    },
+
+    async get(caller: Caller | undefined, req: catalogV1.GetProductRequest) {
+      const who = requireCaller(caller);
+      const product = await existing(req.id);
+      if (req.recordView) await recordActivity(who, 'product_view', product);
+      return { product: toProto(product) };
+    },
+
+    async create(caller: Caller | undefined, req: catalogV1.CreateProductRequest) {
+      const who = requireCaller(caller);
+      assertMayCreate(who);
+      const fields = validNewProduct(req);
+      const now = new Date();
+      const record: ProductRecord = {
+        id: await store.nextId(),
+        ...fields,
+        manufacturerId: who.userId,
+        status: DEFAULT_STATUS,
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      };
+      const saved = await change([ev.created(record)], () => store.insert(record));
+      reader.saved(saved);
+      await recordActivity(who, 'product_create', saved);
+      return { product: toProto(saved) };
+    },
+
+    async update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest) {
+      const who = requireCaller(caller);
+      const changes = validChanges(req);
+      const current = await existing(req.id);
+      assertMayEdit(who, current);
+      const now = new Date();
+      const event = ev.updated({
+        id: current.id,
+        manufacturerId: current.manufacturerId,
+        changes,
+        updatedAt: now.toISOString(),
+      });
+      const saved = await change([event], async () => {
+        const after = await store.update(current.id, who.userId, changes, now);
+        if (!after) throw notFound(MSG.notFound);
+        return after;
+      }).catch(forgetIfGone(current.id));
+      reader.saved(saved);
+      await recordActivity(who, 'product_update', saved, Object.keys(changes).join(', '));
+      return { product: toProto(saved) };
+    },
+
+    async remove(caller: Caller | undefined, req: catalogV1.DeleteProductRequest) {
+      const who = requireCaller(caller);
+      const current = await existing(req.id);
+      assertMayDelete(who, current);
+      await change([ev.deleted(current, current.manufacturerId, 'owner')], async () => {
+        if (!(await store.remove(current.id, who.userId))) throw notFound(MSG.notFound);
+      }).catch(forgetIfGone(current.id));
+      reader.removed(current.id);
+      await recordActivity(who, 'product_delete', current);
+      return {};
+    },
+
+    async adjustStock(caller: Caller | undefined, req: catalogV1.AdjustStockRequest) {
+      const who = requireCaller(caller);
+      const delta = validDelta(req.delta);
+      const reference = validReference(req.reference);
+      const current = await existing(req.id);
+      assertMayAdjust(who, current, reference);
+      const now = new Date();
+      const event = ev.updated({
+        id: current.id,
+        manufacturerId: current.manufacturerId,
+        stockDelta: delta,
+        ...(reference ? { reference } : {}),
+        updatedAt: now.toISOString(),
+      });
+      let saved: Searchable;
+      try {
+        saved = await change([event], async () => {
+          const outcome = await store.adjust(current.id, delta, reference, now);
+          if (outcome.kind !== 'applied') throw new NotApplied(outcome);
+          return outcome.product;
+        });
+      } catch (err) {
+        if (!(err instanceof NotApplied)) throw err;
+        const o = err.outcome;
+        switch (o.kind) {
+          case 'duplicate':
+            saved = o.product;
+            break;
+          case 'missing':
+            reader.removed(current.id);
+            throw notFound(MSG.notFound);
+          case 'insufficient':
+            throw conflict(MSG.insufficientStock);
+          case 'overflow':
+            throw conflict(MSG.stockRange);
+          case 'reference-reused':
+            throw conflict('This stock reference was already used for a different movement');
+        }
+      }
+      reader.saved(saved);
+      if (!reference) {
+        const signed = delta > 0 ? `+${delta}` : String(delta);
+        await recordActivity(who, 'product_update', saved, `stock ${signed}`);
+      }
+      return { product: toProto(saved) };
+    },
+
+    /** The account-deletion cascade: every product of the manufacturer, in batches. */
+    async removeProductsOf(manufacturerId: number): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const batch = await store.ofManufacturer(manufacturerId, CASCADE_BATCH);
+        if (!batch.length) return removed;
+        const ids = batch.map((p) => p.id);
+        const n = await change(
+          batch.map((p) => ev.deleted(p, manufacturerId, 'account-deleted')),
+          () => store.removeMany(ids, manufacturerId),
+        );
+        ids.forEach((id) => reader.removed(id));
+        removed += n;
+        if (n === 0) throw new Error(`products of ${manufacturerId} found but not deleted; will retry`);
+      }
+    },
+  };
+}
+
+export type Catalog = ReturnType<typeof createCatalog>;

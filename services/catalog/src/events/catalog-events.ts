@@ -1,0 +1,136 @@
+import type { ProductTypeName } from '@qm/contracts';
+import {
+  ACTIVITY_SUBJECT,
+  type ActivityData,
+  type Caller,
+  type EventEnvelope,
+  makeEvent,
+} from '@qm/platform';
+import type { ProductChanges, ProductRecord } from '../domain/product';
+import type { ProductStore } from '../store/products';
+
+/** What the catalog publishes (stream QM_CATALOG) and the activity it records (QM_ACTIVITY). */
+export const SUBJECTS = {
+  created: 'catalog.product.created',
+  updated: 'catalog.product.updated',
+  deleted: 'catalog.product.deleted',
+} as const;
+
+export interface ProductCreatedData {
+  id: number;
+  name: string;
+  type: ProductTypeName;
+  pricePaise: number;
+  description: string;
+  stock: number;
+  manufacturerId: number;
+  status: string;
+  createdAt: string;
+}
+
+export interface ProductUpdatedData {
+  id: number;
+  manufacturerId: number;
+  /** Fields set by an edit (absent for a stock movement). */
+  changes?: ProductChanges;
+  /** A stock movement: how much, and its reference when it belongs to a purchase. */
+  stockDelta?: number;
+  reference?: string;
+  updatedAt: string;
+}
+
+export interface ProductDeletedData {
+  id: number;
+  manufacturerId: number;
+  name: string;
+  /** owner: the manufacturer deleted it; account-deleted: the manufacturer's account went. */
+  reason: 'owner' | 'account-deleted';
+}
+
+export interface Outgoing {
+  subject: string;
+  event: EventEnvelope;
+}
+
+export const created = (p: ProductRecord): Outgoing => ({
+  subject: SUBJECTS.created,
+  event: makeEvent<ProductCreatedData>(SUBJECTS.created, {
+    id: p.id,
+    name: p.name,
+    type: p.type,
+    pricePaise: p.pricePaise,
+    description: p.description,
+    stock: p.stock,
+    manufacturerId: p.manufacturerId,
+    status: p.status,
+    createdAt: p.createdAt.toISOString(),
+  }),
+});
+
+export const updated = (data: ProductUpdatedData): Outgoing => ({
+  subject: SUBJECTS.updated,
+  event: makeEvent<ProductUpdatedData>(SUBJECTS.updated, data),
+});
+
+export const deleted = (
+  p: Pick<ProductRecord, 'id' | 'name'>,
+  manufacturerId: number,
+  reason: ProductDeletedData['reason'],
+): Outgoing => ({
+  subject: SUBJECTS.deleted,
+  event: makeEvent<ProductDeletedData>(SUBJECTS.deleted, { id: p.id, manufacturerId, name: p.name, reason }),
+});
+
+export type ProductAction = 'product_create' | 'product_update' | 'product_delete' | 'product_view';
+
+const VERB: Record<ProductAction, string> = {
+  product_create: 'Created',
+  product_update: 'Updated',
+  product_delete: 'Deleted',
+  product_view: 'Viewed',
+};
+
+/** Activity of spec §3 (product_view, product_create, product_update, product_delete). */
+export function activity(
+  caller: Caller,
+  action: ProductAction,
+  p: Pick<ProductRecord, 'id' | 'name'>,
+  extra?: string,
+): Outgoing {
+  const details = `${VERB[action]} product "${p.name}" (ID ${p.id})${extra ? `: ${extra}` : ''}`;
+  return {
+    subject: ACTIVITY_SUBJECT,
+    event: makeEvent<ActivityData>(ACTIVITY_SUBJECT, {
+      userId: caller.userId,
+      username: caller.username,
+      action,
+      details,
+    }),
+  };
+}
+
+/**
+ * For an outbox entry left pending by a process that died mid-change: did the change happen?
+ * Activity is recorded only after its change is done, so it always goes out.
+ */
+export function confirmer(store: ProductStore) {
+  return async (event: EventEnvelope, subject: string): Promise<boolean> => {
+    switch (subject) {
+      case ACTIVITY_SUBJECT:
+        return true;
+      case SUBJECTS.created:
+        return store.exists((event.data as ProductCreatedData).id);
+      case SUBJECTS.deleted:
+        return !(await store.exists((event.data as ProductDeletedData).id));
+      case SUBJECTS.updated: {
+        const data = event.data as ProductUpdatedData;
+        if (data.reference) return store.movementApplied(data.id, data.reference);
+        const now = await store.findById(data.id);
+        // At least as recent as the edit: the edit (or a later one, which makes this one harmless) happened.
+        return !!now && now.updatedAt.getTime() >= new Date(data.updatedAt).getTime();
+      }
+      default:
+        return false;
+    }
+  };
+}

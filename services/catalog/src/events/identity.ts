@@ -1,0 +1,45 @@
+import { type EventBus, idempotent, type Logger } from '@qm/platform';
+import type { Connection } from 'mongoose';
+import { z } from 'zod';
+
+export const USER_DELETED = 'identity.user.deleted';
+export const DEFAULT_USER_DELETED_DURABLE = 'catalog-user-deleted';
+
+const UserDeleted = z.object({
+  userId: z.number().int().positive(),
+  username: z.string().optional(),
+  role: z.string().optional(),
+});
+
+/**
+ * Spec §3: a product's manufacturer is "deleted with the user". When identity announces a deleted
+ * account, that account's products go, once per event however often it is delivered.
+ */
+export async function consumeUserDeleted(opts: {
+  bus: EventBus;
+  conn: Connection;
+  log: Logger;
+  durable: string;
+  removeProductsOf(userId: number): Promise<number>;
+}): Promise<void> {
+  const { bus, conn, log, durable } = opts;
+  await bus.consume({
+    stream: 'QM_IDENTITY',
+    durable,
+    filterSubjects: [USER_DELETED],
+    handle: idempotent(conn, durable, async (event) => {
+      const parsed = UserDeleted.safeParse(event.data);
+      if (!parsed.success) {
+        // Retrying cannot make it valid: record and move on.
+        log.error(
+          { eventId: event.id, issues: parsed.error.issues },
+          'malformed identity.user.deleted ignored',
+        );
+        return;
+      }
+      const { userId, username } = parsed.data;
+      const removed = await opts.removeProductsOf(userId);
+      log.info({ eventId: event.id, userId, username, removed }, 'removed the products of a deleted account');
+    }),
+  });
+}

@@ -1,0 +1,4 @@
+import { runService } from '@qm/platform';
+import { catalogService } from './service';
+
+void runService(catalogService);

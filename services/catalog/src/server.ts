@@ -1,0 +1,25 @@
+import { catalogV1 } from '@qm/contracts';
+import type { GrpcServer, UnaryImpl } from '@qm/platform';
+import type { Catalog } from './catalog';
+
+export const CATALOG_SERVICE = 'qm.catalog.v1.CatalogService';
+
+/**
+ * gRPC handlers: the request arrives decoded, the caller comes from the metadata (the gateway's
+ * session), the use case authorises and applies the rules, and AppErrors become gRPC statuses in
+ * @qm/platform's server.
+ */
+export function catalogHandlers(catalog: Catalog): UnaryImpl<typeof catalogV1.CatalogServiceService> {
+  return {
+    listProducts: (req, ctx) => catalog.list(ctx.caller, req),
+    getProduct: (req, ctx) => catalog.get(ctx.caller, req),
+    createProduct: (req, ctx) => catalog.create(ctx.caller, req),
+    updateProduct: (req, ctx) => catalog.update(ctx.caller, req),
+    deleteProduct: (req, ctx) => catalog.remove(ctx.caller, req),
+    adjustStock: (req, ctx) => catalog.adjustStock(ctx.caller, req),
+  };
+}
+
+export function addCatalogService(grpc: GrpcServer, catalog: Catalog): void {
+  grpc.add(CATALOG_SERVICE, catalogV1.CatalogServiceService, catalogHandlers(catalog));
+}
