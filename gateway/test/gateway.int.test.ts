@@ -24,7 +24,7 @@ async function fakeCatalog(delayMs: () => number) {
     listProducts: async (_req, ctx) => {
       seen.push(ctx);
       await new Promise((r) => setTimeout(r, delayMs()));
-      return { products: [product], total: 1 };
+      return { products: [product], total: 1, nextBeforeId: 0 };
     },
     getProduct: async (req) => {
       if (req.id !== 1) throw notFound('Product not found');
@@ -33,6 +33,7 @@ async function fakeCatalog(delayMs: () => number) {
     createProduct: async () => ({ product }),
     updateProduct: async () => ({ product }),
     deleteProduct: async () => ({}),
+    adjustStock: async () => ({ product }),
   });
   const port = await grpc.listen(0, '127.0.0.1');
   grpc.setServing(true);

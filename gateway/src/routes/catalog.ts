@@ -1,15 +1,20 @@
 import {
   catalogV1,
+  CreateProductBody,
+  DeletedProductSchema,
   ListProductsQuery,
+  PRODUCT_MESSAGES,
   PRODUCT_TYPES,
   ProductIdParams,
   ProductSchema,
+  UpdateProductBody,
   type Product,
 } from '@qm/contracts';
-import { formatMoney } from '@qm/platform';
+import { formatMoney, parseMoney } from '@qm/platform';
 import { z } from 'zod';
 import type { GatewayDeps } from '../app';
 import type { Api } from '../http/api';
+import { HttpError } from '../http/errors';
 
 const { ProductType } = catalogV1;
 
@@ -24,6 +29,9 @@ const PROTO_TO_TYPE = Object.fromEntries(Object.entries(TYPE_TO_PROTO).map(([k, 
   number,
   Product['type']
 >;
+
+/** Most chunks the plain list assembles (each up to 5,000 products): a guard, not a real limit. */
+const MAX_CHUNKS = 1000;
 
 export function productToRest(p: catalogV1.Product): Product {
   return {
@@ -40,25 +48,56 @@ export function productToRest(p: catalogV1.Product): Product {
   };
 }
 
+/** The zod schema has accepted the price already; parseMoney converts it to paise by its digits. */
+function toPaise(price: string | number): number {
+  const parsed = parseMoney(price);
+  if (!parsed.ok)
+    throw new HttpError(
+      400,
+      parsed.reason === 'range' ? PRODUCT_MESSAGES.priceRange : PRODUCT_MESSAGES.priceFormat,
+    );
+  return parsed.paise;
+}
+
 export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void {
   api.route({
     method: 'get',
     path: '/api/products',
     tag: 'Products',
-    summary: 'List products, newest first. With page/pageSize, X-Total-Count carries the total.',
+    summary:
+      'List products, newest first (spec §7: an array). Optional type and q (name/description search) ' +
+      'filters; with page/pageSize one page is returned and X-Total-Count carries the total.',
     access: 'user',
     query: ListProductsQuery,
     response: z.array(ProductSchema),
     async handler({ query, res }) {
-      const out = await clients.catalog.listProducts({
+      const filters = {
         type: query.type ? TYPE_TO_PROTO[query.type] : ProductType.PRODUCT_TYPE_UNSPECIFIED,
         query: query.q ?? '',
         manufacturerId: 0,
-        page: query.page ?? (query.pageSize ? 1 : 0),
-        pageSize: query.pageSize ?? (query.page ? 24 : 0),
-      });
-      res.setHeader('X-Total-Count', String(out.total));
-      return out.products.map(productToRest);
+        ids: [],
+      };
+      if (query.page || query.pageSize) {
+        const out = await clients.catalog.listProducts({
+          ...filters,
+          page: query.page ?? 1,
+          pageSize: query.pageSize ?? 24,
+          beforeId: 0,
+        });
+        res.setHeader('X-Total-Count', String(out.total));
+        return out.products.map(productToRest);
+      }
+      // The whole list, assembled from chunks so no gRPC message grows with the catalogue.
+      const products: Product[] = [];
+      let beforeId = 0;
+      for (let i = 0; i < MAX_CHUNKS; i++) {
+        const out = await clients.catalog.listProducts({ ...filters, page: 0, pageSize: 0, beforeId });
+        for (const p of out.products) products.push(productToRest(p));
+        if (!out.nextBeforeId || !out.products.length) break;
+        beforeId = out.nextBeforeId;
+      }
+      res.setHeader('X-Total-Count', String(products.length));
+      return products;
     },
   });
 
@@ -66,13 +105,69 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     method: 'get',
     path: '/api/products/:id',
     tag: 'Products',
-    summary: 'One product',
+    summary: 'One product (recorded as a product_view activity)',
     access: 'user',
     params: ProductIdParams,
     response: ProductSchema,
     async handler({ params }) {
-      const { product } = await clients.catalog.getProduct({ id: params.id });
+      const { product } = await clients.catalog.getProduct({ id: params.id, recordView: true });
       return productToRest(product!);
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/products',
+    tag: 'Products',
+    summary: 'Create a product (Manufacturers). Price is a string with at most two decimals, stock a number.',
+    access: { roles: ['Manufacturer'] },
+    body: CreateProductBody,
+    response: ProductSchema,
+    status: 201,
+    async handler({ body }) {
+      const { product } = await clients.catalog.createProduct({
+        name: body.name,
+        type: TYPE_TO_PROTO[body.type],
+        pricePaise: toPaise(body.price),
+        description: body.description,
+        stock: body.stock,
+      });
+      return productToRest(product!);
+    },
+  });
+
+  api.route({
+    method: 'patch',
+    path: '/api/products/:id',
+    tag: 'Products',
+    summary: "Edit a product's name, description, price or stock (its own manufacturer only)",
+    access: 'user',
+    params: ProductIdParams,
+    body: UpdateProductBody,
+    response: ProductSchema,
+    async handler({ params, body }) {
+      const { product } = await clients.catalog.updateProduct({
+        id: params.id,
+        name: body.name,
+        description: body.description,
+        pricePaise: body.price === undefined ? undefined : toPaise(body.price),
+        stock: body.stock,
+      });
+      return productToRest(product!);
+    },
+  });
+
+  api.route({
+    method: 'delete',
+    path: '/api/products/:id',
+    tag: 'Products',
+    summary: 'Delete a product (its own manufacturer only)',
+    access: 'user',
+    params: ProductIdParams,
+    response: DeletedProductSchema,
+    async handler({ params }) {
+      await clients.catalog.deleteProduct({ id: params.id });
+      return { message: 'Product deleted' };
     },
   });
 }
