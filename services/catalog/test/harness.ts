@@ -1,0 +1,162 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { createServer } from 'node:net';
+import { catalogV1 } from '@qm/contracts';
+import {
+  type Caller,
+  connectBus,
+  createClient,
+  createLogger,
+  type EventBus,
+  type EventEnvelope,
+  newRequestId,
+  type RunningService,
+  runWithContext,
+  startService,
+} from '@qm/platform';
+import { headerSessions, startGateway } from '../../../gateway/test/harness';
+import { catalogService } from '../src/service';
+
+/** The real local infrastructure (tests read it from the environment, CONVENTIONS defaults). */
+export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+export const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+
+/** User ids no other test run uses, so identity events of other runs never touch ours. */
+const base = 10_000_000 + randomInt(0, 80_000_000);
+export const callers = {
+  maker: { userId: base + 1, username: 'maker', roles: ['Manufacturer'] },
+  rival: { userId: base + 2, username: 'rival', roles: ['Manufacturer'] },
+  army: { userId: base + 3, username: 'sepoy', roles: ['Army'] },
+  admin: { userId: base + 4, username: 'admin', roles: ['Admin'] },
+  doomed: { userId: base + 5, username: 'doomed', roles: ['Manufacturer'] },
+} satisfies Record<string, Caller>;
+export type Who = keyof typeof callers;
+
+export interface Stack {
+  catalog: RunningService<unknown>;
+  gatewayUrl: string;
+  durable: string;
+  db: string;
+  /** REST through the real gateway as one of the test callers (or anonymous). */
+  http(who: Who | undefined, method: string, path: string, body?: unknown): Promise<Response>;
+  /** gRPC straight to the catalog as a caller (bypassing the gateway's own validation). */
+  grpc: <K extends keyof typeof catalogV1.CatalogServiceService>(
+    who: Who,
+    method: K,
+    req: Parameters<CatalogClient[K]>[0],
+  ) => ReturnType<CatalogClient[K]>;
+  stop(): Promise<void>;
+}
+
+type CatalogClient = ReturnType<typeof createClient<typeof catalogV1.CatalogServiceService>>;
+
+/**
+ * A free loopback port. (@qm/platform's GRPC_PORT must be 1..65535, so tests cannot pass 0 and let
+ * the server choose.)
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The real catalog service in-process on a fresh database, behind a real in-process gateway. */
+export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+  const db = unique('qm_test_catalog');
+  const durable = unique('catalog-user-deleted-test');
+  const catalog = await startService(catalogService, {
+    GRPC_PORT: String(await freePort()),
+    MONGO_URL,
+    MONGO_DB: db,
+    NATS_URL,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    CATALOG_USER_DELETED_DURABLE: durable,
+    OUTBOX_RELAY_MS: '500',
+    ...env,
+  });
+  const gw = await startGateway(
+    { CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`, GRPC_DEADLINE_MS: '30000' },
+    headerSessions(callers),
+  );
+  const client = createClient(
+    'qm.catalog.v1.CatalogService',
+    catalogV1.CatalogServiceService,
+    `127.0.0.1:${catalog.port}`,
+    { defaultDeadlineMs: 30000 },
+  );
+  return {
+    catalog: catalog as RunningService<unknown>,
+    gatewayUrl: gw.url,
+    durable,
+    db,
+    http(who, method, path, body) {
+      return fetch(`${gw.url}${path}`, {
+        method,
+        headers: {
+          ...(who ? { 'x-test-user': who } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    },
+    grpc(who, method, req) {
+      const fn = client[method] as (r: unknown) => Promise<unknown>;
+      return runWithContext({ requestId: newRequestId(), caller: callers[who] }, () => fn(req)) as never;
+    },
+    async stop() {
+      client.close();
+      await gw.stop();
+      await catalog.rt.bus.jsm.consumers.delete('QM_IDENTITY', durable).catch(() => undefined);
+      await catalog.rt.conn.dropDatabase().catch(() => undefined);
+      await catalog.stop();
+    },
+  };
+}
+
+/** Collects events on core NATS subjects (JetStream messages are delivered there too). */
+export async function listen(subjects: string[]) {
+  const bus: EventBus = await connectBus({
+    servers: NATS_URL,
+    name: 'catalog-test-listener',
+    log: createLogger('catalog-test', 'silent'),
+  });
+  const seen: { subject: string; event: EventEnvelope }[] = [];
+  for (const s of subjects)
+    bus.nc.subscribe(s, {
+      callback: (_err, msg) => seen.push({ subject: msg.subject, event: msg.json<EventEnvelope>() }),
+    });
+  await bus.nc.flush();
+  return { bus, seen, close: () => bus.close() };
+}
+
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | false> | T | undefined | false,
+  ms = 15000,
+) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Response JSON for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const json = (res: Response): Promise<any> => res.json();
+
+export const product = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Night vision goggles',
+  type: 'Equipment',
+  price: '1250.00',
+  description: 'Gen 3 image intensifier',
+  stock: 5,
+  ...overrides,
+});
