@@ -1,0 +1,24 @@
+export { formatINR } from './money';
+export { StockIndicator } from './StockIndicator';
+export { stockLabel, stockLevel, LOW_STOCK_THRESHOLD } from './stock-label';
+export type { StockIndicatorProps } from './StockIndicator';
+export type { StockLevel } from './stock-label';
+export {
+  ApiError,
+  apiFetch,
+  errorMessage,
+  getQueryFn,
+  throwIfNotOk,
+  CSRF_HEADER,
+  CSRF_HEADER_VALUE,
+} from './api';
+export type { ApiFetchOptions, UnauthorizedBehavior } from './api';
+export { CURRENT_USER_QUERY_KEY, currentUserQueryOptions, fetchCurrentUser, useCurrentUser } from './user';
+export type { CurrentUser, CurrentUserState, UserRole, UserStatus } from './user';
+export { PageLoader } from './components/PageLoader';
+export type { PageLoaderProps } from './components/PageLoader';
+export { EmptyState } from './components/EmptyState';
+export type { EmptyStateProps } from './components/EmptyState';
+export { PageHeader } from './components/PageHeader';
+export type { PageHeaderProps } from './components/PageHeader';
+export type { RemoteRoute, RemoteRoutesModule, RemoteHealthModule } from './remote';
