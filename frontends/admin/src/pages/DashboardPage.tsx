@@ -1,0 +1,39 @@
+import { Card, Group, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
+import { PageHeader } from '@qm/ui';
+import {
+  IconArrowsExchange,
+  IconMessageQuestion,
+  IconPackage,
+  IconShoppingCart,
+  IconUsers,
+  type Icon,
+} from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+
+const CARDS: { label: string; to: string; icon: Icon }[] = [
+  { label: 'Users', to: '/admin/users', icon: IconUsers },
+  { label: 'Transactions', to: '/admin/transactions', icon: IconArrowsExchange },
+  { label: 'Orders', to: '/admin/orders', icon: IconShoppingCart },
+  { label: 'Products', to: '/admin/products', icon: IconPackage },
+  { label: 'Queries', to: '/admin/queries', icon: IconMessageQuestion },
+];
+
+export function DashboardPage() {
+  return (
+    <>
+      <PageHeader title="Admin Dashboard" />
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+        {CARDS.map(({ label, to, icon: CardIcon }) => (
+          <Card key={to} component={Link} to={to} withBorder radius="md" padding="lg">
+            <Group justify="space-between">
+              <Text fw={600}>{label}</Text>
+              <ThemeIcon variant="light">
+                <CardIcon size={18} />
+              </ThemeIcon>
+            </Group>
+          </Card>
+        ))}
+      </SimpleGrid>
+    </>
+  );
+}

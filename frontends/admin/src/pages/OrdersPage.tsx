@@ -1,0 +1,5 @@
+import { PageHeader } from '@qm/ui';
+
+export function OrdersPage() {
+  return <PageHeader title="Order Management" />;
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '@qm/ui';
+
+export function UsersPage() {
+  return <PageHeader title="User Management" />;
+}

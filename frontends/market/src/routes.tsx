@@ -1,0 +1,15 @@
+import type { RemoteRoute } from '@qm/ui';
+import { CreateProductPage } from './pages/CreateProductPage';
+import { MarketPage } from './pages/MarketPage';
+import { OrdersPage } from './pages/OrdersPage';
+import { PaymentPage } from './pages/PaymentPage';
+
+/** Exposed as `./routes`. Paths match the shell's route table (the shell applies the guards). */
+const routes: RemoteRoute[] = [
+  { path: '/market', element: <MarketPage /> },
+  { path: '/market/payment/:productId', element: <PaymentPage /> },
+  { path: '/create-product', element: <CreateProductPage /> },
+  { path: '/orders', element: <OrdersPage /> },
+];
+
+export default routes;

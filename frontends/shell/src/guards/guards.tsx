@@ -1,0 +1,43 @@
+import { PageLoader, useCurrentUser } from '@qm/ui';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Navigate, Outlet } from 'react-router-dom';
+
+/** Signed-in routes: unauthenticated visitors go to /auth; a loading message shows meanwhile. */
+export function RequireUser({ children }: { children?: ReactNode }) {
+  const { user, isLoading } = useCurrentUser();
+  if (isLoading) return <PageLoader message="Checking your session..." />;
+  if (!user) return <Navigate to="/auth" replace />;
+  return <>{children ?? <Outlet />}</>;
+}
+
+/** /create-product: Manufacturers only; anyone else signed in goes to /wallet. */
+export function RequireManufacturer({ children }: { children?: ReactNode }) {
+  const { user, isLoading, isManufacturer } = useCurrentUser();
+  if (isLoading) return <PageLoader message="Checking your session..." />;
+  if (!user) return <Navigate to="/auth" replace />;
+  if (!isManufacturer) return <Navigate to="/wallet" replace />;
+  return <>{children ?? <Outlet />}</>;
+}
+
+/**
+ * Admin routes: refresh the current user first (spec §2), showing "Loading admin dashboard...";
+ * non-admins go to /. Mounted once for all admin pages, so moving between them does not re-check.
+ */
+export function RequireAdmin({ children }: { children?: ReactNode }) {
+  const { isAdmin, refetch } = useCurrentUser();
+  const [refreshed, setRefreshed] = useState(false);
+
+  useEffect(() => {
+    let active = true;
+    void refetch().finally(() => {
+      if (active) setRefreshed(true);
+    });
+    return () => {
+      active = false;
+    };
+  }, [refetch]);
+
+  if (!refreshed) return <PageLoader message="Loading admin dashboard..." />;
+  if (!isAdmin) return <Navigate to="/" replace />;
+  return <>{children ?? <Outlet />}</>;
+}

@@ -1,0 +1,124 @@
+import { Avatar, Button, Divider, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useCurrentUser } from '@qm/ui';
+import {
+  IconChevronDown,
+  IconHome,
+  IconLogout,
+  IconShoppingCart,
+  IconUser,
+  IconWallet,
+  IconBuildingStore,
+} from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router-dom';
+import { useSignOut } from '../auth/useSignOut';
+import { isActive, USER_LINKS } from './navLinks';
+import type { NavProps } from './PublicNav';
+
+const ICONS: Record<string, typeof IconHome> = {
+  '/wallet': IconWallet,
+  '/market': IconBuildingStore,
+  '/orders': IconShoppingCart,
+  '/profile': IconUser,
+};
+
+/** Navigation for signed-in users (Wallet, Market, Orders, Profile, user menu). Renders nothing otherwise. */
+export function UserNav({ variant, onNavigate }: NavProps) {
+  const { user } = useCurrentUser();
+  const { pathname } = useLocation();
+  const signOut = useSignOut();
+  if (!user) return null;
+
+  const handleSignOut = () => {
+    onNavigate?.();
+    signOut.mutate();
+  };
+
+  if (variant === 'drawer') {
+    return (
+      <Stack gap={4}>
+        <Text size="sm" c="dimmed">
+          Logged in as
+        </Text>
+        <Text fw={600} mb="xs">
+          {user.username}
+        </Text>
+        <NavLink
+          component={Link}
+          to="/"
+          label="Home"
+          leftSection={<IconHome size={18} />}
+          onClick={onNavigate}
+        />
+        {USER_LINKS.map(({ to, label }) => {
+          const Icon = ICONS[to] ?? IconHome;
+          return (
+            <NavLink
+              key={to}
+              component={Link}
+              to={to}
+              label={label}
+              leftSection={<Icon size={18} />}
+              active={isActive(pathname, to)}
+              onClick={onNavigate}
+            />
+          );
+        })}
+        <Divider my="sm" />
+        <Button
+          variant="light"
+          color="red"
+          leftSection={<IconLogout size={18} />}
+          onClick={handleSignOut}
+          loading={signOut.isPending}
+        >
+          Sign Out
+        </Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <Group gap={4} wrap="nowrap">
+      {USER_LINKS.map(({ to, label }) => (
+        <Button
+          key={to}
+          component={Link}
+          to={to}
+          variant={isActive(pathname, to) ? 'light' : 'subtle'}
+          color={isActive(pathname, to) ? undefined : 'gray'}
+        >
+          {label}
+        </Button>
+      ))}
+      <Menu position="bottom-end" withArrow>
+        <Menu.Target>
+          <UnstyledButton aria-label="User menu" ml="xs">
+            <Group gap={6} wrap="nowrap">
+              <Avatar size="sm" color="army" radius="xl">
+                {user.username.slice(0, 2).toUpperCase()}
+              </Avatar>
+              <Text size="sm" fw={500}>
+                {user.username}
+              </Text>
+              <IconChevronDown size={14} />
+            </Group>
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{user.username}</Menu.Label>
+          <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={16} />}>
+            Profile
+          </Menu.Item>
+          <Menu.Item
+            color="red"
+            leftSection={<IconLogout size={16} />}
+            onClick={handleSignOut}
+            disabled={signOut.isPending}
+          >
+            Sign Out
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}

@@ -1,0 +1,87 @@
+import { lazy, type ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RequireAdmin, RequireManufacturer, RequireUser } from './guards/guards';
+import { AppLayout } from './layout/AppLayout';
+import { RouteErrorPage } from './pages/RouteErrorPage';
+import type { RemoteName } from './remotes/registry';
+import { RemotePage } from './remotes/RemotePage';
+
+/** A shell page, code-split: downloaded the first time its route is visited. */
+function page(load: () => Promise<{ default: ComponentType }>) {
+  const Page = lazy(load);
+  return <Page />;
+}
+
+type Access = 'user' | 'manufacturer' | 'admin';
+
+/** Pages that live in remotes (spec §2 route table); each remote's `./routes` provides the element. */
+export const REMOTE_ROUTES: { path: string; remote: RemoteName; access: Access }[] = [
+  { path: '/market', remote: 'market', access: 'user' },
+  { path: '/market/payment/:productId', remote: 'market', access: 'user' },
+  { path: '/orders', remote: 'market', access: 'user' },
+  { path: '/create-product', remote: 'market', access: 'manufacturer' },
+  { path: '/wallet', remote: 'wallet', access: 'user' },
+  { path: '/admin/dashboard', remote: 'admin', access: 'admin' },
+  { path: '/admin/users', remote: 'admin', access: 'admin' },
+  { path: '/admin/transactions', remote: 'admin', access: 'admin' },
+  { path: '/admin/products', remote: 'admin', access: 'admin' },
+  { path: '/admin/orders', remote: 'admin', access: 'admin' },
+  { path: '/admin/queries', remote: 'admin', access: 'admin' },
+  { path: '/admin/user-activities', remote: 'admin', access: 'admin' },
+];
+
+function remoteRoutes(access: Access): RouteObject[] {
+  return REMOTE_ROUTES.filter((route) => route.access === access).map(({ path, remote }) => ({
+    path,
+    element: <RemotePage key={path} remote={remote} path={path} />,
+  }));
+}
+
+const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    children: [
+      {
+        // Errors thrown by a page render inside the layout; header and footer keep working.
+        errorElement: <RouteErrorPage />,
+        children: [
+          // Public
+          { path: '/', element: page(() => import('./pages/LandingPage')) },
+          { path: '/auth', element: page(() => import('./pages/auth/AuthPage')) },
+          { path: '/forgot-password', element: page(() => import('./pages/auth/ForgotPasswordPage')) },
+          { path: '/admin', element: page(() => import('./pages/auth/AdminLoginPage')) },
+          { path: '/about', element: page(() => import('./pages/info/AboutPage')) },
+          { path: '/team', element: page(() => import('./pages/info/TeamPage')) },
+          { path: '/readme', element: page(() => import('./pages/info/ReadmePage')) },
+          { path: '/contact', element: page(() => import('./pages/ContactPage')) },
+          { path: '/terms', element: page(() => import('./pages/info/TermsPage')) },
+          { path: '/refund', element: page(() => import('./pages/info/RefundPage')) },
+          { path: '/privacy', element: page(() => import('./pages/info/PrivacyPage')) },
+          { path: '/guide', element: page(() => import('./pages/info/GuidePage')) },
+          { path: '/tools-and-technology', element: page(() => import('./pages/info/ToolsPage')) },
+          { path: '/roadmap', element: page(() => import('./pages/info/RoadmapPage')) },
+          { path: '/faq', element: page(() => import('./pages/info/FaqPage')) },
+          // Diagnostics: loads every remote's ./health module (used by the smoke test).
+          { path: '/_remotes', element: page(() => import('./pages/RemotesStatusPage')) },
+
+          // Signed-in
+          {
+            element: <RequireUser />,
+            children: [
+              { path: '/profile', element: page(() => import('./pages/profile/ProfilePage')) },
+              ...remoteRoutes('user'),
+            ],
+          },
+          // Manufacturers
+          { element: <RequireManufacturer />, children: remoteRoutes('manufacturer') },
+          // Administrators
+          { element: <RequireAdmin />, children: remoteRoutes('admin') },
+
+          { path: '*', element: page(() => import('./pages/NotFoundPage')) },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);
