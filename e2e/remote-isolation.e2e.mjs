@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// Error isolation of the micro-frontends: a remote that cannot be loaded shows an error with Retry inside
+// the layout, the rest of the app keeps working, and Retry really reloads the remote once it is back.
+//
+// Needs e2e/serve-static.mjs (its /__test/remote-failure switch makes a remote answer 503):
+//   node e2e/serve-static.mjs --port=8099 &  BASE_URL=http://localhost:8099 node e2e/remote-isolation.e2e.mjs
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8099').replace(/\/$/, '');
+const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+await mkdir(ARTIFACTS, { recursive: true });
+
+async function setFailure(remote, on) {
+  const res = await fetch(`${BASE_URL}/__test/remote-failure?remote=${remote}&mode=${on ? 'on' : 'off'}`, {
+    method: 'POST',
+  });
+  if (!res.ok) throw new Error(`test switch: HTTP ${res.status} (is BASE_URL e2e/serve-static.mjs?)`);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
+});
+let failed = false;
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+page.setDefaultTimeout(30_000);
+const status = (remote) => page.getByTestId(`remote-status-${remote}`);
+
+try {
+  await setFailure('wallet', true);
+  await page.goto(`${BASE_URL}/_remotes`);
+  await status('wallet').filter({ hasText: 'failed' }).waitFor();
+  await status('market').filter({ hasText: 'loaded' }).waitFor();
+  await status('admin').filter({ hasText: 'loaded' }).waitFor();
+  await page.getByTestId('remote-error-wallet').getByRole('button', { name: 'Retry' }).waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'remote-failed.png'), animations: 'disabled' });
+  console.log('ok   - a failing remote shows an error with Retry; the others load');
+
+  // Still failing: Retry goes back to the network and fails again (no stale success, no crash).
+  await page.getByTestId('remote-error-wallet').getByRole('button', { name: 'Retry' }).click();
+  await status('wallet').filter({ hasText: 'failed' }).waitFor();
+  console.log('ok   - Retry while the remote is still down fails cleanly');
+
+  await setFailure('wallet', false);
+  await page.getByTestId('remote-error-wallet').getByRole('button', { name: 'Retry' }).click();
+  await status('wallet').filter({ hasText: 'loaded' }).waitFor();
+  await page.getByTestId('remote-health-wallet').waitFor();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'remote-recovered.png'), animations: 'disabled' });
+  console.log('ok   - Retry loads the remote once it is back');
+
+  // The rest of the app kept working throughout.
+  await page.getByRole('link', { name: 'About Us' }).first().click();
+  await page.getByRole('heading', { name: 'About Us', level: 1 }).waitFor();
+  console.log('ok   - navigation keeps working');
+} catch (error) {
+  failed = true;
+  console.log(`FAIL - ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'failed-remote-isolation.png') }).catch(() => {});
+} finally {
+  await setFailure('wallet', false).catch(() => {});
+  await browser.close();
+}
+console.log(`remote-isolation: ${failed ? 'FAILED' : 'passed'}`);
+process.exit(failed ? 1 : 0);
