@@ -1,0 +1,57 @@
+import type { Accounts } from './accounts';
+import type { Deps } from './deps';
+
+/** How long a registration may stay unlinked to its Keycloak user before it is settled. */
+const UNLINKED_GRACE_MS = 2 * 60_000;
+/** A decision mail is retried by the sweeper once the request that made it had its chance. */
+const MAIL_GRACE_MS = 60_000;
+
+/**
+ * Finishes what a crash or an outage left half-done, and removes dead codes:
+ * - codes past use,
+ * - registrations whose Keycloak user was never linked (linked if Keycloak has it, else removed),
+ * - approvals whose Keycloak user is not enabled yet,
+ * - decision emails that did not go out.
+ */
+export function createSweeper(d: Deps, accounts: Accounts) {
+  async function once(): Promise<void> {
+    const now = d.clock();
+    await d.otps.sweep(now);
+
+    for (const u of await d.users.unlinkedBefore(new Date(now.getTime() - UNLINKED_GRACE_MS))) {
+      const kcUser = await d.kc.findByUsername(u.username);
+      if (kcUser && kcUser.email?.toLowerCase() === u.emailKey) {
+        await d.kc.assignRealmRole(kcUser.id, u.role);
+        await d.users.setKcId(u.id, kcUser.id, kcUser.enabled);
+        d.log.info({ userId: u.id }, 'linked a registration to its Keycloak user');
+      } else {
+        await d.users.remove(u.id);
+        d.log.info({ userId: u.id }, 'removed a registration that never reached Keycloak');
+      }
+    }
+    for (const u of await d.users.approvedNotEnabled()) await accounts.enableInKeycloak(u);
+    for (const u of await d.users.decisionMailsPending(new Date(now.getTime() - MAIL_GRACE_MS)))
+      await accounts.sendDecisionMail(u);
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  return {
+    once,
+    start(intervalMs: number) {
+      timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        once()
+          .catch((err: unknown) => d.log.warn({ err }, 'sweep failed; will retry'))
+          .finally(() => {
+            running = false;
+          });
+      }, intervalMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}

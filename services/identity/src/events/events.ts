@@ -1,0 +1,123 @@
+import {
+  ACTIVITY_SUBJECT,
+  type ActivityData,
+  type EventEnvelope,
+  makeEvent,
+  type OutgoingEvent,
+} from '@qm/platform';
+import type { UserRecord } from '../domain/users';
+import type { UserStore } from '../store/users';
+
+/** What identity publishes (stream QM_IDENTITY, plus activity.recorded on QM_ACTIVITY). */
+export const SUBJECTS = {
+  registered: 'identity.user.registered',
+  approved: 'identity.user.approved',
+  rejected: 'identity.user.rejected',
+  /** The catalog deletes a deleted manufacturer's products on it. */
+  deleted: 'identity.user.deleted',
+  /** Profile fields others may show (name, email, phone) changed. */
+  updated: 'identity.user.updated',
+} as const;
+
+export interface UserRegisteredData {
+  userId: number;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: string;
+  status: 'pending';
+}
+export interface UserApprovedData {
+  userId: number;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: string;
+}
+export interface UserRejectedData {
+  userId: number;
+  username: string;
+  reason: string;
+}
+export interface UserDeletedData {
+  userId: number;
+  username: string;
+  role: string;
+}
+export interface UserUpdatedData {
+  userId: number;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  role: string;
+}
+
+const ev = <T>(subject: string, data: T): OutgoingEvent => ({ subject, event: makeEvent(subject, data) });
+
+export const events = {
+  registered: (u: UserRecord) =>
+    ev<UserRegisteredData>(SUBJECTS.registered, {
+      userId: u.id,
+      username: u.username,
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      role: u.role,
+      status: 'pending',
+    }),
+  approved: (u: UserRecord) =>
+    ev<UserApprovedData>(SUBJECTS.approved, {
+      userId: u.id,
+      username: u.username,
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      role: u.role,
+    }),
+  rejected: (u: UserRecord, reason: string) =>
+    ev<UserRejectedData>(SUBJECTS.rejected, { userId: u.id, username: u.username, reason }),
+  deleted: (u: UserRecord) =>
+    ev<UserDeletedData>(SUBJECTS.deleted, { userId: u.id, username: u.username, role: u.role }),
+  updated: (u: UserRecord) =>
+    ev<UserUpdatedData>(SUBJECTS.updated, {
+      userId: u.id,
+      username: u.username,
+      email: u.email,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      phoneNumber: u.phoneNumber,
+      role: u.role,
+    }),
+  activity: (user: { id: number; username: string }, action: string, details: string) =>
+    ev<ActivityData>(ACTIVITY_SUBJECT, { userId: user.id, username: user.username, action, details }),
+};
+
+/**
+ * For an outbox entry left 'pending' by a process that died: did the change it announces happen?
+ * Answered from the user's current state.
+ */
+export function confirmFor(users: UserStore) {
+  return async (event: EventEnvelope, subject: string): Promise<boolean> => {
+    const data = event.data as { userId?: number };
+    if (subject === ACTIVITY_SUBJECT) return true;
+    const user = typeof data.userId === 'number' ? await users.byId(data.userId) : null;
+    switch (subject) {
+      case SUBJECTS.registered:
+        return !!user?.kcId;
+      case SUBJECTS.approved:
+        return user?.status === 'approved';
+      case SUBJECTS.rejected:
+        return user?.status === 'rejected';
+      case SUBJECTS.deleted:
+        return !user;
+      case SUBJECTS.updated:
+        return !!user;
+      default:
+        return true;
+    }
+  };
+}

@@ -1,0 +1,68 @@
+/** The emails of spec §1, §4 and §8: decisions, one-time codes, password confirmations. */
+
+export interface MailMessage {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function message(subject: string, paragraphs: string[]): MailMessage {
+  return {
+    subject,
+    text: `${paragraphs.join('\n\n')}\n\n— Quartermaster`,
+    html: `${paragraphs.map((p) => `<p>${escape(p).replace(/\n/g, '<br>')}</p>`).join('')}<p>— Quartermaster</p>`,
+  };
+}
+
+export interface Recipient {
+  firstName: string;
+  username: string;
+}
+
+export const mails = {
+  registrationReceived: (u: Recipient) =>
+    message('Your Quartermaster registration was received', [
+      `Hello ${u.firstName},`,
+      `We received your registration for the username "${u.username}". It is pending administrative approval, which typically takes 2-3 business days.`,
+      'You will receive an email once your account is approved. After approval you can log in and use the platform.',
+    ]),
+  approved: (u: Recipient, loginUrl: string) =>
+    message('Your Quartermaster account has been approved', [
+      `Hello ${u.firstName},`,
+      `Your account "${u.username}" has been approved. You can now log in: ${loginUrl}`,
+    ]),
+  rejected: (u: Recipient, reason: string) =>
+    message('Your Quartermaster registration has been rejected', [
+      `Hello ${u.firstName},`,
+      `Your registration for the username "${u.username}" has been rejected.`,
+      `Reason: ${reason}`,
+      'If you believe this is a mistake, please contact support.',
+    ]),
+  passwordResetOtp: (u: Recipient, code: string) =>
+    message('Your Quartermaster password reset code', [
+      `Hello ${u.firstName},`,
+      `Your one-time code to reset your password is: ${code}`,
+      'It is valid for 10 minutes. If you did not ask for it, ignore this email; your password stays unchanged.',
+    ]),
+  passwordChangeOtp: (u: Recipient, code: string) =>
+    message('Your Quartermaster password change code', [
+      `Hello ${u.firstName},`,
+      `Your one-time code to change your password is: ${code}`,
+      'It is valid for 10 minutes. If you did not ask for it, please contact support.',
+    ]),
+  passwordChanged: (u: Recipient) =>
+    message('Your Quartermaster password was changed', [
+      `Hello ${u.firstName},`,
+      'Your password has been changed successfully.',
+      'If you did not do this, reset your password at once and contact support.',
+    ]),
+  passwordReset: (u: Recipient) =>
+    message('Your Quartermaster password was reset', [
+      `Hello ${u.firstName},`,
+      'Your password has been reset with a one-time code. All your sessions were signed out.',
+      'If you did not do this, contact support at once.',
+    ]),
+};

@@ -1,0 +1,4 @@
+import { runService } from '@qm/platform';
+import { identityService } from './service';
+
+void runService(identityService);

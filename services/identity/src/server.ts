@@ -1,0 +1,171 @@
+import { IDENTITY_MESSAGES, identityV1 } from '@qm/contracts';
+import {
+  AppError,
+  type Caller,
+  forbidden,
+  type GrpcServer,
+  isAdmin,
+  type RequestContext,
+  unauthenticated,
+  unavailable,
+  type UnaryImpl,
+} from '@qm/platform';
+import type { Accounts } from './app/accounts';
+import type { Passwords } from './app/passwords';
+import type { LoginResult, Sessions } from './app/sessions';
+import { portalFromProto, statusFromProto, toCard, toProtoUser } from './domain/users';
+import { KeycloakError, KeycloakUnavailableError, type TokenSet } from './keycloak/client';
+
+type Def = typeof identityV1.IdentityServiceService;
+const { LoginOutcome } = identityV1;
+
+function signedIn(ctx: RequestContext): Caller {
+  if (!ctx.caller) throw unauthenticated();
+  return ctx.caller;
+}
+
+function admin(ctx: RequestContext): Caller {
+  const caller = signedIn(ctx);
+  if (!isAdmin(caller)) throw forbidden('Administrator access required');
+  return caller;
+}
+
+/** Keycloak being down is a 503 for the user, not an internal error. */
+function mapError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  if (err instanceof KeycloakUnavailableError || (err instanceof KeycloakError && err.status >= 500))
+    return unavailable('The sign-in service is temporarily unavailable. Please try again shortly.');
+  return err;
+}
+
+const protoTokens = (t: TokenSet): identityV1.SessionTokens => ({
+  accessToken: t.accessToken,
+  refreshToken: t.refreshToken,
+  expiresIn: t.expiresIn,
+  refreshExpiresIn: t.refreshExpiresIn,
+  clientId: t.clientId,
+});
+
+function loginResponse(r: LoginResult): identityV1.LoginResponse {
+  if (r.outcome === 'success')
+    return {
+      outcome: LoginOutcome.LOGIN_OUTCOME_SUCCESS,
+      message: r.message,
+      user: toProtoUser(r.user),
+      tokens: protoTokens(r.tokens),
+      redirectTo: r.redirectTo,
+    };
+  return {
+    outcome:
+      r.outcome === 'pending' ? LoginOutcome.LOGIN_OUTCOME_PENDING : LoginOutcome.LOGIN_OUTCOME_REJECTED,
+    message: r.message,
+    redirectTo: '',
+  };
+}
+
+/** gRPC handlers: decode, authorise with the caller from metadata, call the use case, map errors. */
+export function registerIdentityServer(
+  grpc: GrpcServer,
+  app: { accounts: Accounts; sessions: Sessions; passwords: Passwords },
+): void {
+  const { accounts, sessions, passwords } = app;
+  const impl: UnaryImpl<Def> = {
+    // ---- anonymous --------------------------------------------------------------------------
+    register: async (req) => {
+      const user = await accounts.register(req);
+      return { user: toProtoUser(user), message: IDENTITY_MESSAGES.registrationSuccessful };
+    },
+    checkUsername: async (req) => accounts.checkUsername(req.username),
+    login: async (req) =>
+      loginResponse(
+        await sessions.login({
+          username: req.username,
+          password: req.password,
+          portal: portalFromProto(req.portal),
+          userAgent: req.userAgent,
+        }),
+      ),
+    ssoLogin: async (req) =>
+      loginResponse(
+        await sessions.ssoLogin({
+          accessToken: req.accessToken,
+          refreshToken: req.refreshToken,
+          portal: portalFromProto(req.portal),
+          userAgent: req.userAgent,
+        }),
+      ),
+    refreshSession: async (req) => {
+      const { tokens, user } = await sessions.refresh(req);
+      return { tokens: protoTokens(tokens), user: toProtoUser(user) };
+    },
+    requestPasswordReset: async (req) => passwords.requestReset(req.emailOrUsername),
+    verifyPasswordResetOtp: async (req) => passwords.verifyReset(req.emailOrUsername, req.otp),
+    resetPassword: async (req) => passwords.reset(req.emailOrUsername, req.password),
+
+    // ---- signed in --------------------------------------------------------------------------
+    logout: async (req, ctx) => {
+      await sessions.logout(ctx.caller, req);
+      return {};
+    },
+    getCurrentUser: async (_req, ctx) => ({ user: toProtoUser(await accounts.current(signedIn(ctx))) }),
+    updateProfile: async (req, ctx) => ({
+      user: toProtoUser(await accounts.updateProfile(signedIn(ctx), req)),
+    }),
+    recordActivity: async (req, ctx) => ({
+      recorded: await accounts.recordActivity(signedIn(ctx), req.action, req.details),
+    }),
+    requestPasswordChangeOtp: async (_req, ctx) => passwords.requestChange(signedIn(ctx)),
+    verifyCurrentPassword: async (req, ctx) => passwords.verifyCurrent(signedIn(ctx), req.currentPassword),
+    verifyPasswordChangeOtp: async (req, ctx) =>
+      passwords.verifyChange(signedIn(ctx), {
+        otp: req.otp,
+        newPassword: req.newPassword,
+        currentPassword: req.currentPassword,
+      }),
+    getUser: async (req, ctx) => {
+      const { user, view } = await accounts.get(signedIn(ctx), req.id);
+      return {
+        view:
+          view === 'user'
+            ? { $case: 'user', value: toProtoUser(user) }
+            : { $case: 'card', value: toCard(user) },
+      };
+    },
+
+    // ---- administrators ---------------------------------------------------------------------
+    listUsers: async (req, ctx) => {
+      admin(ctx);
+      const users = await accounts.list(statusFromProto(req.status));
+      return { users: users.map(toProtoUser) };
+    },
+    updateUserStatus: async (req, ctx) => {
+      const caller = admin(ctx);
+      const user = await accounts.updateStatus(
+        caller,
+        req.userId,
+        statusFromProto(req.status),
+        req.rejectionReason,
+      );
+      return { user: toProtoUser(user) };
+    },
+    deleteUser: async (req, ctx) => {
+      admin(ctx);
+      await accounts.deleteUser(req.userId);
+      return {};
+    },
+  };
+
+  const mapped = Object.fromEntries(
+    Object.entries(impl).map(([name, fn]) => [
+      name,
+      async (req: unknown, ctx: RequestContext) => {
+        try {
+          return await (fn as (r: unknown, c: RequestContext) => Promise<unknown>)(req, ctx);
+        } catch (err) {
+          throw mapError(err);
+        }
+      },
+    ]),
+  ) as unknown as UnaryImpl<Def>;
+  grpc.add('qm.identity.v1.IdentityService', identityV1.IdentityServiceService, mapped);
+}

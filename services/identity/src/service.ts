@@ -1,0 +1,87 @@
+import { ConfigError, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { createAccounts } from './app/accounts';
+import { ensureAdmin } from './app/admin-seed';
+import type { Deps } from './app/deps';
+import { createPasswords } from './app/passwords';
+import { createSessions } from './app/sessions';
+import { createSweeper } from './app/sweeper';
+import { DEV_ADMIN_PASSWORD, DEV_CLIENT_SECRET, identityEnv } from './config';
+import { confirmFor } from './events/events';
+import { KeycloakClient } from './keycloak/client';
+import { createMailer } from './mail/mailer';
+import { registerIdentityServer } from './server';
+import { createOtpStore } from './store/otps';
+import { createUserStore } from './store/users';
+
+export interface IdentityOptions {
+  /** The time the rules see; tests move it forward instead of waiting. */
+  clock?: () => Date;
+}
+
+/**
+ * The identity service (gRPC 50051, database qm_identity). Tests run it in-process with
+ * `startService(createIdentityService(), env)`.
+ */
+export function createIdentityService(opts: IdentityOptions = {}): ServiceDefinition<typeof identityEnv> {
+  return {
+    name: 'identity',
+    defaultGrpcPort: 50051,
+    env: identityEnv,
+    async setup({ config, log, conn, bus, grpc }) {
+      const dev = config.NODE_ENV !== 'production';
+      const adminPassword = config.ADMIN_PASSWORD ?? (dev ? DEV_ADMIN_PASSWORD : undefined);
+      const clientSecret = config.KEYCLOAK_CLIENT_SECRET ?? (dev ? DEV_CLIENT_SECRET : undefined);
+      const missing = [
+        ...(adminPassword ? [] : ['ADMIN_PASSWORD']),
+        ...(clientSecret ? [] : ['KEYCLOAK_CLIENT_SECRET']),
+      ];
+      if (missing.length)
+        throw new ConfigError(
+          `Invalid configuration:\n${missing.map((m) => `  ${m}: required in production`).join('\n')}`,
+        );
+
+      const users = createUserStore(conn);
+      const otps = createOtpStore(conn);
+      await Promise.all([users.init(), otps.init()]);
+      const kc = new KeycloakClient({
+        url: config.KEYCLOAK_URL,
+        realm: config.KEYCLOAK_REALM,
+        clientId: config.KEYCLOAK_CLIENT_ID,
+        clientSecret: clientSecret!,
+        webClientId: config.KEYCLOAK_WEB_CLIENT_ID,
+        log,
+      });
+      const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
+      const outbox = createOutbox({ conn, bus, log, confirm: confirmFor(users) });
+      const deps: Deps = {
+        conn,
+        users,
+        otps,
+        kc,
+        mailer,
+        outbox,
+        log,
+        clock: opts.clock ?? (() => new Date()),
+        publicUrl: config.PUBLIC_URL,
+      };
+      const accounts = createAccounts(deps);
+      const sessions = createSessions(deps);
+      const passwords = createPasswords(deps);
+      registerIdentityServer(grpc, { accounts, sessions, passwords });
+
+      await ensureAdmin(deps, { password: adminPassword!, email: config.ADMIN_EMAIL });
+      outbox.start();
+      const sweeper = createSweeper(deps, accounts);
+      sweeper.start(config.SWEEP_INTERVAL_MS);
+
+      return async () => {
+        sweeper.stop();
+        outbox.stop();
+        await outbox.relayOnce().catch(() => undefined);
+        mailer.close();
+      };
+    },
+  };
+}
+
+export const identityService = createIdentityService();

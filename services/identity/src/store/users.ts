@@ -1,0 +1,147 @@
+import { type Connection, Schema } from 'mongoose';
+import { ROLES } from '@qm/platform';
+import type { Decision, UserRecord, UserStatus } from '../domain/users';
+
+/** Stored user: the domain record plus bookkeeping for work that must be finished after a crash. */
+export interface StoredUser extends UserRecord {
+  /** Whether Keycloak's user is known to be enabled (approved users must be). */
+  kcEnabled: boolean;
+  /** A decision email (approval or rejection) still has to go out. */
+  decisionMailPending: boolean;
+  decidedAt?: Date | null;
+  decidedBy?: number | null;
+}
+
+const text = { type: String, default: undefined };
+const count = { type: Number, default: undefined };
+
+const userSchema = new Schema<StoredUser>(
+  {
+    id: { type: Number, required: true },
+    username: { type: String, required: true },
+    usernameKey: { type: String, required: true },
+    email: { type: String, required: true },
+    emailKey: { type: String, required: true },
+    firstName: { type: String, required: true },
+    lastName: { type: String, required: true },
+    phoneNumber: { type: String, default: '' },
+    role: { type: String, enum: ROLES, required: true },
+    status: { type: String, enum: ['pending', 'approved', 'rejected'], required: true },
+    isAdmin: { type: Boolean, default: false },
+    address: text,
+    bio: text,
+    licenseNumber: text,
+    yearsOfExperience: count,
+    rank: text,
+    barretNumber: text,
+    division: text,
+    specialization: text,
+    serviceYears: count,
+    rejectionReason: text,
+    kcId: { type: String, default: null },
+    kcEnabled: { type: Boolean, default: false },
+    decisionMailPending: { type: Boolean, default: false },
+    decidedAt: { type: Date, default: null },
+    decidedBy: { type: Number, default: null },
+  },
+  { collection: 'users', versionKey: false, timestamps: true, strict: true },
+);
+// Unique keys are the single source of truth for "already taken" (case-insensitive via the *Key fields).
+userSchema.index({ id: 1 }, { unique: true });
+userSchema.index({ usernameKey: 1 }, { unique: true });
+userSchema.index({ emailKey: 1 }, { unique: true });
+userSchema.index({ kcId: 1 });
+userSchema.index({ status: 1 });
+
+export type UserStore = ReturnType<typeof createUserStore>;
+
+export function createUserStore(conn: Connection) {
+  const Users = conn.model<StoredUser>('User', userSchema);
+  const lean = (q: ReturnType<typeof Users.findOne>) => q.lean<StoredUser>().exec();
+
+  return {
+    model: Users,
+    init: () => Users.init(),
+    byId: (id: number) => lean(Users.findOne({ id })),
+    byUsernameKey: (key: string) => lean(Users.findOne({ usernameKey: key })),
+    byEmailKey: (key: string) => lean(Users.findOne({ emailKey: key })),
+    byKcId: (kcId: string) => lean(Users.findOne({ kcId })),
+    /** Forgot-password: the account named by username or email. */
+    async byUsernameOrEmail(input: string): Promise<StoredUser | null> {
+      const key = input.trim().toLowerCase();
+      return (
+        (await lean(Users.findOne({ usernameKey: key }))) ?? (await lean(Users.findOne({ emailKey: key })))
+      );
+    },
+    async insert(user: Partial<StoredUser>): Promise<void> {
+      await Users.create(user);
+    },
+    async setKcId(id: number, kcId: string, kcEnabled: boolean): Promise<void> {
+      await Users.updateOne({ id }, { $set: { kcId, kcEnabled } });
+    },
+    async setKcEnabled(id: number, kcEnabled: boolean): Promise<void> {
+      await Users.updateOne({ id }, { $set: { kcEnabled } });
+    },
+    /** The decision, only if the user is still pending (single-document conditional update). */
+    decide(id: number, decision: Decision, adminId: number, at: Date): Promise<StoredUser | null> {
+      return Users.findOneAndUpdate(
+        { id, status: 'pending' },
+        {
+          $set: {
+            status: decision.status,
+            rejectionReason: decision.rejectionReason ?? undefined,
+            decisionMailPending: true,
+            decidedAt: at,
+            decidedBy: adminId,
+          },
+        },
+        { new: true },
+      )
+        .lean<StoredUser>()
+        .exec();
+    },
+    async decisionMailSent(id: number): Promise<void> {
+      await Users.updateOne({ id }, { $set: { decisionMailPending: false } });
+    },
+    updateProfile(
+      id: number,
+      set: Partial<UserRecord>,
+      unset: (keyof UserRecord)[],
+    ): Promise<StoredUser | null> {
+      const update: Record<string, unknown> = {};
+      if (Object.keys(set).length) update.$set = set;
+      if (unset.length) update.$unset = Object.fromEntries(unset.map((k) => [k, 1]));
+      return Users.findOneAndUpdate({ id }, update, { new: true }).lean<StoredUser>().exec();
+    },
+    async remove(id: number): Promise<boolean> {
+      const res = await Users.deleteOne({ id });
+      return res.deletedCount === 1;
+    },
+    list(status?: UserStatus): Promise<StoredUser[]> {
+      return Users.find(status ? { status } : {})
+        .sort({ id: 1 })
+        .lean<StoredUser[]>()
+        .exec();
+    },
+    /** Registrations whose Keycloak user was never linked (the process died in between). */
+    unlinkedBefore(cutoff: Date): Promise<StoredUser[]> {
+      return Users.find({ kcId: null, createdAt: { $lt: cutoff } })
+        .limit(100)
+        .lean<StoredUser[]>()
+        .exec();
+    },
+    /** Approved users whose Keycloak account has not been enabled yet. */
+    approvedNotEnabled(): Promise<StoredUser[]> {
+      return Users.find({ status: 'approved', kcEnabled: false, kcId: { $ne: null } })
+        .limit(100)
+        .lean<StoredUser[]>()
+        .exec();
+    },
+    decisionMailsPending(cutoff: Date): Promise<StoredUser[]> {
+      return Users.find({ decisionMailPending: true, decidedAt: { $lt: cutoff } })
+        .limit(100)
+        .lean<StoredUser[]>()
+        .exec();
+    },
+  };
+}
