@@ -240,8 +240,9 @@ export function planStack({ root, dataDir, infraOnly = false, frontends = true, 
           PORT: '8080',
           ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
           SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
+          // Only the services this checkout has: /readyz checks every address it is given.
           ...Object.fromEntries(
-            SERVICES.map((s) => [`${s.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${GRPC_PORT[s]}`]),
+            serviceTier.map(({ name }) => [`${name.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${GRPC_PORT[name]}`]),
           ),
           ...readEnvFile(path.join(root, 'gateway/.env.dev')),
         },
