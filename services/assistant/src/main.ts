@@ -1,0 +1,4 @@
+import { runService } from '@qm/platform';
+import { assistantService } from './service';
+
+void runService(assistantService);

@@ -1,0 +1,260 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
+import { assistantV1 } from '@qm/contracts';
+import {
+  type Caller,
+  createClient,
+  GrpcStatus,
+  newRequestId,
+  type RunningService,
+  runWithContext,
+  startService,
+} from '@qm/platform';
+import { headerSessions, startGateway } from '../../../gateway/test/harness';
+import { assistantService } from '../src/service';
+
+jest.setTimeout(60_000);
+
+const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const json = (res: Response): Promise<any> => res.json();
+
+const maker: Caller = { userId: 41, username: 'maker', roles: ['Manufacturer'] };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Seen {
+  path: string;
+  authorization?: string;
+  body: { model: string; messages: { role: string; content: string }[] };
+}
+
+/** A local server speaking the OpenAI chat-completions protocol, answering as the test says. */
+async function fakeOpenAi(answer: (seen: Seen) => { status: number; delayMs?: number; content?: string }) {
+  const seen: Seen[] = [];
+  const read = (req: IncomingMessage) =>
+    new Promise<string>((resolve) => {
+      let data = '';
+      req.on('data', (c) => (data += c));
+      req.on('end', () => resolve(data));
+    });
+  const server: Server = createServer(async (req, res) => {
+    const s: Seen = {
+      path: req.url ?? '',
+      authorization: req.headers.authorization,
+      body: JSON.parse(await read(req)),
+    };
+    seen.push(s);
+    const a = answer(s);
+    if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs).unref());
+    if (res.destroyed) return;
+    res.writeHead(a.status, { 'content-type': 'application/json' });
+    if (a.status !== 200) {
+      res.end(JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } }));
+      return;
+    }
+    res.end(
+      JSON.stringify({
+        id: 'chatcmpl-test',
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: s.body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: a.content }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return {
+    url,
+    seen,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** The real assistant service in-process (own database) behind a real in-process gateway. */
+async function startStack(env: Record<string, string>) {
+  const svc: RunningService<unknown> = (await startService(assistantService, {
+    GRPC_PORT: String(await freePort()),
+    MONGO_URL,
+    MONGO_DB: `qm_test_assistant_${randomBytes(4).toString('hex')}`,
+    NATS_URL,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ...env,
+  })) as RunningService<unknown>;
+  const gw = await startGateway({ ASSISTANT_GRPC_ADDR: `127.0.0.1:${svc.port}` }, headerSessions({ maker }));
+  const client = createClient(
+    'qm.assistant.v1.AssistantService',
+    assistantV1.AssistantServiceService,
+    `127.0.0.1:${svc.port}`,
+  );
+  return {
+    svc,
+    generate: (body: unknown, who: string | null = 'maker') =>
+      fetch(`${gw.url}/api/ai/generate-description`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(who ? { 'x-test-user': who } : {}) },
+        body: JSON.stringify(body),
+      }),
+    grpc: (req: assistantV1.GenerateDescriptionRequest, caller: Caller | null = maker) =>
+      runWithContext({ requestId: newRequestId(), caller: caller ?? undefined }, () =>
+        client.generateDescription(req),
+      ),
+    async stop() {
+      client.close();
+      await gw.stop();
+      await svc.rt.conn.dropDatabase().catch(() => undefined);
+      await svc.stop();
+    },
+  };
+}
+
+describe('description generator without a model configured', () => {
+  let s: Awaited<ReturnType<typeof startStack>>;
+  beforeAll(async () => {
+    s = await startStack({});
+  });
+  afterAll(() => s?.stop());
+
+  it('composes a description from the name, type and features', async () => {
+    const res = await s.generate({
+      name: 'Falcon X',
+      category: 'Vehicle',
+      features: 'Armoured hull, run-flat tyres',
+    });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(Object.keys(body)).toEqual(['description']);
+    expect(body.description).toMatch(
+      /^Falcon X is a military vehicle featuring armoured hull and run-flat tyres\./,
+    );
+    expect(body.description.split('. ').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('uses "military-grade performance, advanced capabilities" when features are empty', async () => {
+    for (const features of ['', undefined, '   ']) {
+      const body = await json(await s.generate({ name: 'Rifle', category: 'Weapon', features }));
+      expect(body.description).toContain('military-grade performance and advanced capabilities');
+    }
+    const direct = await s.grpc({ name: 'Rifle', category: 'Weapon', features: '' });
+    expect(direct.source).toBe(assistantV1.DescriptionSource.DESCRIPTION_SOURCE_BUILTIN);
+  });
+
+  it('answers 400 "Missing information" without a name or a type, in the gateway and the service', async () => {
+    for (const body of [
+      {},
+      { category: 'Weapon' },
+      { name: 'Rifle' },
+      { name: '  ', category: 'Weapon' },
+      { name: 'Rifle', category: '' },
+    ]) {
+      const res = await s.generate(body);
+      expect(res.status).toBe(400);
+      expect(await json(res)).toEqual({ message: 'Missing information' });
+    }
+    await expect(s.grpc({ name: '', category: 'Weapon', features: '' })).rejects.toMatchObject({
+      code: GrpcStatus.INVALID_ARGUMENT,
+      details: 'Missing information',
+    });
+  });
+
+  it('is for signed-in users only', async () => {
+    const res = await s.generate({ name: 'Rifle', category: 'Weapon' }, null);
+    expect(res.status).toBe(401);
+    await expect(s.grpc({ name: 'Rifle', category: 'Weapon', features: '' }, null)).rejects.toMatchObject({
+      code: GrpcStatus.UNAUTHENTICATED,
+    });
+  });
+});
+
+describe('description generator with an OpenAI-compatible model', () => {
+  let mode: 'ok' | 'error' | 'slow' | 'empty' = 'ok';
+  let model: Awaited<ReturnType<typeof fakeOpenAi>>;
+  let s: Awaited<ReturnType<typeof startStack>>;
+  const MODEL_TEXT =
+    'The Falcon X carries thermal imaging for night operations. It is a weapon for trained personnel.';
+
+  beforeAll(async () => {
+    model = await fakeOpenAi(() => {
+      if (mode === 'error') return { status: 503 };
+      if (mode === 'slow') return { status: 200, delayMs: 3000, content: 'too late' };
+      if (mode === 'empty') return { status: 200, content: '   ' };
+      return { status: 200, content: `  ${MODEL_TEXT}\n` };
+    });
+    s = await startStack({
+      OPENAI_API_KEY: 'sk-test-key',
+      OPENAI_BASE_URL: model.url,
+      OPENAI_MODEL: 'test-model',
+      OPENAI_TIMEOUT_MS: '500',
+    });
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await model?.close();
+  });
+  beforeEach(() => {
+    mode = 'ok';
+  });
+
+  it("asks the model with the product's name, type and features, and returns its answer", async () => {
+    const res = await s.generate({ name: 'Falcon X', category: 'Weapon', features: 'thermal imaging' });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ description: MODEL_TEXT });
+    const req = model.seen.at(-1)!;
+    expect(req.path).toBe('/v1/chat/completions');
+    expect(req.authorization).toBe('Bearer sk-test-key');
+    expect(req.body.model).toBe('test-model');
+    expect(req.body.messages[0]!.role).toBe('system');
+    expect(req.body.messages[0]!.content).toMatch(/do not invent/);
+    expect(req.body.messages[1]).toEqual({
+      role: 'user',
+      content:
+        'Product name: Falcon X\nProduct type: Weapon\nKey features: thermal imaging\n\nWrite the product description.',
+    });
+    const direct = await s.grpc({ name: 'Falcon X', category: 'Weapon', features: '' });
+    expect(direct.source).toBe(assistantV1.DescriptionSource.DESCRIPTION_SOURCE_MODEL);
+    expect(model.seen.at(-1)!.body.messages[1]!.content).toContain(
+      'Key features: military-grade performance, advanced capabilities',
+    );
+  });
+
+  it.each([
+    ['fails', 'error'],
+    ['is too slow', 'slow'],
+    ['answers nothing', 'empty'],
+  ] as const)('falls back to the built-in generator when the model %s', async (_what, m) => {
+    mode = m;
+    const started = Date.now();
+    const res = await s.generate({ name: 'Falcon X', category: 'Weapon', features: 'thermal imaging' });
+    expect(res.status).toBe(200);
+    expect((await json(res)).description).toMatch(/^Falcon X is a weapon system offering thermal imaging\./);
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('works with only a base URL (a local server without a key)', async () => {
+    const local = await startStack({ OPENAI_BASE_URL: model.url });
+    try {
+      const body = await json(await local.generate({ name: 'Falcon X', category: 'Weapon' }));
+      expect(body.description).toBe(MODEL_TEXT);
+      expect(model.seen.at(-1)!.body.model).toBe('gpt-4o-mini');
+    } finally {
+      await local.stop();
+    }
+  });
+});
