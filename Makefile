@@ -31,3 +31,31 @@ clean-tools: ## remove the provisioned tools cache (~/.cache/quartermaster or $Q
 .PHONY: chart-test
 chart-test: ## helm lint + render charts/quartermaster per values file, validate every object against the Kubernetes schemas
 	node scripts/chart-test.mjs
+
+## ---- build, test, measure -----------------------------------------------------------------------
+
+.PHONY: deps
+deps: ## install npm dependencies when node_modules is missing or older than the lockfile
+	@[ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm install --no-audit --no-fund
+
+.PHONY: test
+test: deps ## everything CI checks: static checks, unit, integration on the real stack, browser journeys, chart
+	node scripts/ci-test.mjs
+
+.PHONY: build
+build: deps ## production builds: the frontends and one bundle per service and the gateway
+	npm run build:frontends
+	node scripts/bundle.mjs all
+
+.PHONY: seed
+seed: deps ## demo accounts and products through the API (the stack must be running: make dev)
+	npm run seed --silent
+
+.PHONY: e2e
+e2e: deps ## browser journeys in headless Chromium against the running stack (BASE_URL, default http://localhost:8080)
+	bash scripts/provision.sh chromium
+	@set -e; for j in e2e/*.e2e.mjs; do node "$$j"; done
+
+.PHONY: bench
+bench: deps ## gateway → gRPC → database read vs a bare Express handler (stack running and seeded)
+	node load/bench.mjs

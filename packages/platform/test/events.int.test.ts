@@ -92,6 +92,27 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     expect(await db.collection('outbox').countDocuments()).toBe(0);
   });
 
+  it('publishes change-less events at once, and through the relay when the stream is unreachable', async () => {
+    const subject = `${subjectRoot}.thing.viewed`;
+    const seen = await collect('view-reader', subject);
+    const direct = makeEvent('thing.viewed', { id: 3 });
+    await createOutbox({ conn: db, bus, log, confirm: async () => true }).publish([
+      { subject, event: direct },
+    ]);
+    await eventually(() => seen.length === 1 || undefined);
+    expect(await db.collection('outbox').countDocuments()).toBe(0);
+
+    const deferred = makeEvent('thing.viewed', { id: 4 });
+    const deadBus = { ...bus, publish: () => Promise.reject(new Error('NATS down')) } as EventBus;
+    await createOutbox({ conn: db, bus: deadBus, log, confirm: async () => true }).publish([
+      { subject, event: deferred },
+    ]);
+    expect(await db.collection('outbox').countDocuments()).toBe(1);
+    expect(await createOutbox({ conn: db, bus, log, confirm: async () => false }).relayOnce()).toBe(1);
+    await eventually(() => seen.length === 2 || undefined);
+    expect(seen.map((e) => e.id)).toEqual([direct.id, deferred.id]);
+  });
+
   it('drops the events of a change that failed', async () => {
     const outbox = createOutbox({ conn: db, bus, log, confirm: async () => true });
     const event = makeEvent('thing.deleted', { id: 2 });

@@ -37,6 +37,12 @@ export interface Outbox {
    * between, the relay finishes the job; if the change fails, its events are dropped.
    */
   run<T>(events: OutgoingEvent[], change: () => Promise<T>): Promise<T>;
+  /**
+   * Events that announce no database change of their own (a view, a sign-in): published at once
+   * with the stream's acknowledgement, and only written to the outbox for the relay when that
+   * fails. Either way, once this resolves the event will reach the stream.
+   */
+  publish(events: OutgoingEvent[]): Promise<void>;
   /** One relay pass: publishes ready entries and settles stale pending ones. Returns how many were published. */
   relayOnce(): Promise<number>;
   start(): void;
@@ -86,6 +92,23 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         );
       }
       return result;
+    },
+    async publish(events) {
+      for (const e of events) {
+        try {
+          await bus.publish(e.subject, e.event);
+        } catch (err) {
+          log.warn({ err, subject: e.subject }, 'publish deferred to the outbox relay');
+          await col.insertOne({
+            _id: e.event.id,
+            subject: e.subject,
+            event: e.event,
+            state: 'ready',
+            createdAt: new Date(),
+            attempts: 0,
+          });
+        }
+      }
     },
     async relayOnce() {
       if (relaying) return 0;

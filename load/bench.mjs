@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// `make bench`: a simple read through gateway → gRPC → database against a bare Express handler on
+// the same machine in the same run, both driven from loopback by autocannon.
+// Uses the running stack at BENCH_URL (default http://127.0.0.1:8080; `make dev` or `make infra`+services),
+// signs in as BENCH_USER (default the seeded army_demo) and writes load/results/bench-<time>.json.
+import { fork } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const BASE = process.env.BENCH_URL ?? 'http://127.0.0.1:8080';
+const USER = process.env.BENCH_USER ?? 'army_demo';
+const PASSWORD = process.env.BENCH_PASSWORD ?? 'Army@12345';
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const here = path.dirname(new URL(import.meta.url).pathname);
+
+if (!/^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(BASE)) {
+  console.error(`refusing to send load anywhere but loopback: ${BASE}`);
+  process.exit(2);
+}
+
+async function login() {
+  const res = await fetch(`${BASE}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: BASE },
+    body: JSON.stringify({ username: USER, password: PASSWORD }),
+  });
+  if (!res.ok)
+    throw new Error(`login as ${USER} failed: ${res.status} ${await res.text()} (is the stack seeded?)`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  if (!cookie) throw new Error('login returned no session cookie');
+  return cookie;
+}
+
+function measure(title, url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers }, (err, r) => {
+      if (err) return reject(err);
+      const bad = r.non2xx + r.errors + r.timeouts;
+      if (bad) return reject(new Error(`${title}: ${bad} failed requests of ${r.requests.total}`));
+      resolve({
+        title,
+        url,
+        requestsPerSecond: Math.round(r.requests.average),
+        p50ms: r.latency.p50,
+        p95ms: p95(r.latency),
+        p99ms: r.latency.p99,
+        requests: r.requests.total,
+      });
+    });
+  });
+}
+
+// autocannon reports p50/p90/p97.5/p99; p95 is interpolated between p90 and p97.5.
+function p95({ p90, p97_5 }) {
+  return Math.round((p90 + ((p97_5 - p90) * (95 - 90)) / (97.5 - 90)) * 100) / 100;
+}
+
+const bare = fork(path.join(here, 'bare-express.mjs'), { stdio: 'inherit' });
+const barePort = await new Promise((resolve) => bare.once('message', (m) => resolve(m.port)));
+try {
+  const cookie = await login();
+  const list = await fetch(`${BASE}/api/products?page=1&pageSize=1`, { headers: { cookie } });
+  const [first] = await list.json();
+  if (!first) throw new Error('no product to read: seed the stack first (make seed)');
+  console.log(`bench: ${DURATION}s per target, ${CONNECTIONS} connections, loopback`);
+  const results = [];
+  results.push(await measure('bare Express handler', `http://127.0.0.1:${barePort}/bare`));
+  results.push(
+    await measure('gateway → gRPC → database (one product)', `${BASE}/api/products/${first.id}`, { cookie }),
+  );
+  const ratio = results[0].requestsPerSecond / results[1].requestsPerSecond;
+  console.table(results.map(({ url: _u, ...r }) => r));
+  console.log(`ratio bare/gateway requests per second: ${ratio.toFixed(2)}`);
+  const dir = path.join(here, 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { at: new Date().toISOString(), duration: DURATION, connections: CONNECTIONS, results, ratio },
+      null,
+      2,
+    ),
+  );
+  console.log(`written ${path.relative(process.cwd(), file)}`);
+} finally {
+  bare.kill('SIGTERM');
+}
