@@ -1,10 +1,11 @@
-import { assistantV1, catalogV1 } from '@qm/contracts';
+import { assistantV1, catalogV1, identityV1 } from '@qm/contracts';
 import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
 import type { ServiceName } from './config';
 
 /** The gRPC service each downstream serves; add a line here when a service gains a contract. */
 const DEFINITIONS = {
   catalog: ['qm.catalog.v1.CatalogService', catalogV1.CatalogServiceService],
+  identity: ['qm.identity.v1.IdentityService', identityV1.IdentityServiceService],
   assistant: ['qm.assistant.v1.AssistantService', assistantV1.AssistantServiceService],
 } as const satisfies Partial<Record<ServiceName, readonly [string, ServiceDef]>>;
 

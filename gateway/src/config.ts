@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseConfig, port } from '@qm/platform';
+import { ConfigError, parseConfig, port } from '@qm/platform';
 
 /** The services the gateway may talk to; each is configured by `<NAME>_GRPC_ADDR`. */
 export const SERVICE_NAMES = [
@@ -39,6 +39,20 @@ export const gatewayEnv = {
     .string()
     .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')
     .default('nats://127.0.0.1:4222'),
+  /** Keys the hash of session ids at rest; at least 32 characters; required in production. */
+  SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** Absolute lifetime of a session (Keycloak's idle and max limits also apply). */
+  SESSION_MAX_AGE_S: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(36000),
+  SESSION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** Keycloak as the browser reaches it, for keycloak-js ("Sign in with SSO"). */
+  KEYCLOAK_PUBLIC_URL: z.url().default('http://localhost:8081'),
+  KEYCLOAK_REALM: z.string().min(1).default('quartermaster'),
+  KEYCLOAK_WEB_CLIENT_ID: z.string().min(1).default('qm-web'),
   ...Object.fromEntries(SERVICE_NAMES.map((n) => [`${n.toUpperCase()}_GRPC_ADDR`, grpcAddr])),
 } as const;
 
@@ -51,5 +65,14 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     const addr = (c as Record<string, unknown>)[`${n.toUpperCase()}_GRPC_ADDR`];
     if (typeof addr === 'string') services[n] = addr;
   }
-  return { ...c, services };
+  return { ...c, services, SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET) };
+}
+
+const DEV_SESSION_SECRET = 'qm-development-session-secret-not-for-production';
+
+function sessionSecret(nodeEnv: string, secret: string | undefined): string {
+  if (secret) return secret;
+  if (nodeEnv === 'production')
+    throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required in production');
+  return DEV_SESSION_SECRET;
 }

@@ -2,7 +2,7 @@ import { ConfigError, createLogger } from '@qm/platform';
 import { createApp } from './app';
 import { createClients } from './clients';
 import { parseGatewayConfig } from './config';
-import { anonymousSessions } from './http/session';
+import { sessionsFromConfig } from './session';
 
 function loadConfig() {
   try {
@@ -19,7 +19,10 @@ function loadConfig() {
 const config = loadConfig();
 const log = createLogger('gateway', config.LOG_LEVEL);
 const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
-const { app } = createApp({ config, log, clients, sessions: anonymousSessions });
+// Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.
+const sessions = sessionsFromConfig(config, clients, log);
+sessions.start();
+const { app } = createApp({ config, log, clients, sessions });
 
 const server = app.listen(config.PORT, () => {
   log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);
@@ -33,7 +36,7 @@ function stop(signal: string) {
   log.info({ signal }, 'stopping');
   server.close(() => {
     close();
-    process.exit(0);
+    void sessions.close().finally(() => process.exit(0));
   });
   server.closeIdleConnections();
   setTimeout(() => process.exit(0), 10_000).unref();

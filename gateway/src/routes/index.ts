@@ -2,9 +2,11 @@ import type { GatewayDeps } from '../app';
 import type { Api } from '../http/api';
 import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';
+import { registerIdentityRoutes } from './identity';
 
 /** Every REST area of spec §7, one module each. */
 export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerCatalogRoutes(api, deps);
+  registerIdentityRoutes(api, deps);
   registerAssistantRoutes(api, deps);
 }

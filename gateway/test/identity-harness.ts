@@ -1,0 +1,305 @@
+import { randomBytes, createHash } from 'node:crypto';
+import type { Server } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { createLogger, startService } from '@qm/platform';
+import { createIdentityService } from '@qm/identity/src/service';
+import { KeycloakClient } from '@qm/identity/src/keycloak/client';
+import { createApp } from '../src/app';
+import { createClients } from '../src/clients';
+import { parseGatewayConfig } from '../src/config';
+import { createSessionManager, mongoSessionStore, SESSION_COOKIE } from '../src/session';
+
+/**
+ * A real gateway (in-process createApp on port 0) with the real session resolver and the real
+ * identity service, against the local Keycloak, database, NATS and maildev.
+ */
+export const INFRA = {
+  KEYCLOAK_URL: process.env.KEYCLOAK_URL ?? 'http://127.0.0.1:8081',
+  MONGO_URL: process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017',
+  NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  SMTP_URL: process.env.SMTP_URL ?? 'smtp://127.0.0.1:1025',
+  MAILDEV_URL: process.env.MAILDEV_URL ?? 'http://127.0.0.1:1080',
+};
+export const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
+export const log = createLogger('gateway-identity-test', process.env.TEST_LOG_LEVEL ?? 'silent');
+export const unique = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Time for the session manager that a test can move forward. */
+export function testClock() {
+  let offset = 0;
+  return { now: () => Date.now() + offset, advance: (ms: number) => (offset += ms) };
+}
+
+export async function startIdentityStack() {
+  const clock = testClock();
+  const identity = await startService(createIdentityService(), {
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    GRPC_PORT: String(await freePort()),
+    MONGO_URL: INFRA.MONGO_URL,
+    MONGO_DB: unique('qm_test_identity_gw_'),
+    NATS_URL: INFRA.NATS_URL,
+    KEYCLOAK_URL: INFRA.KEYCLOAK_URL,
+    SMTP_URL: INFRA.SMTP_URL,
+    ADMIN_PASSWORD,
+    SWEEP_INTERVAL_MS: '3600000',
+  });
+  const config = parseGatewayConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
+    MONGO_URL: INFRA.MONGO_URL,
+    MONGO_DB: unique('qm_test_gateway_'),
+  });
+  const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
+  const store = mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB });
+  const sessions = createSessionManager({
+    store,
+    identity: clients.identity,
+    log,
+    secret: config.SESSION_SECRET,
+    maxAgeSeconds: config.SESSION_MAX_AGE_S,
+    secure: false,
+    sweepIntervalMs: 3_600_000,
+    now: clock.now,
+  });
+  const { app } = createApp({ config, log, clients, sessions });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const kc = new KeycloakClient({
+    url: INFRA.KEYCLOAK_URL,
+    realm: 'quartermaster',
+    clientId: 'qm-identity',
+    clientSecret: process.env.KEYCLOAK_CLIENT_SECRET ?? 'qm-identity-dev-secret',
+    webClientId: 'qm-web',
+    log,
+  });
+  const created: string[] = [];
+  return {
+    url,
+    clock,
+    identity,
+    clients,
+    store,
+    sessions,
+    kc,
+    config,
+    /** Usernames to remove from Keycloak at the end. */
+    track: (username: string) => created.push(username),
+    async stop() {
+      for (const name of created) {
+        const u = await kc.findByUsername(name).catch(() => undefined);
+        if (u) await kc.deleteUser(u.id).catch(() => undefined);
+      }
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      close();
+      const { connectMongo } = await import('@qm/platform');
+      const gwDb = await connectMongo(config.MONGO_URL, config.MONGO_DB);
+      await gwDb.dropDatabase().catch(() => undefined);
+      await gwDb.close();
+      await sessions.close();
+      await identity.rt.conn.dropDatabase().catch(() => undefined);
+      await identity.stop();
+    },
+  };
+}
+
+export type Stack = Awaited<ReturnType<typeof startIdentityStack>>;
+
+/**
+ * A browser: keeps the session cookie it is given, sends it back, and sends its Origin on every
+ * request like a same-origin page would.
+ */
+export class Browser {
+  cookie: string | undefined;
+  lastSetCookie: string[] = [];
+  constructor(
+    private readonly base: string,
+    readonly userAgent = 'Mozilla/5.0 (X11; Linux x86_64) QuartermasterTest/1.0',
+  ) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers: {
+        origin: this.base,
+        'user-agent': this.userAgent,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(this.cookie ? { cookie: `${SESSION_COOKIE}=${this.cookie}` } : {}),
+        ...headers,
+      },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+    this.lastSetCookie = res.headers.getSetCookie();
+    for (const c of this.lastSetCookie) {
+      const m = new RegExp(`^${SESSION_COOKIE}=([^;]*)`).exec(c);
+      if (!m) continue;
+      const expired = /Expires=Thu, 01 Jan 1970/i.test(c) || /Max-Age=0\b/i.test(c);
+      this.cookie = expired || !m[1] ? undefined : m[1];
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = text;
+    }
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return { status: res.status, body: json as any, headers: res.headers };
+  }
+
+  get = (path: string) => this.request('GET', path);
+  post = (path: string, body?: unknown) => this.request('POST', path, body ?? {});
+  patch = (path: string, body?: unknown) => this.request('PATCH', path, body ?? {});
+  delete = (path: string) => this.request('DELETE', path);
+
+  async login(username: string, password: string, portal: 'user' | 'admin' = 'user') {
+    return this.post('/api/login', { username, password, portal });
+  }
+}
+
+export interface Registered {
+  username: string;
+  password: string;
+  email: string;
+  id: number;
+}
+
+/** Registers through the gateway; with `approveWith`, an admin browser approves the account. */
+export async function registerUser(
+  stack: Stack,
+  prefix: string,
+  role: 'Army' | 'Manufacturer',
+  approveWith?: Browser,
+): Promise<Registered> {
+  const username = unique(prefix);
+  const password = 'Secret#123';
+  const email = `${username.toLowerCase()}@example.test`;
+  stack.track(username);
+  const res = await new Browser(stack.url).post('/api/register', {
+    username,
+    password,
+    confirmPassword: password,
+    email,
+    firstName: 'Gate',
+    lastName: role === 'Army' ? 'Soldier' : 'Maker',
+    phoneNumber: '+91 90000 00000',
+    role,
+  });
+  if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const id = res.body.user.id as number;
+  if (approveWith) {
+    const ok = await approveWith.patch(`/api/users/${id}/status`, { status: 'approved' });
+    if (ok.status !== 200) throw new Error(`approval failed: ${ok.status} ${JSON.stringify(ok.body)}`);
+  }
+  return { username, password, email, id };
+}
+
+/** Keycloak's authorization code + PKCE flow with the web client, as keycloak-js runs it in a browser. */
+export async function ssoTokens(
+  keycloakUrl: string,
+  username: string,
+  password: string,
+): Promise<{ accessToken: string; refreshToken: string }> {
+  const realm = `${keycloakUrl}/realms/quartermaster/protocol/openid-connect`;
+  const redirectUri = 'http://localhost:8080/auth';
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  const jar = new Map<string, string>();
+  const keep = (res: Response) => {
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair!.indexOf('=');
+      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
+    }
+  };
+  const cookies = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+  const auth = await fetch(
+    `${realm}/auth?${new URLSearchParams({
+      client_id: 'qm-web',
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid',
+      state: 'st',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    })}`,
+  );
+  keep(auth);
+  const page = await auth.text();
+  const action = /action="([^"]+)"/.exec(page)?.[1]?.replace(/&amp;/g, '&');
+  if (!action) throw new Error('no Keycloak login form');
+  const submitted = await fetch(action, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookies() },
+    body: new URLSearchParams({ username, password, credentialId: '' }).toString(),
+  });
+  const location = submitted.headers.get('location') ?? '';
+  const code = new URL(location, redirectUri).searchParams.get('code');
+  if (!code) throw new Error(`no authorization code (status ${submitted.status})`);
+  const token = await fetch(`${realm}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'qm-web',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    }).toString(),
+  });
+  const body = (await token.json()) as { access_token: string; refresh_token: string };
+  return { accessToken: body.access_token, refreshToken: body.refresh_token };
+}
+
+// ---- maildev ------------------------------------------------------------------------------------
+
+export async function latestCode(address: string, subject: RegExp, after: number): Promise<string> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const all = (await (await fetch(`${INFRA.MAILDEV_URL}/email`)).json()) as {
+      subject: string;
+      text: string;
+      time: string;
+      to: { address: string }[];
+    }[];
+    const mail = all
+      .filter(
+        (m) =>
+          m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()) &&
+          subject.test(m.subject) &&
+          Date.parse(m.time) >= after,
+      )
+      .sort((a, b) => Date.parse(b.time) - Date.parse(a.time))[0];
+    const code = mail && /\b(\d{6})\b/.exec(mail.text)?.[1];
+    if (code) return code;
+    if (Date.now() > until) throw new Error(`no mail to ${address}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+export async function deleteMailsTo(addresses: string[]): Promise<void> {
+  const all = (await (await fetch(`${INFRA.MAILDEV_URL}/email`)).json()) as {
+    id: string;
+    to: { address: string }[];
+  }[];
+  const set = new Set(addresses.map((a) => a.toLowerCase()));
+  for (const m of all)
+    if (m.to.some((t) => set.has(t.address.toLowerCase())))
+      await fetch(`${INFRA.MAILDEV_URL}/email/${m.id}`, { method: 'DELETE' }).catch(() => undefined);
+}
