@@ -22,3 +22,13 @@ export type { EmptyStateProps } from './components/EmptyState';
 export { PageHeader } from './components/PageHeader';
 export type { PageHeaderProps } from './components/PageHeader';
 export type { RemoteRoute, RemoteRoutesModule, RemoteHealthModule } from './remote';
+export { apiFetchPage, toQueryString } from './paged';
+export type { Page } from './paged';
+export {
+  USER_LOOKUP_STALE_MS,
+  fetchUserSummary,
+  useUserSummary,
+  userDisplayName,
+  userSummaryQueryOptions,
+} from './userLookup';
+export type { UserSummary } from './userLookup';
