@@ -1,0 +1,168 @@
+import {
+  Button,
+  Collapse,
+  Group,
+  Modal,
+  NumberInput,
+  Paper,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { toast } from '../toast';
+import { PRODUCT_LIMITS, UpdateProductBody } from '@qm/contracts/src/api/catalog';
+import { errorMessage } from '@qm/ui';
+import { IconSparkles } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { useState } from 'react';
+import { priceToApi, updateProduct, useInvalidateProducts, type Product } from '../api';
+import { AiDescriptionGenerator } from './AiDescriptionGenerator';
+
+type EditValues = {
+  name: string;
+  price: number | string;
+  stock: number | string;
+  description: string;
+};
+
+export interface EditProductDialogProps {
+  /** The product being edited; null keeps the dialog closed. */
+  product: Product | null;
+  onClose: () => void;
+}
+
+/** Edit Product dialog (spec §2): name, price, stock, description with the optional AI generator panel. */
+export function EditProductDialog({ product, onClose }: EditProductDialogProps) {
+  return (
+    <Modal opened={product !== null} onClose={onClose} title="Edit Product" size="lg" centered>
+      {/* Mounted per product, so the form starts from that product's current values. */}
+      {product && <EditProductForm key={product.id} product={product} onClose={onClose} />}
+    </Modal>
+  );
+}
+
+function EditProductForm({ product, onClose }: { product: Product; onClose: () => void }) {
+  const invalidateProducts = useInvalidateProducts();
+  const [showAi, setShowAi] = useState(false);
+  const form = useForm<EditValues>({
+    mode: 'controlled',
+    initialValues: {
+      name: product.name,
+      price: product.price,
+      stock: product.stock,
+      description: product.description,
+    },
+    validate: zod4Resolver(UpdateProductBody),
+  });
+
+  const save = useMutation({
+    mutationFn: (values: EditValues) => {
+      const body = UpdateProductBody.parse(values);
+      return updateProduct(product.id, {
+        name: body.name ?? product.name,
+        description: body.description ?? '',
+        price: priceToApi(body.price ?? product.price),
+        stock: body.stock ?? product.stock,
+      });
+    },
+    onSuccess: () => {
+      toast({
+        color: 'green',
+        title: 'Product updated',
+        message: 'Your product has been updated successfully.',
+      });
+      void invalidateProducts();
+      onClose();
+    },
+    onError: (error) => {
+      toast({
+        color: 'red',
+        title: 'Failed to update product',
+        message: errorMessage(error, 'Please try again.'),
+      });
+    },
+  });
+
+  return (
+    <form onSubmit={form.onSubmit((values) => save.mutate(values))} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label="Product Name"
+          required
+          maxLength={PRODUCT_LIMITS.nameMaxChars}
+          data-autofocus
+          {...form.getInputProps('name')}
+        />
+        <Group grow align="flex-start">
+          <NumberInput
+            label="Price"
+            required
+            leftSection="₹"
+            min={0}
+            step={0.01}
+            decimalScale={2}
+            allowNegative={false}
+            thousandSeparator=","
+            {...form.getInputProps('price')}
+          />
+          <NumberInput
+            label="Stock Quantity"
+            required
+            min={0}
+            max={PRODUCT_LIMITS.stockMax}
+            step={1}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('stock')}
+          />
+        </Group>
+        <Stack gap={6}>
+          <Textarea
+            label="Description"
+            autosize
+            minRows={4}
+            maxRows={10}
+            maxLength={PRODUCT_LIMITS.descriptionMaxChars}
+            {...form.getInputProps('description')}
+          />
+          <Group>
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              leftSection={<IconSparkles size={14} />}
+              onClick={() => setShowAi((open) => !open)}
+              aria-expanded={showAi}
+              aria-controls="edit-product-ai-panel"
+            >
+              {showAi ? 'Hide AI Generator' : 'Use AI Generator'}
+            </Button>
+          </Group>
+          <Collapse in={showAi} id="edit-product-ai-panel">
+            {showAi && (
+              <Paper withBorder radius="md" p="md">
+                <AiDescriptionGenerator
+                  name={form.values.name}
+                  type={product.type}
+                  onApply={(description) => {
+                    form.setFieldValue('description', description);
+                    setShowAi(false);
+                  }}
+                />
+              </Paper>
+            )}
+          </Collapse>
+        </Stack>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            Save Changes
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

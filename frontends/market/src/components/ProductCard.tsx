@@ -1,0 +1,100 @@
+import { Badge, Button, Card, Divider, Group, Stack, Text, Title } from '@mantine/core';
+import { formatINR, StockIndicator } from '@qm/ui';
+import { IconEdit, IconShieldCheck, IconShoppingCart, IconTrash } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
+import type { Product } from '../api';
+import { ManufacturerDetails } from './ManufacturerDetails';
+
+export const TYPE_COLORS: Record<Product['type'], string> = {
+  Weapon: 'red',
+  Vehicle: 'blue',
+  Equipment: 'teal',
+  Ammunition: 'orange',
+  Other: 'gray',
+};
+
+export interface ProductCardProps {
+  product: Product;
+  /** The signed-in user is this product's manufacturer: Edit and Delete instead of Purchase. */
+  isOwner: boolean;
+  onEdit: (product: Product) => void;
+  onDelete: (product: Product) => void;
+}
+
+export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardProps) {
+  const titleId = `product-${product.id}-name`;
+  return (
+    <Card
+      withBorder
+      radius="md"
+      padding="lg"
+      h="100%"
+      component="article"
+      aria-labelledby={titleId}
+      data-testid="product-card"
+      data-product-id={product.id}
+    >
+      <Stack gap="sm" h="100%">
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
+          <Title order={3} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
+            {product.name}
+          </Title>
+          <Badge color={TYPE_COLORS[product.type]} variant="light" style={{ flexShrink: 0 }}>
+            {product.type}
+          </Badge>
+        </Group>
+
+        <Text size="sm" c={product.description ? undefined : 'dimmed'} lineClamp={3} mih="4.5em">
+          {product.description || 'No description provided.'}
+        </Text>
+
+        <Group gap={6}>
+          <IconShieldCheck size={16} color="var(--mantine-color-green-6)" aria-hidden />
+          <Text size="sm" fw={500}>
+            Military Grade
+          </Text>
+        </Group>
+
+        <Divider />
+        <ManufacturerDetails manufacturerId={product.manufacturerId} />
+        <Divider />
+
+        <Group justify="space-between" align="center" mt="auto" gap="xs">
+          <StockIndicator stock={product.stock} data-testid="stock-indicator" />
+          <Text fw={700} size="lg" data-testid="product-price">
+            {formatINR(product.price)}
+          </Text>
+        </Group>
+
+        {isOwner ? (
+          <Group grow gap="sm">
+            <Button variant="light" leftSection={<IconEdit size={16} />} onClick={() => onEdit(product)}>
+              Edit
+            </Button>
+            <Button
+              variant="light"
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => onDelete(product)}
+            >
+              Delete
+            </Button>
+          </Group>
+        ) : product.stock < 1 ? (
+          <Button disabled fullWidth>
+            Out of Stock
+          </Button>
+        ) : (
+          <Button
+            component={Link}
+            to={`/market/payment/${product.id}`}
+            fullWidth
+            leftSection={<IconShoppingCart size={16} />}
+          >
+            Purchase
+          </Button>
+        )}
+      </Stack>
+    </Card>
+  );
+}
