@@ -1,0 +1,471 @@
+#!/usr/bin/env node
+// Code inside page.evaluate()/waitForFunction() runs in the browser:
+/* global document, window */
+// Browser journey of the catalogue and market (issue 4) against the running stack, in headless Chromium.
+//
+//   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/market.e2e.mjs
+//
+// Setup through the real API: registers a Manufacturer and an Army user (unique usernames), signs in as the
+// administrator on the admin portal and approves both, and gives the manufacturer a license number and years
+// of experience. Then, in the browser: the manufacturer creates a product using the AI description generator,
+// edits its price and stock; the Army user (a second browser context) sees it with the manufacturer's details
+// and the right stock indicator; the admin product list shows it; the manufacturer deletes it and it
+// disappears from the Army user's open market page within the refetch interval. Screenshots go to
+// e2e/artifacts/market-*.png. Last line: `market: N passed, M failed`; exits non-zero on failure.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
+const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
+const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+const TIMEOUT = Number(process.env.MARKET_TIMEOUT_MS ?? 30_000);
+/** The market list refetches every 10 s; a deleted product must be gone within that plus a little slack. */
+const DISAPPEAR_WITHIN_MS = Number(process.env.MARKET_DISAPPEAR_MS ?? 12_500);
+
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+const PASSWORD = 'E2e-Pass-123';
+const MAKER = {
+  username: `e2e_mfr_${RUN}`,
+  firstName: 'Kavya',
+  lastName: `Forge ${RUN}`,
+  role: 'Manufacturer',
+  licenseNumber: 'MFG-2024-7781',
+  yearsOfExperience: 12,
+};
+const ARMY = { username: `e2e_army_${RUN}`, firstName: 'Arjun', lastName: 'Mehta', role: 'Army' };
+const PRODUCT = {
+  name: `E2E Night Vision Scope ${RUN}`,
+  type: 'Weapon',
+  price: '1250.5',
+  stock: '10',
+  features: 'thermal imaging, 6x zoom, waterproof housing',
+  editedPrice: '999.99',
+  editedStock: '3',
+};
+
+await mkdir(ARTIFACTS, { recursive: true });
+
+const results = [];
+let blocked = null; // the first failed step: later steps depend on it and are recorded as failed
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const firstLine = (error) => (error instanceof Error ? error.message.split('\n')[0] : String(error));
+
+/** Runs one step of the journey; once a step fails, the rest are recorded as failed without running. */
+async function step(name, fn, { page, independent = false } = {}) {
+  if (blocked && !independent) {
+    results.push({ name, ok: false });
+    console.log(`FAIL - ${name}: skipped (depends on "${blocked}")`);
+    return;
+  }
+  const started = Date.now();
+  try {
+    const note = await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   - ${name} (${Date.now() - started} ms)${note ? ` - ${note}` : ''}`);
+  } catch (error) {
+    results.push({ name, ok: false });
+    if (!independent) blocked = name;
+    console.log(`FAIL - ${name}: ${firstLine(error)}`);
+    if (page) {
+      await page
+        .screenshot({
+          path: path.join(ARTIFACTS, `market-failed-${name.replace(/\W+/g, '-')}.png`),
+          fullPage: true,
+        })
+        .catch(() => {});
+    }
+  }
+}
+
+const shot = (page, name, fullPage = false) =>
+  page.screenshot({ path: path.join(ARTIFACTS, `market-${name}.png`), fullPage, animations: 'disabled' });
+
+// ---- API helpers (Node side) -------------------------------------------------------------------------
+
+/** A tiny cookie-keeping client for the setup calls. */
+function apiClient() {
+  let cookie = '';
+  return async function call(method, url, body) {
+    const res = await fetch(`${BASE_URL}${url}`, {
+      method,
+      headers: {
+        Accept: 'application/json',
+        Origin: BASE_URL,
+        'X-Requested-With': 'quartermaster',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(cookie ? { Cookie: cookie } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+    if (set.length) cookie = set.join('; ');
+    const text = await res.text();
+    let json;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok)
+      throw new Error(`${method} ${url}: HTTP ${res.status} ${json?.message ?? text.slice(0, 200)}`);
+    return json;
+  };
+}
+
+async function register(user) {
+  const out = await apiClient()('POST', '/api/register', {
+    username: user.username,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    email: `${user.username}@example.test`,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phoneNumber: '+91 98765 43210',
+    role: user.role,
+  });
+  assert(out?.user?.id, `register ${user.username}: no user id in the answer`);
+  return out.user.id;
+}
+
+/** Signs a browser context in through the API; the session cookie lands in the context's cookie jar. */
+async function signInContext(context, username, password, portal = 'user') {
+  const res = await context.request.post(`${BASE_URL}/api/login`, {
+    headers: { Origin: BASE_URL, 'X-Requested-With': 'quartermaster' },
+    data: { username, password, portal },
+  });
+  assert(res.ok(), `sign in as ${username}: HTTP ${res.status()} ${(await res.text()).slice(0, 200)}`);
+}
+
+async function newContext(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  context.setDefaultTimeout(TIMEOUT);
+  return context;
+}
+
+function watchErrors(page, label) {
+  page.on('pageerror', (error) => console.log(`       page error (${label}): ${error.message}`));
+}
+
+/** The market card of a product, found by its name. */
+const cardOf = (page, name) =>
+  page.getByTestId('product-card').filter({ has: page.getByRole('heading', { name }) });
+
+/** Waits for a toast with this title (Mantine notifications render role="alert"). */
+const toast = (page, title) =>
+  page.getByRole('alert').filter({ hasText: title }).first().waitFor({ state: 'visible' });
+
+// ---- the journey ---------------------------------------------------------------------------------------
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
+});
+
+const maker = await newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+const army = await newContext();
+const admin = await newContext();
+const makerPage = await maker.newPage();
+const armyPage = await army.newPage();
+const adminPage = await admin.newPage();
+watchErrors(makerPage, 'manufacturer');
+watchErrors(armyPage, 'army');
+watchErrors(adminPage, 'admin');
+
+await step('setup: register a Manufacturer and an Army user, approve both as admin', async () => {
+  const makerId = await register(MAKER);
+  const armyId = await register(ARMY);
+  const adminApi = apiClient();
+  await adminApi('POST', '/api/login', {
+    username: ADMIN_USERNAME,
+    password: ADMIN_PASSWORD,
+    portal: 'admin',
+  });
+  for (const id of [makerId, armyId]) {
+    await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
+  }
+  MAKER.id = makerId;
+  await signInContext(maker, MAKER.username, PASSWORD);
+  await signInContext(army, ARMY.username, PASSWORD);
+  await signInContext(admin, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
+  // Details shown on product cards.
+  const res = await maker.request.patch(`${BASE_URL}/api/user/profile`, {
+    headers: { Origin: BASE_URL, 'X-Requested-With': 'quartermaster' },
+    data: { licenseNumber: MAKER.licenseNumber, yearsOfExperience: MAKER.yearsOfExperience },
+  });
+  assert(res.ok(), `profile update: HTTP ${res.status()} ${(await res.text()).slice(0, 200)}`);
+  return `${MAKER.username} (#${makerId}), ${ARMY.username} (#${armyId})`;
+});
+
+await step(
+  'an Army user is sent from /create-product to /wallet',
+  async () => {
+    await armyPage.goto(`${BASE_URL}/create-product`);
+    await armyPage.waitForURL((url) => url.pathname === '/wallet');
+  },
+  { page: armyPage },
+);
+
+await step(
+  'manufacturer opens the market and follows Create Item',
+  async () => {
+    await makerPage.goto(`${BASE_URL}/market`);
+    await makerPage.getByRole('heading', { name: 'Military Market' }).waitFor();
+    await makerPage.getByText('Browse and acquire military-grade equipment and supplies').waitFor();
+    await makerPage.getByRole('link', { name: 'Create Item' }).click();
+    await makerPage.waitForURL((url) => url.pathname === '/create-product');
+    await makerPage.getByRole('heading', { name: 'Create New Product' }).waitFor();
+  },
+  { page: makerPage },
+);
+
+await step(
+  'manufacturer drafts the description with the AI generator (generate, copy, apply)',
+  async () => {
+    const page = makerPage;
+    // Defaults of the spec: type Equipment, stock 0.
+    assert((await page.getByRole('textbox', { name: 'Type' }).inputValue()) === 'Equipment', 'default type');
+    assert((await page.getByRole('textbox', { name: 'Stock' }).inputValue()) === '0', 'default stock');
+
+    // Without a name the generator refuses with "Missing information".
+    await page.getByRole('button', { name: 'AI Description Generator' }).click();
+    let dialog = page.getByRole('dialog', { name: 'Generate Product Description with AI' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Generate Description' }).click();
+    await toast(page, 'Missing information');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByRole('textbox', { name: 'Product Name' }).fill(PRODUCT.name);
+    await page.getByRole('textbox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: PRODUCT.type, exact: true }).click();
+    await page.getByRole('textbox', { name: 'Price' }).fill(PRODUCT.price);
+    await page.getByRole('textbox', { name: 'Stock' }).fill(PRODUCT.stock);
+
+    await page.getByRole('button', { name: 'AI Description Generator' }).click();
+    dialog = page.getByRole('dialog', { name: 'Generate Product Description with AI' });
+    await dialog.waitFor();
+    await dialog.getByText(PRODUCT.name).waitFor();
+    await dialog.getByRole('textbox', { name: 'Key features' }).fill(PRODUCT.features);
+    await dialog.getByRole('button', { name: 'Generate Description' }).click();
+    await toast(page, 'Description generated');
+    const draft = await dialog.getByRole('textbox', { name: 'Generated description' }).inputValue();
+    assert(draft.trim().length > 40, `generated description too short: "${draft}"`);
+    await shot(page, 'ai-generator');
+
+    await dialog.getByRole('button', { name: 'Copy' }).click();
+    await toast(page, 'Copied to clipboard');
+    await dialog.getByRole('button', { name: 'Copied' }).waitFor();
+    const clip = await page.evaluate(() => navigator.clipboard.readText()).catch(() => null);
+    assert(clip === null || clip === draft, 'clipboard holds the draft');
+    // The confirmation reverts after 2 s.
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).waitFor({ timeout: 4_000 });
+
+    await dialog.getByRole('button', { name: 'Apply Description' }).click();
+    await toast(page, 'Description applied');
+    await dialog.waitFor({ state: 'hidden' });
+    const applied = await page.getByRole('textbox', { name: 'Description' }).inputValue();
+    assert(applied === draft, 'the description field holds the generated text');
+    await shot(page, 'create-filled', true);
+    return `${draft.length} characters`;
+  },
+  { page: makerPage },
+);
+
+await step(
+  'manufacturer creates the product and lands on /market with its card',
+  async () => {
+    const page = makerPage;
+    const [request] = await Promise.all([
+      page.waitForRequest(
+        (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/products',
+      ),
+      page.getByRole('button', { name: 'Create Product' }).click(),
+    ]);
+    const sent = request.postDataJSON();
+    assert(
+      typeof sent.price === 'string' && sent.price === '1250.50',
+      `price sent as ${JSON.stringify(sent.price)}`,
+    );
+    assert(sent.stock === 10, `stock sent as ${JSON.stringify(sent.stock)}`);
+    await toast(page, 'Product created');
+    await page.getByText('Your product has been listed in the marketplace.').waitFor();
+    await page.waitForURL((url) => url.pathname === '/market');
+    const card = cardOf(page, PRODUCT.name);
+    await card.waitFor();
+    await card.getByText('₹1,250.50').waitFor();
+    await card.getByText('In Stock', { exact: true }).waitFor();
+    await card.getByRole('button', { name: 'Edit' }).waitFor();
+    await card.getByRole('button', { name: 'Delete' }).waitFor();
+    assert((await card.getByRole('link', { name: 'Purchase' }).count()) === 0, 'owner sees no Purchase');
+    PRODUCT.id = Number(await card.getAttribute('data-product-id'));
+    await shot(page, 'manufacturer-market');
+    return `product #${PRODUCT.id}`;
+  },
+  { page: makerPage },
+);
+
+await step(
+  'manufacturer edits price and stock in the Edit Product dialog',
+  async () => {
+    const page = makerPage;
+    const card = cardOf(page, PRODUCT.name);
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Product' });
+    await dialog.waitFor();
+    assert(
+      (await dialog.getByRole('textbox', { name: 'Product Name' }).inputValue()) === PRODUCT.name,
+      'the dialog starts from the product',
+    );
+    // The AI generator panel toggles.
+    await dialog.getByRole('button', { name: 'Use AI Generator' }).click();
+    await dialog.getByRole('textbox', { name: 'Key features' }).waitFor();
+    await dialog.getByRole('button', { name: 'Hide AI Generator' }).click();
+    await dialog.getByRole('button', { name: 'Use AI Generator' }).waitFor();
+
+    await dialog.getByRole('textbox', { name: 'Price' }).fill(PRODUCT.editedPrice);
+    await dialog.getByRole('textbox', { name: 'Stock Quantity' }).fill(PRODUCT.editedStock);
+    await shot(page, 'edit-dialog');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await toast(page, 'Product updated');
+    await page.getByText('Your product has been updated successfully.').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    await card.getByText('₹999.99').waitFor();
+    await card.getByText('Selling Quickly! Only 3 left').waitFor();
+  },
+  { page: makerPage },
+);
+
+await step(
+  "Army user sees the product with the manufacturer's details and the stock indicator",
+  async () => {
+    const page = armyPage;
+    await page.goto(`${BASE_URL}/market`);
+    await page.getByRole('heading', { name: 'Military Market' }).waitFor();
+    assert(
+      (await page.getByRole('link', { name: 'Create Item' }).count()) === 0,
+      'Army user sees no Create Item',
+    );
+    const card = cardOf(page, PRODUCT.name);
+    await card.waitFor();
+    await card.getByText(PRODUCT.type, { exact: true }).waitFor();
+    await card.getByText('Military Grade').waitFor();
+    const details = card.getByTestId('manufacturer-details');
+    await details.getByText(`${MAKER.firstName} ${MAKER.lastName}`).waitFor();
+    await details.getByText(`${MAKER.yearsOfExperience} years of experience`).waitFor();
+    await details.getByText(`License: ${MAKER.licenseNumber}`).waitFor();
+    await card.getByText('Selling Quickly! Only 3 left').waitFor();
+    await card.getByText('₹999.99').waitFor();
+    assert((await card.getByRole('button', { name: 'Edit' }).count()) === 0, 'Army user sees no Edit');
+    const purchase = card.getByRole('link', { name: 'Purchase' });
+    assert(
+      (await purchase.getAttribute('href')) === `/market/payment/${PRODUCT.id}`,
+      'Purchase goes to /market/payment/{id}',
+    );
+    await card.scrollIntoViewIfNeeded();
+    await shot(page, 'army-market');
+
+    await purchase.click();
+    await page.waitForURL((url) => url.pathname === `/market/payment/${PRODUCT.id}`);
+    await page.getByRole('heading', { name: PRODUCT.name }).waitFor();
+    await page.getByText('Purchasing opens soon').waitFor();
+    await page.getByText('₹999.99').waitFor();
+    await shot(page, 'army-payment');
+    await page.getByRole('link', { name: 'Back to Market' }).click();
+    await page.waitForURL((url) => url.pathname === '/market');
+    await cardOf(page, PRODUCT.name).waitFor();
+  },
+  { page: armyPage },
+);
+
+await step(
+  'admin product list shows the product with its manufacturer and status',
+  async () => {
+    const page = adminPage;
+    await page.goto(`${BASE_URL}/admin/products`);
+    await page.getByRole('heading', { name: 'Product Management' }).waitFor();
+    for (const column of ['ID', 'Name', 'Price', 'Stock', 'Manufacturer', 'Status']) {
+      await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
+    }
+    const row = page.getByRole('row').filter({ hasText: PRODUCT.name });
+    await row.waitFor();
+    await row.getByText('₹999.99').waitFor();
+    await row.getByText(`${MAKER.firstName} ${MAKER.lastName}`).waitFor();
+    await row.getByText('In Stock', { exact: true }).waitFor();
+    await shot(page, 'admin-products');
+  },
+  { page: adminPage, independent: true },
+);
+
+await step(
+  "manufacturer deletes the product; it leaves the Army user's open market within the refetch interval",
+  async () => {
+    const page = makerPage;
+    const card = cardOf(page, PRODUCT.name);
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete product' });
+    await confirm.waitFor();
+    await shot(page, 'delete-confirm');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    const deletedAt = Date.now();
+    await toast(page, 'Product deleted');
+    await page.getByText('The product has been removed from the marketplace.').waitFor();
+    await card.waitFor({ state: 'detached' });
+
+    // The Army user's page has stayed open since the previous step; only polling can remove the card.
+    await cardOf(armyPage, PRODUCT.name).waitFor({ state: 'detached', timeout: DISAPPEAR_WITHIN_MS });
+    const took = Date.now() - deletedAt;
+    await shot(armyPage, 'army-after-delete');
+    return `gone from the Army market after ${(took / 1000).toFixed(1)} s`;
+  },
+  { page: makerPage },
+);
+
+await step(
+  'a missing product shows "Product not found" on the payment page',
+  async () => {
+    const page = armyPage;
+    await page.goto(`${BASE_URL}/market/payment/${PRODUCT.id ?? 999_999_999}`);
+    await page.getByRole('heading', { name: 'Product not found' }).waitFor();
+    await page
+      .getByText("The product you're looking for may have been removed or is temporarily unavailable.")
+      .waitFor();
+    await page.getByRole('link', { name: 'Back to Market' }).waitFor();
+    await shot(page, 'payment-not-found');
+  },
+  { page: armyPage, independent: true },
+);
+
+await step(
+  'market fits a 375 px wide screen',
+  async () => {
+    const context = await newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
+    try {
+      await signInContext(context, ARMY.username, PASSWORD);
+      const page = await context.newPage();
+      await page.goto(`${BASE_URL}/market`);
+      await page.getByRole('heading', { name: 'Military Market' }).waitFor();
+      await page.getByTestId('product-card').first().or(page.getByText('No Products Available')).waitFor();
+      await page.waitForTimeout(300);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      await shot(page, 'mobile');
+      assert(overflow <= 0, `page is ${overflow}px wider than the screen`);
+    } finally {
+      await context.close();
+    }
+  },
+  { independent: true },
+);
+
+await browser.close();
+
+const passed = results.filter((result) => result.ok).length;
+const failed = results.length - passed;
+console.log(`market: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
