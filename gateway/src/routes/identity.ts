@@ -118,8 +118,10 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     if (!manager) throw new HttpError(503, 'Sign-in is not available: no session store is configured');
     return manager;
   };
-  const loginLimit = limit(LIMITS.login);
-  const codeLimit = () => limit(LIMITS.code);
+  const scaled = (l: (typeof LIMITS)[keyof typeof LIMITS]) =>
+    limit({ ...l, limit: Math.round(l.limit * config.AUTH_RATE_LIMIT_SCALE) });
+  const loginLimit = scaled(LIMITS.login);
+  const codeLimit = () => scaled(LIMITS.code);
 
   /** Shared by password and SSO sign-in: a session on success, the screens' statuses otherwise. */
   async function finishLogin(
@@ -276,7 +278,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: RegisterBody,
     response: RegisterResponseSchema,
     status: 201,
-    before: [limit(LIMITS.register)],
+    before: [scaled(LIMITS.register)],
     async handler({ body }) {
       const out = await clients.identity.register({
         username: body.username,
@@ -299,7 +301,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     access: 'public',
     params: CheckUsernameParams,
     response: CheckUsernameResponseSchema,
-    before: [limit(LIMITS.username)],
+    before: [scaled(LIMITS.username)],
     async handler({ params }) {
       return clients.identity.checkUsername({ username: params.username });
     },

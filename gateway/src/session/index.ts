@@ -20,7 +20,9 @@ export function sessionsFromConfig(
   log: Logger,
 ): SessionManager {
   return createSessionManager({
-    store: mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB }),
+    // Sessions are whole-document inserts and sets by id, never read-modify-write counters, so they
+    // need not be serialised on one connection (docs/adr/002): a few connections keep lookups parallel.
+    store: mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB, maxPoolSize: 4 }),
     identity: clients.identity,
     log,
     secret: config.SESSION_SECRET,
