@@ -443,6 +443,71 @@ await step(
 );
 
 await step(
+  'a large catalogue pages with page/pageSize; search and type filter send ?q= and ?type=',
+  async () => {
+    // The list answers are stubbed here (10,000 products) so the shared catalogue is left alone.
+    const context = await newContext();
+    try {
+      await signInContext(context, ARMY.username, PASSWORD);
+      const page = await context.newPage();
+      watchErrors(page, 'paging');
+      const seen = [];
+      await page.route(
+        (url) => url.pathname === '/api/products',
+        async (route) => {
+          const url = new URL(route.request().url());
+          seen.push(url.search);
+          const pageNo = Number(url.searchParams.get('page') ?? 1);
+          const size = Number(url.searchParams.get('pageSize') ?? 24);
+          const items = Array.from({ length: size }, (_, i) => {
+            const id = 10_000 - ((pageNo - 1) * size + i);
+            return {
+              id,
+              name: `Catalogue Item ${id}`,
+              type: 'Equipment',
+              price: '1500.00',
+              description: 'Stubbed product for the paging check.',
+              stock: id % 7,
+              manufacturerId: MAKER.id ?? 1,
+              status: 'active',
+              createdAt: new Date().toISOString(),
+              updatedAt: new Date().toISOString(),
+            };
+          });
+          await route.fulfill({
+            status: 200,
+            contentType: 'application/json',
+            headers: { 'X-Total-Count': '10000' },
+            body: JSON.stringify(items),
+          });
+        },
+      );
+      await page.goto(`${BASE_URL}/market`);
+      await page.getByRole('heading', { name: 'Catalogue Item 10000' }).waitFor();
+      assert(seen[0]?.includes('page=1') && seen[0]?.includes('pageSize=24'), `first request ${seen[0]}`);
+      await page.getByText('10,000 products').waitFor();
+      await page.getByRole('button', { name: 'Page 417' }).waitFor();
+      await page.getByRole('button', { name: 'Next page' }).click();
+      await page.getByRole('heading', { name: 'Catalogue Item 9976' }).waitFor();
+      assert(/[?&]page=2(&|$)/.test(page.url()), `URL keeps the page: ${page.url()}`);
+      await shot(page, 'paging', true);
+
+      await page.getByRole('textbox', { name: 'Search products' }).fill('radio');
+      await page.waitForRequest((req) => new URL(req.url()).searchParams.get('q') === 'radio');
+      await page.getByRole('textbox', { name: 'Type' }).click();
+      await page.getByRole('option', { name: 'Vehicle', exact: true }).click();
+      await page.waitForRequest((req) => {
+        const params = new URL(req.url()).searchParams;
+        return params.get('type') === 'Vehicle' && params.get('q') === 'radio' && params.get('page') === '1';
+      });
+    } finally {
+      await context.close();
+    }
+  },
+  { independent: true },
+);
+
+await step(
   'market fits a 375 px wide screen',
   async () => {
     const context = await newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2 });
