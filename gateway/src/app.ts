@@ -11,7 +11,7 @@ import { createApi, type Api } from './http/api';
 import { requestContext } from './http/context';
 import { originCheck } from './http/csrf';
 import { apiNotFound, errorHandler } from './http/errors';
-import { frontendRoutes } from './http/frontends';
+import { frontendRoutes, type UpgradeHandler } from './http/frontends';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './http/metrics';
 import { authenticate, type SessionResolver } from './http/session';
@@ -25,7 +25,7 @@ export interface GatewayDeps {
 }
 
 /** Builds the Express app; no listening, so tests can drive it on any port. */
-export function createApp(deps: GatewayDeps): { app: Express; api: Api } {
+export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?: UpgradeHandler } {
   const { config, log } = deps;
   const app = express();
   app.disable('x-powered-by');
@@ -81,7 +81,7 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api } {
   apiRouter.use(errorHandler(log));
   app.use('/api', apiRouter);
 
-  frontendRoutes(app, { dist: config.FRONTEND_DIST, dev: config.FRONTEND_DEV });
+  const upgrade = frontendRoutes(app, { dist: config.FRONTEND_DIST, dev: config.FRONTEND_DEV });
   app.use(errorHandler(log));
-  return { app, api };
+  return { app, api, upgrade };
 }

@@ -22,12 +22,13 @@ const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_M
 // Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.
 const sessions = sessionsFromConfig(config, clients, log);
 sessions.start();
-const { app } = createApp({ config, log, clients, sessions });
+const { app, upgrade } = createApp({ config, log, clients, sessions });
 
 const server = app.listen(config.PORT, () => {
   log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);
 });
 server.keepAliveTimeout = 65_000;
+if (upgrade) server.on('upgrade', upgrade);
 
 let stopping = false;
 function stop(signal: string) {

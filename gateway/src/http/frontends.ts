@@ -1,39 +1,45 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import express, { type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 
 export const REMOTES = { market: 3001, wallet: 3002, admin: 3003 } as const;
 const SHELL_DEV_PORT = 3000;
 
+/** Hands a websocket upgrade (the dev servers' hot reload) to the one proxy that owns its path. */
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
 /**
  * Serves the shell at / and each remote at /remotes/<name>/: from built folders in production, or
- * proxied to the rspack dev servers (with hot reload) when FRONTEND_DEV is set.
+ * proxied to the rspack dev servers (with hot reload) when FRONTEND_DEV is set. In dev mode it
+ * returns the upgrade handler for the HTTP server: the proxies are created without `ws` so that no
+ * two of them answer the same upgrade (which corrupts the socket).
  */
-export function frontendRoutes(router: Router, opts: { dist?: string; dev: boolean }): void {
+export function frontendRoutes(
+  router: Router,
+  opts: { dist?: string; dev: boolean },
+): UpgradeHandler | undefined {
   if (opts.dev) {
-    for (const [name, port] of Object.entries(REMOTES)) {
-      router.use(
-        `/remotes/${name}`,
-        createProxyMiddleware({
-          target: `http://127.0.0.1:${port}/remotes/${name}`,
-          changeOrigin: true,
-          ws: true,
-        }),
-      );
-    }
-    router.use(
-      createProxyMiddleware({ target: `http://127.0.0.1:${SHELL_DEV_PORT}`, changeOrigin: true, ws: true }),
-    );
-    return;
+    const remotes = Object.entries(REMOTES).map(([name, port]) => ({
+      prefix: `/remotes/${name}/`,
+      proxy: createProxyMiddleware({ target: `http://127.0.0.1:${port}`, changeOrigin: true }),
+    }));
+    const shell = createProxyMiddleware({ target: `http://127.0.0.1:${SHELL_DEV_PORT}`, changeOrigin: true });
+    const pick = (url = '/') => remotes.find((r) => url.startsWith(r.prefix))?.proxy ?? shell;
+    router.use((req, res, next) => pick(req.originalUrl)(req, res, next));
+    // Node types the upgrade socket as a Duplex; for HTTP servers it is always a net.Socket.
+    return (req, socket, head) => pick(req.url).upgrade(req, socket as Socket, head);
   }
-  if (!opts.dist) return;
+  if (!opts.dist) return undefined;
   for (const name of Object.keys(REMOTES)) {
     const dir = join(opts.dist, name, 'dist');
     if (existsSync(dir)) router.use(`/remotes/${name}`, staticDir(dir));
   }
   const shell = join(opts.dist, 'shell', 'dist');
-  if (!existsSync(shell)) return;
+  if (!existsSync(shell)) return undefined;
   router.use(staticDir(shell));
   // SPA fallback: any other GET that wants HTML gets the shell, which renders its own 404 page.
   router.get(/^\/(?!api\/|remotes\/).*/, (req, res, next) => {
@@ -41,6 +47,7 @@ export function frontendRoutes(router: Router, opts: { dist?: string; dev: boole
     res.setHeader('Cache-Control', 'no-cache');
     res.sendFile(join(shell, 'index.html'));
   });
+  return undefined;
 }
 
 /** Entry files change on every deploy and must be revalidated; content-hashed chunks are immutable. */
