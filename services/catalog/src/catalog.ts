@@ -43,6 +43,17 @@ class NotApplied extends Error {
   }
 }
 
+/**
+ * Products in the read model are immutable (a change replaces the object), so each one's message is
+ * built once however often it is listed.
+ */
+const messages = new WeakMap<ProductRecord, catalogV1.Product>();
+function protoOf(p: ProductRecord): catalogV1.Product {
+  let m = messages.get(p);
+  if (!m) messages.set(p, (m = toProto(p)));
+  return m;
+}
+
 /** How many products one outbox batch of the account-deletion cascade removes. */
 const CASCADE_BATCH = 100;
 
@@ -80,15 +91,25 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
     async list(caller: Caller | undefined, req: catalogV1.ListProductsRequest) {
       requireCaller(caller);
       const { filter, paging } = parseListRequest(req);
+      // Read together with the listing below (no await between them in the memory read model).
+      const etag = reader.etag();
+      if (etag && req.ifNoneMatch === etag)
+        return { products: [], total: 0, nextBeforeId: 0, etag, notModified: true };
       const out = await reader.list(filter, paging);
-      return { products: out.products.map(toProto), total: out.total, nextBeforeId: out.nextBeforeId };
+      return {
+        products: out.products.map(protoOf),
+        total: out.total,
+        nextBeforeId: out.nextBeforeId,
+        etag,
+        notModified: false,
+      };
     },
 
     async get(caller: Caller | undefined, req: catalogV1.GetProductRequest) {
       const who = requireCaller(caller);
       const product = await existing(req.id);
       if (req.recordView) await recordActivity(who, 'product_view', product);
-      return { product: toProto(product) };
+      return { product: protoOf(product) };
     },
 
     async create(caller: Caller | undefined, req: catalogV1.CreateProductRequest) {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { type ListFilter, type Listed, type Paging, type Searchable, select } from '../domain/listing';
 import type { ProductStore } from './products';
 
@@ -12,6 +13,11 @@ export interface ProductReader {
   refresh(id: number): Promise<void>;
   /** Re-reads everything (safety net for missed notifications). */
   resync(): Promise<void>;
+  /**
+   * Names the current state of the whole catalogue: any change gives a new one, so a listing
+   * cached under it is still exact while it is current. Empty when unknown.
+   */
+  etag(): string;
   readonly size: number;
 }
 
@@ -29,6 +35,9 @@ export function memoryReader(store: ProductStore): ProductReader {
   /** Ids, highest (newest) first. */
   let order: number[] = [];
   const deleted = new Set<number>();
+  /** This replica (each holds its own copy) and how many changes its copy has seen. */
+  const instance = randomBytes(6).toString('base64url');
+  let changes = 0;
 
   /** Index of the first id lower than or equal to `id` in the descending order. */
   function position(id: number): number {
@@ -46,7 +55,9 @@ export function memoryReader(store: ProductStore): ProductReader {
     if (deleted.has(p.id)) return;
     const current = byId.get(p.id);
     if (current && current.version > p.version) return;
+    if (current === p) return;
     byId.set(p.id, p);
+    changes++;
     if (!current) {
       if (!order.length || p.id > order[0]!) order.unshift(p.id);
       else order.splice(position(p.id), 0, p.id);
@@ -56,6 +67,7 @@ export function memoryReader(store: ProductStore): ProductReader {
   function drop(id: number): void {
     deleted.add(id);
     if (!byId.delete(id)) return;
+    changes++;
     const i = position(id);
     if (order[i] === id) order.splice(i, 1);
   }
@@ -99,6 +111,7 @@ export function memoryReader(store: ProductStore): ProductReader {
       for (const [id, p] of started) if (!seen.has(id) && byId.get(id) === p) drop(id);
       order = order.filter((id) => byId.has(id));
     },
+    etag: () => `${instance}-${changes}`,
     get size() {
       return byId.size;
     },
@@ -114,6 +127,7 @@ export function databaseReader(store: ProductStore): ProductReader {
     removed: () => undefined,
     refresh: async () => undefined,
     resync: async () => undefined,
+    etag: () => '',
     size: 0,
   };
 }

@@ -106,6 +106,11 @@ export interface ListProductsRequest {
   /** Only these products (empty: no restriction). */
   ids: number[];
   beforeId: number;
+  /**
+   * The etag of a listing the caller holds: when the catalogue has not changed since, the answer
+   * is only not_modified (no products), so the gateway can serve its cached copy.
+   */
+  ifNoneMatch: string;
 }
 
 export interface ListProductsResponse {
@@ -114,6 +119,13 @@ export interface ListProductsResponse {
   total: number;
   /** Chunked listing: the before_id of the next chunk, 0 when this was the last one. */
   nextBeforeId: number;
+  /**
+   * Identifies the state of the whole catalogue this answer was read from (any change gives a new
+   * one); empty when the service cannot tell (database read model).
+   */
+  etag: string;
+  /** if_none_match matched etag: nothing changed, no products were sent. */
+  notModified: boolean;
 }
 
 export interface GetProductRequest {
@@ -416,7 +428,7 @@ export const Product: MessageFns<Product> = {
 };
 
 function createBaseListProductsRequest(): ListProductsRequest {
-  return { type: 0, query: "", manufacturerId: 0, page: 0, pageSize: 0, ids: [], beforeId: 0 };
+  return { type: 0, query: "", manufacturerId: 0, page: 0, pageSize: 0, ids: [], beforeId: 0, ifNoneMatch: "" };
 }
 
 export const ListProductsRequest: MessageFns<ListProductsRequest> = {
@@ -445,6 +457,9 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
     }
     if (message.beforeId !== 0) {
       writer.uint32(56).int64(message.beforeId);
+    }
+    if (message.ifNoneMatch !== "") {
+      writer.uint32(66).string(message.ifNoneMatch);
     }
     return writer;
   },
@@ -528,6 +543,14 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
             message.beforeId = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.ifNoneMatch = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -563,6 +586,11 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
         : isSet(object.before_id)
         ? globalThis.Number(object.before_id)
         : 0,
+      ifNoneMatch: isSet(object.ifNoneMatch)
+        ? globalThis.String(object.ifNoneMatch)
+        : isSet(object.if_none_match)
+        ? globalThis.String(object.if_none_match)
+        : "",
     };
   },
 
@@ -589,6 +617,9 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
     if (message.beforeId !== 0) {
       obj.beforeId = Math.round(message.beforeId);
     }
+    if (message.ifNoneMatch !== "") {
+      obj.ifNoneMatch = message.ifNoneMatch;
+    }
     return obj;
   },
 
@@ -604,12 +635,13 @@ export const ListProductsRequest: MessageFns<ListProductsRequest> = {
     message.pageSize = object.pageSize ?? 0;
     message.ids = object.ids?.map((e) => e) || [];
     message.beforeId = object.beforeId ?? 0;
+    message.ifNoneMatch = object.ifNoneMatch ?? "";
     return message;
   },
 };
 
 function createBaseListProductsResponse(): ListProductsResponse {
-  return { products: [], total: 0, nextBeforeId: 0 };
+  return { products: [], total: 0, nextBeforeId: 0, etag: "", notModified: false };
 }
 
 export const ListProductsResponse: MessageFns<ListProductsResponse> = {
@@ -622,6 +654,12 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     }
     if (message.nextBeforeId !== 0) {
       writer.uint32(24).int64(message.nextBeforeId);
+    }
+    if (message.etag !== "") {
+      writer.uint32(34).string(message.etag);
+    }
+    if (message.notModified !== false) {
+      writer.uint32(40).bool(message.notModified);
     }
     return writer;
   },
@@ -663,6 +701,22 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
             message.nextBeforeId = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.notModified = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -684,6 +738,12 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
         : isSet(object.next_before_id)
         ? globalThis.Number(object.next_before_id)
         : 0,
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      notModified: isSet(object.notModified)
+        ? globalThis.Boolean(object.notModified)
+        : isSet(object.not_modified)
+        ? globalThis.Boolean(object.not_modified)
+        : false,
     };
   },
 
@@ -698,6 +758,12 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     if (message.nextBeforeId !== 0) {
       obj.nextBeforeId = Math.round(message.nextBeforeId);
     }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.notModified !== false) {
+      obj.notModified = message.notModified;
+    }
     return obj;
   },
 
@@ -709,6 +775,8 @@ export const ListProductsResponse: MessageFns<ListProductsResponse> = {
     message.products = object.products?.map((e) => Product.fromPartial(e)) || [];
     message.total = object.total ?? 0;
     message.nextBeforeId = object.nextBeforeId ?? 0;
+    message.etag = object.etag ?? "";
+    message.notModified = object.notModified ?? false;
     return message;
   },
 };
