@@ -24,7 +24,7 @@ async function fakeCatalog(delayMs: () => number) {
     listProducts: async (_req, ctx) => {
       seen.push(ctx);
       await new Promise((r) => setTimeout(r, delayMs()));
-      return { products: [product], total: 1, nextBeforeId: 0 };
+      return { products: [product], total: 1, nextBeforeId: 0, etag: '', notModified: false };
     },
     getProduct: async (req) => {
       if (req.id !== 1) throw notFound('Product not found');

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { GatewayDeps } from '../app';
 import type { Api } from '../http/api';
 import { HttpError } from '../http/errors';
+import { type CachedListing, createListCache, sendListing } from './catalog-list-cache';
 
 const { ProductType } = catalogV1;
 
@@ -60,6 +61,8 @@ function toPaise(price: string | number): number {
 }
 
 export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void {
+  const lists = createListCache();
+
   api.route({
     method: 'get',
     path: '/api/products',
@@ -70,7 +73,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     access: 'user',
     query: ListProductsQuery,
     response: z.array(ProductSchema),
-    async handler({ query, res }) {
+    async handler({ query, req, res }) {
       const filters = {
         type: query.type ? TYPE_TO_PROTO[query.type] : ProductType.PRODUCT_TYPE_UNSPECIFIED,
         query: query.q ?? '',
@@ -83,21 +86,43 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
           page: query.page ?? 1,
           pageSize: query.pageSize ?? 24,
           beforeId: 0,
+          ifNoneMatch: '',
         });
         res.setHeader('X-Total-Count', String(out.total));
         return out.products.map(productToRest);
       }
-      // The whole list, assembled from chunks so no gRPC message grows with the catalogue.
-      const products: Product[] = [];
-      let beforeId = 0;
-      for (let i = 0; i < MAX_CHUNKS; i++) {
-        const out = await clients.catalog.listProducts({ ...filters, page: 0, pageSize: 0, beforeId });
-        for (const p of out.products) products.push(productToRest(p));
-        if (!out.nextBeforeId || !out.products.length) break;
-        beforeId = out.nextBeforeId;
-      }
-      res.setHeader('X-Total-Count', String(products.length));
-      return products;
+      // The whole list: served from the cache while the catalogue is unchanged, otherwise
+      // assembled from chunks so no gRPC message grows with the catalogue.
+      const key = `${filters.type}|${filters.query}`;
+      const cached = lists.get(key);
+      const first = await clients.catalog.listProducts({
+        ...filters,
+        page: 0,
+        pageSize: 0,
+        beforeId: 0,
+        ifNoneMatch: cached?.etag ?? '',
+      });
+      if (first.notModified && cached) return sendListing(req, res, cached);
+      const entry = await lists.build(key, first.etag, async (): Promise<CachedListing> => {
+        const products: Product[] = first.products.map(productToRest);
+        let etag = first.etag;
+        let next = first.nextBeforeId;
+        for (let i = 0; next && i < MAX_CHUNKS; i++) {
+          const out = await clients.catalog.listProducts({
+            ...filters,
+            page: 0,
+            pageSize: 0,
+            beforeId: next,
+            ifNoneMatch: '',
+          });
+          for (const p of out.products) products.push(productToRest(p));
+          // Changed while being read: correct to send, but not to keep under the first etag.
+          if (out.etag !== etag) etag = '';
+          next = out.products.length ? out.nextBeforeId : 0;
+        }
+        return { etag, total: products.length, json: Buffer.from(JSON.stringify(products)) };
+      });
+      return sendListing(req, res, entry);
     },
   });
 
