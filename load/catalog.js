@@ -57,9 +57,9 @@ export const options = {
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
   thresholds: {
     http_req_failed: ['rate<0.01'],
-    // Targets, overridable: the whole 10,000-product list is ~3 MB of JSON per request.
-    'http_req_duration{endpoint:list}': [`p(95)<${__ENV.LIST_P95_MS || 5000}`],
-    'http_req_duration{endpoint:search}': [`p(95)<${__ENV.SEARCH_P95_MS || 1000}`],
+    // Targets, overridable: the whole 10,000-product list is ~4.4 MB of JSON (~340 kB gzipped).
+    'http_req_duration{endpoint:list}': [`p(95)<${__ENV.LIST_P95_MS || 1000}`],
+    'http_req_duration{endpoint:search}': [`p(95)<${__ENV.SEARCH_P95_MS || 500}`],
   },
 };
 
@@ -79,20 +79,25 @@ export function setup() {
   return { cookie };
 }
 
+/** As a browser asks (it always accepts gzip); the body is not kept, so k6 spends no time on it. */
+const headers = (data) => ({ Cookie: data.cookie, 'Accept-Encoding': 'gzip, deflate' });
+const isList = (r) => r.status === 200 && r.headers['Content-Type']?.startsWith('application/json');
+
 export function list(data) {
   const res = http.get(`${BASE}/api/products`, {
-    headers: { Cookie: data.cookie },
+    headers: headers(data),
     tags: { endpoint: 'list' },
     responseType: 'none',
   });
-  check(res, { 'list 200': (r) => r.status === 200 });
+  check(res, { 'list 200': isList });
 }
 
 export function search(data) {
   const term = TERMS[Math.floor(Math.random() * TERMS.length)];
   const res = http.get(`${BASE}/api/products?q=${encodeURIComponent(term)}`, {
-    headers: { Cookie: data.cookie },
+    headers: headers(data),
     tags: { endpoint: 'search', name: `${BASE}/api/products?q=` },
+    responseType: 'none',
   });
-  check(res, { 'search 200': (r) => r.status === 200 && Array.isArray(r.json()) });
+  check(res, { 'search 200': isList });
 }

@@ -58,6 +58,51 @@ describe.each(['memory', 'database'])('listing products (read model: %s)', (mode
     expect(idList).toEqual([...idList].sort((a, b) => b - a));
   });
 
+  it('serves the plain list from a cache that any change refreshes at once, with ETag revalidation', async () => {
+    const first = await s.http('army', 'GET', '/api/products');
+    const etag = first.headers.get('etag');
+    const body = await json(first);
+    if (mode === 'database') {
+      // No catalogue-wide etag without the in-memory read model: every request reads afresh.
+      expect(etag).toBeNull();
+      return;
+    }
+    expect(etag).toMatch(/^".+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const again = await s.http('army', 'GET', '/api/products');
+    expect(await json(again)).toEqual(body);
+    const revalidated = await fetch(`${s.gatewayUrl}/api/products`, {
+      headers: { 'x-test-user': 'army', 'if-none-match': etag! },
+    });
+    expect(revalidated.status).toBe(304);
+    const gz = await fetch(`${s.gatewayUrl}/api/products`, {
+      headers: { 'x-test-user': 'army', 'accept-encoding': 'gzip' },
+    });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(await json(gz)).toEqual(body);
+
+    // A write is visible to the very next request, with a new etag; the old one no longer matches.
+    const { product } = await s.grpc('maker', 'createProduct', {
+      name: 'Fresh arrival',
+      type: T.PRODUCT_TYPE_OTHER,
+      pricePaise: 100,
+      description: '',
+      stock: 1,
+    });
+    const after = await fetch(`${s.gatewayUrl}/api/products`, {
+      headers: { 'x-test-user': 'army', 'if-none-match': etag! },
+    });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect((await json(after))[0]).toMatchObject({ id: product!.id, name: 'Fresh arrival' });
+    await s.grpc('maker', 'updateProduct', { id: product!.id, stock: 3 });
+    expect((await json(await s.http('army', 'GET', '/api/products')))[0].stock).toBe(3);
+    await s.grpc('maker', 'deleteProduct', { id: product!.id });
+    expect(names(await json(await s.http('army', 'GET', '/api/products')))).toEqual(
+      CATALOGUE.map(([n]) => n).reverse(),
+    );
+  });
+
   it('filters by type', async () => {
     const { body } = await get('/api/products?type=Weapon');
     expect(names(body).sort()).toEqual(['M4 (A1) carbine+', 'Sniper rifle']);
@@ -132,15 +177,19 @@ describe.each(['memory', 'database'])('listing products (read model: %s)', (mode
     const chunks: number[][] = [];
     let beforeId = 0;
     for (;;) {
-      const out = await s.grpc('admin', 'listProducts', {
-        type: 0,
-        query: '',
-        manufacturerId: 0,
-        ids: [],
-        page: 0,
-        pageSize: 5,
-        beforeId,
-      });
+      const out = await s.grpc(
+        'admin',
+        'listProducts',
+        catalogV1.ListProductsRequest.create({
+          type: 0,
+          query: '',
+          manufacturerId: 0,
+          ids: [],
+          page: 0,
+          pageSize: 5,
+          beforeId,
+        }),
+      );
       expect(out.total).toBe(CATALOGUE.length);
       chunks.push(out.products.map((p) => p.id));
       if (!out.nextBeforeId) break;
@@ -148,25 +197,33 @@ describe.each(['memory', 'database'])('listing products (read model: %s)', (mode
     }
     expect(chunks.map((c) => c.length)).toEqual([5, 5, 2]);
     expect(chunks.flat()).toEqual(CATALOGUE.map(([n]) => ids[n]).reverse());
-    const mine = await s.grpc('maker', 'listProducts', {
-      type: 0,
-      query: '',
-      manufacturerId: callers.maker.userId,
-      ids: [],
-      page: 1,
-      pageSize: 100,
-      beforeId: 0,
-    });
+    const mine = await s.grpc(
+      'maker',
+      'listProducts',
+      catalogV1.ListProductsRequest.create({
+        type: 0,
+        query: '',
+        manufacturerId: callers.maker.userId,
+        ids: [],
+        page: 1,
+        pageSize: 100,
+        beforeId: 0,
+      }),
+    );
     expect(mine.total).toBe(CATALOGUE.filter(([, , , who]) => who === 'maker').length);
-    const some = await s.grpc('maker', 'listProducts', {
-      type: 0,
-      query: '',
-      manufacturerId: 0,
-      ids: [ids['Jeep']!, ids['9mm rounds']!, 987654321],
-      page: 0,
-      pageSize: 0,
-      beforeId: 0,
-    });
+    const some = await s.grpc(
+      'maker',
+      'listProducts',
+      catalogV1.ListProductsRequest.create({
+        type: 0,
+        query: '',
+        manufacturerId: 0,
+        ids: [ids['Jeep']!, ids['9mm rounds']!, 987654321],
+        page: 0,
+        pageSize: 0,
+        beforeId: 0,
+      }),
+    );
     expect(some.products.map((p) => p.name).sort()).toEqual(['9mm rounds', 'Jeep']);
   });
 });
@@ -199,15 +256,17 @@ describe('in-memory read model across replicas', () => {
       );
       const onB = () =>
         runWithContext({ requestId: 'replica-test', caller: callers.army }, () =>
-          client.listProducts({
-            type: 0,
-            query: 'replicated',
-            manufacturerId: 0,
-            ids: [],
-            page: 1,
-            pageSize: 10,
-            beforeId: 0,
-          }),
+          client.listProducts(
+            catalogV1.ListProductsRequest.create({
+              type: 0,
+              query: 'replicated',
+              manufacturerId: 0,
+              ids: [],
+              page: 1,
+              pageSize: 10,
+              beforeId: 0,
+            }),
+          ),
         );
       await eventually(async () => ((await onB()).products.length === 1 ? true : undefined));
       await a.grpc('maker', 'updateProduct', { id, stock: 7 });

@@ -39,16 +39,7 @@ function product(id: number, overrides: Partial<Searchable> = {}): Searchable {
   return { ...p, nameSearch: searchForm(p.name), descriptionSearch: searchForm(p.description) };
 }
 
-const listReq = (r: Partial<catalogV1.ListProductsRequest>): catalogV1.ListProductsRequest => ({
-  type: 0,
-  query: '',
-  manufacturerId: 0,
-  ids: [],
-  page: 0,
-  pageSize: 0,
-  beforeId: 0,
-  ...r,
-});
+const listReq = (r: Partial<catalogV1.ListProductsRequest>) => catalogV1.ListProductsRequest.create(r);
 
 const refused = (fn: () => unknown, code: GrpcStatus, message?: string) => {
   try {
