@@ -31,6 +31,7 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, uniquelocal');
   const metrics = createMetrics();
+  const keycloakOrigin = new URL(config.KEYCLOAK_PUBLIC_URL).origin;
 
   app.use(requestContext);
   app.use(
@@ -47,11 +48,16 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
     helmet({
       contentSecurityPolicy: {
         directives: {
-          // The shell loads remotes from our own origin; Keycloak (SSO) is a configured second origin.
+          // The shell loads remotes from our own origin; Keycloak (keycloak-js for SSO: token calls
+          // and its silent-check iframe) is the one other origin the page talks to.
           'script-src': ["'self'"],
-          'connect-src': ["'self'", 'ws:', 'wss:'],
+          'connect-src': ["'self'", 'ws:', 'wss:', keycloakOrigin],
+          'frame-src': ["'self'", keycloakOrigin],
+          'form-action': ["'self'", keycloakOrigin],
           'img-src': ["'self'", 'data:', 'blob:'],
           'style-src': ["'self'", "'unsafe-inline'"],
+          // Only where the app itself is served over https (not on http://localhost).
+          'upgrade-insecure-requests': config.PUBLIC_URL.startsWith('https:') ? [] : null,
         },
       },
       crossOriginEmbedderPolicy: false,

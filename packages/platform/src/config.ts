@@ -15,7 +15,8 @@ export const serviceEnv = {
     .default('nats://127.0.0.1:4222'),
 };
 
-export const port = (fallback: number) => z.coerce.number().int().min(1).max(65535).default(fallback);
+/** A TCP port; 0 asks the system for a free one (tests). */
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 export class ConfigError extends Error {}
 
