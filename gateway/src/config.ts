@@ -48,6 +48,8 @@ export const gatewayEnv = {
     .min(60)
     .max(30 * 24 * 3600)
     .default(36000),
+  /** How long a resolved session is reused before it is read again (0 disables the cache). */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   SESSION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** Keycloak as the browser reaches it, for keycloak-js ("Sign in with SSO"). */
   KEYCLOAK_PUBLIC_URL: z.url().default('http://localhost:8081'),

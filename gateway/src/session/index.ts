@@ -1,6 +1,7 @@
 import type { Logger } from '@qm/platform';
 import type { Clients } from '../clients';
 import type { GatewayConfig } from '../config';
+import { cachedSessionStore } from './cache';
 import { createSessionManager, type SessionManager } from './manager';
 import { mongoSessionStore } from './store';
 
@@ -22,7 +23,13 @@ export function sessionsFromConfig(
   return createSessionManager({
     // Sessions are whole-document inserts and sets by id, never read-modify-write counters, so they
     // need not be serialised on one connection (docs/adr/002): a few connections keep lookups parallel.
-    store: mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB, maxPoolSize: 4 }),
+    store: cachedSessionStore(
+      mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB, maxPoolSize: 4 }),
+      {
+        ttlMs: config.SESSION_CACHE_MS,
+        maxEntries: 50_000,
+      },
+    ),
     identity: clients.identity,
     log,
     secret: config.SESSION_SECRET,

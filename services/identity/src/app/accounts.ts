@@ -19,7 +19,7 @@ import { events } from '../events/events';
 import { KeycloakError } from '../keycloak/client';
 import { mails } from '../mail/templates';
 import type { StoredUser } from '../store/users';
-import { bestEffort, type Deps } from './deps';
+import { bestEffort, type Deps, recordActivity } from './deps';
 
 /** Registration, approval, deletion, lists and profiles. */
 export function createAccounts(d: Deps) {
@@ -234,10 +234,7 @@ export function createAccounts(d: Deps) {
       if (!isValidAction(a)) throw invalid('Action must be a lowercase name such as profile_view');
       if (details.length > 2000) throw invalid('Details must be at most 2000 characters');
       if (SERVER_RECORDED.has(a)) return false;
-      await d.outbox.run(
-        [events.activity({ id: caller.userId, username: caller.username }, a, details)],
-        async () => {},
-      );
+      await recordActivity(d, { id: caller.userId, username: caller.username }, a, details);
       return true;
     },
   };

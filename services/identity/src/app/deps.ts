@@ -4,6 +4,7 @@ import type { KeycloakClient } from '../keycloak/client';
 import type { Mailer } from '../mail/mailer';
 import type { OtpStore } from '../store/otps';
 import type { UserStore } from '../store/users';
+import { events } from '../events/events';
 
 /** What the use cases work with; built once in service.ts. */
 export interface Deps {
@@ -26,4 +27,17 @@ export async function bestEffort(log: Logger, what: string, fn: () => Promise<un
   } catch (err) {
     log.warn({ err }, `${what} failed`);
   }
+}
+
+/**
+ * Records a user's activity. It announces no database change of its own, so it is published at
+ * once (acknowledged by the stream) and goes through the outbox only when that fails.
+ */
+export function recordActivity(
+  d: Pick<Deps, 'outbox'>,
+  user: { id: number; username: string },
+  action: string,
+  details: string,
+): Promise<void> {
+  return d.outbox.publish([events.activity(user, action, details)]);
 }

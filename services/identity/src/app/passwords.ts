@@ -14,17 +14,16 @@ import {
   type OtpRecord,
   wrongCode,
 } from '../domain/otp';
-import { events } from '../events/events';
 import { mails } from '../mail/templates';
 import type { StoredUser } from '../store/users';
-import { bestEffort, type Deps } from './deps';
+import { bestEffort, type Deps, recordActivity } from './deps';
 
 const RESEND_AFTER_SECONDS = OTP_RESEND_MS / 1000;
 
 /** One-time codes, password reset and password change. */
 export function createPasswords(d: Deps) {
   const activity = (user: { id: number; username: string }, action: string, details: string) =>
-    d.outbox.run([events.activity(user, action, details)], async () => {});
+    recordActivity(d, user, action, details);
 
   /** Creates and emails a fresh code, unless one went out less than 30 s ago. */
   async function sendCode(user: StoredUser, purpose: OtpPurpose): Promise<void> {

@@ -2,10 +2,9 @@ import { IDENTITY_MESSAGES as MSG } from '@qm/contracts';
 import { type Caller, invalid, unauthenticated } from '@qm/platform';
 import { ACTIONS, DETAILS } from '../domain/activity';
 import { assertPortal, type Portal, redirectFor, statusGate, usernameKey } from '../domain/users';
-import { events } from '../events/events';
 import { jwtPayload, KeycloakError, type TokenSet } from '../keycloak/client';
 import type { StoredUser } from '../store/users';
-import { bestEffort, type Deps } from './deps';
+import { bestEffort, type Deps, recordActivity } from './deps';
 
 export type LoginResult =
   | { outcome: 'success'; message: string; user: StoredUser; tokens: TokenSet; redirectTo: string }
@@ -16,9 +15,8 @@ const SSO_FAILED = 'SSO sign-in failed. Please sign in again.';
 
 /** Sign-in (direct grant and SSO), refresh and logout. Tokens go back to the gateway only. */
 export function createSessions(d: Deps) {
-  // Through the outbox: written to the database first, so no activity is lost.
   const activity = (user: { id: number; username: string }, action: string, details: string) =>
-    d.outbox.run([events.activity(user, action, details)], async () => {});
+    recordActivity(d, user, action, details);
 
   async function refuseLogin(user: StoredUser, error: string, userAgent: string): Promise<never> {
     await activity(user, ACTIONS.failedLogin, DETAILS.failedLogin(error, userAgent));

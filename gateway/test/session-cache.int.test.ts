@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { cachedSessionStore } from '../src/session/cache';
+import { mongoSessionStore, type SessionDoc } from '../src/session/store';
+
+const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+
+const session = (key: string): SessionDoc => ({
+  _id: key,
+  userId: 1,
+  username: 'sepoy',
+  roles: ['Army'],
+  clientId: 'qm-identity',
+  accessToken: 'a',
+  refreshToken: 'r',
+  accessExpiresAt: new Date(Date.now() + 60_000),
+  refreshExpiresAt: new Date(Date.now() + 600_000),
+  expiresAt: new Date(Date.now() + 3_600_000),
+  createdAt: new Date(),
+  userAgent: 'jest',
+});
+
+describe('session cache in front of the real session store', () => {
+  const db = `qm_test_sessions_${randomBytes(4).toString('hex')}`;
+  const backing = mongoSessionStore({ url: MONGO_URL, db });
+  // Two gateway replicas sharing one database, each with its own cache.
+  const replicaA = cachedSessionStore(backing, { ttlMs: 300, maxEntries: 2 });
+  const replicaB = cachedSessionStore(mongoSessionStore({ url: MONGO_URL, db }), {
+    ttlMs: 300,
+    maxEntries: 100,
+  });
+
+  afterAll(async () => {
+    await backing.sweep(new Date(Date.now() + 10 * 3_600_000));
+    await backing.close();
+    await replicaB.close();
+  });
+
+  it('serves repeated reads from memory and sees its own changes at once', async () => {
+    await replicaA.insert(session('k1'));
+    expect((await replicaA.get('k1'))?.username).toBe('sepoy');
+    await replicaA.update('k1', { username: 'havildar' });
+    expect((await replicaA.get('k1'))?.username).toBe('havildar');
+    expect(await replicaA.remove('k1')).not.toBeNull();
+    expect(await replicaA.get('k1')).toBeNull();
+  });
+
+  it('lets a session ended on another replica lapse within the TTL', async () => {
+    await replicaB.insert(session('k2'));
+    expect(await replicaA.get('k2')).not.toBeNull();
+    await replicaB.remove('k2');
+    expect(await replicaA.get('k2')).not.toBeNull(); // still cached here
+    await new Promise((r) => setTimeout(r, 350));
+    expect(await replicaA.get('k2')).toBeNull();
+  });
+
+  it('stays bounded', async () => {
+    for (const k of ['k3', 'k4', 'k5']) await replicaA.insert(session(k));
+    await backing.remove('k3'); // behind the cache's back: only visible once k3 was evicted
+    expect(await replicaA.get('k3')).toBeNull();
+  });
+});
