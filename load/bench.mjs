@@ -70,12 +70,17 @@ try {
   console.log(`bench: ${DURATION}s per target, ${CONNECTIONS} connections, loopback`);
   const results = [];
   results.push(await measure('bare Express handler', `http://127.0.0.1:${barePort}/bare`));
+  // A read that reaches the database on every request: the identity service loads the user.
+  const user = `${BASE}/api/users/${first.manufacturerId}`;
+  results.push(await measure('gateway → gRPC → database (GET /api/users/{id})', user, { cookie }));
+  // The product read: the catalog answers from its in-memory read model and records a product_view.
+  const product = `${BASE}/api/products/${first.id}`;
   results.push(
-    await measure('gateway → gRPC → database (one product)', `${BASE}/api/products/${first.id}`, { cookie }),
+    await measure('gateway → gRPC → catalog read model (GET /api/products/{id})', product, { cookie }),
   );
   const ratio = results[0].requestsPerSecond / results[1].requestsPerSecond;
   console.table(results.map(({ url: _u, ...r }) => r));
-  console.log(`ratio bare/gateway requests per second: ${ratio.toFixed(2)}`);
+  console.log(`ratio bare Express / gateway→gRPC→database requests per second: ${ratio.toFixed(2)}`);
   const dir = path.join(here, 'results');
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
