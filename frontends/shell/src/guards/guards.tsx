@@ -1,6 +1,9 @@
 import { PageLoader, useCurrentUser } from '@qm/ui';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, Outlet } from 'react-router-dom';
+import { Navigate, Outlet, useLocation } from 'react-router-dom';
+
+/** Where a non-admin goes from an admin page: / (spec §2), except the transactions page, which sends to /admin. */
+const ADMIN_FALLBACKS: Record<string, string> = { '/admin/transactions': '/admin' };
 
 /** Signed-in routes: unauthenticated visitors go to /auth; a loading message shows meanwhile. */
 export function RequireUser({ children }: { children?: ReactNode }) {
@@ -25,6 +28,7 @@ export function RequireManufacturer({ children }: { children?: ReactNode }) {
  */
 export function RequireAdmin({ children }: { children?: ReactNode }) {
   const { isAdmin, refetch } = useCurrentUser();
+  const { pathname } = useLocation();
   const [refreshed, setRefreshed] = useState(false);
 
   useEffect(() => {
@@ -38,6 +42,6 @@ export function RequireAdmin({ children }: { children?: ReactNode }) {
   }, [refetch]);
 
   if (!refreshed) return <PageLoader message="Loading admin dashboard..." />;
-  if (!isAdmin) return <Navigate to="/" replace />;
+  if (!isAdmin) return <Navigate to={ADMIN_FALLBACKS[pathname] ?? '/'} replace />;
   return <>{children ?? <Outlet />}</>;
 }
