@@ -67,11 +67,13 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
     return outbox.run(events, fn);
   }
 
-  /** Activity goes out after its change is done; failing to record it never fails the request. */
+  /**
+   * Activity goes out after its change is done (it announces no change of its own): published at
+   * once, through the outbox only if that fails. Failing to record it never fails the request.
+   */
   async function recordActivity(...args: Parameters<typeof ev.activity>): Promise<void> {
-    const out = ev.activity(...args);
     await outbox
-      .run([out], async () => undefined)
+      .publish([ev.activity(...args)])
       .catch((err: unknown) => log.warn({ err, action: args[1] }, 'activity not recorded'));
   }
 
