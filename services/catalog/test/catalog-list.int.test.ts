@@ -1,7 +1,18 @@
 import { catalogV1 } from '@qm/contracts';
-import { startService } from '@qm/platform';
+import { type RunningService, startService } from '@qm/platform';
 import { catalogService } from '../src/service';
-import { callers, eventually, freePort, json, MONGO_URL, NATS_URL, type Stack, startStack } from './harness';
+import {
+  callers,
+  deleteConsumers,
+  settle,
+  eventually,
+  freePort,
+  json,
+  MONGO_URL,
+  NATS_URL,
+  type Stack,
+  startStack,
+} from './harness';
 
 jest.setTimeout(60_000);
 
@@ -237,7 +248,7 @@ describe('in-memory read model across replicas', () => {
       MONGO_DB: a.db,
       NATS_URL,
       LOG_LEVEL: 'silent',
-      CATALOG_USER_DELETED_DURABLE: a.durable,
+      CATALOG_USER_DELETED_DURABLE: `${a.durable}-b`,
     });
     try {
       const { product } = await a.grpc('maker', 'createProduct', {
@@ -275,8 +286,10 @@ describe('in-memory read model across replicas', () => {
       await eventually(async () => ((await onB()).products.length === 0 ? true : undefined));
       client.close();
     } finally {
+      await settle(b as RunningService<unknown>, `${a.durable}-b`);
       await b.stop();
       await a.stop();
+      await deleteConsumers([`${a.durable}-b`]);
     }
   });
 });

@@ -112,11 +112,38 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     async stop() {
       client.close();
       await gw.stop();
-      await catalog.rt.bus.jsm.consumers.delete('QM_IDENTITY', durable).catch(() => undefined);
+      await settle(catalog, durable);
       await catalog.rt.conn.dropDatabase().catch(() => undefined);
       await catalog.stop();
+      await deleteConsumers([durable]);
     },
   };
+}
+
+/**
+ * Waits until the service's identity consumer has handled everything delivered to it. A fresh test
+ * durable replays the stream's history (other runs' identity.user.deleted events); stopping while a
+ * delivery is in flight would leave its ack racing the closing connection.
+ */
+export async function settle(svc: RunningService<unknown>, durable: string): Promise<void> {
+  await eventually(async () => {
+    const info = await svc.rt.bus.jsm.consumers.info('QM_IDENTITY', durable);
+    return (info.num_pending === 0 && info.num_ack_pending === 0) || undefined;
+  }, 30_000);
+}
+
+/**
+ * Removes test durables once their service has stopped (deleting one under a running consumer
+ * makes its pull loop fail as the connection closes).
+ */
+export async function deleteConsumers(durables: string[]): Promise<void> {
+  const bus = await connectBus({
+    servers: NATS_URL,
+    name: 'catalog-test-cleanup',
+    log: createLogger('t', 'silent'),
+  });
+  for (const d of durables) await bus.jsm.consumers.delete('QM_IDENTITY', d).catch(() => undefined);
+  await bus.close();
 }
 
 /** Collects events on core NATS subjects (JetStream messages are delivered there too). */
