@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
 import { assistantV1 } from '@qm/contracts';
 import {
   type Caller,
@@ -23,17 +22,6 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const json = (res: Response): Promise<any> => res.json();
 
 const maker: Caller = { userId: 41, username: 'maker', roles: ['Manufacturer'] };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Seen {
   path: string;
@@ -91,7 +79,7 @@ async function fakeOpenAi(answer: (seen: Seen) => { status: number; delayMs?: nu
 /** The real assistant service in-process (own database) behind a real in-process gateway. */
 async function startStack(env: Record<string, string>) {
   const svc: RunningService<unknown> = (await startService(assistantService, {
-    GRPC_PORT: String(await freePort()),
+    GRPC_PORT: '0',
     MONGO_URL,
     MONGO_DB: `qm_test_assistant_${randomBytes(4).toString('hex')}`,
     NATS_URL,

@@ -1,5 +1,4 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { createServer } from 'node:net';
 import { catalogV1 } from '@qm/contracts';
 import {
   type Caller,
@@ -51,27 +50,12 @@ export interface Stack {
 
 type CatalogClient = ReturnType<typeof createClient<typeof catalogV1.CatalogServiceService>>;
 
-/**
- * A free loopback port. (@qm/platform's GRPC_PORT must be 1..65535, so tests cannot pass 0 and let
- * the server choose.)
- */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** The real catalog service in-process on a fresh database, behind a real in-process gateway. */
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const db = unique('qm_test_catalog');
   const durable = unique('catalog-user-deleted-test');
   const catalog = await startService(catalogService, {
-    GRPC_PORT: String(await freePort()),
+    GRPC_PORT: '0',
     MONGO_URL,
     MONGO_DB: db,
     NATS_URL,
