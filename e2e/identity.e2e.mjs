@@ -223,11 +223,18 @@ await check(
     await openAuth(page);
     await page.getByLabel(label('Username')).fill('mallory');
     await page.getByLabel(label('Password')).fill("' OR '1'='1' --");
-    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    // By keyboard: Enter submits, the dialog takes the focus, Enter on its button goes back.
+    await page.getByLabel(label('Password')).press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Hey SQL Injector' });
     await dialog.waitFor();
     await shot(page, 'sql-injector');
-    await dialog.getByRole('button', { name: 'Back to Login' }).click();
+    const back = dialog.getByRole('button', { name: 'Back to Login' });
+    await page.waitForFunction(() => document.activeElement?.textContent === 'Back to Login');
+    assert(
+      await back.evaluate((element) => element === document.activeElement),
+      'focus is not in the dialog',
+    );
+    await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'hidden' });
     assert((await page.getByLabel(label('Username')).inputValue()) === '', 'username not reset');
     assert((await page.getByLabel(label('Password')).inputValue()) === '', 'password not reset');
@@ -290,6 +297,13 @@ await check('registration: live username note, 6 s toast, back to sign-in', user
   await page.getByLabel(label('Password')).click();
   await page.getByRole('button', { name: 'Register', exact: true }).click();
   await page.getByText('This username is reserved').waitFor();
+
+  // A failed check says so (and counts as unavailable).
+  await page.route('**/api/check-username/broken_check', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"message":"boom"}' }),
+  );
+  await page.getByLabel(label('Username')).fill('broken_check');
+  await note.filter({ hasText: 'Error checking username' }).waitFor();
 
   await page.getByLabel(label('Username')).fill(user.username);
   await note.filter({ hasText: 'Checking username...' }).waitFor();
@@ -543,6 +557,8 @@ await check('the user changes the password with the code from maildev', userPage
   await resend.filter({ hasText: /Resend OTP in 00:(2\d|30)/ }).waitFor();
   assert(await resend.isDisabled(), 'Resend OTP enabled right after a send');
   await shot(page, 'change-password-otp');
+  // The countdown runs (mm:ss).
+  await resend.filter({ hasText: /Resend OTP in 00:2[0-8]/ }).waitFor();
   const code = await codeFrom({ to: user.email, subject: 'Your Quartermaster password change code', seen });
   await codeInput.fill(code);
   await dialog.getByRole('button', { name: 'Verify OTP' }).click();

@@ -156,6 +156,8 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
             <Radio value="Manufacturer" label="Manufacturer" />
           </Group>
         </Radio.Group>
+        {/* A name known to be taken cannot be sent. A failed check shows its note but does not block:
+            the server decides on submit, and a stuck "unavailable" would leave no way forward. */}
         <Button type="submit" fullWidth loading={register.isPending} disabled={note.state === 'taken'}>
           Register
         </Button>

@@ -180,8 +180,12 @@ export function ChangePasswordSection() {
             onSubmit={otpForm.onSubmit((values) => verifyOtp.mutate(values.otp.trim()))}
           >
             <Stack gap="md">
-              <Text size="sm">
-                We sent a 6-digit verification code to your registered email. Enter it below to continue.
+              <Text size="sm" role="status">
+                {sendOtp.isPending
+                  ? 'Sending a 6-digit verification code to your registered email...'
+                  : sendOtp.isError
+                    ? 'The verification code could not be sent. Use Resend OTP to try again.'
+                    : 'We sent a 6-digit verification code to your registered email. Enter it below to continue.'}
               </Text>
               {sendWaiting && cooldown.active && (
                 <Alert color="blue" variant="light">
