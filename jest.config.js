@@ -8,6 +8,8 @@ const transform = {
 const ignore = ['/node_modules/', '/dist/', '/.tools/', '/.data/'];
 
 module.exports = {
+  // testTimeout is global in Jest (ignored per project): integration tests need real servers' time.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -22,7 +24,6 @@ module.exports = {
       testEnvironment: 'node',
       testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
       testPathIgnorePatterns: ignore,
-      testTimeout: 60000,
     },
   ],
 };

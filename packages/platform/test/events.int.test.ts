@@ -113,6 +113,47 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     expect(seen.map((e) => e.id)).toEqual([direct.id, deferred.id]);
   });
 
+  it('settles a batch by its first event: the activity of a change that never happened is dropped too', async () => {
+    const subject = `${subjectRoot}.batch.done`;
+    const seen = await collect('batch-reader', subject);
+    const change = makeEvent('batch.done', { id: 20, happened: false });
+    const activity = makeEvent('batch.done', { id: 20, activity: true });
+    const kept = makeEvent('batch.done', { id: 21, happened: true });
+    const keptActivity = makeEvent('batch.done', { id: 21, activity: true });
+    const old = new Date(Date.now() - 60_000);
+    await db.collection('outbox').insertMany(
+      [
+        [change, change.id],
+        [activity, change.id],
+        [kept, kept.id],
+        [keptActivity, kept.id],
+      ].map(([event, batch]) => ({
+        _id: (event as typeof change).id as never,
+        subject,
+        event,
+        state: 'pending',
+        batch,
+        createdAt: old,
+        attempts: 0,
+      })),
+    );
+    const asked: string[] = [];
+    const relay = createOutbox({
+      conn: db,
+      bus,
+      log,
+      graceMs: 1000,
+      confirm: async (e) => {
+        asked.push(e.id);
+        return (e.data as { happened?: boolean }).happened === true;
+      },
+    });
+    expect(await relay.relayOnce()).toBe(2);
+    await eventually(() => seen.length === 2 || undefined);
+    expect(seen.map((e) => e.id).sort()).toEqual([kept.id, keptActivity.id].sort());
+    expect(asked.sort()).toEqual([change.id, kept.id].sort());
+  });
+
   it('drops the events of a change that failed', async () => {
     const outbox = createOutbox({ conn: db, bus, log, confirm: async () => true });
     const event = makeEvent('thing.deleted', { id: 2 });

@@ -68,8 +68,9 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
   }
 
   /**
-   * Activity goes out after its change is done (it announces no change of its own): published at
-   * once, through the outbox only if that fails. Failing to record it never fails the request.
+   * A view changes nothing, so its activity is published at once (through the outbox only if that
+   * fails); a change's activity travels in the change's own outbox batch instead. Failing to record
+   * a view never fails the request.
    */
   async function recordActivity(...args: Parameters<typeof ev.activity>): Promise<void> {
     await outbox
@@ -128,9 +129,10 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
         updatedAt: now,
         version: 1,
       };
-      const saved = await change([ev.created(record)], () => store.insert(record));
+      const saved = await change([ev.created(record), ev.activity(who, 'product_create', record)], () =>
+        store.insert(record),
+      );
       reader.saved(saved);
-      await recordActivity(who, 'product_create', saved);
       return { product: toProto(saved) };
     },
 
@@ -146,13 +148,18 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
         changes,
         updatedAt: now.toISOString(),
       });
-      const saved = await change([event], async () => {
+      const activity = ev.activity(
+        who,
+        'product_update',
+        { ...current, ...changes },
+        Object.keys(changes).join(', '),
+      );
+      const saved = await change([event, activity], async () => {
         const after = await store.update(current.id, who.userId, changes, now);
         if (!after) throw notFound(MSG.notFound);
         return after;
       }).catch(forgetIfGone(current.id));
       reader.saved(saved);
-      await recordActivity(who, 'product_update', saved, Object.keys(changes).join(', '));
       return { product: toProto(saved) };
     },
 
@@ -160,11 +167,14 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
       const who = requireCaller(caller);
       const current = await existing(req.id);
       assertMayDelete(who, current);
-      await change([ev.deleted(current, current.manufacturerId, 'owner')], async () => {
+      const deleted = [
+        ev.deleted(current, current.manufacturerId, 'owner'),
+        ev.activity(who, 'product_delete', current),
+      ];
+      await change(deleted, async () => {
         if (!(await store.remove(current.id, who.userId))) throw notFound(MSG.notFound);
       }).catch(forgetIfGone(current.id));
       reader.removed(current.id);
-      await recordActivity(who, 'product_delete', current);
       return {};
     },
 
@@ -182,9 +192,12 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
         ...(reference ? { reference } : {}),
         updatedAt: now.toISOString(),
       });
+      // A manufacturer's own adjustment is an activity; reserved stock (with a reference) is the order's.
+      const signed = delta > 0 ? `+${delta}` : String(delta);
+      const activity = reference ? [] : [ev.activity(who, 'product_update', current, `stock ${signed}`)];
       let saved: Searchable;
       try {
-        saved = await change([event], async () => {
+        saved = await change([event, ...activity], async () => {
           const outcome = await store.adjust(current.id, delta, reference, now);
           if (outcome.kind !== 'applied') throw new NotApplied(outcome);
           return outcome.product;
@@ -208,10 +221,6 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
         }
       }
       reader.saved(saved);
-      if (!reference) {
-        const signed = delta > 0 ? `+${delta}` : String(delta);
-        await recordActivity(who, 'product_update', saved, `stock ${signed}`);
-      }
       return { product: toProto(saved) };
     },
 

@@ -62,6 +62,7 @@ export async function connectBus(opts: { servers: string; name: string; log: Log
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
   const running: ConsumerMessages[] = [];
+  const loops: Promise<void>[] = [];
 
   const bus: EventBus = {
     nc,
@@ -115,13 +116,17 @@ export async function connectBus(opts: { servers: string; name: string; log: Log
       const consumer = await js.consumers.get(spec.stream, spec.durable);
       const messages = await consumer.consume({ max_messages: 64 });
       running.push(messages);
-      void (async () => {
-        for await (const msg of messages) await deliver(msg, spec, log);
-      })();
+      // Messages are handled one at a time; close() waits for the one in hand before draining.
+      loops.push(
+        (async () => {
+          for await (const msg of messages) await deliver(msg, spec, log);
+        })().catch((err: unknown) => log.warn({ err, consumer: spec.durable }, 'consumer stopped')),
+      );
     },
     async close() {
       for (const m of running) m.stop();
-      await nc.drain();
+      await Promise.all(loops);
+      if (!nc.isClosed()) await nc.drain();
     },
   };
   return bus;

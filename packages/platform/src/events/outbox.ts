@@ -9,6 +9,8 @@ interface OutboxDoc {
   event: EventEnvelope;
   /** pending: written before the domain change; ready: the change is done; then published and removed. */
   state: 'pending' | 'ready';
+  /** The first event of the run() that wrote it: a batch is published or dropped as a whole. */
+  batch?: string;
   createdAt: Date;
   attempts: number;
 }
@@ -24,7 +26,8 @@ export interface OutboxOptions {
   log: Logger;
   /**
    * For a 'pending' entry whose process died: did the domain change it announces happen?
-   * true → publish it, false → drop it. Only consulted after `graceMs`.
+   * true → publish it, false → drop it. Only consulted after `graceMs`, and only for the first
+   * event of a run(): the others written with it (e.g. the activity of that change) follow it.
    */
   confirm(event: EventEnvelope, subject: string): Promise<boolean>;
   graceMs?: number;
@@ -71,6 +74,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
             subject: e.subject,
             event: e.event,
             state: 'pending' as const,
+            batch: ids[0],
             createdAt: new Date(),
             attempts: 0,
           })),
@@ -121,9 +125,17 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           .sort({ createdAt: 1 })
           .limit(500)
           .toArray();
+        const decided = new Map<string, boolean>(); // batch → did its change happen
+        const happened = async (doc: OutboxDoc) => {
+          const leader = doc.batch && doc.batch !== doc._id ? await col.findOne({ _id: doc.batch }) : doc;
+          const key = doc.batch ?? doc._id;
+          if (!decided.has(key))
+            decided.set(key, await opts.confirm((leader ?? doc).event, (leader ?? doc).subject));
+          return decided.get(key)!;
+        };
         for (const doc of due) {
           try {
-            if (doc.state === 'pending' && !(await opts.confirm(doc.event, doc.subject))) {
+            if (doc.state === 'pending' && !(await happened(doc))) {
               await col.deleteOne({ _id: doc._id, state: 'pending' });
               log.info(
                 { eventId: doc._id, subject: doc.subject },
