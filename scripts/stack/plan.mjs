@@ -242,7 +242,10 @@ export function planStack({ root, dataDir, infraOnly = false, frontends = true, 
           SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
           // Only the services this checkout has: /readyz checks every address it is given.
           ...Object.fromEntries(
-            serviceTier.map(({ name }) => [`${name.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${GRPC_PORT[name]}`]),
+            serviceTier.map(({ name }) => [
+              `${name.toUpperCase()}_GRPC_ADDR`,
+              `127.0.0.1:${GRPC_PORT[name]}`,
+            ]),
           ),
           ...readEnvFile(path.join(root, 'gateway/.env.dev')),
         },

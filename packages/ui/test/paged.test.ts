@@ -10,13 +10,13 @@ describe('toQueryString', () => {
 });
 
 describe('apiFetchPage', () => {
-  const realFetch = global.fetch;
+  const realFetch = globalThis.fetch;
   afterEach(() => {
-    global.fetch = realFetch;
+    globalThis.fetch = realFetch;
   });
 
   const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-    global.fetch = jest.fn(
+    globalThis.fetch = jest.fn(
       async () =>
         new Response(JSON.stringify(body), {
           status,
@@ -31,7 +31,7 @@ describe('apiFetchPage', () => {
       items: [{ id: 1 }, { id: 2 }],
       total: 10000,
     });
-    expect(global.fetch).toHaveBeenCalledWith(
+    expect(globalThis.fetch).toHaveBeenCalledWith(
       '/api/products?page=1&pageSize=2',
       expect.objectContaining({ credentials: 'include' }),
     );
