@@ -97,6 +97,15 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}
 {{- end }}
 
+{{/* Keycloak as the browser reaches it (keycloak-js for SSO): on the app's host when installed in-chart. */}}
+{{- define "qm.keycloakPublicUrl" -}}
+{{- if .Values.keycloak.enabled }}
+{{- printf "%s%s" (include "qm.publicUrl" .) (trimSuffix "/" .Values.keycloak.httpRelativePath) }}
+{{- else }}
+{{- trimSuffix "/" (default .Values.keycloak.external.url .Values.keycloak.external.publicUrl) }}
+{{- end }}
+{{- end }}
+
 {{- define "qm.smtpUrl" -}}
 {{- if .Values.smtp.external.url }}
 {{- .Values.smtp.external.url }}
@@ -175,6 +184,8 @@ Keys that come from the Secret are left out; so are empty values.
   "MONGO_URL" (include "qm.mongoUrl" $root)
   "MONGO_DB" (printf "qm_%s" $name)
   "NATS_URL" (include "qm.natsUrl" $root)
+  "MONGO_MAX_POOL_SIZE" $root.Values.mongodb.maxPoolSize
+  "PUBLIC_URL" (include "qm.publicUrl" $root)
 }}
 {{- if eq $svc.kind "grpc" }}
 {{- $_ := set $env "GRPC_PORT" $svc.port }}
@@ -182,7 +193,6 @@ Keys that come from the Secret are left out; so are empty values.
 {{- $_ := set $env "PORT" $svc.port }}
 {{- end }}
 {{- if eq $name "gateway" }}
-{{- $_ := set $env "PUBLIC_URL" (include "qm.publicUrl" $root) }}
 {{- $_ := set $env "FRONTEND_DIST" "/app/frontends" }}
 {{- range $other, $o := $root.Values.services }}
 {{- if and $o.enabled (eq $o.kind "grpc") }}
@@ -194,6 +204,8 @@ Keys that come from the Secret are left out; so are empty values.
 {{- $_ := set $env "KEYCLOAK_URL" (include "qm.keycloakUrl" $root) }}
 {{- $_ := set $env "KEYCLOAK_REALM" $root.Values.keycloak.realm }}
 {{- $_ := set $env "KEYCLOAK_CLIENT_ID" $root.Values.keycloak.clientId }}
+{{- $_ := set $env "KEYCLOAK_PUBLIC_URL" (include "qm.keycloakPublicUrl" $root) }}
+{{- $_ := set $env "KEYCLOAK_WEB_CLIENT_ID" $root.Values.keycloak.webClientId }}
 {{- end }}
 {{- range $k, $v := $svc.env }}
 {{- $_ := set $env $k $v }}
