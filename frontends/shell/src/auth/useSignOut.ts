@@ -4,22 +4,18 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 
 /**
- * Sign out (spec §4): log the activity, POST /api/logout, clear cached data, refetch the user (now none),
- * go to /auth and confirm with a toast.
+ * Sign out (spec §4): POST /api/logout, clear cached data, refetch the user (now none), go to /auth and
+ * confirm with a toast. The logout activity is recorded by the server with the session it ends (the
+ * identity service ignores a client-reported "logout"), so the page does not send one.
  */
 export function useSignOut() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
   return useMutation({
-    mutationFn: async () => {
-      // Recorded while the session is still valid; failures are only logged locally (spec §7).
-      await apiFetch('/api/user/activity', {
-        method: 'POST',
-        body: { action: 'logout', details: 'User logged out' },
-      }).catch((error: unknown) => console.warn('activity log failed', error));
-      await apiFetch('/api/logout', { method: 'POST' });
-    },
+    mutationFn: () => apiFetch('/api/logout', { method: 'POST' }),
+    // Not repeated: a second logout after a lost answer has nothing left to end.
+    retry: false,
     onSuccess: async () => {
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== CURRENT_USER_QUERY_KEY[0] });
       await queryClient.fetchQuery({ ...currentUserQueryOptions, staleTime: 0 }).catch(() => null);

@@ -4,6 +4,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { PageLoader } from '@qm/ui';
 import { Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { useUserFetchErrorToast } from '../auth/useUserFetchErrorToast';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
@@ -11,6 +12,7 @@ import { Header } from './Header';
 export function AppLayout() {
   const [drawerOpened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
+  useUserFetchErrorToast();
 
   return (
     <ModalsProvider>
