@@ -101,7 +101,14 @@ async function check(name, page, fn) {
     return true;
   } catch (error) {
     results.push({ name, ok: false });
-    console.log(`FAIL - ${name}: ${error instanceof Error ? error.message.split('\n')[0] : error}`);
+    const lines = error instanceof Error ? error.message.split('\n') : [String(error)];
+    console.log(`FAIL - ${name}: ${lines[0]}`);
+    // Playwright's call log says what the locator waited for (e.g. another element taking the click).
+    for (const line of lines
+      .slice(1)
+      .filter((l) => l.trim())
+      .slice(-4))
+      console.log(`       ${line.trim()}`);
     await page
       .screenshot({ path: path.join(ARTIFACTS, `failed-identity-${name.replace(/\W+/g, '-')}.png`) })
       .catch(() => {});
@@ -441,18 +448,21 @@ await check(
   adminPage,
   async (page) => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await visit(page, `${BASE_URL}/admin/users`);
-    await page.getByRole('heading', { name: 'User Management' }).waitFor();
-    await page.getByRole('button', { name: 'Open navigation' }).click();
-    const drawer = page.getByRole('dialog', { name: 'Admin Dashboard' });
-    await drawer.waitFor();
-    await drawer.getByText('Logged in as Administrator').waitFor();
-    await page.waitForTimeout(400);
-    await shot(page, 'admin-drawer-375');
-    await drawer.getByRole('link', { name: 'Activity Log' }).click();
-    await waitForPath(page, '/admin/user-activities');
-    await drawer.waitFor({ state: 'hidden' });
-    await page.setViewportSize({ width: 1280, height: 900 });
+    try {
+      await visit(page, `${BASE_URL}/admin/users`);
+      await page.getByRole('heading', { name: 'User Management' }).waitFor();
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Admin Dashboard' });
+      await drawer.waitFor();
+      await drawer.getByText('Logged in as Administrator').waitFor();
+      await page.waitForTimeout(400);
+      await shot(page, 'admin-drawer-375');
+      await drawer.getByRole('link', { name: 'Activity Log' }).click();
+      await waitForPath(page, '/admin/user-activities');
+      await drawer.waitFor({ state: 'hidden' });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   },
 );
 
@@ -504,18 +514,24 @@ await check(
   userPage,
   async (page) => {
     await page.setViewportSize({ width: 375, height: 812 });
-    await page.getByRole('button', { name: 'Open navigation' }).click();
-    const drawer = page.getByRole('dialog', { name: 'Menu' });
-    await drawer.getByText('Logged in as', { exact: true }).waitFor();
-    await drawer.getByText(user.username).waitFor();
-    await drawer.getByRole('link', { name: 'Home' }).waitFor();
-    await page.waitForTimeout(400);
-    await shot(page, 'user-drawer-375');
-    await drawer.getByRole('link', { name: 'Profile' }).click();
-    await waitForPath(page, '/profile');
-    await drawer.waitFor({ state: 'hidden' });
-    await shot(page, 'profile-375', true);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    try {
+      // A fresh page: no redirect still under way that would close the drawer again.
+      await visit(page, `${BASE_URL}/wallet`);
+      await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Open navigation' }).click();
+      const drawer = page.getByRole('dialog', { name: 'Menu' });
+      await drawer.getByText('Logged in as', { exact: true }).waitFor();
+      await drawer.getByText(user.username).waitFor();
+      await drawer.getByRole('link', { name: 'Home' }).waitFor();
+      await page.waitForTimeout(400);
+      await shot(page, 'user-drawer-375');
+      await drawer.getByRole('link', { name: 'Profile' }).click();
+      await waitForPath(page, '/profile');
+      await drawer.waitFor({ state: 'hidden' });
+      await shot(page, 'profile-375', true);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   },
 );
 
