@@ -2,23 +2,16 @@
 // Error isolation of the micro-frontends: a remote that cannot be loaded shows an error with Retry inside
 // the layout, the rest of the app keeps working, and Retry really reloads the remote once it is back.
 //
-// Needs e2e/serve-static.mjs (its /__test/remote-failure switch makes a remote answer 503):
-//   node e2e/serve-static.mjs --port=8099 &  BASE_URL=http://localhost:8099 node e2e/remote-isolation.e2e.mjs
+// Runs against the real gateway (BASE_URL, default http://localhost:8080); the remote's outage is made in
+// the browser: its files answer 503 until the test lets them through again.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8099').replace(/\/$/, '');
+const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 await mkdir(ARTIFACTS, { recursive: true });
-
-async function setFailure(remote, on) {
-  const res = await fetch(`${BASE_URL}/__test/remote-failure?remote=${remote}&mode=${on ? 'on' : 'off'}`, {
-    method: 'POST',
-  });
-  if (!res.ok) throw new Error(`test switch: HTTP ${res.status} (is BASE_URL e2e/serve-static.mjs?)`);
-}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -28,6 +21,13 @@ let failed = false;
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 page.setDefaultTimeout(30_000);
 const status = (remote) => page.getByTestId(`remote-status-${remote}`);
+
+/** A remote down or back: every request for its files answers 503 while it is down. */
+async function setFailure(remote, on) {
+  const pattern = `**/remotes/${remote}/**`;
+  if (on) await page.route(pattern, (route) => route.fulfill({ status: 503, body: 'remote unavailable' }));
+  else await page.unroute(pattern);
+}
 
 try {
   await setFailure('wallet', true);

@@ -130,7 +130,9 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
         new rspack.CopyRspackPlugin({
           patterns: [{ from: 'public', globOptions: { ignore: ['**/index.html'] } }],
         }),
-      isDev && new ReactRefreshPlugin(),
+      // The shared runtime below must not be instrumented itself: its refresh footer would call
+      // $ReactRefreshRuntime$ while that module is still loading it (a circular require).
+      isDev && new ReactRefreshPlugin({ exclude: [/node_modules/, /[\\/]frontends[\\/]dev[\\/]/] }),
       // One Fast Refresh runtime per page, shared by the shell and the remotes (see dev/react-refresh-runtime.cjs).
       isDev &&
         new rspack.NormalModuleReplacementPlugin(

@@ -3,8 +3,9 @@
 //   1. provision tools (cached under ~/.cache/quartermaster) and npm dependencies
 //   2. static checks: generated code, types, lint, formatting
 //   3. unit tests
-//   4. build the frontends, start the whole stack in production mode on a fresh data dir
-//   5. integration tests (jest, against the real stack), browser journeys (headless Chromium)
+//   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir
+//   5. the frontends built and the whole stack in production mode on another fresh data dir, and
+//      the browser journeys (headless Chromium) against it
 //   6. Helm chart rendering validated against the Kubernetes schemas
 // Ends with one line `make test: N passed, N failed`.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -70,39 +71,52 @@ if (want('unit')) {
   jest('unit', ['--selectProjects', 'unit']);
 }
 
-let stack;
-if (want('integration') || want('e2e')) {
-  section('build frontends');
-  check('build-frontends', 'npm', ['run', 'build:frontends', '--silent']);
-  section('start the stack (production mode, fresh data)');
-  rmSync(path.join(ROOT, '.data/test'), { recursive: true, force: true });
+/**
+ * Starts a stack on a fresh data directory, runs `body` against it and stops it. Integration tests
+ * and browser journeys get separate stacks: the tests' in-process services publish on the same
+ * subjects as a running stack's services (e.g. catalog.product.deleted for their own product ids),
+ * which a running stack would take for real events.
+ */
+async function withStack(step, options, body) {
+  section(`start the stack for ${step}`);
+  rmSync(path.join(ROOT, options.dataDir), { recursive: true, force: true });
+  let stack;
   try {
-    stack = await startStack({ dataDir: '.data/test', prod: true, frontends: false, quiet: true });
+    stack = await startStack({ ...options, quiet: true });
     console.log(`stack up in ${Math.round(stack.startedInMs / 1000)} s`);
-    record('stack', 1, 0);
   } catch (err) {
     console.error(err.message ?? err);
-    record('stack', 0, 1);
+    return record(`stack for ${step}`, 0, 1);
+  }
+  try {
+    await body();
+  } finally {
+    section(`stop the stack for ${step}`);
+    await stack.stop();
   }
 }
 
-try {
-  if (stack && want('integration')) {
-    section('integration tests (real stack)');
+if (want('integration')) {
+  await withStack('integration tests', { dataDir: '.data/test-integration', infraOnly: true }, async () => {
+    section('integration tests (real NATS, FerretDB, Keycloak, maildev)');
     jest('integration', ['--selectProjects', 'integration', '--runInBand']);
-  }
-  if (stack && want('e2e')) {
-    section('browser journeys (headless Chromium)');
-    const journeys = readdirSync(path.join(ROOT, 'e2e'))
-      .filter((f) => f.endsWith('.e2e.mjs'))
-      .sort();
-    for (const j of journeys) check(`e2e ${j}`, 'node', [path.join('e2e', j)]);
-  }
-} finally {
-  if (stack) {
-    section('stop the stack');
-    await stack.stop();
-  }
+  });
+}
+
+if (want('e2e')) {
+  section('build frontends');
+  check('build-frontends', 'npm', ['run', 'build:frontends', '--silent']);
+  await withStack(
+    'browser journeys',
+    { dataDir: '.data/test-e2e', prod: true, frontends: false },
+    async () => {
+      section('browser journeys (headless Chromium)');
+      const journeys = readdirSync(path.join(ROOT, 'e2e'))
+        .filter((f) => f.endsWith('.e2e.mjs'))
+        .sort();
+      for (const j of journeys) check(`e2e ${j}`, 'node', [path.join('e2e', j)]);
+    },
+  );
 }
 
 if (want('chart')) {

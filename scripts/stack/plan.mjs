@@ -215,7 +215,13 @@ export function planStack({ root, dataDir, infraOnly = false, frontends = true, 
         ...base,
         ...commonEnv(),
         ...(name === 'identity'
-          ? { KEYCLOAK_CLIENT_ID: 'qm-identity', KEYCLOAK_CLIENT_SECRET: 'qm-identity-dev-secret' }
+          ? {
+              KEYCLOAK_CLIENT_ID: 'qm-identity',
+              KEYCLOAK_CLIENT_SECRET: 'qm-identity-dev-secret',
+              // The local stack's documented admin password (README); --prod runs with NODE_ENV=production,
+              // where identity insists on being given one.
+              ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? 'Admin@12345',
+            }
           : {}),
         GRPC_PORT: String(port),
         MONGO_DB: `qm_${name}`,
