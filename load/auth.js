@@ -1,4 +1,4 @@
-/* global __ENV */
+/* global __ENV, __VU */
 // k6 load test of sign-in and the current-user call (issue 3, "Measured"), from loopback.
 // Each virtual user has its own account (Keycloak refuses concurrent sign-ins of one account):
 // setup() registers them and approves them as admin. Every iteration signs in, reads
