@@ -1,16 +1,7 @@
-import {
-  Button,
-  Collapse,
-  Group,
-  Modal,
-  NumberInput,
-  Paper,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Button, Collapse, Group, Modal, Paper, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { toast } from '../toast';
+import { PriceInput, StockInput } from './ProductFields';
 import { PRODUCT_LIMITS, UpdateProductBody } from '@qm/contracts/src/api/catalog';
 import { errorMessage } from '@qm/ui';
 import { IconSparkles } from '@tabler/icons-react';
@@ -96,27 +87,8 @@ function EditProductForm({ product, onClose }: { product: Product; onClose: () =
           {...form.getInputProps('name')}
         />
         <Group grow align="flex-start">
-          <NumberInput
-            label="Price"
-            required
-            leftSection="₹"
-            min={0}
-            step={0.01}
-            decimalScale={2}
-            allowNegative={false}
-            thousandSeparator=","
-            {...form.getInputProps('price')}
-          />
-          <NumberInput
-            label="Stock Quantity"
-            required
-            min={0}
-            max={PRODUCT_LIMITS.stockMax}
-            step={1}
-            allowDecimal={false}
-            allowNegative={false}
-            {...form.getInputProps('stock')}
-          />
+          <PriceInput {...form.getInputProps('price')} />
+          <StockInput label="Stock Quantity" {...form.getInputProps('stock')} />
         </Group>
         <Stack gap={6}>
           <Textarea

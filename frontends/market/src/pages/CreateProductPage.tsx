@@ -1,17 +1,7 @@
-import {
-  Button,
-  Card,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
+import { PriceInput, StockInput } from '../components/ProductFields';
 import { toast } from '../toast';
 import {
   CreateProductBody,
@@ -91,28 +81,8 @@ export function CreateProductPage() {
                 allowDeselect={false}
                 {...form.getInputProps('type')}
               />
-              <NumberInput
-                label="Price"
-                placeholder="0.00"
-                required
-                leftSection="₹"
-                min={0}
-                step={0.01}
-                decimalScale={2}
-                allowNegative={false}
-                thousandSeparator=","
-                {...form.getInputProps('price')}
-              />
-              <NumberInput
-                label="Stock"
-                required
-                min={0}
-                max={PRODUCT_LIMITS.stockMax}
-                step={1}
-                allowDecimal={false}
-                allowNegative={false}
-                {...form.getInputProps('stock')}
-              />
+              <PriceInput placeholder="0.00" {...form.getInputProps('price')} />
+              <StockInput label="Stock" {...form.getInputProps('stock')} />
             </SimpleGrid>
             <Stack gap={6}>
               <Textarea
