@@ -2,7 +2,7 @@
 // Gateway memory per thousand active sessions: the sessions live in the database; what the gateway
 // holds per active session is its cache entry (gateway/src/session/cache.ts). This fills the real
 // cache, backed by the real session store, with N sessions and reports the heap growth.
-// Usage: npx tsx --expose-gc load/session-memory.ts [N=5000]   (needs `make infra`)
+// Usage: node --expose-gc --import tsx load/session-memory.ts [N=5000]   (needs `make infra`)
 import { randomBytes } from 'node:crypto';
 import { cachedSessionStore } from '../gateway/src/session/cache';
 import { mongoSessionStore, type SessionDoc } from '../gateway/src/session/store';
