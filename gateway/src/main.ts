@@ -1,22 +1,10 @@
-import { ConfigError, createLogger } from '@qm/platform';
+import { createLogger, exitOnConfigError } from '@qm/platform';
 import { createApp } from './app';
 import { createClients } from './clients';
 import { parseGatewayConfig } from './config';
 import { sessionsFromConfig } from './session';
 
-function loadConfig() {
-  try {
-    return parseGatewayConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
-}
-
-const config = loadConfig();
+const config = exitOnConfigError(() => parseGatewayConfig());
 const log = createLogger('gateway', config.LOG_LEVEL);
 const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
 // Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.

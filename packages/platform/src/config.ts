@@ -34,10 +34,10 @@ export function parseConfig<S extends z.ZodRawShape>(
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
 }
 
-/** parseConfig for process entry points: prints the problem and exits with status 1. */
-export function loadConfig<S extends z.ZodRawShape>(shape: S): z.infer<z.ZodObject<S>> {
+/** For process entry points: a configuration error is printed and ends the process with status 1. */
+export function exitOnConfigError<T>(read: () => T): T {
   try {
-    return parseConfig(shape);
+    return read();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -45,4 +45,9 @@ export function loadConfig<S extends z.ZodRawShape>(shape: S): z.infer<z.ZodObje
     }
     throw err;
   }
+}
+
+/** parseConfig for process entry points (see exitOnConfigError). */
+export function loadConfig<S extends z.ZodRawShape>(shape: S): z.infer<z.ZodObject<S>> {
+  return exitOnConfigError(() => parseConfig(shape));
 }

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
-import { ConfigError, parseConfig, port, serviceEnv } from './config';
+import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
 import { connectBus, type EventBus, STREAMS } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
@@ -72,16 +72,11 @@ export async function startService<S extends z.ZodRawShape>(
 
 /** Entry point of a service process: startService, exit 1 on bad config, graceful stop on signals. */
 export async function runService<S extends z.ZodRawShape>(def: ServiceDefinition<S>): Promise<void> {
-  let running: RunningService<z.infer<z.ZodObject<S>>>;
-  try {
-    running = await startService(def);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
+  const running = await startService(def).catch((err: unknown) =>
+    exitOnConfigError(() => {
+      throw err;
+    }),
+  );
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
