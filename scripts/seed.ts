@@ -162,6 +162,15 @@ async function main(): Promise<void> {
   const maker = new Session();
   await maker.must('POST', '/api/login', { username: 'maker_demo', password: 'Maker@12345' });
   const me = await maker.must<{ id: number }>('GET', '/api/user');
+  // What the market's product cards show about the manufacturer.
+  await maker.must('PATCH', '/api/user/profile', {
+    firstName: 'Meera',
+    lastName: 'Iyer',
+    email: 'maker_demo@quartermaster.local',
+    licenseNumber: 'MFG-2024-0042',
+    yearsOfExperience: 15,
+    address: 'Plot 14, Defence Industrial Corridor, Chennai',
+  });
   const products = await maker.must<{ manufacturerId: number; name: string }[]>('GET', '/api/products');
   const mine = new Set(products.filter((p) => p.manufacturerId === me.id).map((p) => p.name));
   let created = 0;
