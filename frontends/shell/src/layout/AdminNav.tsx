@@ -1,4 +1,4 @@
-import { Button, Divider, Group, Menu, NavLink, Stack, Text } from '@mantine/core';
+import { Button, Divider, Group, Menu, Stack, Text } from '@mantine/core';
 import { useCurrentUser } from '@qm/ui';
 import {
   IconChevronDown,
@@ -13,6 +13,7 @@ import {
 import { Link, useLocation } from 'react-router-dom';
 import { useSignOut } from '../auth/useSignOut';
 import { ADMIN_MENU_LINKS, ADMIN_TOP_LINKS, isActive } from './navLinks';
+import { DrawerLinks, TopLinkButtons } from './NavParts';
 import type { NavProps } from './PublicNav';
 
 const ICONS: Record<string, typeof IconDashboard> = {
@@ -42,20 +43,13 @@ export function AdminNav({ variant, onNavigate }: NavProps) {
         <Text size="sm" c="dimmed" mb="xs">
           Logged in as Administrator
         </Text>
-        {[...ADMIN_TOP_LINKS, ...ADMIN_MENU_LINKS].map(({ to, label }) => {
-          const Icon = ICONS[to] ?? IconDashboard;
-          return (
-            <NavLink
-              key={to}
-              component={Link}
-              to={to}
-              label={label}
-              leftSection={<Icon size={18} />}
-              active={isActive(pathname, to)}
-              onClick={onNavigate}
-            />
-          );
-        })}
+        <DrawerLinks
+          links={[...ADMIN_TOP_LINKS, ...ADMIN_MENU_LINKS]}
+          icons={ICONS}
+          fallbackIcon={IconDashboard}
+          pathname={pathname}
+          onNavigate={onNavigate}
+        />
         <Divider my="sm" />
         <Button
           variant="light"
@@ -73,17 +67,7 @@ export function AdminNav({ variant, onNavigate }: NavProps) {
   const menuActive = ADMIN_MENU_LINKS.some(({ to }) => isActive(pathname, to));
   return (
     <Group gap={4} wrap="nowrap">
-      {ADMIN_TOP_LINKS.map(({ to, label }) => (
-        <Button
-          key={to}
-          component={Link}
-          to={to}
-          variant={isActive(pathname, to) ? 'light' : 'subtle'}
-          color={isActive(pathname, to) ? undefined : 'gray'}
-        >
-          {label}
-        </Button>
-      ))}
+      <TopLinkButtons links={ADMIN_TOP_LINKS} pathname={pathname} />
       <Menu position="bottom-end" withArrow>
         <Menu.Target>
           <Button

@@ -1,7 +1,8 @@
 import { Button, Group, NavLink, Stack } from '@mantine/core';
 import { IconHome, IconInfoCircle, IconLogin, IconMail, IconUserPlus } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
-import { isActive, PUBLIC_LINKS } from './navLinks';
+import { PUBLIC_LINKS } from './navLinks';
+import { DrawerLinks, TopLinkButtons } from './NavParts';
 
 const ICONS: Record<string, typeof IconHome> = {
   '/': IconHome,
@@ -22,20 +23,13 @@ export function PublicNav({ variant, onNavigate }: NavProps) {
   if (variant === 'drawer') {
     return (
       <Stack gap={4}>
-        {PUBLIC_LINKS.map(({ to, label }) => {
-          const Icon = ICONS[to] ?? IconHome;
-          return (
-            <NavLink
-              key={to}
-              component={Link}
-              to={to}
-              label={label}
-              leftSection={<Icon size={18} />}
-              active={isActive(pathname, to)}
-              onClick={onNavigate}
-            />
-          );
-        })}
+        <DrawerLinks
+          links={PUBLIC_LINKS}
+          icons={ICONS}
+          fallbackIcon={IconHome}
+          pathname={pathname}
+          onNavigate={onNavigate}
+        />
         <NavLink
           component={Link}
           to="/auth"
@@ -58,17 +52,7 @@ export function PublicNav({ variant, onNavigate }: NavProps) {
 
   return (
     <Group gap={4} wrap="nowrap">
-      {PUBLIC_LINKS.map(({ to, label }) => (
-        <Button
-          key={to}
-          component={Link}
-          to={to}
-          variant={isActive(pathname, to) ? 'light' : 'subtle'}
-          color={isActive(pathname, to) ? undefined : 'gray'}
-        >
-          {label}
-        </Button>
-      ))}
+      <TopLinkButtons links={PUBLIC_LINKS} pathname={pathname} />
       <Button component={Link} to="/auth" variant="default" ml="xs">
         Sign In
       </Button>

@@ -11,7 +11,8 @@ import {
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { useSignOut } from '../auth/useSignOut';
-import { isActive, USER_LINKS } from './navLinks';
+import { USER_LINKS } from './navLinks';
+import { DrawerLinks, TopLinkButtons } from './NavParts';
 import type { NavProps } from './PublicNav';
 
 const ICONS: Record<string, typeof IconHome> = {
@@ -49,20 +50,13 @@ export function UserNav({ variant, onNavigate }: NavProps) {
           leftSection={<IconHome size={18} />}
           onClick={onNavigate}
         />
-        {USER_LINKS.map(({ to, label }) => {
-          const Icon = ICONS[to] ?? IconHome;
-          return (
-            <NavLink
-              key={to}
-              component={Link}
-              to={to}
-              label={label}
-              leftSection={<Icon size={18} />}
-              active={isActive(pathname, to)}
-              onClick={onNavigate}
-            />
-          );
-        })}
+        <DrawerLinks
+          links={USER_LINKS}
+          icons={ICONS}
+          fallbackIcon={IconHome}
+          pathname={pathname}
+          onNavigate={onNavigate}
+        />
         <Divider my="sm" />
         <Button
           variant="light"
@@ -79,17 +73,7 @@ export function UserNav({ variant, onNavigate }: NavProps) {
 
   return (
     <Group gap={4} wrap="nowrap">
-      {USER_LINKS.map(({ to, label }) => (
-        <Button
-          key={to}
-          component={Link}
-          to={to}
-          variant={isActive(pathname, to) ? 'light' : 'subtle'}
-          color={isActive(pathname, to) ? undefined : 'gray'}
-        >
-          {label}
-        </Button>
-      ))}
+      <TopLinkButtons links={USER_LINKS} pathname={pathname} />
       <Menu position="bottom-end" withArrow>
         <Menu.Target>
           <UnstyledButton aria-label="User menu" ml="xs">
