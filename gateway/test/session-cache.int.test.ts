@@ -53,6 +53,25 @@ describe('session cache in front of the real session store', () => {
     expect(await replicaA.get('k2')).toBeNull();
   });
 
+  it('does not keep a read that raced with a write', async () => {
+    // The same real store, with reads that take a while, as under load.
+    const slowReads: typeof backing = {
+      ...backing,
+      get: async (key) => {
+        const doc = await backing.get(key);
+        await new Promise((r) => setTimeout(r, 100));
+        return doc;
+      },
+    };
+    const replica = cachedSessionStore(slowReads, { ttlMs: 60_000, maxEntries: 100 });
+    await backing.insert(session('k6'));
+    const racing = replica.get('k6'); // reads the old username, slowly
+    await new Promise((r) => setTimeout(r, 20));
+    await replica.update('k6', { username: 'subedar' });
+    expect((await racing)?.username).toBe('sepoy');
+    expect((await replica.get('k6'))?.username).toBe('subedar');
+  });
+
   it('stays bounded', async () => {
     for (const k of ['k3', 'k4', 'k5']) await replicaA.insert(session(k));
     await backing.remove('k3'); // behind the cache's back: only visible once k3 was evicted

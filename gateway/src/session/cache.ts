@@ -11,6 +11,13 @@ export function cachedSessionStore(
   { ttlMs, maxEntries }: { ttlMs: number; maxEntries: number },
 ) {
   const entries = new Map<string, { doc: SessionDoc | null; until: number }>();
+  // Bumped by every write: a read that started before a write finished must not be remembered,
+  // or it would put the pre-write session back for ttlMs.
+  let writes = 0;
+  const forget = (key: string) => {
+    writes++;
+    entries.delete(key);
+  };
   const remember = (key: string, doc: SessionDoc | null) => {
     entries.delete(key);
     if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!); // oldest first
@@ -21,25 +28,31 @@ export function cachedSessionStore(
     async get(key) {
       const hit = entries.get(key);
       if (hit && hit.until > Date.now()) return hit.doc;
+      const before = writes;
       const doc = await inner.get(key);
-      remember(key, doc);
+      if (writes === before) remember(key, doc);
       return doc;
     },
     async insert(doc) {
+      forget(doc._id);
       await inner.insert(doc);
       remember(doc._id, doc);
     },
     async update(key, fields) {
-      entries.delete(key);
-      await inner.update(key, fields);
+      forget(key);
+      await inner.update(key, fields).finally(() => forget(key));
     },
     async remove(key) {
-      entries.delete(key);
-      return inner.remove(key);
+      forget(key);
+      return inner.remove(key).finally(() => forget(key));
     },
     async sweep(now) {
+      writes++;
       entries.clear();
-      return inner.sweep(now);
+      return inner.sweep(now).finally(() => {
+        writes++;
+        entries.clear();
+      });
     },
     close: () => inner.close(),
   };
