@@ -11,7 +11,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { needsNpmInstall, npmInstall, provisionTools, ROOT, startStack } from './stack/index.mjs';
+import {
+  needsNpmInstall,
+  npmInstall,
+  POSTGRES_URL,
+  provisionTools,
+  ROOT,
+  startStack,
+} from './stack/index.mjs';
 
 const only = process.argv
   .slice(2)
@@ -99,7 +106,9 @@ async function withStack(step, options, body) {
 if (want('integration')) {
   await withStack('integration tests', { dataDir: '.data/test-integration', infraOnly: true }, async () => {
     section('integration tests (real NATS, FerretDB, Keycloak, maildev)');
-    jest('integration', ['--selectProjects', 'integration', '--runInBand']);
+    jest('integration', ['--selectProjects', 'integration', '--runInBand'], {
+      FERRETDB_POSTGRESQL_URL: POSTGRES_URL,
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Provisions the local infrastructure binaries once, into a cache outside the clone
 # (default ~/.cache/quartermaster), and links them into ./.tools. Idempotent: a second
-# run finds everything built and returns at once. Usage: provision.sh [all|nats|ferretdb|keycloak|helm|k6|chromium]
+# run finds everything built and returns at once. Usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/versions.env"
@@ -45,15 +45,39 @@ keycloak() {
   rm -rf "$dir"; mv "$tmp/keycloak-$KEYCLOAK_VERSION" "$dir"; rm -rf "$tmp"
 }
 
-chromium() {
-  command -v chromium >/dev/null && return
-  log "installing Debian's chromium for the browser tests"
+# FerretDB's backend (docs/adr/004): Debian's PostgreSQL 15 server, linked into bin/. Installed with
+# apt-get when this machine has none; the stack runs its own cluster per data directory.
+postgres() {
+  local bindir=""
+  for d in /usr/lib/postgresql/15/bin "$(pg_config --bindir 2>/dev/null || true)"; do
+    [ -n "$d" ] && [ -x "$d/postgres" ] && [ -x "$d/initdb" ] && { bindir=$d; break; }
+  done
+  if [ -z "$bindir" ]; then
+    log "installing Debian's postgresql-15 for FerretDB"
+    apt_install postgresql-15
+    bindir=/usr/lib/postgresql/15/bin
+  fi
+  ln -sfn "$bindir/postgres" "$BIN/postgres"
+  ln -sfn "$bindir/initdb" "$BIN/initdb"
+}
+
+apt_install() {
   local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
-  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-liberation >/dev/null
+  $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
+
+# Named install_chromium, not chromium: inside a function called chromium, `command -v chromium`
+# finds the function itself and the browser was never installed.
+install_chromium() {
+  [ -x "$(type -P chromium)" ] && return
+  log "installing Debian's chromium for the browser tests"
+  apt_install chromium fonts-liberation
 }
 
 what=${1:-all}
 case "$what" in
-  all) nats; ferretdb; keycloak ;;
-  *) "$what" ;;
+  all) nats; postgres; ferretdb; keycloak ;;
+  chromium) install_chromium ;;
+  nats|postgres|ferretdb|keycloak|helm|k6) "$what" ;;
+  *) echo "usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium]" >&2; exit 2 ;;
 esac

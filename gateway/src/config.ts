@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, parseConfig, port } from '@qm/platform';
+import { ConfigError, parseConfig, port, serviceEnv } from '@qm/platform';
 
 /** The services the gateway may talk to; each is configured by `<NAME>_GRPC_ADDR`. */
 export const SERVICE_NAMES = [
@@ -35,6 +35,7 @@ export const gatewayEnv = {
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
     .default('mongodb://127.0.0.1:27017'),
   MONGO_DB: z.string().min(1).default('qm_gateway'),
+  FERRETDB_POSTGRESQL_URL: serviceEnv.FERRETDB_POSTGRESQL_URL,
   NATS_URL: z
     .string()
     .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')

@@ -21,6 +21,7 @@ export { grpcHealth, httpCheck, mongoPing, tcpCheck, waitHealthy, StackError } f
 export { assertPortsFree, isPortFree, waitPortsFree, whoUses } from './ports.mjs';
 export { describeExit, groupMembers, startProcess, stopGroup } from './process.mjs';
 export { commonEnv, FRONTENDS, GRPC_PORT, SERVICES, URLS } from './plan.mjs';
+export { POSTGRES_PORT, POSTGRES_URL } from './postgres.mjs';
 export { needsNpmInstall, npmInstall, provisionTools } from './setup.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

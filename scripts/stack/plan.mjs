@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { grpcHealth, httpCheck, mongoPing, tcpCheck } from './health.mjs';
+import { POSTGRES_URL, postgresSpec } from './postgres.mjs';
 
 export const SERVICES = [
   'identity',
@@ -32,6 +33,8 @@ export const URLS = {
 export function commonEnv() {
   return {
     MONGO_URL: 'mongodb://127.0.0.1:27017',
+    // Lets @qm/platform create the indexes FerretDB's PostgreSQL backend can use (docs/adr/004).
+    FERRETDB_POSTGRESQL_URL: POSTGRES_URL,
     NATS_URL: 'nats://127.0.0.1:4222',
     KEYCLOAK_URL: 'http://127.0.0.1:8081',
     KEYCLOAK_REALM: 'quartermaster',
@@ -128,18 +131,22 @@ export function planStack({ root, dataDir, infraOnly = false, frontends = true, 
       check: () => httpCheck('http://127.0.0.1:8222/healthz'),
       timeoutMs: 30000,
     },
+    postgresSpec({ dataDir, tools }),
     {
       name: 'ferretdb',
       command: path.join(tools, 'bin/ferretdb'),
+      // FerretDB v1 on PostgreSQL: indexed reads stay flat as collections grow (docs/adr/004). It
+      // connects lazily, so it may start beside PostgreSQL; services wait for both to be healthy.
       args: [
-        '--handler=sqlite',
-        `--sqlite-url=file:${path.join(dataDir, 'ferretdb')}/`,
+        '--handler=postgresql',
+        `--postgresql-url=${POSTGRES_URL}`,
         '--listen-addr=127.0.0.1:27017',
         '--telemetry=disable',
         `--state-dir=${path.join(dataDir, 'ferretdb')}`,
         '--debug-addr=-',
       ],
       ports: [27017],
+      prepare: () => mkdirSync(path.join(dataDir, 'ferretdb'), { recursive: true }),
       check: () => mongoPing('mongodb://127.0.0.1:27017'),
       timeoutMs: 30000,
     },

@@ -65,7 +65,17 @@ export async function stopGroup(pgid, { timeoutMs = 10000, signal = 'SIGTERM' } 
  * only the orchestrator), appends its output to `<logDir>/<name>.log`, keeps the last lines in memory
  * for error messages, and echoes every line with a coloured `[name]` prefix unless `echo` is false.
  */
-export function startProcess({ name, command, args = [], cwd, env, logDir, echo = true }) {
+export function startProcess({
+  name,
+  command,
+  args = [],
+  cwd,
+  env,
+  logDir,
+  echo = true,
+  spawnAs,
+  stopSignal,
+}) {
   mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);
   const log = createWriteStream(logFile, { flags: 'a' });
@@ -77,7 +87,13 @@ export function startProcess({ name, command, args = [], cwd, env, logDir, echo 
     if (echo) process.stdout.write(`${prefix(name)} ${line}\n`);
   };
 
-  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(spawnAs ?? {}), // { uid, gid }: a server that refuses to run as root (PostgreSQL)
+  });
   for (const stream of [child.stdout, child.stderr]) {
     let partial = '';
     stream.setEncoding('utf8');
@@ -105,7 +121,7 @@ export function startProcess({ name, command, args = [], cwd, env, logDir, echo 
     tail: (n = 30) => tail.slice(-n).join('\n'),
     stop: async (opts) => {
       proc.stopping = true;
-      const how = child.pid ? await stopGroup(child.pid, opts) : 'gone';
+      const how = child.pid ? await stopGroup(child.pid, { signal: stopSignal, ...opts }) : 'gone';
       log.end();
       return how;
     },

@@ -24,7 +24,12 @@ export function sessionsFromConfig(
     // Sessions are whole-document inserts and sets by id, never read-modify-write counters, so they
     // need not be serialised on one connection (docs/adr/002): a few connections keep lookups parallel.
     store: cachedSessionStore(
-      mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB, maxPoolSize: 4 }),
+      mongoSessionStore({
+        url: config.MONGO_URL,
+        db: config.MONGO_DB,
+        maxPoolSize: 4,
+        ferretdbPostgresqlUrl: config.FERRETDB_POSTGRESQL_URL,
+      }),
       {
         ttlMs: config.SESSION_CACHE_MS,
         maxEntries: 50_000,

@@ -1,4 +1,4 @@
-import { connectMongo, type Role } from '@qm/platform';
+import { connectMongo, indexBackendFor, type Role } from '@qm/platform';
 
 type Connection = Awaited<ReturnType<typeof connectMongo>>;
 
@@ -33,7 +33,12 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
-export function mongoSessionStore(opts: { url: string; db: string; maxPoolSize?: number }): SessionStore {
+export function mongoSessionStore(opts: {
+  url: string;
+  db: string;
+  maxPoolSize?: number;
+  ferretdbPostgresqlUrl?: string;
+}): SessionStore {
   let connecting: Promise<Connection> | undefined;
   const conn = () => {
     if (!connecting) {
@@ -41,6 +46,12 @@ export function mongoSessionStore(opts: { url: string; db: string; maxPoolSize?:
         const c = await connectMongo(opts.url, opts.db, { maxPoolSize: opts.maxPoolSize ?? 1 });
         await c.collection('sessions').createIndex({ userId: 1 });
         await c.collection('sessions').createIndex({ expiresAt: 1 });
+        const backend = indexBackendFor(opts.ferretdbPostgresqlUrl);
+        try {
+          await backend?.ensure(opts.db, 'sessions', ['userId', 'expiresAt']);
+        } finally {
+          await backend?.close();
+        }
         return c;
       })();
       // A failed connection is retried by the next request instead of being remembered.

@@ -9,6 +9,11 @@ export const serviceEnv = {
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
     .default('mongodb://127.0.0.1:27017'),
   MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(1),
+  // Only where the database is FerretDB v1 on PostgreSQL (the local stack): see docs/adr/004.
+  FERRETDB_POSTGRESQL_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   NATS_URL: z
     .string()
     .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')

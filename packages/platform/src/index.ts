@@ -4,6 +4,8 @@ export * from './errors';
 export * from './logger';
 export * from './money';
 export * from './mongo';
+export * from './indexes';
+export * from './feeds';
 export * from './service';
 export * from './grpc/metadata';
 export * from './grpc/types';

@@ -4,6 +4,7 @@ import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
 import { connectBus, type EventBus, STREAMS } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
+import { ensureIndexes, indexBackendFor } from './indexes';
 import { connectMongo } from './mongo';
 
 export interface ServiceRuntime<C> {
@@ -55,6 +56,12 @@ export async function startService<S extends z.ZodRawShape>(
   const grpc = createGrpcServer(log);
   const rt = { config, log, conn, bus, grpc };
   const stopOwn = await def.setup(rt);
+  const indexBackend = indexBackendFor(config.FERRETDB_POSTGRESQL_URL);
+  try {
+    await ensureIndexes(conn, indexBackend);
+  } finally {
+    await indexBackend?.close();
+  }
   const bound = await grpc.listen(config.GRPC_PORT);
   grpc.setServing(true);
   log.info({ port: bound, db: config.MONGO_DB }, `${def.name} service ready`);

@@ -4,6 +4,9 @@ import type { Connection } from 'mongoose';
 
 /** The real local infrastructure the integration tests talk to (make test starts it). */
 export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+// The PostgreSQL database behind the local FerretDB (scripts/stack/postgres.mjs).
+export const FERRETDB_POSTGRESQL_URL =
+  process.env.FERRETDB_POSTGRESQL_URL ?? 'postgres://postgres@127.0.0.1:5433/postgres';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 export const log = createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent');
 

@@ -1,0 +1,92 @@
+import type { Connection, Model, Schema } from 'mongoose';
+import { nextSequence } from './mongo';
+
+/**
+ * Newest-first, paged reads of one owner's documents (a wallet's entries, a buyer's orders, a
+ * user's activity) that cost the same at any collection or owner size, on every backend.
+ *
+ * FerretDB v1 sorts in the process and pushes down only equality, so `find({owner}).sort().limit()`
+ * reads all of an owner's rows. A feed instead numbers each owner's documents (one atomic counter
+ * per owner) and files them in buckets of BUCKET_SIZE under an equality key `<owner>:<bucket>`;
+ * any page then needs at most two indexed equality reads. docs/adr/004 has the measurements.
+ *
+ * A crash between taking a number and inserting leaves a gap: that page shows one entry fewer.
+ */
+export const BUCKET_SIZE = 32;
+
+/** Name of a feed and how to find a document's owner in it (a constant for a global feed). */
+export type FeedOwners<T> = Record<string, (doc: T) => string | number>;
+
+const keyField = (feed: string) => `feed_${feed}`;
+const seqField = (feed: string) => `feedSeq_${feed}`;
+const counterName = (collection: string, feed: string, owner: string | number) =>
+  `feed:${collection}:${feed}:${owner}`;
+const bucketKey = (owner: string | number, seq: number) => `${owner}:${Math.floor(seq / BUCKET_SIZE)}`;
+
+/** The fields that file a document as number `seq` of `owner` in `feed` (for bulk loaders). */
+export function feedFields(feed: string, owner: string | number, seq: number): Record<string, unknown> {
+  return { [keyField(feed)]: bucketKey(owner, seq), [seqField(feed)]: seq };
+}
+
+/** Adds a feed's fields and its index to a schema (ensureIndexes then creates them). */
+export function addFeeds(schema: Schema, feeds: string[]): void {
+  for (const feed of feeds) {
+    schema.add({ [keyField(feed)]: String, [seqField(feed)]: Number });
+    schema.index({ [keyField(feed)]: 1 });
+  }
+}
+
+export interface FeedPage<T> {
+  items: T[];
+  /** Documents ever filed for the owner (counting any gap a crash left). */
+  total: number;
+}
+
+export interface Feeds<T> {
+  /** Numbers the document in every feed and inserts it. */
+  insert(doc: T): Promise<T>;
+  /** Page `page` (1-based) of `pageSize` (at most BUCKET_SIZE) of the owner's documents, newest first. */
+  page(feed: string, owner: string | number, page: number, pageSize: number): Promise<FeedPage<T>>;
+}
+
+export function feedsOf<T extends object>(
+  conn: Connection,
+  model: Model<T>,
+  owners: FeedOwners<T>,
+): Feeds<T> {
+  const collection = model.collection.collectionName;
+  const counters = conn.collection<{ _id: string; seq: number }>('counters');
+  return {
+    async insert(doc) {
+      const filed: Record<string, unknown> = { ...(doc as Record<string, unknown>) };
+      for (const [feed, ownerOf] of Object.entries(owners)) {
+        const owner = ownerOf(doc);
+        const seq = await nextSequence(conn, counterName(collection, feed, owner));
+        Object.assign(filed, feedFields(feed, owner, seq));
+      }
+      const created = await model.create(filed);
+      return created.toObject() as T;
+    },
+    async page(feed, owner, page, pageSize) {
+      if (!owners[feed]) throw new Error(`unknown feed ${feed}`);
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > BUCKET_SIZE)
+        throw new RangeError(`pageSize must be 1..${BUCKET_SIZE}`);
+      const counter = await counters.findOne({ _id: counterName(collection, feed, owner) });
+      const total = counter?.seq ?? 0;
+      const newest = total - (page - 1) * pageSize; // sequence numbers start at 1
+      const oldest = Math.max(1, newest - pageSize + 1);
+      if (newest < 1) return { items: [], total };
+      const keys = [...new Set([bucketKey(owner, newest), bucketKey(owner, oldest)])];
+      // One equality read per bucket: the form every backend serves from an index.
+      const buckets = await Promise.all(
+        keys.map((key) => model.find({ [keyField(feed)]: key } as never).lean<T[]>()),
+      );
+      const seqOf = (d: T) => (d as Record<string, number | undefined>)[seqField(feed)] ?? 0;
+      const items = buckets
+        .flat()
+        .filter((d) => seqOf(d) >= oldest && seqOf(d) <= newest)
+        .sort((a, b) => seqOf(b) - seqOf(a));
+      return { items, total };
+    },
+  };
+}
