@@ -33,6 +33,8 @@ export function commonEnv() {
   return {
     MONGO_URL: 'mongodb://127.0.0.1:27017',
     NATS_URL: 'nats://127.0.0.1:4222',
+    // Streams, subjects and durables carry it, so another environment on this NATS server is not disturbed.
+    EVENTS_PREFIX: process.env.EVENTS_PREFIX || 'dev',
     KEYCLOAK_URL: 'http://127.0.0.1:8081',
     KEYCLOAK_REALM: 'quartermaster',
     SMTP_URL: 'smtp://127.0.0.1:1025',
