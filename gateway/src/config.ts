@@ -40,6 +40,8 @@ export const gatewayEnv = {
     .string()
     .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')
     .default('nats://127.0.0.1:4222'),
+  /** The environment's prefix on NATS (CONVENTIONS); the gateway follows identity's sessions_revoked events. */
+  EVENTS_PREFIX: serviceEnv.EVENTS_PREFIX,
   /** Keys the hash of session ids at rest; at least 32 characters; required in production. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Absolute lifetime of a session (Keycloak's idle and max limits also apply). */

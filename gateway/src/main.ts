@@ -7,28 +7,36 @@ import { sessionsFromConfig } from './session';
 const config = exitOnConfigError(() => parseGatewayConfig());
 const log = createLogger('gateway', config.LOG_LEVEL);
 const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
-// Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.
-const sessions = sessionsFromConfig(config, clients, log);
-sessions.start();
-const { app, upgrade } = createApp({ config, log, clients, sessions });
 
-const server = app.listen(config.PORT, () => {
-  log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);
-});
-server.keepAliveTimeout = 65_000;
-if (upgrade) server.on('upgrade', upgrade);
+async function main() {
+  // Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.
+  const { sessions, close: closeSessions } = await sessionsFromConfig(config, clients, log);
+  sessions.start();
+  const { app, upgrade } = createApp({ config, log, clients, sessions });
 
-let stopping = false;
-function stop(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log.info({ signal }, 'stopping');
-  server.close(() => {
-    close();
-    void sessions.close().finally(() => process.exit(0));
+  const server = app.listen(config.PORT, () => {
+    log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);
   });
-  server.closeIdleConnections();
-  setTimeout(() => process.exit(0), 10_000).unref();
+  server.keepAliveTimeout = 65_000;
+  if (upgrade) server.on('upgrade', upgrade);
+
+  let stopping = false;
+  function stop(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping');
+    server.close(() => {
+      close();
+      void closeSessions().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 10_000).unref();
+  }
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
 }
-process.once('SIGTERM', () => stop('SIGTERM'));
-process.once('SIGINT', () => stop('SIGINT'));
+
+main().catch((err: unknown) => {
+  log.fatal({ err }, 'gateway failed to start');
+  process.exit(1);
+});

@@ -1,13 +1,19 @@
 import { randomBytes, createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
-import { createLogger, startService } from '@qm/platform';
+import { connectBus, createLogger, startService } from '@qm/platform';
 import { createIdentityService } from '@qm/identity/src/service';
 import { KeycloakClient } from '@qm/identity/src/keycloak/client';
 import { createApp } from '../src/app';
 import { createClients } from '../src/clients';
 import { parseGatewayConfig } from '../src/config';
-import { createSessionManager, mongoSessionStore, SESSION_COOKIE } from '../src/session';
+import {
+  cachedSessionStore,
+  createSessionManager,
+  followSessionRevocations,
+  mongoSessionStore,
+  SESSION_COOKIE,
+} from '../src/session';
 
 /**
  * A real gateway (in-process createApp on port 0) with the real session resolver and the real
@@ -41,9 +47,9 @@ export function testClock() {
   return { now: () => Date.now() + offset, advance: (ms: number) => (offset += ms) };
 }
 
-export async function startIdentityStack() {
-  const clock = testClock();
-  const identity = await startService(createIdentityService(), {
+/** The identity service's environment in these tests; `overrides` win. */
+export async function identityEnv(overrides: Record<string, string> = {}): Promise<Record<string, string>> {
+  return {
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     GRPC_PORT: String(await freePort()),
@@ -54,7 +60,17 @@ export async function startIdentityStack() {
     SMTP_URL: INFRA.SMTP_URL,
     ADMIN_PASSWORD,
     SWEEP_INTERVAL_MS: '3600000',
-  });
+    ...overrides,
+  };
+}
+
+/**
+ * `identity`: overrides of the identity service's environment; `cacheMs`: the gateway's session
+ * cache as in production (off unless given, so tests see the store directly).
+ */
+export async function startIdentityStack(opts: { identity?: Record<string, string>; cacheMs?: number } = {}) {
+  const clock = testClock();
+  const identity = await startService(createIdentityService(), await identityEnv(opts.identity));
   const config = parseGatewayConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -64,8 +80,13 @@ export async function startIdentityStack() {
   });
   const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
   const store = mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB });
+  const resolving = opts.cacheMs
+    ? cachedSessionStore(store, { ttlMs: opts.cacheMs, maxEntries: 1000 })
+    : store;
+  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'gateway-test', log });
+  await followSessionRevocations({ bus, store: resolving, log });
   const sessions = createSessionManager({
-    store,
+    store: resolving,
     identity: clients.identity,
     log,
     secret: config.SESSION_SECRET,
@@ -111,9 +132,10 @@ export async function startIdentityStack() {
       const gwDb = await connectMongo(config.MONGO_URL, config.MONGO_DB);
       await gwDb.dropDatabase().catch(() => undefined);
       await gwDb.close();
+      await bus.close();
       await sessions.close();
       await identity.rt.conn.dropDatabase().catch(() => undefined);
-      await identity.stop();
+      await identity.stop().catch(() => undefined); // a test may have stopped it already
     },
   };
 }

@@ -72,6 +72,25 @@ describe('session cache in front of the real session store', () => {
     expect((await replica.get('k6'))?.username).toBe('subedar');
   });
 
+  it("drops and refuses a user's sessions from before a password change, on every replica that hears of it", async () => {
+    const replica = cachedSessionStore(backing, { ttlMs: 60_000, maxEntries: 100 });
+    const old = { ...session('k7'), userId: 7, createdAt: new Date(Date.now() - 60_000) };
+    const other = { ...session('k8'), userId: 8, createdAt: old.createdAt };
+    await backing.insert(old);
+    await backing.insert(other);
+    expect(await replica.get('k7')).not.toBeNull(); // cached for a minute
+    replica.forgetUser(7, new Date(Date.now() - 1000));
+    expect(await replica.get('k7')).toBeNull();
+    expect(await backing.get('k7')).not.toBeNull(); // still in the store: refused, not re-cached
+    expect(await replica.get('k7')).toBeNull();
+    expect(await replica.get('k8')).not.toBeNull(); // another user's session is untouched
+    await replica.insert({ ...session('k9'), userId: 7 }); // signed in again after the change
+    expect(await replica.get('k9')).not.toBeNull();
+    // The store's own purge takes the old one, and only it.
+    expect(await replica.removeUser(7, new Date(Date.now() - 1000))).toBe(1);
+    expect(await backing.get('k9')).not.toBeNull();
+  });
+
   it('stays bounded', async () => {
     for (const k of ['k3', 'k4', 'k5']) await replicaA.insert(session(k));
     await backing.remove('k3'); // behind the cache's back: only visible once k3 was evicted

@@ -36,6 +36,8 @@ export function commonEnv() {
     // Lets @qm/platform create the indexes FerretDB's PostgreSQL backend can use (docs/adr/004).
     FERRETDB_POSTGRESQL_URL: POSTGRES_URL,
     NATS_URL: 'nats://127.0.0.1:4222',
+    // Streams, subjects and durables carry it, so another environment on this NATS server is not disturbed.
+    EVENTS_PREFIX: process.env.EVENTS_PREFIX || 'dev',
     KEYCLOAK_URL: 'http://127.0.0.1:8081',
     KEYCLOAK_REALM: 'quartermaster',
     SMTP_URL: 'smtp://127.0.0.1:1025',

@@ -184,6 +184,7 @@ Keys that come from the Secret are left out; so are empty values.
   "MONGO_URL" (include "qm.mongoUrl" $root)
   "MONGO_DB" (printf "qm_%s" $name)
   "NATS_URL" (include "qm.natsUrl" $root)
+  "EVENTS_PREFIX" $root.Values.nats.eventsPrefix
   "MONGO_MAX_POOL_SIZE" $root.Values.mongodb.maxPoolSize
   "PUBLIC_URL" (include "qm.publicUrl" $root)
 }}

@@ -441,12 +441,19 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: VerifyPasswordOtpBody,
     response: VerifyPasswordOtpResponseSchema,
     before: [codeLimit()],
-    async handler({ body }) {
-      return clients.identity.verifyPasswordChangeOtp({
+    async handler({ body, req, res }) {
+      const out = await clients.identity.verifyPasswordChangeOtp({
         otp: body.otp,
         newPassword: body.newPassword,
         currentPassword: body.currentPassword,
       });
+      // The change ended every session of the user, this one too (its Keycloak session is gone):
+      // the browser continues in a fresh one, created after the change so that it stays valid.
+      if (out.changed && out.tokens && out.user && manager) {
+        await manager.destroy(req, res);
+        await manager.create(req, res, { user: out.user, tokens: out.tokens });
+      }
+      return { changed: out.changed, message: out.message };
     },
   });
 

@@ -1,8 +1,9 @@
-import type { Logger } from '@qm/platform';
+import { connectBus, type Logger } from '@qm/platform';
 import type { Clients } from '../clients';
 import type { GatewayConfig } from '../config';
 import { cachedSessionStore } from './cache';
 import { createSessionManager, type SessionManager } from './manager';
+import { followSessionRevocations } from './revocations';
 import { mongoSessionStore } from './store';
 
 export {
@@ -13,28 +14,38 @@ export {
   type SessionManager,
 } from './manager';
 export { mongoSessionStore, type SessionDoc, type SessionStore } from './store';
+export { cachedSessionStore, type CachedSessionStore } from './cache';
+export { followSessionRevocations } from './revocations';
 
-/** The gateway's real sessions: MongoDB (database MONGO_DB, collection sessions), refreshed through identity. */
-export function sessionsFromConfig(
+/**
+ * The gateway's real sessions: MongoDB (database MONGO_DB, collection sessions), refreshed through
+ * identity, and ended by identity's sessions_revoked events (NATS_URL, EVENTS_PREFIX).
+ */
+export async function sessionsFromConfig(
   config: GatewayConfig,
   clients: Pick<Clients, 'identity'>,
   log: Logger,
-): SessionManager {
-  return createSessionManager({
-    // Sessions are whole-document inserts and sets by id, never read-modify-write counters, so they
-    // need not be serialised on one connection (docs/adr/002): a few connections keep lookups parallel.
-    store: cachedSessionStore(
-      mongoSessionStore({
-        url: config.MONGO_URL,
-        db: config.MONGO_DB,
-        maxPoolSize: 4,
-        ferretdbPostgresqlUrl: config.FERRETDB_POSTGRESQL_URL,
-      }),
-      {
-        ttlMs: config.SESSION_CACHE_MS,
-        maxEntries: 50_000,
-      },
-    ),
+): Promise<{ sessions: SessionManager; close(): Promise<void> }> {
+  // Sessions are whole-document inserts and sets by id, never read-modify-write counters, so they
+  // need not be serialised on one connection (docs/adr/002): a few connections keep lookups parallel.
+  const store = cachedSessionStore(
+    mongoSessionStore({
+      url: config.MONGO_URL,
+      db: config.MONGO_DB,
+      maxPoolSize: 4,
+      ferretdbPostgresqlUrl: config.FERRETDB_POSTGRESQL_URL,
+    }),
+    { ttlMs: config.SESSION_CACHE_MS, maxEntries: 50_000 },
+  );
+  const bus = await connectBus({
+    servers: config.NATS_URL,
+    name: 'gateway',
+    log,
+    prefix: config.EVENTS_PREFIX,
+  });
+  await followSessionRevocations({ bus, store, log });
+  const sessions = createSessionManager({
+    store,
     identity: clients.identity,
     log,
     secret: config.SESSION_SECRET,
@@ -42,4 +53,11 @@ export function sessionsFromConfig(
     secure: new URL(config.PUBLIC_URL).protocol === 'https:',
     sweepIntervalMs: config.SESSION_SWEEP_INTERVAL_MS,
   });
+  return {
+    sessions,
+    async close() {
+      await bus.close().catch(() => undefined);
+      await sessions.close();
+    },
+  };
 }

@@ -28,6 +28,8 @@ export interface SessionStore {
   insert(doc: SessionDoc): Promise<void>;
   update(key: string, fields: Partial<Omit<SessionDoc, '_id'>>): Promise<void>;
   remove(key: string): Promise<SessionDoc | null>;
+  /** Deletes the user's sessions created before `before` (their password changed); answers how many. */
+  removeUser(userId: number, before: Date): Promise<number>;
   /** Deletes sessions past either limit; expiry is checked in code, not by a TTL index. */
   sweep(now: Date): Promise<number>;
   close(): Promise<void>;
@@ -78,6 +80,10 @@ export function mongoSessionStore(opts: {
       const doc = await col.findOne({ _id: key });
       if (doc) await col.deleteOne({ _id: key });
       return doc;
+    },
+    async removeUser(userId, before) {
+      const res = await (await sessions()).deleteMany({ userId, createdAt: { $lt: before } });
+      return res.deletedCount;
     },
     async sweep(now) {
       const res = await (

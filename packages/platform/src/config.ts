@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** An environment's name on a shared NATS server: it goes into subjects, streams and durables. */
+export const EVENTS_PREFIX_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
 /** Variables every service shares; a service extends this with its own. */
 export const serviceEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -18,6 +21,11 @@ export const serviceEnv = {
     .string()
     .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')
     .default('nats://127.0.0.1:4222'),
+  /** Prefixes every stream, subject and durable, so environments can share one NATS server (see eventsPrefix). */
+  EVENTS_PREFIX: z
+    .string()
+    .regex(EVENTS_PREFIX_PATTERN, 'lower-case letters, digits, - and _ (at most 32)')
+    .optional(),
 };
 
 /** A TCP port; 0 asks the system for a free one (tests). */

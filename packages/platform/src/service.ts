@@ -51,7 +51,13 @@ export async function startService<S extends z.ZodRawShape>(
   const conn = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
     maxPoolSize: config.MONGO_MAX_POOL_SIZE,
   });
-  const bus = await connectBus({ servers: config.NATS_URL, name: def.name, log });
+  const bus = await connectBus({
+    servers: config.NATS_URL,
+    name: def.name,
+    log,
+    // Unset: the process's own default (eventsPrefix), which in-process test services share with their test.
+    prefix: config.EVENTS_PREFIX,
+  });
   await bus.ensureStreams(STREAMS);
   const grpc = createGrpcServer(log);
   const rt = { config, log, conn, bus, grpc };
@@ -64,7 +70,7 @@ export async function startService<S extends z.ZodRawShape>(
   }
   const bound = await grpc.listen(config.GRPC_PORT);
   grpc.setServing(true);
-  log.info({ port: bound, db: config.MONGO_DB }, `${def.name} service ready`);
+  log.info({ port: bound, db: config.MONGO_DB, events: bus.prefix }, `${def.name} service ready`);
   return {
     rt,
     port: bound,

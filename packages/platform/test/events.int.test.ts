@@ -17,7 +17,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
   });
 
   afterAll(async () => {
-    await bus.jsm.streams.delete(stream).catch(() => undefined);
+    await bus.jsm.streams.delete(bus.stream(stream)).catch(() => undefined);
     await bus.close();
     await db.dropDatabase();
     await db.close();
@@ -38,8 +38,8 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
 
   it('creates streams idempotently', async () => {
     await bus.ensureStreams([{ name: stream, subjects: [`${subjectRoot}.>`], maxAgeDays: 1 }]);
-    const info = await bus.jsm.streams.info(stream);
-    expect(info.config.subjects).toEqual([`${subjectRoot}.>`]);
+    const info = await bus.jsm.streams.info(bus.stream(stream));
+    expect(info.config.subjects).toEqual([bus.subject(`${subjectRoot}.>`)]);
   });
 
   it('delivers the event after a crash between the database write and the publish', async () => {
@@ -177,8 +177,8 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     const event = makeEvent('payment.done', { amount: 100 });
     // Same event published twice past JetStream's own dedupe (different message ids), as a
     // retried relay or a redelivery would produce.
-    await bus.js.publish(subject, JSON.stringify(event), { msgID: `${event.id}-a` });
-    await bus.js.publish(subject, JSON.stringify(event), { msgID: `${event.id}-b` });
+    await bus.js.publish(bus.subject(subject), JSON.stringify(event), { msgID: `${event.id}-a` });
+    await bus.js.publish(bus.subject(subject), JSON.stringify(event), { msgID: `${event.id}-b` });
     const other = makeEvent('payment.done', { amount: 5 });
     await bus.publish(subject, other);
     await eventually(() => effects === 2 || undefined);

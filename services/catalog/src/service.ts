@@ -68,24 +68,16 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
     if (!memory) return () => outbox.stop();
 
     // Other replicas' changes: re-read the product they announce (core NATS sees JetStream messages).
-    const sub = bus.nc.subscribe('catalog.product.>', {
-      callback: (err, msg) => {
-        if (err) return;
-        let event: EventEnvelope<{ id?: number }>;
-        try {
-          event = msg.json<EventEnvelope<{ id?: number }>>();
-        } catch {
-          return;
-        }
-        if (own.delete(event.id)) return;
-        const id = event.data?.id;
-        if (typeof id !== 'number') return;
-        if (msg.subject === SUBJECTS.deleted) reader.removed(id);
-        else
-          reader
-            .refresh(id)
-            .catch((e: unknown) => log.warn({ err: e, id }, 'could not refresh a changed product'));
-      },
+    const unlisten = bus.listen('catalog.product.>', (raw, subject) => {
+      const event = raw as EventEnvelope<{ id?: number }>;
+      if (own.delete(event.id)) return;
+      const id = event.data?.id;
+      if (typeof id !== 'number') return;
+      if (subject === SUBJECTS.deleted) reader.removed(id);
+      else
+        reader
+          .refresh(id)
+          .catch((e: unknown) => log.warn({ err: e, id }, 'could not refresh a changed product'));
     });
     const resync =
       config.CATALOG_RESYNC_MS > 0
@@ -99,7 +91,7 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
 
     return () => {
       outbox.stop();
-      sub.unsubscribe();
+      unlisten();
       if (resync) clearInterval(resync);
     };
   },

@@ -399,7 +399,7 @@ describe('catalog service (real database, NATS and gateway)', () => {
       });
       await events.bus.publish('identity.user.deleted', event);
       // The same event again past JetStream's dedupe window id, as a redelivery would bring it.
-      await events.bus.js.publish('identity.user.deleted', JSON.stringify(event), {
+      await events.bus.js.publish(events.bus.subject('identity.user.deleted'), JSON.stringify(event), {
         msgID: `${event.id}-again`,
       });
 

@@ -111,7 +111,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
  */
 export async function settle(svc: RunningService<unknown>, durable: string): Promise<void> {
   await eventually(async () => {
-    const info = await svc.rt.bus.jsm.consumers.info('QM_IDENTITY', durable);
+    const { bus } = svc.rt;
+    const info = await bus.jsm.consumers.info(bus.stream('QM_IDENTITY'), bus.durable(durable));
     return (info.num_pending === 0 && info.num_ack_pending === 0) || undefined;
   }, 30_000);
 }
@@ -126,7 +127,8 @@ export async function deleteConsumers(durables: string[]): Promise<void> {
     name: 'catalog-test-cleanup',
     log: createLogger('t', 'silent'),
   });
-  for (const d of durables) await bus.jsm.consumers.delete('QM_IDENTITY', d).catch(() => undefined);
+  for (const d of durables)
+    await bus.jsm.consumers.delete(bus.stream('QM_IDENTITY'), bus.durable(d)).catch(() => undefined);
   await bus.close();
 }
 
@@ -138,10 +140,7 @@ export async function listen(subjects: string[]) {
     log: createLogger('catalog-test', 'silent'),
   });
   const seen: { subject: string; event: EventEnvelope }[] = [];
-  for (const s of subjects)
-    bus.nc.subscribe(s, {
-      callback: (_err, msg) => seen.push({ subject: msg.subject, event: msg.json<EventEnvelope>() }),
-    });
+  for (const s of subjects) bus.listen(s, (event, subject) => seen.push({ subject, event }));
   await bus.nc.flush();
   return { bus, seen, close: () => bus.close() };
 }

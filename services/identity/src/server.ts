@@ -116,12 +116,16 @@ export function registerIdentityServer(
     }),
     requestPasswordChangeOtp: async (_req, ctx) => passwords.requestChange(signedIn(ctx)),
     verifyCurrentPassword: async (req, ctx) => passwords.verifyCurrent(signedIn(ctx), req.currentPassword),
-    verifyPasswordChangeOtp: async (req, ctx) =>
-      passwords.verifyChange(signedIn(ctx), {
+    verifyPasswordChangeOtp: async (req, ctx) => {
+      const { changed, message, session } = await passwords.verifyChange(signedIn(ctx), {
         otp: req.otp,
         newPassword: req.newPassword,
         currentPassword: req.currentPassword,
-      }),
+      });
+      return session
+        ? { changed, message, tokens: protoTokens(session.tokens), user: toProtoUser(session.user) }
+        : { changed, message };
+    },
     getUser: async (req, ctx) => {
       const { user, view } = await accounts.get(signedIn(ctx), req.id);
       return {

@@ -11,6 +11,7 @@ import { KeycloakClient } from './keycloak/client';
 import { createMailer } from './mail/mailer';
 import { registerIdentityServer } from './server';
 import { createOtpStore } from './store/otps';
+import { createSignOutStore } from './store/sign-outs';
 import { createUserStore } from './store/users';
 
 export interface IdentityOptions {
@@ -42,7 +43,8 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
 
       const users = createUserStore(conn);
       const otps = createOtpStore(conn);
-      await Promise.all([users.init(), otps.init()]);
+      const signOuts = createSignOutStore(conn);
+      await Promise.all([users.init(), otps.init(), signOuts.init()]);
       const kc = new KeycloakClient({
         url: config.KEYCLOAK_URL,
         realm: config.KEYCLOAK_REALM,
@@ -57,6 +59,7 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
         conn,
         users,
         otps,
+        signOuts,
         kc,
         mailer,
         outbox,
@@ -71,7 +74,7 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
 
       await ensureAdmin(deps, { password: adminPassword!, email: config.ADMIN_EMAIL });
       outbox.start();
-      const sweeper = createSweeper(deps, accounts);
+      const sweeper = createSweeper(deps, accounts, passwords.signOuts);
       sweeper.start(config.SWEEP_INTERVAL_MS);
 
       return async () => {

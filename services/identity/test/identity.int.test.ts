@@ -346,7 +346,20 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect(early.details).toBe('Please verify your OTP before resetting your password.');
 
       await svc.client.verifyPasswordResetOtp({ emailOrUsername: r.username, otp: code });
+      const resetAt = Date.now();
       await svc.client.resetPassword({ emailOrUsername: r.username, password: 'Fresh#456' });
+      // The gateway ends its copies of the sessions on this event; Keycloak's are already ended.
+      const revoked = await eventually(() =>
+        userEvents.seen.find(
+          (e) =>
+            e.subject === 'identity.user.sessions_revoked' &&
+            (e.event.data as { userId: number }).userId === r.user.id,
+        ),
+      );
+      expect(revoked.event.data).toMatchObject({ userId: r.user.id, username: r.username });
+      const notBefore = Date.parse((revoked.event.data as { notBefore: string }).notBefore);
+      expect(Math.abs(notBefore - resetAt)).toBeLessThan(5_000);
+      expect(await svc.running.rt.conn.collection('sign_outs').countDocuments()).toBe(0);
       expect((await login(r.username, 'Fresh#456')).outcome).toBe(LoginOutcome.LOGIN_OUTCOME_SUCCESS);
       await refused(login(r.username, r.password));
 
@@ -456,7 +469,10 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       const done = await as(me, () =>
         svc.client.verifyPasswordChangeOtp({ otp: code, newPassword: 'Brand#New1' }),
       );
-      expect(done).toEqual({ changed: true, message: 'Password changed successfully' });
+      // The change ended the caller's session too; these tokens are for the fresh one.
+      expect(done).toMatchObject({ changed: true, message: 'Password changed successfully' });
+      expect(done.user?.id).toBe(me.userId);
+      expect(done.tokens?.refreshToken).toBeTruthy();
       expect((await login(r.username, 'Brand#New1')).outcome).toBe(LoginOutcome.LOGIN_OUTCOME_SUCCESS);
       await waitForMail(r.email, /password was changed/, started);
       const change = await eventually(() =>

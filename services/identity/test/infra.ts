@@ -125,12 +125,8 @@ export const callerOf = (u: identityV1.User): Caller => ({
 /** Events as they go over NATS (a core subscription sees what JetStream stores). */
 export function collectEvents(running: { rt: { bus: EventBus } }, subject: string) {
   const seen: { subject: string; event: EventEnvelope }[] = [];
-  const sub = running.rt.bus.nc.subscribe(subject, {
-    callback: (err, msg) => {
-      if (!err) seen.push({ subject: msg.subject, event: JSON.parse(msg.string()) as EventEnvelope });
-    },
-  });
-  return { seen, stop: () => sub.unsubscribe() };
+  const stop = running.rt.bus.listen(subject, (event, s) => seen.push({ subject: s, event }));
+  return { seen, stop };
 }
 
 export async function eventually<T>(

@@ -12,6 +12,7 @@ import {
   RetentionPolicy,
   StorageType,
 } from 'nats';
+import { EVENTS_PREFIX_PATTERN } from '../config';
 import { runWithContext, newRequestId } from '../context';
 import type { Logger } from '../logger';
 import type { EventEnvelope } from './envelope';
@@ -34,15 +35,41 @@ export interface ConsumerSpec {
   maxDeliver?: number;
 }
 
+/**
+ * Subjects, streams and durables are declared without the environment prefix; the bus adds it on
+ * the way out and strips it on the way in. `nc`, `js` and `jsm` are the raw clients: whoever uses
+ * them directly names things with `subject()`, `stream()` and `durable()`.
+ */
 export interface EventBus {
   readonly nc: NatsConnection;
   readonly js: JetStreamClient;
   readonly jsm: JetStreamManager;
+  /** The environment this bus lives in (EVENTS_PREFIX). */
+  readonly prefix: string;
+  subject(subject: string): string;
+  stream(name: string): string;
+  durable(name: string): string;
   /** Publishes and waits for the stream's ack; the event id doubles as the JetStream dedupe id. */
   publish(subject: string, event: EventEnvelope): Promise<void>;
   ensureStreams(streams: StreamSpec[]): Promise<void>;
   consume(spec: ConsumerSpec): Promise<void>;
+  /**
+   * Every process hears the events on `subject` (wildcards allowed) as they pass, with no
+   * durable state: nothing is redelivered, so it suits hints such as cache invalidation only.
+   */
+  listen(subject: string, handle: (event: EventEnvelope, subject: string) => void): () => void;
   close(): Promise<void>;
+}
+
+/**
+ * EVENTS_PREFIX, else `test-<pid>` under NODE_ENV=test (a jest worker's services and its own bus
+ * share one process, and no other run sees them), else `dev`.
+ */
+export function eventsPrefix(env: { EVENTS_PREFIX?: string; NODE_ENV?: string } = process.env): string {
+  const prefix = env.EVENTS_PREFIX || (env.NODE_ENV === 'test' ? `test-${process.pid}` : 'dev');
+  if (!EVENTS_PREFIX_PATTERN.test(prefix))
+    throw new Error(`EVENTS_PREFIX: must match ${EVENTS_PREFIX_PATTERN.source} (got "${prefix}")`);
+  return prefix;
 }
 
 /** The streams of the whole product, one per publishing service plus activity. */
@@ -56,8 +83,18 @@ export const STREAMS: StreamSpec[] = [
   'activity',
 ].map((svc) => ({ name: `QM_${svc.toUpperCase()}`, subjects: [`${svc}.>`] }));
 
-export async function connectBus(opts: { servers: string; name: string; log: Logger }): Promise<EventBus> {
+export async function connectBus(opts: {
+  servers: string;
+  name: string;
+  log: Logger;
+  /** Defaults to eventsPrefix() of the process environment. */
+  prefix?: string;
+}): Promise<EventBus> {
   const { log } = opts;
+  const prefix = eventsPrefix(opts.prefix ? { EVENTS_PREFIX: opts.prefix } : process.env);
+  const subject = (s: string) => `${prefix}.${s}`;
+  const stream = (name: string) => `${prefix}_${name}`;
+  const unprefixed = (s: string) => (s.startsWith(`${prefix}.`) ? s.slice(prefix.length + 1) : s);
   const nc = await connect({ servers: opts.servers, name: opts.name, maxReconnectAttempts: -1 });
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
@@ -68,13 +105,18 @@ export async function connectBus(opts: { servers: string; name: string; log: Log
     nc,
     js,
     jsm,
-    async publish(subject, event) {
+    prefix,
+    subject,
+    stream,
+    durable: stream,
+    async publish(to, event) {
       const h = natsHeaders();
       if (event.requestId) h.set('x-request-id', event.requestId);
-      await js.publish(subject, codec.encode(event), { msgID: event.id, headers: h });
+      await js.publish(subject(to), codec.encode(event), { msgID: event.id, headers: h });
     },
     async ensureStreams(streams) {
-      for (const s of streams) {
+      for (const spec of streams) {
+        const s = { ...spec, name: stream(spec.name), subjects: spec.subjects.map(subject) };
         const config = {
           name: s.name,
           subjects: s.subjects,
@@ -97,12 +139,18 @@ export async function connectBus(opts: { servers: string; name: string; log: Log
         }
       }
     },
-    async consume(spec) {
+    async consume(declared) {
+      const spec = {
+        ...declared,
+        stream: stream(declared.stream),
+        durable: stream(declared.durable),
+        handle: (event: EventEnvelope, s: string) => declared.handle(event, unprefixed(s)),
+      };
       const config = {
         durable_name: spec.durable,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
-        filter_subjects: spec.filterSubjects,
+        filter_subjects: spec.filterSubjects.map(subject),
         ack_wait: 30 * 1e9,
         max_deliver: spec.maxDeliver ?? -1,
       };
@@ -122,6 +170,25 @@ export async function connectBus(opts: { servers: string; name: string; log: Log
           for await (const msg of messages) await deliver(msg, spec, log);
         })().catch((err: unknown) => log.warn({ err, consumer: spec.durable }, 'consumer stopped')),
       );
+    },
+    listen(to, handle) {
+      const sub = nc.subscribe(subject(to), {
+        callback: (err, msg) => {
+          if (err) return;
+          let event: EventEnvelope;
+          try {
+            event = codec.decode(msg.data);
+          } catch {
+            return;
+          }
+          try {
+            handle(event, unprefixed(msg.subject));
+          } catch (e) {
+            log.warn({ err: e, subject: msg.subject }, 'event listener failed');
+          }
+        },
+      });
+      return () => sub.unsubscribe();
     },
     async close() {
       for (const m of running) m.stop();

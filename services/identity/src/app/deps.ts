@@ -3,6 +3,7 @@ import type { Logger, Outbox } from '@qm/platform';
 import type { KeycloakClient } from '../keycloak/client';
 import type { Mailer } from '../mail/mailer';
 import type { OtpStore } from '../store/otps';
+import type { SignOutStore } from '../store/sign-outs';
 import type { UserStore } from '../store/users';
 import { events } from '../events/events';
 
@@ -11,6 +12,7 @@ export interface Deps {
   conn: Connection;
   users: UserStore;
   otps: OtpStore;
+  signOuts: SignOutStore;
   kc: KeycloakClient;
   mailer: Mailer;
   outbox: Outbox;

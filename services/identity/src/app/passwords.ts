@@ -17,11 +17,13 @@ import {
 import { mails } from '../mail/templates';
 import type { StoredUser } from '../store/users';
 import { bestEffort, type Deps, recordActivity } from './deps';
+import { createSignOuts } from './sign-outs';
 
 const RESEND_AFTER_SECONDS = OTP_RESEND_MS / 1000;
 
 /** One-time codes, password reset and password change. */
 export function createPasswords(d: Deps) {
+  const signOuts = createSignOuts(d);
   const activity = (user: { id: number; username: string }, action: string, details: string) =>
     recordActivity(d, user, action, details);
 
@@ -88,6 +90,8 @@ export function createPasswords(d: Deps) {
   }
 
   return {
+    signOuts,
+
     // ---- forgot password (anonymous) -----------------------------------------------------------
 
     async requestReset(emailOrUsername: string) {
@@ -111,8 +115,7 @@ export function createPasswords(d: Deps) {
       const rec = await d.otps.find(user.id, 'reset');
       if (!rec || !mayResetPassword(rec, d.clock())) throw conflict(OTP_MESSAGES.verifyFirst);
       if (!(await d.otps.consume(rec))) throw conflict(OTP_MESSAGES.verifyFirst);
-      await d.kc.resetPassword(user.kcId!, pw);
-      await bestEffort(d.log, 'sign out sessions after reset', () => d.kc.logoutUser(user.kcId!));
+      await signOuts.changePassword(user, pw);
       await activity(user, ACTIONS.passwordChange, DETAILS.passwordReset);
       await bestEffort(d.log, 'password reset mail', () =>
         d.mailer.send(user.email, mails.passwordReset(user)),
@@ -160,12 +163,21 @@ export function createPasswords(d: Deps) {
         if (await passwordWorks(user, newPassword)) throw invalid(MSG.newPasswordMustDiffer);
       }
       if (!(await d.otps.consume(rec))) throw invalid(OTP_MESSAGES.missing);
-      await d.kc.resetPassword(user.kcId!, newPassword);
+      await signOuts.changePassword(user, newPassword);
       await activity(user, ACTIONS.passwordChange, DETAILS.passwordChange);
       await bestEffort(d.log, 'password changed mail', () =>
         d.mailer.send(user.email, mails.passwordChanged(user)),
       );
-      return { changed: true, message: MSG.passwordChanged };
+      // Every session ended, the caller's too: it continues in a fresh one (the gateway swaps it in).
+      const grant = await d.kc.passwordGrant(user.usernameKey, newPassword).catch((err: unknown) => {
+        d.log.warn({ err }, 'no fresh session after the password change');
+        return undefined;
+      });
+      return {
+        changed: true,
+        message: MSG.passwordChanged,
+        session: grant?.ok ? { user, tokens: grant.tokens } : undefined,
+      };
     },
   };
 }

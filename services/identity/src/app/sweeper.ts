@@ -1,5 +1,6 @@
 import type { Accounts } from './accounts';
 import type { Deps } from './deps';
+import type { SignOuts } from './sign-outs';
 
 /** How long a registration may stay unlinked to its Keycloak user before it is settled. */
 const UNLINKED_GRACE_MS = 2 * 60_000;
@@ -11,12 +12,14 @@ const MAIL_GRACE_MS = 60_000;
  * - codes past use,
  * - registrations whose Keycloak user was never linked (linked if Keycloak has it, else removed),
  * - approvals whose Keycloak user is not enabled yet,
- * - decision emails that did not go out.
+ * - decision emails that did not go out,
+ * - sign-outs after a password change that Keycloak has not confirmed yet.
  */
-export function createSweeper(d: Deps, accounts: Accounts) {
+export function createSweeper(d: Deps, accounts: Accounts, signOuts: SignOuts) {
   async function once(): Promise<void> {
     const now = d.clock();
     await d.otps.sweep(now);
+    await signOuts.retryDue();
 
     for (const u of await d.users.unlinkedBefore(new Date(now.getTime() - UNLINKED_GRACE_MS))) {
       const kcUser = await d.kc.findByUsername(u.username);

@@ -17,6 +17,8 @@ export const SUBJECTS = {
   deleted: 'identity.user.deleted',
   /** Profile fields others may show (name, email, phone) changed. */
   updated: 'identity.user.updated',
+  /** The password changed: sessions begun before `notBefore` must end (the gateway drops its copies). */
+  sessionsRevoked: 'identity.user.sessions_revoked',
 } as const;
 
 export interface UserRegisteredData {
@@ -54,6 +56,13 @@ export interface UserUpdatedData {
   lastName: string;
   phoneNumber: string;
   role: string;
+}
+
+export interface UserSessionsRevokedData {
+  userId: number;
+  username: string;
+  /** ISO time of the password change. */
+  notBefore: string;
 }
 
 const ev = <T>(subject: string, data: T): OutgoingEvent => ({ subject, event: makeEvent(subject, data) });
@@ -103,7 +112,8 @@ export const events = {
 export function confirmFor(users: UserStore) {
   return async (event: EventEnvelope, subject: string): Promise<boolean> => {
     const data = event.data as { userId?: number };
-    if (subject === ACTIVITY_SUBJECT) return true;
+    // Ending sessions is safe even if the password did not change after all.
+    if (subject === ACTIVITY_SUBJECT || subject === SUBJECTS.sessionsRevoked) return true;
     const user = typeof data.userId === 'number' ? await users.byId(data.userId) : null;
     switch (subject) {
       case SUBJECTS.registered:

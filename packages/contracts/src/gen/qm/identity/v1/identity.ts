@@ -431,6 +431,12 @@ export interface VerifyPasswordChangeOtpRequest {
 export interface VerifyPasswordChangeOtpResponse {
   changed: boolean;
   message: string;
+  /**
+   * When changed: the password change ended all of the caller's sessions; these tokens (and the user)
+   * are for the fresh session the gateway puts in place of the caller's. Absent if none could be started.
+   */
+  tokens?: SessionTokens | undefined;
+  user?: User | undefined;
 }
 
 export interface GetUserRequest {
@@ -4123,7 +4129,7 @@ export const VerifyPasswordChangeOtpRequest: MessageFns<VerifyPasswordChangeOtpR
 };
 
 function createBaseVerifyPasswordChangeOtpResponse(): VerifyPasswordChangeOtpResponse {
-  return { changed: false, message: "" };
+  return { changed: false, message: "", tokens: undefined, user: undefined };
 }
 
 export const VerifyPasswordChangeOtpResponse: MessageFns<VerifyPasswordChangeOtpResponse> = {
@@ -4133,6 +4139,12 @@ export const VerifyPasswordChangeOtpResponse: MessageFns<VerifyPasswordChangeOtp
     }
     if (message.message !== "") {
       writer.uint32(18).string(message.message);
+    }
+    if (message.tokens !== undefined) {
+      SessionTokens.encode(message.tokens, writer.uint32(26).fork()).join();
+    }
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -4166,6 +4178,22 @@ export const VerifyPasswordChangeOtpResponse: MessageFns<VerifyPasswordChangeOtp
             message.message = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.tokens = SessionTokens.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4182,6 +4210,8 @@ export const VerifyPasswordChangeOtpResponse: MessageFns<VerifyPasswordChangeOtp
     return {
       changed: isSet(object.changed) ? globalThis.Boolean(object.changed) : false,
       message: isSet(object.message) ? globalThis.String(object.message) : "",
+      tokens: isSet(object.tokens) ? SessionTokens.fromJSON(object.tokens) : undefined,
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
     };
   },
 
@@ -4192,6 +4222,12 @@ export const VerifyPasswordChangeOtpResponse: MessageFns<VerifyPasswordChangeOtp
     }
     if (message.message !== "") {
       obj.message = message.message;
+    }
+    if (message.tokens !== undefined) {
+      obj.tokens = SessionTokens.toJSON(message.tokens);
+    }
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
     }
     return obj;
   },
@@ -4205,6 +4241,10 @@ export const VerifyPasswordChangeOtpResponse: MessageFns<VerifyPasswordChangeOtp
     const message = createBaseVerifyPasswordChangeOtpResponse();
     message.changed = object.changed ?? false;
     message.message = object.message ?? "";
+    message.tokens = (object.tokens !== undefined && object.tokens !== null)
+      ? SessionTokens.fromPartial(object.tokens)
+      : undefined;
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     return message;
   },
 };
