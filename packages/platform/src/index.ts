@@ -6,6 +6,7 @@ export * from './money';
 export * from './mongo';
 export * from './service';
 export * from './grpc/metadata';
+export * from './grpc/service-identity';
 export * from './grpc/types';
 export * from './grpc/server';
 export * from './grpc/client';

@@ -52,7 +52,7 @@ export async function startService<S extends z.ZodRawShape>(
   });
   const bus = await connectBus({ servers: config.NATS_URL, name: def.name, log });
   await bus.ensureStreams(STREAMS);
-  const grpc = createGrpcServer(log);
+  const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN });
   const rt = { config, log, conn, bus, grpc };
   const stopOwn = await def.setup(rt);
   const bound = await grpc.listen(config.GRPC_PORT);
