@@ -332,12 +332,59 @@ await step(
     await dialog.getByRole('textbox', { name: 'Price' }).fill(PRODUCT.editedPrice);
     await dialog.getByRole('textbox', { name: 'Stock Quantity' }).fill(PRODUCT.editedStock);
     await shot(page, 'edit-dialog');
-    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    const [request] = await Promise.all([
+      page.waitForRequest(
+        (req) => req.method() === 'PATCH' && new URL(req.url()).pathname === `/api/products/${PRODUCT.id}`,
+      ),
+      dialog.getByRole('button', { name: 'Save Changes' }).click(),
+    ]);
+    // Only what changed, and the version it is based on: name and description are not sent back.
+    const sent = request.postDataJSON();
+    assert(
+      JSON.stringify(Object.keys(sent).sort()) === '["price","stock","version"]' &&
+        sent.price === PRODUCT.editedPrice &&
+        sent.stock === Number(PRODUCT.editedStock) &&
+        Number.isInteger(sent.version),
+      `the edit sent ${JSON.stringify(sent)}`,
+    );
     await toast(page, 'Product updated');
     await page.getByText('Your product has been updated successfully.').waitFor();
     await dialog.waitFor({ state: 'hidden' });
     await card.getByText('₹999.99').waitFor();
     await card.getByText('Selling Quickly! Only 3 left').waitFor();
+  },
+  { page: makerPage },
+);
+
+await step(
+  'an edit of a product changed meanwhile is refused with a clear message, not written over it',
+  async () => {
+    const page = makerPage;
+    const card = cardOf(page, PRODUCT.name);
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Product' });
+    await dialog.waitFor();
+    // While the dialog is open, the product changes behind its back (a second tab of the same maker).
+    const headers = { Origin: BASE_URL, 'X-Requested-With': 'quartermaster' };
+    const current = await (await page.request.get(`${BASE_URL}/api/products/${PRODUCT.id}`)).json();
+    const other = await page.request.patch(`${BASE_URL}/api/products/${PRODUCT.id}`, {
+      headers,
+      data: { description: 'Changed in another tab', version: current.version },
+    });
+    assert(other.ok(), `the concurrent edit answered ${other.status()}`);
+    await dialog.getByRole('textbox', { name: 'Price' }).fill('1.00');
+    await dialog.getByRole('button', { name: 'Save Changes' }).click();
+    await toast(page, 'Failed to update product');
+    await page.getByText('This product was changed by someone else. Reload it and try again.').waitFor();
+    await shot(page, 'edit-conflict');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const after = await (await page.request.get(`${BASE_URL}/api/products/${PRODUCT.id}`)).json();
+    assert(
+      after.price === PRODUCT.editedPrice && after.description === 'Changed in another tab',
+      `after the refused edit: ${JSON.stringify({ price: after.price, description: after.description })}`,
+    );
+    await card.getByText('₹999.99').waitFor();
   },
   { page: makerPage },
 );

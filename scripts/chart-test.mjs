@@ -197,6 +197,9 @@ function crossChecks(objects, { services, externalSecrets }) {
               add(`${at}: env ${e.name}: Secret ${s.name} has no key ${s.key}`);
           }
         }
+        // The internal services' identity secret (docs/adr/005) must never reach the gateway.
+        if (component === 'gateway' && (c.env ?? []).some((e) => e.name === 'INTERNAL_TOKEN'))
+          add(`${at}: the gateway must not receive INTERNAL_TOKEN`);
         if (svc) {
           // The chart's own services.
           if (sc.readOnlyRootFilesystem !== true) add(`${at}: root filesystem is not read-only`);

@@ -1,5 +1,13 @@
 import { catalogV1 } from '@qm/contracts';
-import { createGrpcServer, notFound, type GrpcServer } from '@qm/platform';
+import { Metadata } from '@grpc/grpc-js';
+import {
+  createGrpcServer,
+  MD_SERVICE,
+  MD_SERVICE_PROOF,
+  notFound,
+  signServiceIdentity,
+  type GrpcServer,
+} from '@qm/platform';
 import { headerSessions, json, log, startGateway } from './harness';
 
 const army = { userId: 7, username: 'sepoy', roles: ['Army' as const] };
@@ -14,12 +22,16 @@ const product: catalogV1.Product = {
   status: 'active',
   createdAt: '2026-11-22T00:00:00.000Z',
   updatedAt: '2026-11-22T00:00:00.000Z',
+  version: 1,
 };
+
+/** The internal services' shared secret (the gateway itself never has it). */
+const INTERNAL_TOKEN = 'internal-token-for-gateway-tests-0123456789';
 
 /** A real gRPC catalog server whose answers the tests control. */
 async function fakeCatalog(delayMs: () => number) {
-  const grpc: GrpcServer = createGrpcServer(log);
-  const seen: { requestId?: string; caller?: unknown }[] = [];
+  const grpc: GrpcServer = createGrpcServer(log, { internalToken: INTERNAL_TOKEN });
+  const seen: { requestId?: string; caller?: unknown; service?: string }[] = [];
   grpc.add('qm.catalog.v1.CatalogService', catalogV1.CatalogServiceService, {
     listProducts: async (_req, ctx) => {
       seen.push(ctx);
@@ -34,6 +46,9 @@ async function fakeCatalog(delayMs: () => number) {
     updateProduct: async () => ({ product }),
     deleteProduct: async () => ({}),
     adjustStock: async () => ({ product }),
+    reserveStock: async () => ({ product }),
+    releaseStock: async () => ({ product }),
+    commitStock: async () => ({}),
   });
   const port = await grpc.listen(0, '127.0.0.1');
   grpc.setServing(true);
@@ -119,10 +134,27 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     expect(res.status).toBe(403);
   });
 
+  it('never turns browser headers into a service identity, even a correctly signed one', async () => {
+    const signed = signServiceIdentity(new Metadata(), { service: 'orders', token: INTERNAL_TOKEN });
+    const res = await get('/api/products', {
+      headers: {
+        [MD_SERVICE]: String(signed.get(MD_SERVICE)[0]),
+        [MD_SERVICE_PROOF]: String(signed.get(MD_SERVICE_PROOF)[0]),
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(catalog.seen.at(-1)).toMatchObject({ caller: army });
+    expect(catalog.seen.at(-1)?.service).toBeUndefined();
+  });
+
   it('publishes an OpenAPI 3.1 document generated from the route schemas, and a docs page', async () => {
     const doc = await json(await fetch(`${gw.url}/api/openapi.json`));
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/api/products/{id}'].get.parameters[0]).toMatchObject({ name: 'id', in: 'path' });
+    // An edit names the version it is based on, and a stale one is a documented 409.
+    const patch = doc.paths['/api/products/{id}'].patch;
+    expect(patch.requestBody.content['application/json'].schema.required).toEqual(['version']);
+    expect(patch.responses['409'].description).toMatch(/changed by someone else/);
     const docs = await fetch(`${gw.url}/api/docs/`);
     expect(docs.status).toBe(200);
     expect(await docs.text()).toContain('swagger');

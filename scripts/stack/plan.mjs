@@ -232,6 +232,8 @@ export function planStack({ root, dataDir, infraOnly = false, frontends = true, 
               ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? 'Admin@12345',
             }
           : {}),
+        // Service identity between internal services (docs/adr/005); never given to the gateway.
+        INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? 'local-dev-internal-token-not-for-production',
         GRPC_PORT: String(port),
         MONGO_DB: `qm_${name}`,
         ...readEnvFile(path.join(root, 'services', name, '.env.dev')),

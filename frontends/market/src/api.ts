@@ -1,5 +1,5 @@
 import type { GenerateDescriptionInput } from '@qm/contracts/src/api/assistant';
-import type { Product, ProductTypeName } from '@qm/contracts/src/api/catalog';
+import type { Product, ProductTypeName, UpdateProductInput } from '@qm/contracts/src/api/catalog';
 import { apiFetch, apiFetchPage, toQueryString } from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 
@@ -68,7 +68,8 @@ export interface ProductWrite {
 export const createProduct = (body: ProductWrite & { type: ProductTypeName }) =>
   apiFetch<Product>('/api/products', { method: 'POST', body });
 
-export const updateProduct = (id: number, body: ProductWrite) =>
+/** Only the changed fields and the version they are based on (see productChanges). */
+export const updateProduct = (id: number, body: UpdateProductInput) =>
   apiFetch<Product>(`/api/products/${id}`, { method: 'PATCH', body });
 
 export const deleteProduct = (id: number) =>

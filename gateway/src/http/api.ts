@@ -35,6 +35,8 @@ export interface RouteSpec<B extends Schema, P extends Schema, Q extends Schema,
   /** Response schema for the OpenAPI document. */
   response?: z.ZodType;
   status?: number;
+  /** Further error answers for the OpenAPI document, e.g. `{ 409: 'Changed since it was read' }`. */
+  errors?: Record<number, string>;
   before?: RequestHandler[];
   handler(
     input: HandlerInput<Out<B>, Out<P>, Out<Q>> & {
@@ -108,6 +110,12 @@ export function createApi(router: Router): Api {
                 403: { description: 'Not allowed', content: { 'application/json': { schema: ErrorBody } } },
               }
             : {}),
+          ...Object.fromEntries(
+            Object.entries(spec.errors ?? {}).map(([code, description]) => [
+              code,
+              { description, content: { 'application/json': { schema: ErrorBody } } },
+            ]),
+          ),
         },
       });
 

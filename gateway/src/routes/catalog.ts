@@ -46,6 +46,7 @@ export function productToRest(p: catalogV1.Product): Product {
     status: p.status,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
+    version: p.version,
   };
 }
 
@@ -165,11 +166,16 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     method: 'patch',
     path: '/api/products/:id',
     tag: 'Products',
-    summary: "Edit a product's name, description, price or stock (its own manufacturer only)",
+    summary:
+      "Edit a product's name, description, price or stock (its own manufacturer only). Send only the " +
+      'fields that change and the `version` of the product they are based on; 409 "This product was ' +
+      'changed by someone else. Reload it and try again." when it has changed since (a purchase moving ' +
+      'its stock counts).',
     access: 'user',
     params: ProductIdParams,
     body: UpdateProductBody,
     response: ProductSchema,
+    errors: { 409: `"${PRODUCT_MESSAGES.changedElsewhere}": the product changed since \`version\`` },
     async handler({ params, body }) {
       const { product } = await clients.catalog.updateProduct({
         id: params.id,
@@ -177,6 +183,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
         description: body.description,
         pricePaise: body.price === undefined ? undefined : toPaise(body.price),
         stock: body.stock,
+        version: body.version,
       });
       return productToRest(product!);
     },

@@ -26,6 +26,11 @@ export const serviceEnv = {
     .string()
     .regex(EVENTS_PREFIX_PATTERN, 'lower-case letters, digits, - and _ (at most 32)')
     .optional(),
+  /**
+   * Secret shared by the internal services to prove their identity to each other (docs/adr/005).
+   * Unset: this service accepts no service identity (calls reserved to a service are refused).
+   */
+  INTERNAL_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
 };
 
 /** A TCP port; 0 asks the system for a free one (tests). */

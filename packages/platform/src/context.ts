@@ -14,6 +14,11 @@ export interface Caller {
 export interface RequestContext {
   requestId: string;
   caller?: Caller;
+  /**
+   * The internal service making this call, when it proved its identity (grpc/service-identity).
+   * Set by the receiving server for one hop only: never passed on to the next call.
+   */
+  service?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

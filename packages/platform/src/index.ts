@@ -8,6 +8,7 @@ export * from './indexes';
 export * from './feeds';
 export * from './service';
 export * from './grpc/metadata';
+export * from './grpc/service-identity';
 export * from './grpc/types';
 export * from './grpc/server';
 export * from './grpc/client';

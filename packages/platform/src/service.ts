@@ -59,7 +59,7 @@ export async function startService<S extends z.ZodRawShape>(
     prefix: config.EVENTS_PREFIX,
   });
   await bus.ensureStreams(STREAMS);
-  const grpc = createGrpcServer(log);
+  const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN });
   const rt = { config, log, conn, bus, grpc };
   const stopOwn = await def.setup(rt);
   const indexBackend = indexBackendFor(config.FERRETDB_POSTGRESQL_URL);

@@ -22,14 +22,24 @@ import {
   validDelta,
   validId,
   validNewProduct,
-  validReference,
+  validVersion,
 } from './domain/product';
+import {
+  assertOrdersService,
+  expiryOf,
+  reservationToProto,
+  STOCK_MESSAGES as STOCK,
+  validQuantity,
+  validReference,
+} from './domain/stock';
 import * as ev from './events/catalog-events';
 import type { ProductReader } from './store/read-model';
-import type { AdjustOutcome, ProductStore } from './store/products';
+import type { ProductStore } from './store/products';
+import type { ReservationStore } from './store/reservations';
 
 export interface CatalogDeps {
   store: ProductStore;
+  reservations: ReservationStore;
   reader: ProductReader;
   outbox: Outbox;
   log: Logger;
@@ -37,9 +47,28 @@ export interface CatalogDeps {
   publishing?(eventIds: string[]): void;
 }
 
-class NotApplied extends Error {
-  constructor(readonly outcome: Exclude<AdjustOutcome, { kind: 'applied' }>) {
-    super(outcome.kind);
+/** A change that turned out to have nothing to announce: its events are dropped (outbox.run). */
+class NotApplied<T> extends Error {
+  constructor(readonly outcome: T) {
+    super('not applied');
+  }
+}
+
+/** Runs a change whose outcome may be "nothing happened"; returns the outcome either way. */
+async function outcomeOf<T>(
+  run: (fn: () => Promise<T>) => Promise<T>,
+  fn: () => Promise<T>,
+  applied: (o: T) => boolean,
+) {
+  try {
+    return await run(async () => {
+      const o = await fn();
+      if (!applied(o)) throw new NotApplied(o);
+      return o;
+    });
+  } catch (err) {
+    if (err instanceof NotApplied) return err.outcome as T;
+    throw err;
   }
 }
 
@@ -61,7 +90,7 @@ const CASCADE_BATCH = 100;
  * The catalog's use cases: authorise with the caller, apply the domain rules, change the store
  * with its events through the outbox, keep the read side current, record the user's activity.
  */
-export function createCatalog({ store, reader, outbox, log, publishing }: CatalogDeps) {
+export function createCatalog({ store, reservations, reader, outbox, log, publishing }: CatalogDeps) {
   async function change<T>(events: ev.Outgoing[], fn: () => Promise<T>): Promise<T> {
     publishing?.(events.map((e) => e.event.id));
     return outbox.run(events, fn);
@@ -139,6 +168,7 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
     async update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest) {
       const who = requireCaller(caller);
       const changes = validChanges(req);
+      const version = validVersion(req.version);
       const current = await existing(req.id);
       assertMayEdit(who, current);
       const now = new Date();
@@ -155,9 +185,9 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
         Object.keys(changes).join(', '),
       );
       const saved = await change([event, activity], async () => {
-        const after = await store.update(current.id, who.userId, changes, now);
-        if (!after) throw notFound(MSG.notFound);
-        return after;
+        const after = await store.update(current.id, who.userId, version, changes, now);
+        if (after.kind === 'applied') return after.product;
+        throw after.kind === 'missing' ? notFound(MSG.notFound) : conflict(MSG.changedElsewhere);
       }).catch(forgetIfGone(current.id));
       reader.saved(saved);
       return { product: toProto(saved) };
@@ -178,50 +208,123 @@ export function createCatalog({ store, reader, outbox, log, publishing }: Catalo
       return {};
     },
 
+    /** The owner's own stock movement (restocking, a count correction). */
     async adjustStock(caller: Caller | undefined, req: catalogV1.AdjustStockRequest) {
       const who = requireCaller(caller);
       const delta = validDelta(req.delta);
-      const reference = validReference(req.reference);
       const current = await existing(req.id);
-      assertMayAdjust(who, current, reference);
+      assertMayAdjust(who, current);
       const now = new Date();
       const event = ev.updated({
         id: current.id,
         manufacturerId: current.manufacturerId,
         stockDelta: delta,
-        ...(reference ? { reference } : {}),
         updatedAt: now.toISOString(),
       });
-      // A manufacturer's own adjustment is an activity; reserved stock (with a reference) is the order's.
       const signed = delta > 0 ? `+${delta}` : String(delta);
-      const activity = reference ? [] : [ev.activity(who, 'product_update', current, `stock ${signed}`)];
-      let saved: Searchable;
-      try {
-        saved = await change([event, ...activity], async () => {
-          const outcome = await store.adjust(current.id, delta, reference, now);
-          if (outcome.kind !== 'applied') throw new NotApplied(outcome);
-          return outcome.product;
-        });
-      } catch (err) {
-        if (!(err instanceof NotApplied)) throw err;
-        const o = err.outcome;
-        switch (o.kind) {
-          case 'duplicate':
-            saved = o.product;
-            break;
-          case 'missing':
-            reader.removed(current.id);
-            throw notFound(MSG.notFound);
-          case 'insufficient':
-            throw conflict(MSG.insufficientStock);
-          case 'overflow':
-            throw conflict(MSG.stockRange);
-          case 'reference-reused':
-            throw conflict('This stock reference was already used for a different movement');
-        }
-      }
+      const activity = ev.activity(who, 'product_update', current, `stock ${signed}`);
+      const saved = await change([event, activity], async () => {
+        const moved = await store.move(current.id, delta, now);
+        if ('product' in moved) return moved.product;
+        if (moved.kind === 'missing') throw notFound(MSG.notFound);
+        throw conflict(moved.kind === 'insufficient' ? MSG.insufficientStock : MSG.stockRange);
+      }).catch(forgetIfGone(current.id));
       reader.saved(saved);
       return { product: toProto(saved) };
+    },
+
+    /** Orders service: takes stock for a purchase under its reference (once per reference). */
+    async reserveStock(service: string | undefined, req: catalogV1.ReserveStockRequest) {
+      assertOrdersService(service);
+      const quantity = validQuantity(req.quantity);
+      const reference = validReference(req.reference);
+      const now = new Date();
+      const expiresAt = expiryOf(req.ttlSeconds, now);
+      const current = await existing(req.productId);
+      const event = ev.updated({
+        id: current.id,
+        manufacturerId: current.manufacturerId,
+        stockDelta: -quantity,
+        reference,
+        movement: 'reserve',
+        updatedAt: now.toISOString(),
+      });
+      const o = await outcomeOf(
+        (fn) => change([event], fn),
+        () => reservations.reserve(current.id, quantity, reference, expiresAt, now),
+        (o) => o.kind === 'reserved',
+      );
+      switch (o.kind) {
+        case 'missing':
+          reader.removed(current.id);
+          throw notFound(MSG.notFound);
+        case 'insufficient':
+          throw conflict(MSG.insufficientStock);
+        case 'reference-reused':
+          throw conflict(STOCK.referenceReused);
+      }
+      if (o.product) reader.saved(o.product);
+      return {
+        product: o.product ? toProto(o.product) : undefined,
+        reservation: reservationToProto(o.reservation),
+      };
+    },
+
+    /** Orders service: puts a reservation's stock back (a second release has no effect). */
+    async releaseStock(service: string | undefined, req: catalogV1.ReleaseStockRequest) {
+      assertOrdersService(service);
+      const reference = validReference(req.reference);
+      // Read to describe the change in its event; the release itself is conditional on the state.
+      const reservation = await reservations.find(reference);
+      if (!reservation) throw notFound(STOCK.unknownReservation);
+      const product = await reader.get(reservation.productId);
+      const now = new Date();
+      const events = product
+        ? [
+            ev.updated({
+              id: product.id,
+              manufacturerId: product.manufacturerId,
+              stockDelta: reservation.quantity,
+              reference,
+              movement: 'release',
+              updatedAt: now.toISOString(),
+            }),
+          ]
+        : [];
+      const o = await outcomeOf(
+        (fn) => change(events, fn),
+        () => reservations.release(reference, now),
+        (o) => o.kind === 'released',
+      );
+      switch (o.kind) {
+        case 'unknown':
+          throw notFound(STOCK.unknownReservation);
+        case 'committed':
+          throw conflict(STOCK.alreadyCommitted);
+        case 'not-reserved':
+          throw conflict(STOCK.notReserved);
+      }
+      if (o.product) reader.saved(o.product);
+      else if (product) reader.removed(product.id);
+      return {
+        product: o.product ? toProto(o.product) : undefined,
+        reservation: reservationToProto(o.reservation),
+      };
+    },
+
+    /** Orders service: the purchase went through; the reservation stays taken. */
+    async commitStock(service: string | undefined, req: catalogV1.CommitStockRequest) {
+      assertOrdersService(service);
+      const o = await reservations.commit(validReference(req.reference), new Date());
+      switch (o.kind) {
+        case 'unknown':
+          throw notFound(STOCK.unknownReservation);
+        case 'released':
+          throw conflict(STOCK.alreadyReleased);
+        case 'not-reserved':
+          throw conflict(STOCK.notReserved);
+      }
+      return { reservation: reservationToProto(o.reservation) };
     },
 
     /** The account-deletion cascade: every product of the manufacturer, in batches. */

@@ -6,7 +6,7 @@ export const CATALOG_SERVICE = 'qm.catalog.v1.CatalogService';
 
 /**
  * gRPC handlers: the request arrives decoded, the caller comes from the metadata (the gateway's
- * session), the use case authorises and applies the rules, and AppErrors become gRPC statuses in
+ * session) and an internal service's identity from its proof (@qm/platform service-identity), the use case authorises and applies the rules, and AppErrors become gRPC statuses in
  * @qm/platform's server.
  */
 export function catalogHandlers(catalog: Catalog): UnaryImpl<typeof catalogV1.CatalogServiceService> {
@@ -17,6 +17,10 @@ export function catalogHandlers(catalog: Catalog): UnaryImpl<typeof catalogV1.Ca
     updateProduct: (req, ctx) => catalog.update(ctx.caller, req),
     deleteProduct: (req, ctx) => catalog.remove(ctx.caller, req),
     adjustStock: (req, ctx) => catalog.adjustStock(ctx.caller, req),
+    // The orders service's own calls: its proven service identity, not a user, authorises them.
+    reserveStock: (req, ctx) => catalog.reserveStock(ctx.service, req),
+    releaseStock: (req, ctx) => catalog.releaseStock(ctx.service, req),
+    commitStock: (req, ctx) => catalog.commitStock(ctx.service, req),
   };
 }
 

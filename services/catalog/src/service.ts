@@ -5,6 +5,7 @@ import { confirmer, SUBJECTS } from './events/catalog-events';
 import { consumeUserDeleted, DEFAULT_USER_DELETED_DURABLE } from './events/identity';
 import { addCatalogService } from './server';
 import { createProductStore } from './store/products';
+import { createReservationStore } from './store/reservations';
 import { databaseReader, memoryReader } from './store/read-model';
 
 export const catalogEnv = {
@@ -29,6 +30,8 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
   async setup({ config, log, conn, bus, grpc }) {
     const store = createProductStore(conn);
     await store.init();
+    const reservations = createReservationStore(conn, store);
+    await reservations.init();
     const memory = config.CATALOG_READ_MODEL === 'memory';
     const reader = memory ? memoryReader(store) : databaseReader(store);
     if (memory) {
@@ -41,7 +44,7 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
       conn,
       bus,
       log,
-      confirm: confirmer(store),
+      confirm: confirmer(store, reservations),
       intervalMs: config.OUTBOX_RELAY_MS,
     });
     outbox.start();
@@ -50,6 +53,7 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
     const own = new Map<string, number>();
     const catalog = createCatalog({
       store,
+      reservations,
       reader,
       outbox,
       log,

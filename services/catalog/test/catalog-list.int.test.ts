@@ -105,7 +105,7 @@ describe.each(['memory', 'database'])('listing products (read model: %s)', (mode
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     expect((await json(after))[0]).toMatchObject({ id: product!.id, name: 'Fresh arrival' });
-    await s.grpc('maker', 'updateProduct', { id: product!.id, stock: 3 });
+    await s.grpc('maker', 'updateProduct', { id: product!.id, stock: 3, version: product!.version });
     expect((await json(await s.http('army', 'GET', '/api/products')))[0].stock).toBe(3);
     await s.grpc('maker', 'deleteProduct', { id: product!.id });
     expect(names(await json(await s.http('army', 'GET', '/api/products')))).toEqual(
@@ -279,7 +279,7 @@ describe('in-memory read model across replicas', () => {
           ),
         );
       await eventually(async () => ((await onB()).products.length === 1 ? true : undefined));
-      await a.grpc('maker', 'updateProduct', { id, stock: 7 });
+      await a.grpc('maker', 'updateProduct', { id, stock: 7, version: product!.version });
       await eventually(async () => ((await onB()).products[0]?.stock === 7 ? true : undefined));
       await a.grpc('maker', 'deleteProduct', { id });
       await eventually(async () => ((await onB()).products.length === 0 ? true : undefined));

@@ -16,8 +16,9 @@ import {
   validChanges,
   validDelta,
   validNewProduct,
-  validReference,
+  validVersion,
 } from '../src/domain/product';
+import { assertOrdersService, expiryOf, validQuantity, validReference } from '../src/domain/stock';
 
 const T = catalogV1.ProductType;
 
@@ -133,18 +134,26 @@ describe('product rules', () => {
     );
     refused(() => validNewProduct({ ...ok, pricePaise: 1.5 }), GrpcStatus.INVALID_ARGUMENT);
     refused(
-      () => validChanges({ id: 1, stock: 2.5 }),
+      () => validChanges({ id: 1, stock: 2.5, version: 1 }),
       GrpcStatus.INVALID_ARGUMENT,
       'Stock must be a whole number',
     );
-    refused(() => validChanges({ id: 1 }), GrpcStatus.INVALID_ARGUMENT);
+    refused(() => validChanges({ id: 1, version: 1 }), GrpcStatus.INVALID_ARGUMENT);
+    refused(
+      () => validVersion(0),
+      GrpcStatus.INVALID_ARGUMENT,
+      'Version is required: the version of the product the change is based on',
+    );
     refused(() => validDelta(0), GrpcStatus.INVALID_ARGUMENT);
     refused(() => validReference('has spaces'), GrpcStatus.INVALID_ARGUMENT);
-    expect(validReference('  ')).toBeUndefined();
+    refused(() => validReference('  '), GrpcStatus.INVALID_ARGUMENT);
     expect(validReference('order-42:reserve')).toBe('order-42:reserve');
+    refused(() => validQuantity(0), GrpcStatus.INVALID_ARGUMENT);
+    refused(() => expiryOf(86_401, new Date()), GrpcStatus.INVALID_ARGUMENT);
+    expect(expiryOf(0, new Date(0)).getTime()).toBe(15 * 60 * 1000);
   });
 
-  it('lets manufacturers create and only owners edit; purchases move stock with a reference', () => {
+  it('lets manufacturers create and only owners edit or set stock; only the orders service reserves', () => {
     const maker = { userId: 1, username: 'm', roles: ['Manufacturer' as const] };
     const army = { userId: 2, username: 'a', roles: ['Army' as const] };
     const p = product(1, { manufacturerId: 1 });
@@ -152,7 +161,11 @@ describe('product rules', () => {
     refused(() => assertMayCreate(army), GrpcStatus.PERMISSION_DENIED);
     refused(() => assertMayEdit(army, p), GrpcStatus.PERMISSION_DENIED);
     refused(() => assertMayEdit({ ...maker, userId: 3 }, p), GrpcStatus.PERMISSION_DENIED);
-    expect(() => assertMayAdjust(army, p, 'order-1')).not.toThrow();
-    refused(() => assertMayAdjust(army, p, undefined), GrpcStatus.PERMISSION_DENIED);
+    expect(() => assertMayAdjust(maker, p)).not.toThrow();
+    refused(() => assertMayAdjust(army, p), GrpcStatus.PERMISSION_DENIED);
+    refused(() => assertMayAdjust({ ...maker, userId: 3 }, p), GrpcStatus.PERMISSION_DENIED);
+    expect(() => assertOrdersService('orders')).not.toThrow();
+    for (const service of [undefined, 'wallet', 'gateway'])
+      refused(() => assertOrdersService(service), GrpcStatus.PERMISSION_DENIED);
   });
 });

@@ -10,6 +10,7 @@ import {
   newRequestId,
   type RunningService,
   runWithContext,
+  type ServiceIdentity,
   startService,
 } from '@qm/platform';
 import { headerSessions, startGateway } from '../../../gateway/test/harness';
@@ -20,6 +21,9 @@ export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 export const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
+
+/** The internal services' shared secret of the test stack (INTERNAL_TOKEN). */
+export const INTERNAL_TOKEN = randomBytes(24).toString('hex');
 
 /** User ids no other test run uses, so identity events of other runs never touch ours. */
 const base = 10_000_000 + randomInt(0, 80_000_000);
@@ -45,6 +49,11 @@ export interface Stack {
     method: K,
     req: Parameters<CatalogClient[K]>[0],
   ) => ReturnType<CatalogClient[K]>;
+  /**
+   * gRPC straight to the catalog as an internal service (no user), e.g. the orders service with
+   * the stack's INTERNAL_TOKEN, or an impostor with another token.
+   */
+  asService(identity: ServiceIdentity | undefined): CatalogClient;
   stop(): Promise<void>;
 }
 
@@ -59,6 +68,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     MONGO_URL,
     MONGO_DB: db,
     NATS_URL,
+    INTERNAL_TOKEN,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     CATALOG_USER_DELETED_DURABLE: durable,
     OUTBOX_RELAY_MS: '500',
@@ -74,6 +84,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     `127.0.0.1:${catalog.port}`,
     { defaultDeadlineMs: 30000 },
   );
+  const serviceClients: CatalogClient[] = [];
   return {
     catalog: catalog as RunningService<unknown>,
     gatewayUrl: gw.url,
@@ -93,8 +104,19 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       const fn = client[method] as (r: unknown) => Promise<unknown>;
       return runWithContext({ requestId: newRequestId(), caller: callers[who] }, () => fn(req)) as never;
     },
+    asService(identity) {
+      const c = createClient(
+        'qm.catalog.v1.CatalogService',
+        catalogV1.CatalogServiceService,
+        `127.0.0.1:${catalog.port}`,
+        { defaultDeadlineMs: 30000, identity },
+      );
+      serviceClients.push(c);
+      return c;
+    },
     async stop() {
       client.close();
+      serviceClients.forEach((c) => c.close());
       await gw.stop();
       await settle(catalog, durable);
       await catalog.rt.conn.dropDatabase().catch(() => undefined);

@@ -2,21 +2,15 @@ import { Button, Collapse, Group, Modal, Paper, Stack, Textarea, TextInput } fro
 import { useForm } from '@mantine/form';
 import { toast } from '../toast';
 import { PriceInput, StockInput } from './ProductFields';
-import { PRODUCT_LIMITS, UpdateProductBody } from '@qm/contracts/src/api/catalog';
-import { errorMessage } from '@qm/ui';
+import { PRODUCT_LIMITS, ProductEditFields } from '@qm/contracts/src/api/catalog';
+import { ApiError, errorMessage } from '@qm/ui';
 import { IconSparkles } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
-import { priceToApi, updateProduct, useInvalidateProducts, type Product } from '../api';
+import { updateProduct, useInvalidateProducts, type Product } from '../api';
+import { type EditValues, productChanges } from '../productChanges';
 import { AiDescriptionGenerator } from './AiDescriptionGenerator';
-
-type EditValues = {
-  name: string;
-  price: number | string;
-  stock: number | string;
-  description: string;
-};
 
 export interface EditProductDialogProps {
   /** The product being edited; null keeps the dialog closed. */
@@ -45,18 +39,14 @@ function EditProductForm({ product, onClose }: { product: Product; onClose: () =
       stock: product.stock,
       description: product.description,
     },
-    validate: zod4Resolver(UpdateProductBody),
+    validate: zod4Resolver(ProductEditFields),
   });
 
   const save = useMutation({
-    mutationFn: (values: EditValues) => {
-      const body = UpdateProductBody.parse(values);
-      return updateProduct(product.id, {
-        name: body.name ?? product.name,
-        description: body.description ?? '',
-        price: priceToApi(body.price ?? product.price),
-        stock: body.stock ?? product.stock,
-      });
+    mutationFn: async (values: EditValues) => {
+      const changes = productChanges(product, values);
+      // Nothing changed: nothing to send (and no version to conflict with).
+      return changes ? updateProduct(product.id, changes) : product;
     },
     onSuccess: () => {
       toast({
@@ -68,6 +58,8 @@ function EditProductForm({ product, onClose }: { product: Product; onClose: () =
       onClose();
     },
     onError: (error) => {
+      // Changed by someone else (409): the lists refetch, so the dialog reopens on the current product.
+      if (error instanceof ApiError && error.status === 409) void invalidateProducts();
       toast({
         color: 'red',
         title: 'Failed to update product',

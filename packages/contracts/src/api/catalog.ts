@@ -30,6 +30,9 @@ export const PRODUCT_MESSAGES = {
   nothingToUpdate: 'Nothing to update: send name, description, price or stock',
   notFound: 'Product not found',
   insufficientStock: 'Insufficient stock',
+  versionRequired: 'Version is required: the version of the product the change is based on',
+  /** 409 when an edit was based on an older version of the product (a concurrent change). */
+  changedElsewhere: 'This product was changed by someone else. Reload it and try again.',
 } as const;
 
 /** Length in characters (code points), so a name of 200 emoji is 200 characters, not 400. */
@@ -105,19 +108,31 @@ export const CreateProductBody = z.object({
 });
 export type CreateProductInput = z.input<typeof CreateProductBody>;
 
-/** PATCH /api/products/{id}: any of the fields of the Edit Product dialog, at least one. */
-export const UpdateProductBody = z
-  .object({
-    name: nameField.optional(),
-    description: descriptionField.optional(),
-    price: priceField.optional(),
-    stock: stockField.optional(),
-  })
-  .refine(
-    (b) =>
-      b.name !== undefined || b.description !== undefined || b.price !== undefined || b.stock !== undefined,
-    PRODUCT_MESSAGES.nothingToUpdate,
-  );
+/** The fields of the Edit Product dialog, each optional (the dialog validates its form with this). */
+export const ProductEditFields = z.object({
+  name: nameField.optional(),
+  description: descriptionField.optional(),
+  price: priceField.optional(),
+  stock: stockField.optional(),
+});
+
+/**
+ * PATCH /api/products/{id}: the fields that change (at least one) and the product's version they
+ * are based on. The change applies only if the product is still at that version, otherwise 409
+ * "This product was changed by someone else. Reload it and try again." Fields left out are left
+ * alone, so an edit of the price never writes back a stock read before a purchase moved it.
+ */
+export const UpdateProductBody = ProductEditFields.extend({
+  version: z
+    .number({ error: PRODUCT_MESSAGES.versionRequired })
+    .int(PRODUCT_MESSAGES.versionRequired)
+    .positive(PRODUCT_MESSAGES.versionRequired)
+    .describe('The `version` of the product as read before editing'),
+}).refine(
+  (b) =>
+    b.name !== undefined || b.description !== undefined || b.price !== undefined || b.stock !== undefined,
+  PRODUCT_MESSAGES.nothingToUpdate,
+);
 export type UpdateProductInput = z.input<typeof UpdateProductBody>;
 
 export const ProductSchema = z.object({
@@ -131,6 +146,10 @@ export const ProductSchema = z.object({
   status: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  version: z
+    .number()
+    .int()
+    .describe('Incremented by every change (edits, purchases); an edit sends the version it was based on'),
 });
 export type Product = z.infer<typeof ProductSchema>;
 

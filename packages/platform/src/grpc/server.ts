@@ -4,6 +4,7 @@ import { type RequestContext, runWithContext } from '../context';
 import { AppError, toServiceError } from '../errors';
 import type { Logger } from '../logger';
 import { metadataToContext } from './metadata';
+import { verifyServiceIdentity } from './service-identity';
 import type { RequestOf, ResponseOf, ServiceDef } from './types';
 
 export type UnaryImpl<D extends ServiceDef> = {
@@ -19,7 +20,12 @@ export interface GrpcServer {
   close(): Promise<void>;
 }
 
-export function createGrpcServer(log: Logger): GrpcServer {
+export interface GrpcServerOptions {
+  /** INTERNAL_TOKEN: lets callers prove a service identity (ctx.service); without it none is accepted. */
+  internalToken?: string;
+}
+
+export function createGrpcServer(log: Logger, { internalToken }: GrpcServerOptions = {}): GrpcServer {
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
@@ -39,6 +45,8 @@ export function createGrpcServer(log: Logger): GrpcServer {
         const path = definition[method]!.path;
         handlers[method] = (call, callback) => {
           const ctx = metadataToContext(call.metadata);
+          const service = verifyServiceIdentity(call.metadata, internalToken);
+          if (service) ctx.service = service;
           const started = process.hrtime.bigint();
           runWithContext(ctx, () => {
             fn(call.request as never, ctx).then(

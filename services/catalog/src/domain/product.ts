@@ -98,6 +98,12 @@ export function validNewProduct(req: catalogV1.CreateProductRequest): NewProduct
   };
 }
 
+/** The version an update was based on: required, so no edit can silently overwrite a newer state. */
+export function validVersion(version: number): number {
+  if (!Number.isSafeInteger(version) || version <= 0) throw invalid(MSG.versionRequired);
+  return version;
+}
+
 export function validChanges(req: catalogV1.UpdateProductRequest): ProductChanges {
   const changes: ProductChanges = {};
   if (req.name !== undefined) changes.name = validName(req.name);
@@ -119,14 +125,6 @@ export function validDelta(delta: number): number {
     throw invalid('Stock change must be a non-zero whole number');
   if (Math.abs(delta) > PRODUCT_LIMITS.stockMax) throw invalid(MSG.stockRange);
   return delta;
-}
-
-export function validReference(reference: string): string | undefined {
-  const ref = reference.trim();
-  if (!ref) return undefined;
-  if (ref.length > 200 || !/^[\w.:@/-]+$/.test(ref))
-    throw invalid('Stock reference must be up to 200 letters, digits or . _ - : @ /');
-  return ref;
 }
 
 // ---- who may do what (spec §6; enforced here whatever the UI shows) ----
@@ -152,12 +150,8 @@ export function assertMayDelete(caller: Caller, product: ProductRecord): void {
   if (!isOwner(caller, product)) throw forbidden('You can only delete your own products');
 }
 
-/**
- * The owner may move stock freely. A movement with a reference comes from a purchase (the orders
- * service reserving or releasing stock on behalf of the buyer), which any signed-in buyer may cause.
- */
-export function assertMayAdjust(caller: Caller, product: ProductRecord, reference: string | undefined): void {
-  if (reference) return;
+/** Only the owner sets its stock; purchases move it through reservations (domain/stock.ts). */
+export function assertMayAdjust(caller: Caller, product: ProductRecord): void {
   if (!isOwner(caller, product)) throw forbidden('You can only change the stock of your own products');
 }
 
@@ -173,6 +167,7 @@ export function toProto(p: ProductRecord): catalogV1.Product {
     status: p.status,
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
+    version: p.version,
   };
 }
 

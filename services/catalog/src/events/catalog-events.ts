@@ -8,6 +8,7 @@ import {
 } from '@qm/platform';
 import type { ProductChanges, ProductRecord } from '../domain/product';
 import type { ProductStore } from '../store/products';
+import type { ReservationStore } from '../store/reservations';
 
 /** What the catalog publishes (stream QM_CATALOG) and the activity it records (QM_ACTIVITY). */
 export const SUBJECTS = {
@@ -33,9 +34,10 @@ export interface ProductUpdatedData {
   manufacturerId: number;
   /** Fields set by an edit (absent for a stock movement). */
   changes?: ProductChanges;
-  /** A stock movement: how much, and its reference when it belongs to a purchase. */
+  /** A stock movement: how much, and the reservation's reference when it belongs to a purchase. */
   stockDelta?: number;
   reference?: string;
+  movement?: 'reserve' | 'release';
   updatedAt: string;
 }
 
@@ -113,7 +115,7 @@ export function activity(
  * For an outbox entry left pending by a process that died mid-change: did the change happen?
  * Activity is recorded only after its change is done, so it always goes out.
  */
-export function confirmer(store: ProductStore) {
+export function confirmer(store: ProductStore, reservations: ReservationStore) {
   return async (event: EventEnvelope, subject: string): Promise<boolean> => {
     switch (subject) {
       case ACTIVITY_SUBJECT:
@@ -124,7 +126,8 @@ export function confirmer(store: ProductStore) {
         return !(await store.exists((event.data as ProductDeletedData).id));
       case SUBJECTS.updated: {
         const data = event.data as ProductUpdatedData;
-        if (data.reference) return store.movementApplied(data.id, data.reference);
+        if (data.reference && data.movement)
+          return reservations.moved(data.id, data.reference, data.movement);
         const now = await store.findById(data.id);
         // At least as recent as the edit: the edit (or a later one, which makes this one harmless) happened.
         return !!now && now.updatedAt.getTime() >= new Date(data.updatedAt).getTime();

@@ -1,5 +1,5 @@
 import { PRODUCT_LIMITS, PRODUCT_TYPES } from '@qm/contracts';
-import { isDuplicateKeyError, nextSequence } from '@qm/platform';
+import { nextSequence } from '@qm/platform';
 import { type Connection, type FilterQuery, Schema } from 'mongoose';
 import { type ListFilter, type Listed, type Paging, type Searchable, trimChunk } from '../domain/listing';
 import { type ProductChanges, type ProductRecord, searchForm } from '../domain/product';
@@ -9,11 +9,11 @@ import { type ProductChanges, type ProductRecord, searchForm } from '../domain/p
  * docs/adr/002), so concurrent edits never overwrite each other's fields and stock moves by `$inc`.
  */
 interface ProductDoc extends Searchable {
-  /** References of the latest stock movements applied to this product (idempotency, see adjust). */
+  /** Keys of the latest keyed stock movements applied to this product (idempotency, see move). */
   movements?: string[];
 }
 
-/** How many movement references a product remembers; the ledger remembers them all. */
+/** How many movement keys a product remembers; the reservations remember their own state. */
 const MOVEMENT_WINDOW = 200;
 
 const productSchema = new Schema<ProductDoc>(
@@ -42,32 +42,16 @@ productSchema.index({ createdAt: -1 });
 productSchema.index({ type: 1, id: -1 });
 productSchema.index({ manufacturerId: 1, id: -1 });
 
-interface MovementDoc {
-  _id: string;
-  productId: number;
-  delta: number;
-  state: 'pending' | 'applied' | 'rejected';
-  reason?: AdjustFailure;
-  at: Date;
+/** A stock movement's outcome on the product document. */
+export type MoveOutcome =
+  { kind: 'applied' | 'duplicate'; product: Searchable } | { kind: 'missing' | 'insufficient' | 'overflow' };
+
+export interface MoveOptions {
+  /** Applies the movement at most once per key (remembered on the product, see MOVEMENT_WINDOW). */
+  key?: string;
+  /** Refuses to go above the stock maximum (false: stock that was reserved comes back regardless). */
+  capped?: boolean;
 }
-
-const movementSchema = new Schema<MovementDoc>(
-  {
-    _id: { type: String, required: true },
-    productId: { type: Number, required: true },
-    delta: { type: Number, required: true },
-    state: { type: String, required: true },
-    reason: { type: String },
-    at: { type: Date, required: true },
-  },
-  { collection: 'stock_movements', versionKey: false, strict: true, autoIndex: false },
-);
-
-export type AdjustFailure = 'missing' | 'insufficient' | 'overflow' | 'reference-reused';
-export type AdjustOutcome =
-  | { kind: 'applied'; product: Searchable }
-  | { kind: 'duplicate'; product: Searchable }
-  | { kind: AdjustFailure };
 
 const PUBLIC_FIELDS = {
   _id: 0,
@@ -110,7 +94,6 @@ export type ProductStore = ReturnType<typeof createProductStore>;
 
 export function createProductStore(conn: Connection) {
   const Products = conn.model<ProductDoc>('Product', productSchema);
-  const Movements = conn.model<MovementDoc>('StockMovement', movementSchema);
 
   function dbFilter(f: ListFilter): FilterQuery<ProductDoc> {
     const q: FilterQuery<ProductDoc> = {};
@@ -188,84 +171,61 @@ export function createProductStore(conn: Connection) {
     },
 
     /**
-     * Sets the given fields only (never a read-modify-write of the whole document), and only
-     * while the product still belongs to `manufacturerId`. Null when no such product.
+     * Sets the given fields only (never a read-modify-write of the whole document), and only while
+     * the product still belongs to `manufacturerId` and is at `version`, the version the change was
+     * based on: one conditional update, so of two edits from the same version only the first applies.
      */
     async update(
       id: number,
       manufacturerId: number,
+      version: number,
       changes: ProductChanges,
       updatedAt: Date,
-    ): Promise<Searchable | null> {
+    ): Promise<{ kind: 'applied'; product: Searchable } | { kind: 'missing' | 'stale' }> {
       const set: Partial<ProductDoc> = { ...changes, updatedAt };
       if (changes.name !== undefined) set.nameSearch = searchForm(changes.name);
       if (changes.description !== undefined) set.descriptionSearch = searchForm(changes.description);
       const d = await Products.findOneAndUpdate(
-        { id, manufacturerId },
+        { id, manufacturerId, version },
         { $set: set, $inc: { version: 1 } },
         // No projection: FerretDB v1 does not implement one on findAndModify; toRecord picks the fields.
         { new: true },
       ).lean<ProductDoc>();
-      return d ? toRecord(d) : null;
+      if (d) return { kind: 'applied', product: toRecord(d) };
+      // Only to say why nothing was written; the write itself was the conditional update above.
+      return (await Products.exists({ id, manufacturerId })) ? { kind: 'stale' } : { kind: 'missing' };
     },
 
     /**
-     * Moves stock by `delta` in one conditional update: only while the result stays within
-     * 0..1,000,000. With a reference, at most once: the reference is recorded in a ledger first
-     * and pushed onto the product in the same update that moves the stock, so a retry after a
-     * crash at any point neither loses nor repeats the movement.
+     * Moves stock by `delta` in one conditional update: never below 0 and (when capped) never above
+     * 1,000,000. With a key, at most once: the key is pushed onto the product in the same update,
+     * so a retry after a crash neither loses nor repeats the movement.
      */
-    async adjust(id: number, delta: number, reference: string | undefined, at: Date): Promise<AdjustOutcome> {
-      if (reference) {
-        try {
-          await Movements.create({ _id: reference, productId: id, delta, state: 'pending', at });
-        } catch (err) {
-          if (!isDuplicateKeyError(err)) throw err;
-          const m = await Movements.findById(reference).lean<MovementDoc>();
-          if (!m || m.productId !== id || m.delta !== delta) return { kind: 'reference-reused' };
-          if (m.state === 'rejected') return { kind: m.reason ?? 'insufficient' };
-          if (m.state === 'applied') {
-            const current = await this.findById(id);
-            return current ? { kind: 'duplicate', product: current } : { kind: 'missing' };
-          }
-          // 'pending': an earlier attempt stopped midway; the product itself says whether it applied.
-        }
-      }
-      const filter: FilterQuery<ProductDoc> = {
-        id,
-        stock: delta < 0 ? { $gte: -delta } : { $lte: PRODUCT_LIMITS.stockMax - delta },
-      };
+    async move(
+      id: number,
+      delta: number,
+      at: Date,
+      { key, capped = true }: MoveOptions = {},
+    ): Promise<MoveOutcome> {
+      const filter: FilterQuery<ProductDoc> = { id };
+      if (delta < 0) filter.stock = { $gte: -delta };
+      else if (capped) filter.stock = { $lte: PRODUCT_LIMITS.stockMax - delta };
       const update: Record<string, unknown> = { $inc: { stock: delta, version: 1 }, $set: { updatedAt: at } };
-      if (reference) {
-        filter.movements = { $ne: reference };
-        update.$push = { movements: { $each: [reference], $slice: -MOVEMENT_WINDOW } };
+      if (key) {
+        filter.movements = { $ne: key };
+        update.$push = { movements: { $each: [key], $slice: -MOVEMENT_WINDOW } };
       }
       const d = await Products.findOneAndUpdate(filter, update, { new: true }).lean<ProductDoc>();
-      let outcome: AdjustOutcome;
-      if (d) outcome = { kind: 'applied', product: toRecord(d) };
-      else {
-        const current = await findDoc(id);
-        if (!current) outcome = { kind: 'missing' };
-        else if (reference && current.movements?.includes(reference))
-          outcome = { kind: 'duplicate', product: toRecord(current) };
-        else outcome = { kind: delta < 0 ? 'insufficient' : 'overflow' };
-      }
-      if (reference) {
-        const done = outcome.kind === 'applied' || outcome.kind === 'duplicate';
-        await Movements.updateOne(
-          { _id: reference },
-          { $set: done ? { state: 'applied' } : { state: 'rejected', reason: outcome.kind } },
-        );
-      }
-      return outcome;
+      if (d) return { kind: 'applied', product: toRecord(d) };
+      const current = await findDoc(id);
+      if (!current) return { kind: 'missing' };
+      if (key && current.movements?.includes(key)) return { kind: 'duplicate', product: toRecord(current) };
+      return { kind: delta < 0 ? 'insufficient' : 'overflow' };
     },
 
-    /** Whether a referenced movement took effect (the outbox asks after a crash). */
-    async movementApplied(id: number, reference: string): Promise<boolean> {
-      const d = await findDoc(id);
-      if (d?.movements?.includes(reference)) return true;
-      const m = await Movements.findById(reference).lean<MovementDoc>();
-      return m?.state === 'applied';
+    /** Whether the keyed movement is among those the product remembers. */
+    async moved(id: number, key: string): Promise<boolean> {
+      return (await Products.exists({ id, movements: key })) !== null;
     },
 
     /** Deletes the product if it still belongs to `manufacturerId`. */

@@ -87,6 +87,11 @@ export interface Product {
   status: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Incremented by every change (edits and stock movements); an update names the version it was
+   * based on.
+   */
+  version: number;
 }
 
 export interface ListProductsRequest {
@@ -155,7 +160,11 @@ export interface UpdateProductRequest {
   name?: string | undefined;
   pricePaise?: number | undefined;
   description?: string | undefined;
-  stock?: number | undefined;
+  stock?:
+    | number
+    | undefined;
+  /** Required: the product's version the change was based on (from the Product read before editing). */
+  version: number;
 }
 
 export interface UpdateProductResponse {
@@ -176,15 +185,54 @@ export interface AdjustStockRequest {
    * positive puts it back.
    */
   delta: number;
-  /**
-   * Unique per movement (e.g. "order-42-reserve"); a repeated reference does not move stock twice.
-   * Without one, only the product's own manufacturer may adjust.
-   */
-  reference: string;
 }
 
 export interface AdjustStockResponse {
   product?: Product | undefined;
+}
+
+export interface StockReservation {
+  /** The orders service's unique reference of the purchase (e.g. "order-42"). */
+  reference: string;
+  productId: number;
+  quantity: number;
+  /** "reserved", "committed" or "released". */
+  state: string;
+  /** After this a reserved (not committed) reservation may be released by the orders service's sweep. */
+  expiresAt: string;
+}
+
+export interface ReserveStockRequest {
+  productId: number;
+  /** At least 1. */
+  quantity: number;
+  /** Unique per purchase: up to 200 letters, digits or . _ - : @ /. */
+  reference: string;
+  /** How long the reservation holds before it may be swept (0: 15 minutes; at most 24 hours). */
+  ttlSeconds: number;
+}
+
+export interface ReserveStockResponse {
+  product?: Product | undefined;
+  reservation?: StockReservation | undefined;
+}
+
+export interface ReleaseStockRequest {
+  reference: string;
+}
+
+export interface ReleaseStockResponse {
+  /** Absent when the product has been deleted since (nothing to put back). */
+  product?: Product | undefined;
+  reservation?: StockReservation | undefined;
+}
+
+export interface CommitStockRequest {
+  reference: string;
+}
+
+export interface CommitStockResponse {
+  reservation?: StockReservation | undefined;
 }
 
 function createBaseProduct(): Product {
@@ -199,6 +247,7 @@ function createBaseProduct(): Product {
     status: "",
     createdAt: "",
     updatedAt: "",
+    version: 0,
   };
 }
 
@@ -233,6 +282,9 @@ export const Product: MessageFns<Product> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(82).string(message.updatedAt);
+    }
+    if (message.version !== 0) {
+      writer.uint32(88).int64(message.version);
     }
     return writer;
   },
@@ -330,6 +382,14 @@ export const Product: MessageFns<Product> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -370,6 +430,7 @@ export const Product: MessageFns<Product> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -405,6 +466,9 @@ export const Product: MessageFns<Product> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -423,6 +487,7 @@ export const Product: MessageFns<Product> = {
     message.status = object.status ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -1146,7 +1211,7 @@ export const CreateProductResponse: MessageFns<CreateProductResponse> = {
 };
 
 function createBaseUpdateProductRequest(): UpdateProductRequest {
-  return { id: 0, name: undefined, pricePaise: undefined, description: undefined, stock: undefined };
+  return { id: 0, name: undefined, pricePaise: undefined, description: undefined, stock: undefined, version: 0 };
 }
 
 export const UpdateProductRequest: MessageFns<UpdateProductRequest> = {
@@ -1165,6 +1230,9 @@ export const UpdateProductRequest: MessageFns<UpdateProductRequest> = {
     }
     if (message.stock !== undefined) {
       writer.uint32(40).int64(message.stock);
+    }
+    if (message.version !== 0) {
+      writer.uint32(48).int64(message.version);
     }
     return writer;
   },
@@ -1222,6 +1290,14 @@ export const UpdateProductRequest: MessageFns<UpdateProductRequest> = {
             message.stock = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1245,6 +1321,7 @@ export const UpdateProductRequest: MessageFns<UpdateProductRequest> = {
         : undefined,
       description: isSet(object.description) ? globalThis.String(object.description) : undefined,
       stock: isSet(object.stock) ? globalThis.Number(object.stock) : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -1265,6 +1342,9 @@ export const UpdateProductRequest: MessageFns<UpdateProductRequest> = {
     if (message.stock !== undefined) {
       obj.stock = Math.round(message.stock);
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -1278,6 +1358,7 @@ export const UpdateProductRequest: MessageFns<UpdateProductRequest> = {
     message.pricePaise = object.pricePaise ?? undefined;
     message.description = object.description ?? undefined;
     message.stock = object.stock ?? undefined;
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -1471,7 +1552,7 @@ export const DeleteProductResponse: MessageFns<DeleteProductResponse> = {
 };
 
 function createBaseAdjustStockRequest(): AdjustStockRequest {
-  return { id: 0, delta: 0, reference: "" };
+  return { id: 0, delta: 0 };
 }
 
 export const AdjustStockRequest: MessageFns<AdjustStockRequest> = {
@@ -1481,9 +1562,6 @@ export const AdjustStockRequest: MessageFns<AdjustStockRequest> = {
     }
     if (message.delta !== 0) {
       writer.uint32(16).int64(message.delta);
-    }
-    if (message.reference !== "") {
-      writer.uint32(26).string(message.reference);
     }
     return writer;
   },
@@ -1517,14 +1595,6 @@ export const AdjustStockRequest: MessageFns<AdjustStockRequest> = {
             message.delta = longToNumber(reader.int64());
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.reference = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1541,7 +1611,6 @@ export const AdjustStockRequest: MessageFns<AdjustStockRequest> = {
     return {
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
       delta: isSet(object.delta) ? globalThis.Number(object.delta) : 0,
-      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
     };
   },
 
@@ -1553,9 +1622,6 @@ export const AdjustStockRequest: MessageFns<AdjustStockRequest> = {
     if (message.delta !== 0) {
       obj.delta = Math.round(message.delta);
     }
-    if (message.reference !== "") {
-      obj.reference = message.reference;
-    }
     return obj;
   },
 
@@ -1566,7 +1632,6 @@ export const AdjustStockRequest: MessageFns<AdjustStockRequest> = {
     const message = createBaseAdjustStockRequest();
     message.id = object.id ?? 0;
     message.delta = object.delta ?? 0;
-    message.reference = object.reference ?? "";
     return message;
   },
 };
@@ -1640,11 +1705,660 @@ export const AdjustStockResponse: MessageFns<AdjustStockResponse> = {
   },
 };
 
+function createBaseStockReservation(): StockReservation {
+  return { reference: "", productId: 0, quantity: 0, state: "", expiresAt: "" };
+}
+
+export const StockReservation: MessageFns<StockReservation> = {
+  encode(message: StockReservation, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.productId !== 0) {
+      writer.uint32(16).int64(message.productId);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(24).int64(message.quantity);
+    }
+    if (message.state !== "") {
+      writer.uint32(34).string(message.state);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(42).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StockReservation {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStockReservation();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.productId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.quantity = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StockReservation {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      productId: isSet(object.productId)
+        ? globalThis.Number(object.productId)
+        : isSet(object.product_id)
+        ? globalThis.Number(object.product_id)
+        : 0,
+      quantity: isSet(object.quantity) ? globalThis.Number(object.quantity) : 0,
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: StockReservation): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.productId !== 0) {
+      obj.productId = Math.round(message.productId);
+    }
+    if (message.quantity !== 0) {
+      obj.quantity = Math.round(message.quantity);
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StockReservation>, I>>(base?: I): StockReservation {
+    return StockReservation.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StockReservation>, I>>(object: I): StockReservation {
+    const message = createBaseStockReservation();
+    message.reference = object.reference ?? "";
+    message.productId = object.productId ?? 0;
+    message.quantity = object.quantity ?? 0;
+    message.state = object.state ?? "";
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseReserveStockRequest(): ReserveStockRequest {
+  return { productId: 0, quantity: 0, reference: "", ttlSeconds: 0 };
+}
+
+export const ReserveStockRequest: MessageFns<ReserveStockRequest> = {
+  encode(message: ReserveStockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.productId !== 0) {
+      writer.uint32(8).int64(message.productId);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(16).int64(message.quantity);
+    }
+    if (message.reference !== "") {
+      writer.uint32(26).string(message.reference);
+    }
+    if (message.ttlSeconds !== 0) {
+      writer.uint32(32).int32(message.ttlSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveStockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReserveStockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.productId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quantity = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.ttlSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReserveStockRequest {
+    return {
+      productId: isSet(object.productId)
+        ? globalThis.Number(object.productId)
+        : isSet(object.product_id)
+        ? globalThis.Number(object.product_id)
+        : 0,
+      quantity: isSet(object.quantity) ? globalThis.Number(object.quantity) : 0,
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      ttlSeconds: isSet(object.ttlSeconds)
+        ? globalThis.Number(object.ttlSeconds)
+        : isSet(object.ttl_seconds)
+        ? globalThis.Number(object.ttl_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReserveStockRequest): unknown {
+    const obj: any = {};
+    if (message.productId !== 0) {
+      obj.productId = Math.round(message.productId);
+    }
+    if (message.quantity !== 0) {
+      obj.quantity = Math.round(message.quantity);
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.ttlSeconds !== 0) {
+      obj.ttlSeconds = Math.round(message.ttlSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReserveStockRequest>, I>>(base?: I): ReserveStockRequest {
+    return ReserveStockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReserveStockRequest>, I>>(object: I): ReserveStockRequest {
+    const message = createBaseReserveStockRequest();
+    message.productId = object.productId ?? 0;
+    message.quantity = object.quantity ?? 0;
+    message.reference = object.reference ?? "";
+    message.ttlSeconds = object.ttlSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseReserveStockResponse(): ReserveStockResponse {
+  return { product: undefined, reservation: undefined };
+}
+
+export const ReserveStockResponse: MessageFns<ReserveStockResponse> = {
+  encode(message: ReserveStockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.product !== undefined) {
+      Product.encode(message.product, writer.uint32(10).fork()).join();
+    }
+    if (message.reservation !== undefined) {
+      StockReservation.encode(message.reservation, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReserveStockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReserveStockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.product = Product.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reservation = StockReservation.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReserveStockResponse {
+    return {
+      product: isSet(object.product) ? Product.fromJSON(object.product) : undefined,
+      reservation: isSet(object.reservation) ? StockReservation.fromJSON(object.reservation) : undefined,
+    };
+  },
+
+  toJSON(message: ReserveStockResponse): unknown {
+    const obj: any = {};
+    if (message.product !== undefined) {
+      obj.product = Product.toJSON(message.product);
+    }
+    if (message.reservation !== undefined) {
+      obj.reservation = StockReservation.toJSON(message.reservation);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReserveStockResponse>, I>>(base?: I): ReserveStockResponse {
+    return ReserveStockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReserveStockResponse>, I>>(object: I): ReserveStockResponse {
+    const message = createBaseReserveStockResponse();
+    message.product = (object.product !== undefined && object.product !== null)
+      ? Product.fromPartial(object.product)
+      : undefined;
+    message.reservation = (object.reservation !== undefined && object.reservation !== null)
+      ? StockReservation.fromPartial(object.reservation)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseReleaseStockRequest(): ReleaseStockRequest {
+  return { reference: "" };
+}
+
+export const ReleaseStockRequest: MessageFns<ReleaseStockRequest> = {
+  encode(message: ReleaseStockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseStockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseStockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseStockRequest {
+    return { reference: isSet(object.reference) ? globalThis.String(object.reference) : "" };
+  },
+
+  toJSON(message: ReleaseStockRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseStockRequest>, I>>(base?: I): ReleaseStockRequest {
+    return ReleaseStockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseStockRequest>, I>>(object: I): ReleaseStockRequest {
+    const message = createBaseReleaseStockRequest();
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseReleaseStockResponse(): ReleaseStockResponse {
+  return { product: undefined, reservation: undefined };
+}
+
+export const ReleaseStockResponse: MessageFns<ReleaseStockResponse> = {
+  encode(message: ReleaseStockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.product !== undefined) {
+      Product.encode(message.product, writer.uint32(10).fork()).join();
+    }
+    if (message.reservation !== undefined) {
+      StockReservation.encode(message.reservation, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseStockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseStockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.product = Product.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reservation = StockReservation.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseStockResponse {
+    return {
+      product: isSet(object.product) ? Product.fromJSON(object.product) : undefined,
+      reservation: isSet(object.reservation) ? StockReservation.fromJSON(object.reservation) : undefined,
+    };
+  },
+
+  toJSON(message: ReleaseStockResponse): unknown {
+    const obj: any = {};
+    if (message.product !== undefined) {
+      obj.product = Product.toJSON(message.product);
+    }
+    if (message.reservation !== undefined) {
+      obj.reservation = StockReservation.toJSON(message.reservation);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReleaseStockResponse>, I>>(base?: I): ReleaseStockResponse {
+    return ReleaseStockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReleaseStockResponse>, I>>(object: I): ReleaseStockResponse {
+    const message = createBaseReleaseStockResponse();
+    message.product = (object.product !== undefined && object.product !== null)
+      ? Product.fromPartial(object.product)
+      : undefined;
+    message.reservation = (object.reservation !== undefined && object.reservation !== null)
+      ? StockReservation.fromPartial(object.reservation)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCommitStockRequest(): CommitStockRequest {
+  return { reference: "" };
+}
+
+export const CommitStockRequest: MessageFns<CommitStockRequest> = {
+  encode(message: CommitStockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitStockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitStockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CommitStockRequest {
+    return { reference: isSet(object.reference) ? globalThis.String(object.reference) : "" };
+  },
+
+  toJSON(message: CommitStockRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CommitStockRequest>, I>>(base?: I): CommitStockRequest {
+    return CommitStockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CommitStockRequest>, I>>(object: I): CommitStockRequest {
+    const message = createBaseCommitStockRequest();
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseCommitStockResponse(): CommitStockResponse {
+  return { reservation: undefined };
+}
+
+export const CommitStockResponse: MessageFns<CommitStockResponse> = {
+  encode(message: CommitStockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reservation !== undefined) {
+      StockReservation.encode(message.reservation, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CommitStockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCommitStockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reservation = StockReservation.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CommitStockResponse {
+    return { reservation: isSet(object.reservation) ? StockReservation.fromJSON(object.reservation) : undefined };
+  },
+
+  toJSON(message: CommitStockResponse): unknown {
+    const obj: any = {};
+    if (message.reservation !== undefined) {
+      obj.reservation = StockReservation.toJSON(message.reservation);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CommitStockResponse>, I>>(base?: I): CommitStockResponse {
+    return CommitStockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CommitStockResponse>, I>>(object: I): CommitStockResponse {
+    const message = createBaseCommitStockResponse();
+    message.reservation = (object.reservation !== undefined && object.reservation !== null)
+      ? StockReservation.fromPartial(object.reservation)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Products listed by manufacturers (spec §3 products). Money is integer paise.
  *
  * Authorisation uses the caller in the request metadata: any signed-in caller reads, a Manufacturer
- * creates, only the product's own manufacturer (manufacturer_id = caller) updates or deletes.
+ * creates, only the product's own manufacturer (manufacturer_id = caller) updates, deletes or
+ * adjusts its stock. Reservations are the orders service's alone, proven by its service identity
+ * (x-qm-service metadata, docs/adr/005-service-identity.md), never by a user's roles.
  */
 export type CatalogServiceService = typeof CatalogServiceService;
 export const CatalogServiceService = {
@@ -1679,7 +2393,11 @@ export const CatalogServiceService = {
       Buffer.from(CreateProductResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateProductResponse => CreateProductResponse.decode(value),
   },
-  /** Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched. */
+  /**
+   * Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched.
+   * Applied only while the product is still at the version the change was based on, else
+   * FAILED_PRECONDITION "This product was changed by someone else. Reload it and try again."
+   */
   updateProduct: {
     path: "/qm.catalog.v1.CatalogService/UpdateProduct" as const,
     requestStream: false as const,
@@ -1701,8 +2419,8 @@ export const CatalogServiceService = {
     responseDeserialize: (value: Buffer): DeleteProductResponse => DeleteProductResponse.decode(value),
   },
   /**
-   * Moves stock by a delta as one conditional update: never below 0 nor above 1,000,000.
-   * With a reference the move is idempotent (orders reserve and release stock this way).
+   * The owner's own stock movement (restocking, a count correction) by a delta, as one conditional
+   * update: never below 0 nor above 1,000,000.
    */
   adjustStock: {
     path: "/qm.catalog.v1.CatalogService/AdjustStock" as const,
@@ -1713,6 +2431,48 @@ export const CatalogServiceService = {
     responseSerialize: (value: AdjustStockResponse): Buffer => Buffer.from(AdjustStockResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AdjustStockResponse => AdjustStockResponse.decode(value),
   },
+  /**
+   * Orders service only: takes quantity out of stock for a purchase, recorded under the reference.
+   * FAILED_PRECONDITION "Insufficient stock" when there is not enough. Repeating a reference does
+   * not take stock twice (the same reservation is answered).
+   */
+  reserveStock: {
+    path: "/qm.catalog.v1.CatalogService/ReserveStock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReserveStockRequest): Buffer => Buffer.from(ReserveStockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReserveStockRequest => ReserveStockRequest.decode(value),
+    responseSerialize: (value: ReserveStockResponse): Buffer =>
+      Buffer.from(ReserveStockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReserveStockResponse => ReserveStockResponse.decode(value),
+  },
+  /**
+   * Orders service only: puts a reservation's quantity back. A second release of the same reference
+   * has no further effect; an unknown reference is NOT_FOUND, a committed one FAILED_PRECONDITION.
+   */
+  releaseStock: {
+    path: "/qm.catalog.v1.CatalogService/ReleaseStock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleaseStockRequest): Buffer => Buffer.from(ReleaseStockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleaseStockRequest => ReleaseStockRequest.decode(value),
+    responseSerialize: (value: ReleaseStockResponse): Buffer =>
+      Buffer.from(ReleaseStockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseStockResponse => ReleaseStockResponse.decode(value),
+  },
+  /**
+   * Orders service only: the purchase went through; the reservation no longer expires and can no
+   * longer be released. Idempotent; a released reservation is FAILED_PRECONDITION.
+   */
+  commitStock: {
+    path: "/qm.catalog.v1.CatalogService/CommitStock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CommitStockRequest): Buffer => Buffer.from(CommitStockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CommitStockRequest => CommitStockRequest.decode(value),
+    responseSerialize: (value: CommitStockResponse): Buffer => Buffer.from(CommitStockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CommitStockResponse => CommitStockResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
@@ -1721,14 +2481,34 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
   /** NOT_FOUND "Product not found" when missing. */
   getProduct: handleUnaryCall<GetProductRequest, GetProductResponse>;
   createProduct: handleUnaryCall<CreateProductRequest, CreateProductResponse>;
-  /** Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched. */
+  /**
+   * Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched.
+   * Applied only while the product is still at the version the change was based on, else
+   * FAILED_PRECONDITION "This product was changed by someone else. Reload it and try again."
+   */
   updateProduct: handleUnaryCall<UpdateProductRequest, UpdateProductResponse>;
   deleteProduct: handleUnaryCall<DeleteProductRequest, DeleteProductResponse>;
   /**
-   * Moves stock by a delta as one conditional update: never below 0 nor above 1,000,000.
-   * With a reference the move is idempotent (orders reserve and release stock this way).
+   * The owner's own stock movement (restocking, a count correction) by a delta, as one conditional
+   * update: never below 0 nor above 1,000,000.
    */
   adjustStock: handleUnaryCall<AdjustStockRequest, AdjustStockResponse>;
+  /**
+   * Orders service only: takes quantity out of stock for a purchase, recorded under the reference.
+   * FAILED_PRECONDITION "Insufficient stock" when there is not enough. Repeating a reference does
+   * not take stock twice (the same reservation is answered).
+   */
+  reserveStock: handleUnaryCall<ReserveStockRequest, ReserveStockResponse>;
+  /**
+   * Orders service only: puts a reservation's quantity back. A second release of the same reference
+   * has no further effect; an unknown reference is NOT_FOUND, a committed one FAILED_PRECONDITION.
+   */
+  releaseStock: handleUnaryCall<ReleaseStockRequest, ReleaseStockResponse>;
+  /**
+   * Orders service only: the purchase went through; the reservation no longer expires and can no
+   * longer be released. Idempotent; a released reservation is FAILED_PRECONDITION.
+   */
+  commitStock: handleUnaryCall<CommitStockRequest, CommitStockResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
@@ -1779,7 +2559,11 @@ export interface CatalogServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateProductResponse) => void,
   ): ClientUnaryCall;
-  /** Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched. */
+  /**
+   * Partial update of the fields that are set; other fields (and concurrent stock moves) are untouched.
+   * Applied only while the product is still at the version the change was based on, else
+   * FAILED_PRECONDITION "This product was changed by someone else. Reload it and try again."
+   */
   updateProduct(
     request: UpdateProductRequest,
     callback: (error: ServiceError | null, response: UpdateProductResponse) => void,
@@ -1811,8 +2595,8 @@ export interface CatalogServiceClient extends Client {
     callback: (error: ServiceError | null, response: DeleteProductResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Moves stock by a delta as one conditional update: never below 0 nor above 1,000,000.
-   * With a reference the move is idempotent (orders reserve and release stock this way).
+   * The owner's own stock movement (restocking, a count correction) by a delta, as one conditional
+   * update: never below 0 nor above 1,000,000.
    */
   adjustStock(
     request: AdjustStockRequest,
@@ -1828,6 +2612,64 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AdjustStockResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Orders service only: takes quantity out of stock for a purchase, recorded under the reference.
+   * FAILED_PRECONDITION "Insufficient stock" when there is not enough. Repeating a reference does
+   * not take stock twice (the same reservation is answered).
+   */
+  reserveStock(
+    request: ReserveStockRequest,
+    callback: (error: ServiceError | null, response: ReserveStockResponse) => void,
+  ): ClientUnaryCall;
+  reserveStock(
+    request: ReserveStockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReserveStockResponse) => void,
+  ): ClientUnaryCall;
+  reserveStock(
+    request: ReserveStockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReserveStockResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Orders service only: puts a reservation's quantity back. A second release of the same reference
+   * has no further effect; an unknown reference is NOT_FOUND, a committed one FAILED_PRECONDITION.
+   */
+  releaseStock(
+    request: ReleaseStockRequest,
+    callback: (error: ServiceError | null, response: ReleaseStockResponse) => void,
+  ): ClientUnaryCall;
+  releaseStock(
+    request: ReleaseStockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReleaseStockResponse) => void,
+  ): ClientUnaryCall;
+  releaseStock(
+    request: ReleaseStockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReleaseStockResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Orders service only: the purchase went through; the reservation no longer expires and can no
+   * longer be released. Idempotent; a released reservation is FAILED_PRECONDITION.
+   */
+  commitStock(
+    request: CommitStockRequest,
+    callback: (error: ServiceError | null, response: CommitStockResponse) => void,
+  ): ClientUnaryCall;
+  commitStock(
+    request: CommitStockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CommitStockResponse) => void,
+  ): ClientUnaryCall;
+  commitStock(
+    request: CommitStockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CommitStockResponse) => void,
   ): ClientUnaryCall;
 }
 

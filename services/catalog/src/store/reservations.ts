@@ -1,0 +1,196 @@
+import { isDuplicateKeyError } from '@qm/platform';
+import { type Connection, Schema } from 'mongoose';
+import type { Searchable } from '../domain/listing';
+import type { ProductStore } from './products';
+
+/**
+ * Stock reservations of the orders service, one document per reference (its _id). Each step is a
+ * single-document conditional update, on the reservation or on the product, never a transaction:
+ *
+ *   pending ──(stock taken)──▶ reserved ──▶ committed
+ *      │                          │
+ *      └─▶ rejected               └─▶ releasing ──(stock put back)──▶ released
+ *
+ * The reservation changes state first (so of two concurrent releases, or a release and a commit,
+ * one wins), then the product moves stock under a key (`reserve:<ref>`, `release:<ref>`) that it
+ * applies at most once, then the state is completed. A retry after a crash at any point resumes
+ * from the recorded state without moving stock twice.
+ */
+export type ReservationState = 'pending' | 'reserved' | 'rejected' | 'releasing' | 'released' | 'committed';
+
+export interface Reservation {
+  reference: string;
+  productId: number;
+  quantity: number;
+  state: ReservationState;
+  /** Why a pending reservation was rejected. */
+  reason?: 'insufficient' | 'missing';
+  /** A reserved (not committed) reservation may be released after this (issue 9 sweeps them). */
+  expiresAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+interface ReservationDoc extends Omit<Reservation, 'reference'> {
+  _id: string;
+}
+
+const reservationSchema = new Schema<ReservationDoc>(
+  {
+    _id: { type: String, required: true },
+    productId: { type: Number, required: true },
+    quantity: { type: Number, required: true },
+    state: { type: String, required: true },
+    reason: { type: String },
+    expiresAt: { type: Date, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'stock_reservations', versionKey: false, strict: true, autoIndex: false },
+);
+// The sweep of expired reservations (issue 9) looks them up by state and expiry.
+reservationSchema.index({ state: 1, expiresAt: 1 });
+
+export type ReserveOutcome =
+  | { kind: 'reserved' | 'duplicate'; reservation: Reservation; product: Searchable | null }
+  | { kind: 'insufficient' | 'missing' | 'reference-reused' };
+
+export type ReleaseOutcome =
+  | { kind: 'released' | 'duplicate'; reservation: Reservation; product: Searchable | null }
+  | { kind: 'unknown' | 'committed' | 'not-reserved' };
+
+export type CommitOutcome =
+  | { kind: 'committed' | 'duplicate'; reservation: Reservation }
+  | { kind: 'unknown' | 'released' | 'not-reserved' };
+
+const reserveKey = (reference: string) => `reserve:${reference}`;
+const releaseKey = (reference: string) => `release:${reference}`;
+
+const toReservation = ({ _id, ...d }: ReservationDoc): Reservation => ({ reference: _id, ...d });
+
+export type ReservationStore = ReturnType<typeof createReservationStore>;
+
+export function createReservationStore(conn: Connection, products: ProductStore) {
+  const Reservations = conn.model<ReservationDoc>('StockReservation', reservationSchema);
+
+  const find = async (reference: string) => {
+    const d = await Reservations.findById(reference).lean<ReservationDoc>();
+    return d ? toReservation(d) : null;
+  };
+
+  /** Moves from one state to another if (and only if) the reservation is still in the first. */
+  async function transition(reference: string, from: ReservationState, set: Partial<ReservationDoc>) {
+    const d = await Reservations.findOneAndUpdate(
+      { _id: reference, state: from },
+      { $set: set },
+      { new: true },
+    ).lean<ReservationDoc>();
+    return d ? toReservation(d) : null;
+  }
+
+  return {
+    async init(): Promise<void> {
+      await Reservations.createIndexes();
+    },
+
+    find,
+
+    async reserve(
+      productId: number,
+      quantity: number,
+      reference: string,
+      expiresAt: Date,
+      at: Date,
+    ): Promise<ReserveOutcome> {
+      let existing: Reservation | null = null;
+      try {
+        await Reservations.create({
+          _id: reference,
+          productId,
+          quantity,
+          state: 'pending',
+          expiresAt,
+          createdAt: at,
+          updatedAt: at,
+        });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        existing = await find(reference);
+        if (!existing || existing.productId !== productId || existing.quantity !== quantity)
+          return { kind: 'reference-reused' };
+        if (existing.state === 'rejected') return { kind: existing.reason ?? 'insufficient' };
+        if (existing.state !== 'pending')
+          return { kind: 'duplicate', reservation: existing, product: await products.findById(productId) };
+        // 'pending': an earlier attempt stopped midway; the product's movement key says whether it applied.
+      }
+      const moved = await products.move(productId, -quantity, at, { key: reserveKey(reference) });
+      if (moved.kind === 'applied' || moved.kind === 'duplicate') {
+        const reservation =
+          (await transition(reference, 'pending', { state: 'reserved', updatedAt: at })) ??
+          (await find(reference));
+        // Only the attempt whose update took the stock announces it.
+        const kind = moved.kind === 'applied' ? 'reserved' : 'duplicate';
+        return { kind, reservation: reservation!, product: moved.product };
+      }
+      const reason = moved.kind === 'missing' ? 'missing' : 'insufficient';
+      await transition(reference, 'pending', { state: 'rejected', reason, updatedAt: at });
+      return { kind: reason };
+    },
+
+    async release(reference: string, at: Date): Promise<ReleaseOutcome> {
+      let reservation = await transition(reference, 'reserved', { state: 'releasing', updatedAt: at });
+      if (!reservation) {
+        reservation = await find(reference);
+        if (!reservation) return { kind: 'unknown' };
+        switch (reservation.state) {
+          case 'released':
+            return {
+              kind: 'duplicate',
+              reservation,
+              product: await products.findById(reservation.productId),
+            };
+          case 'committed':
+            return { kind: 'committed' };
+          case 'pending':
+          case 'rejected':
+            return { kind: 'not-reserved' };
+          case 'releasing':
+            // An earlier or concurrent release: finish it; the movement key keeps it to one.
+            break;
+        }
+      }
+      // Not capped: units that were reserved come back even if the owner raised the stock meanwhile.
+      const moved = await products.move(reservation.productId, reservation.quantity, at, {
+        key: releaseKey(reference),
+        capped: false,
+      });
+      const done =
+        (await transition(reference, 'releasing', { state: 'released', updatedAt: at })) ??
+        (await find(reference));
+      // A deleted product has nothing to put back; the reservation is released all the same.
+      if (!('product' in moved)) return { kind: 'released', reservation: done!, product: null };
+      const kind = moved.kind === 'applied' ? 'released' : 'duplicate';
+      return { kind, reservation: done!, product: moved.product };
+    },
+
+    async commit(reference: string, at: Date): Promise<CommitOutcome> {
+      const reservation = await transition(reference, 'reserved', { state: 'committed', updatedAt: at });
+      if (reservation) return { kind: 'committed', reservation };
+      const current = await find(reference);
+      if (!current) return { kind: 'unknown' };
+      if (current.state === 'committed') return { kind: 'duplicate', reservation: current };
+      if (current.state === 'releasing' || current.state === 'released') return { kind: 'released' };
+      return { kind: 'not-reserved' };
+    },
+
+    /** Whether a reservation's stock movement took effect (the outbox asks after a crash). */
+    async moved(productId: number, reference: string, movement: 'reserve' | 'release'): Promise<boolean> {
+      const key = movement === 'reserve' ? reserveKey(reference) : releaseKey(reference);
+      if (await products.moved(productId, key)) return true;
+      const state = (await find(reference))?.state;
+      return movement === 'reserve'
+        ? state === 'reserved' || state === 'committed' || state === 'releasing' || state === 'released'
+        : state === 'released';
+    },
+  };
+}
