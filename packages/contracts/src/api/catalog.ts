@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam, NUMBER_LIMITS } from './numbers';
 
 /** REST shapes of spec §7 for products, shared by the gateway (validation, OpenAPI) and the market UI. */
 export const PRODUCT_TYPES = ['Weapon', 'Vehicle', 'Equipment', 'Ammunition', 'Other'] as const;
@@ -134,12 +135,7 @@ export const ProductSchema = z.object({
 });
 export type Product = z.infer<typeof ProductSchema>;
 
-export const ProductIdParams = z.object({
-  id: z.coerce
-    .number({ error: 'Product id must be a number' })
-    .int('Product id must be a whole number')
-    .positive('Product id must be positive'),
-});
+export const ProductIdParams = z.object({ id: idParam('Product id') });
 
 export const ListProductsQuery = z.object({
   type: z.enum(PRODUCT_TYPES, { error: `Type must be one of ${PRODUCT_TYPES.join(', ')}` }).optional(),
@@ -148,12 +144,13 @@ export const ListProductsQuery = z.object({
     .number({ error: 'Page must be a whole number' })
     .int('Page must be a whole number')
     .min(1, 'Page must be at least 1')
+    .max(NUMBER_LIMITS.pageMax, 'Page must be at most 1,000,000')
     .optional(),
   pageSize: z.coerce
     .number({ error: 'Page size must be a whole number' })
     .int('Page size must be a whole number')
     .min(1, 'Page size must be between 1 and 100')
-    .max(100, 'Page size must be between 1 and 100')
+    .max(NUMBER_LIMITS.pageSizeMax, 'Page size must be between 1 and 100')
     .optional(),
 });
 

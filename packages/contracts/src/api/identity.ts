@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam } from './numbers';
 
 /**
  * REST shapes of spec §7 for accounts, sessions, profiles and passwords, with the spec's own
@@ -258,18 +259,8 @@ export const CheckUsernameParams = z.object({
 });
 export const CheckUsernameResponseSchema = z.object({ isAvailable: z.boolean(), message: z.string() });
 
-export const UserIdParams = z.object({
-  id: z.coerce
-    .number({ error: 'User id must be a number' })
-    .int('User id must be a whole number')
-    .positive('User id must be positive'),
-});
-export const UserStatusParams = z.object({
-  userId: z.coerce
-    .number({ error: 'User id must be a number' })
-    .int('User id must be a whole number')
-    .positive('User id must be positive'),
-});
+export const UserIdParams = z.object({ id: idParam('User id') });
+export const UserStatusParams = z.object({ userId: idParam('User id') });
 
 /** PATCH /api/users/{userId}/status: only pending users; rejection needs a reason (non-empty after trimming). */
 export const UpdateUserStatusBody = z
