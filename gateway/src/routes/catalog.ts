@@ -133,6 +133,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     summary: 'One product (recorded as a product_view activity)',
     access: 'user',
     params: ProductIdParams,
+    errors: { 404: PRODUCT_MESSAGES.notFound },
     response: ProductSchema,
     async handler({ params }) {
       const { product } = await clients.catalog.getProduct({ id: params.id, recordView: true });
@@ -168,6 +169,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     summary: "Edit a product's name, description, price or stock (its own manufacturer only)",
     access: 'user',
     params: ProductIdParams,
+    errors: { 404: PRODUCT_MESSAGES.notFound },
     body: UpdateProductBody,
     response: ProductSchema,
     async handler({ params, body }) {
@@ -189,6 +191,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     summary: 'Delete a product (its own manufacturer only)',
     access: 'user',
     params: ProductIdParams,
+    errors: { 404: PRODUCT_MESSAGES.notFound },
     response: DeletedProductSchema,
     async handler({ params }) {
       await clients.catalog.deleteProduct({ id: params.id });
