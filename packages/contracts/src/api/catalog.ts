@@ -68,7 +68,9 @@ const nameField = z
   })
   .trim()
   .refine((s) => s.length > 0, PRODUCT_MESSAGES.nameRequired)
-  .refine((s) => charCount(s) <= PRODUCT_LIMITS.nameMaxChars, PRODUCT_MESSAGES.nameTooLong);
+  .refine((s) => charCount(s) <= PRODUCT_LIMITS.nameMaxChars, PRODUCT_MESSAGES.nameTooLong)
+  // The refinements above, stated in the OpenAPI document (JSON Schema counts code points too).
+  .meta({ minLength: 1, maxLength: PRODUCT_LIMITS.nameMaxChars, pattern: '\\S' });
 
 const typeField = z.enum(PRODUCT_TYPES, { error: PRODUCT_MESSAGES.typeInvalid });
 
@@ -77,6 +79,12 @@ const priceField = z
     error: (iss) => (iss.input == null ? PRODUCT_MESSAGES.priceRequired : PRODUCT_MESSAGES.priceFormat),
   })
   .refine((v) => priceProblem(v) === undefined, { error: (iss) => priceProblem(iss.input) })
+  .meta({
+    anyOf: [
+      { type: 'string', pattern: '^\\s*\\d{1,8}(\\.\\d{1,2})?\\s*$' },
+      { type: 'number', minimum: 0, maximum: PRODUCT_LIMITS.pricePaiseMax / 100, multipleOf: 0.01 },
+    ],
+  })
   .describe('Rupees with at most two decimals: "1250.00" (a JSON number such as 1250.5 is accepted too)');
 
 const stockField = z
@@ -86,12 +94,14 @@ const stockField = z
     z.number({ error: PRODUCT_MESSAGES.stockInteger }),
   )
   .refine((n) => Number.isInteger(n), PRODUCT_MESSAGES.stockInteger)
-  .refine((n) => n >= 0 && n <= PRODUCT_LIMITS.stockMax, PRODUCT_MESSAGES.stockRange);
+  .refine((n) => n >= 0 && n <= PRODUCT_LIMITS.stockMax, PRODUCT_MESSAGES.stockRange)
+  .meta({ type: 'integer', minimum: 0, maximum: PRODUCT_LIMITS.stockMax });
 
 const descriptionField = z
   .string({ error: PRODUCT_MESSAGES.descriptionText })
   .trim()
-  .refine((s) => charCount(s) <= PRODUCT_LIMITS.descriptionMaxChars, PRODUCT_MESSAGES.descriptionTooLong);
+  .refine((s) => charCount(s) <= PRODUCT_LIMITS.descriptionMaxChars, PRODUCT_MESSAGES.descriptionTooLong)
+  .meta({ maxLength: PRODUCT_LIMITS.descriptionMaxChars });
 
 /**
  * POST /api/products. Unknown fields (id, manufacturerId, status, ...) are dropped here and never
@@ -118,7 +128,8 @@ export const UpdateProductBody = z
     (b) =>
       b.name !== undefined || b.description !== undefined || b.price !== undefined || b.stock !== undefined,
     PRODUCT_MESSAGES.nothingToUpdate,
-  );
+  )
+  .meta({ anyOf: ['name', 'description', 'price', 'stock'].map((f) => ({ required: [f] })) });
 export type UpdateProductInput = z.input<typeof UpdateProductBody>;
 
 export const ProductSchema = z.object({
