@@ -94,6 +94,14 @@ describe('REST contract', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('refuses a caller without access before the rate limit counts them', async () => {
+    // The description generator allows 30 a minute per client; anonymous calls must not use them up.
+    for (let i = 0; i < 35; i++) {
+      const res = await call('/api/ai/generate-description', { method: 'POST' });
+      expect(res.status).toBe(401);
+    }
+  });
+
   describe('OpenAPI document', () => {
     let doc: Doc;
     const statuses = (path: string, method: string) =>
@@ -128,6 +136,28 @@ describe('REST contract', () => {
         description: 'Product not found',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       });
+    });
+
+    it('marks a body required exactly when the route refuses an empty one', () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const body = (path: string, method: string) => (doc.paths[path]![method] as any).requestBody;
+      expect(body('/api/products', 'post').required).toBe(true);
+      expect(body('/api/request-password-reset', 'post').required).toBe(true);
+      expect(body('/api/user/profile', 'patch').required).toBe(false);
+    });
+
+    it('states the rules the validators check in code, so schema-valid input is accepted', () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const schema = (path: string, method: string): any =>
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any
+        (doc.paths[path]![method] as any).requestBody.content['application/json'].schema;
+      const update = schema('/api/products/{id}', 'patch');
+      expect(update.anyOf).toContainEqual({ required: ['price'] });
+      expect(update.properties.name).toMatchObject({ minLength: 1, maxLength: 200, pattern: '\\S' });
+      expect(update.properties.stock).toMatchObject({ type: 'integer', minimum: 0, maximum: 1_000_000 });
+      expect(schema('/api/users/{userId}/status', 'patch').anyOf).toHaveLength(2);
+      expect(schema('/api/register', 'post').properties.email.pattern).toBeDefined();
+      expect(schema('/api/user/activity', 'post').properties.details.type).toContain('object');
     });
 
     it('documents the bounds, so clients and fuzzers know them', () => {

@@ -160,7 +160,15 @@ export function createApi(router: Router): Api {
         request: {
           ...(spec.params ? { params: spec.params as never } : {}),
           ...(spec.query ? { query: spec.query as never } : {}),
-          ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+          ...(spec.body
+            ? {
+                body: {
+                  // Without a body the handler validates `{}`: required exactly when that fails.
+                  required: !spec.body.safeParse({}).success,
+                  content: { 'application/json': { schema: spec.body } },
+                },
+              }
+            : {}),
         },
         responses: {
           [spec.status ?? 200]: {
@@ -176,9 +184,13 @@ export function createApi(router: Router): Api {
         },
       });
 
+      // Before any rate limit: a caller without access counts against nothing.
+      const guard: RequestHandler = (_req, res, next) => {
+        authorise(spec.access, res.locals.ctx.caller);
+        next();
+      };
       const handler: RequestHandler = async (req, res) => {
         const caller = res.locals.ctx.caller;
-        authorise(spec.access, caller);
         const input = {
           body: spec.body ? spec.body.parse(req.body ?? {}) : undefined,
           params: spec.params ? spec.params.parse(req.params) : undefined,
@@ -196,7 +208,7 @@ export function createApi(router: Router): Api {
       const path = spec.path.replace(/^\/api(?=\/)/, '');
       declarePath(path, spec.method);
       // Only a route that takes a body reads one (and can refuse it as malformed or too large).
-      router[spec.method](path, ...(spec.body ? [json] : []), ...(spec.before ?? []), handler);
+      router[spec.method](path, ...(spec.body ? [json] : []), guard, ...(spec.before ?? []), handler);
     },
     document(serverUrl) {
       return new OpenApiGeneratorV31(registry.definitions).generateDocument({
