@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Provisions the local infrastructure binaries once, into a cache outside the clone
 # (default ~/.cache/quartermaster), and links them into ./.tools. Idempotent: a second
-# run finds everything built and returns at once. Usage: provision.sh [all|nats|ferretdb|keycloak|helm|k6|chromium]
+# run finds everything built and returns at once.
+# Usage: provision.sh [all|nats|ferretdb|keycloak|helm|k6|chromium|schemathesis]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/versions.env"
@@ -50,6 +51,22 @@ chromium() {
   log "installing Debian's chromium for the browser tests"
   local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium fonts-liberation >/dev/null
+}
+
+# The API fuzzer (make test's e2e phase), from PyPI into a virtualenv of its own per pinned version.
+schemathesis() {
+  local venv="$CACHE/venv-schemathesis-$SCHEMATHESIS_VERSION"
+  [ -f "$venv/.complete" ] && { ln -sfn "$venv" "$CACHE/venv-schemathesis"; return; }
+  log "installing schemathesis $SCHEMATHESIS_VERSION into a virtualenv (first run only)"
+  if ! python3 -c 'import ensurepip, venv' 2>/dev/null; then
+    local sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-venv >/dev/null
+  fi
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  touch "$venv/.complete"
+  ln -sfn "$venv" "$CACHE/venv-schemathesis"
 }
 
 what=${1:-all}
