@@ -48,7 +48,7 @@ function apiClient() {
   let session = '';
   return {
     session: () => session,
-    async call(method, url, body) {
+    async call(method, url, body, retries = 2) {
       const res = await fetch(`${BASE_URL}${url}`, {
         method,
         headers: {
@@ -64,6 +64,13 @@ function apiClient() {
         if (m) session = m[1];
       }
       const json = await res.json().catch(() => undefined);
+      // The journeys before this may have used up the sign-in limit of the minute: wait it out.
+      const wait = Number(res.headers.get('retry-after'));
+      if (res.status === 429 && retries > 0 && wait > 0 && wait <= 70) {
+        console.log(`${method} ${url}: rate limited, retrying in ${wait} s`);
+        await new Promise((r) => setTimeout(r, wait * 1000));
+        return this.call(method, url, body, retries - 1);
+      }
       if (!res.ok) throw new Error(`${method} ${url}: HTTP ${res.status} ${json?.message ?? ''}`);
       return json;
     },

@@ -21,6 +21,7 @@ export type RefusingMiddleware = RequestHandler & { answers?: ErrorAnswers };
 
 /** Request bodies above this are a 413. */
 const BODY_LIMIT = '100kb';
+
 type Schema = z.ZodType | undefined;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -84,7 +85,7 @@ export function authorise(access: Access, caller: Caller | undefined): void {
  * Every refusal a route can answer: derived from its declaration where the gateway decides, plus
  * the service's own (`spec.errors`). The OpenAPI document lists exactly these.
  */
-export function errorAnswers(spec: {
+function errorAnswers(spec: {
   method: Method;
   access: Access;
   body?: unknown;
