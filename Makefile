@@ -56,6 +56,11 @@ e2e: deps ## browser journeys in headless Chromium against the running stack (BA
 	bash scripts/provision.sh chromium
 	@set -e; for j in e2e/*.e2e.mjs; do node "$$j"; done
 
+.PHONY: fuzz
+fuzz: deps ## schemathesis against the running stack's OpenAPI document, as every role (BASE_URL, default http://localhost:8080)
+	bash scripts/provision.sh schemathesis
+	node e2e/api-fuzz.mjs
+
 .PHONY: bench
 bench: deps ## gateway → gRPC → database read vs a bare Express handler (stack running and seeded)
 	node load/bench.mjs

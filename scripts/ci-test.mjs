@@ -5,7 +5,7 @@
 //   3. unit tests
 //   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir
 //   5. the frontends built and the whole stack in production mode on another fresh data dir, and
-//      the browser journeys (headless Chromium) against it
+//      the browser journeys (headless Chromium) and the API fuzzer (schemathesis) against it
 //   6. Helm chart rendering validated against the Kubernetes schemas
 // Ends with one line `make test: N passed, N failed`.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -63,6 +63,7 @@ function check(step, cmd, args) {
 section('provision');
 provisionTools(ROOT);
 execFileSync(path.join(ROOT, 'scripts/provision.sh'), ['chromium'], { stdio: 'inherit' });
+execFileSync(path.join(ROOT, 'scripts/provision.sh'), ['schemathesis'], { stdio: 'inherit' });
 if (needsNpmInstall(ROOT)) npmInstall(ROOT);
 
 if (want('static')) {
@@ -124,6 +125,8 @@ if (want('e2e')) {
         .filter((f) => f.endsWith('.e2e.mjs'))
         .sort();
       for (const j of journeys) check(`e2e ${j}`, 'node', [path.join('e2e', j)]);
+      section('API fuzzing (schemathesis, every role)');
+      check('api fuzz', 'node', ['e2e/api-fuzz.mjs']);
     },
   );
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Provisions the local infrastructure binaries once, into a cache outside the clone
 # (default ~/.cache/quartermaster), and links them into ./.tools. Idempotent: a second
-# run finds everything built and returns at once. Usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium]
+# run finds everything built and returns at once.
+# Usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/versions.env"
@@ -74,10 +75,23 @@ install_chromium() {
   apt_install chromium fonts-liberation
 }
 
+# The API fuzzer (make test's e2e phase), from PyPI into a virtualenv of its own per pinned version.
+schemathesis() {
+  local venv="$CACHE/venv-schemathesis-$SCHEMATHESIS_VERSION"
+  [ -f "$venv/.complete" ] && { ln -sfn "$venv" "$CACHE/venv-schemathesis"; return; }
+  log "installing schemathesis $SCHEMATHESIS_VERSION into a virtualenv (first run only)"
+  python3 -c 'import ensurepip, venv' 2>/dev/null || apt_install python3-venv
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
+  touch "$venv/.complete"
+  ln -sfn "$venv" "$CACHE/venv-schemathesis"
+}
+
 what=${1:-all}
 case "$what" in
   all) nats; postgres; ferretdb; keycloak ;;
   chromium) install_chromium ;;
-  nats|postgres|ferretdb|keycloak|helm|k6) "$what" ;;
-  *) echo "usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium]" >&2; exit 2 ;;
+  nats|postgres|ferretdb|keycloak|helm|k6|schemathesis) "$what" ;;
+  *) echo "usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis]" >&2; exit 2 ;;
 esac

@@ -69,7 +69,6 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
   metrics.expose(app);
 
   const apiRouter = Router();
-  apiRouter.use(express.json({ limit: '100kb' }));
   apiRouter.use(cookieParser());
   apiRouter.use(originCheck([config.PUBLIC_URL]));
   apiRouter.use(authenticate(deps.sessions));

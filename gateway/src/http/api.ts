@@ -1,5 +1,5 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry, extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
-import type { Request, RequestHandler, Response, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type Caller, type Role } from '@qm/platform';
 import { HttpError } from './errors';
@@ -10,6 +10,18 @@ extendZodWithOpenApi(z);
 export type Access = 'public' | 'user' | 'admin' | { roles: Role[] };
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+const METHODS: readonly Method[] = ['get', 'post', 'patch', 'put', 'delete'];
+
+/** Refusals a route can answer (`{ message }`), each with when it happens. */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503 | 504;
+export type ErrorAnswers = Partial<Record<ErrorStatus, string>>;
+
+/** A `before` middleware that can itself refuse a request (e.g. a rate limit answering 429). */
+export type RefusingMiddleware = RequestHandler & { answers?: ErrorAnswers };
+
+/** Request bodies above this are a 413. */
+const BODY_LIMIT = '100kb';
+
 type Schema = z.ZodType | undefined;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
@@ -35,9 +47,12 @@ export interface RouteSpec<B extends Schema, P extends Schema, Q extends Schema,
   /** Response schema for the OpenAPI document. */
   response?: z.ZodType;
   status?: number;
-  /** Further error answers for the OpenAPI document, e.g. `{ 409: 'Changed since it was read' }`. */
-  errors?: Record<number, string>;
-  before?: RequestHandler[];
+  before?: RefusingMiddleware[];
+  /**
+   * What the service behind the route refuses with beyond what the gateway derives from this spec
+   * (input, access, method, rate limits, downstream failures): e.g. `{ 404: 'No such product' }`.
+   */
+  errors?: ErrorAnswers;
   handler(
     input: HandlerInput<Out<B>, Out<P>, Out<Q>> & {
       caller: C extends 'public' ? Caller | undefined : Caller;
@@ -67,6 +82,40 @@ export function authorise(access: Access, caller: Caller | undefined): void {
 }
 
 /**
+ * Every refusal a route can answer: derived from its declaration where the gateway decides, plus
+ * the service's own (`spec.errors`). The OpenAPI document lists exactly these.
+ */
+function errorAnswers(spec: {
+  method: Method;
+  access: Access;
+  body?: unknown;
+  params?: unknown;
+  query?: unknown;
+  before?: RefusingMiddleware[];
+  errors?: ErrorAnswers;
+}): ErrorAnswers {
+  const answers: ErrorAnswers = {};
+  if (spec.body || spec.params || spec.query) answers[400] = 'Invalid input (or a body that is not JSON)';
+  if (spec.access !== 'public') answers[401] = 'Not signed in';
+  if (spec.access !== 'public' || spec.method !== 'get')
+    answers[403] = 'Not allowed (role, ownership, or a cross-site request)';
+  if (spec.body) answers[413] = 'Request body is too large';
+  for (const mw of spec.before ?? []) Object.assign(answers, mw.answers);
+  Object.assign(answers, spec.errors);
+  // Any request may carry a session, whose check can reach the identity service.
+  answers[503] = 'A service behind the gateway is unavailable';
+  answers[504] = 'A service behind the gateway took too long';
+  return answers;
+}
+
+/** `Allow` for a path: its declared methods, HEAD where GET is, and OPTIONS. */
+function allowHeader(methods: Set<Method>): string {
+  const allowed = METHODS.filter((m) => methods.has(m)).map((m) => m.toUpperCase());
+  if (methods.has('get')) allowed.push('HEAD');
+  return [...allowed, 'OPTIONS'].join(', ');
+}
+
+/**
  * Binds routes to an Express router and documents them in one place: the zod schemas that validate
  * a request are the ones the OpenAPI document is generated from.
  */
@@ -78,6 +127,26 @@ export function createApi(router: Router): Api {
     name: 'qm_session',
   });
   const ErrorBody = registry.register('Error', z.object({ message: z.string() }));
+  const methodsByPath = new Map<string, Set<Method>>();
+  const json = express.json({ limit: BODY_LIMIT });
+
+  /**
+   * Registered at a path's first route, before the handlers: a method no route declares there is a
+   * 405 with Allow (not a 404); OPTIONS answers Allow alone.
+   */
+  function declarePath(path: string, method: Method): void {
+    const known = methodsByPath.get(path);
+    if (known) return void known.add(method);
+    const methods = new Set<Method>([method]);
+    methodsByPath.set(path, methods);
+    router.all(path, (req, res, next) => {
+      const m = req.method.toLowerCase();
+      if (methods.has(m as Method) || (m === 'head' && methods.has('get'))) return next();
+      res.setHeader('Allow', allowHeader(methods));
+      if (m === 'options') return void res.status(204).end();
+      res.status(405).json({ message: `${req.method} is not allowed here; use ${allowHeader(methods)}` });
+    });
+  }
 
   return {
     registry,
@@ -92,36 +161,37 @@ export function createApi(router: Router): Api {
         request: {
           ...(spec.params ? { params: spec.params as never } : {}),
           ...(spec.query ? { query: spec.query as never } : {}),
-          ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } } } } : {}),
+          ...(spec.body
+            ? {
+                body: {
+                  // Without a body the handler validates `{}`: required exactly when that fails.
+                  required: !spec.body.safeParse({}).success,
+                  content: { 'application/json': { schema: spec.body } },
+                },
+              }
+            : {}),
         },
         responses: {
           [spec.status ?? 200]: {
             description: 'Success',
             ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
           },
-          ...(spec.body || spec.params || spec.query
-            ? {
-                400: { description: 'Invalid input', content: { 'application/json': { schema: ErrorBody } } },
-              }
-            : {}),
-          ...(spec.access !== 'public'
-            ? {
-                401: { description: 'Not signed in', content: { 'application/json': { schema: ErrorBody } } },
-                403: { description: 'Not allowed', content: { 'application/json': { schema: ErrorBody } } },
-              }
-            : {}),
           ...Object.fromEntries(
-            Object.entries(spec.errors ?? {}).map(([code, description]) => [
-              code,
+            Object.entries(errorAnswers(spec)).map(([status, description]) => [
+              status,
               { description, content: { 'application/json': { schema: ErrorBody } } },
             ]),
           ),
         },
       });
 
+      // Before any rate limit: a caller without access counts against nothing.
+      const guard: RequestHandler = (_req, res, next) => {
+        authorise(spec.access, res.locals.ctx.caller);
+        next();
+      };
       const handler: RequestHandler = async (req, res) => {
         const caller = res.locals.ctx.caller;
-        authorise(spec.access, caller);
         const input = {
           body: spec.body ? spec.body.parse(req.body ?? {}) : undefined,
           params: spec.params ? spec.params.parse(req.params) : undefined,
@@ -136,7 +206,10 @@ export function createApi(router: Router): Api {
         else res.status(spec.status ?? 200).json(result);
       };
       // The router is mounted at /api; routes are declared with their full public path.
-      router[spec.method](spec.path.replace(/^\/api(?=\/)/, ''), ...(spec.before ?? []), handler);
+      const path = spec.path.replace(/^\/api(?=\/)/, '');
+      declarePath(path, spec.method);
+      // Only a route that takes a body reads one (and can refuse it as malformed or too large).
+      router[spec.method](path, ...(spec.body ? [json] : []), guard, ...(spec.before ?? []), handler);
     },
     document(serverUrl) {
       return new OpenApiGeneratorV31(registry.definitions).generateDocument({

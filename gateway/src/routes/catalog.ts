@@ -134,6 +134,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     summary: 'One product (recorded as a product_view activity)',
     access: 'user',
     params: ProductIdParams,
+    errors: { 404: PRODUCT_MESSAGES.notFound },
     response: ProductSchema,
     async handler({ params }) {
       const { product } = await clients.catalog.getProduct({ id: params.id, recordView: true });
@@ -175,7 +176,10 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     params: ProductIdParams,
     body: UpdateProductBody,
     response: ProductSchema,
-    errors: { 409: `"${PRODUCT_MESSAGES.changedElsewhere}": the product changed since \`version\`` },
+    errors: {
+      404: PRODUCT_MESSAGES.notFound,
+      409: `"${PRODUCT_MESSAGES.changedElsewhere}": the product changed since \`version\``,
+    },
     async handler({ params, body }) {
       const { product } = await clients.catalog.updateProduct({
         id: params.id,
@@ -196,6 +200,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     summary: 'Delete a product (its own manufacturer only)',
     access: 'user',
     params: ProductIdParams,
+    errors: { 404: PRODUCT_MESSAGES.notFound },
     response: DeletedProductSchema,
     async handler({ params }) {
       await clients.catalog.deleteProduct({ id: params.id });

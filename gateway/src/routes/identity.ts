@@ -101,6 +101,8 @@ const LIMITS = {
   code: { windowMs: 15 * 60_000, limit: 30, message: 'Too many requests. Please try again later.' },
 };
 
+const NO_ACCOUNT = 'No account found with that email or username';
+
 const NO_CACHE = {
   'Cache-Control': 'no-store, no-cache, must-revalidate, private',
   Pragma: 'no-cache',
@@ -199,6 +201,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: LoginBody,
     response: LoginResponseSchema,
     before: [loginLimit],
+    errors: { 401: IDENTITY_MESSAGES.invalidCredentials },
     async handler({ body, req, res }) {
       return finishLogin(req, res, () =>
         clients.identity.login({
@@ -222,6 +225,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: SsoLoginBody,
     response: LoginResponseSchema,
     before: [loginLimit],
+    errors: { 401: 'Keycloak refused the tokens, or the account is not registered here' },
     async handler({ body, req, res }) {
       return finishLogin(req, res, () =>
         clients.identity.ssoLogin({
@@ -279,6 +283,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     response: RegisterResponseSchema,
     status: 201,
     before: [scaled(LIMITS.register)],
+    errors: { 409: 'Username or email already registered, or the registration is still processing' },
     async handler({ body }) {
       const out = await clients.identity.register({
         username: body.username,
@@ -318,6 +323,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: RequestPasswordResetBody,
     response: OtpSentSchema,
     before: [codeLimit()],
+    errors: { 404: NO_ACCOUNT, 429: 'Rate limit, or a code was sent less than 30 seconds ago' },
     async handler({ body }) {
       return clients.identity.requestPasswordReset({ emailOrUsername: body.emailOrUsername });
     },
@@ -332,6 +338,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: VerifyPasswordResetOtpBody,
     response: IdentityMessageSchema,
     before: [codeLimit()],
+    errors: { 404: NO_ACCOUNT, 429: 'Rate limit, or too many wrong codes' },
     async handler({ body }) {
       return clients.identity.verifyPasswordResetOtp(body);
     },
@@ -346,6 +353,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: ResetPasswordBody,
     response: IdentityMessageSchema,
     before: [codeLimit()],
+    errors: { 404: NO_ACCOUNT, 409: 'No code verified in the last 10 minutes' },
     async handler({ body }) {
       return clients.identity.resetPassword({
         emailOrUsername: body.emailOrUsername,
@@ -365,6 +373,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     access: 'user',
     body: ProfileUpdateBody,
     response: UserSchema,
+    errors: { 404: 'The account is gone', 409: IDENTITY_MESSAGES.emailTaken },
     async handler({ body }) {
       const text = (v: string | null | undefined) => (v === undefined ? undefined : (v ?? ''));
       const count = (v: number | null | undefined) =>
@@ -411,6 +420,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     access: 'user',
     response: OtpSentSchema,
     before: [codeLimit()],
+    errors: { 404: 'The account is gone', 429: 'Rate limit, or a code was sent less than 30 seconds ago' },
     async handler() {
       return clients.identity.requestPasswordChangeOtp({});
     },
@@ -425,6 +435,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: VerifyCurrentPasswordBody,
     response: VerifyCurrentPasswordResponseSchema,
     before: [codeLimit()],
+    errors: { 404: 'The account is gone' },
     async handler({ body }) {
       return clients.identity.verifyCurrentPassword({ currentPassword: body.currentPassword });
     },
@@ -441,6 +452,11 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     body: VerifyPasswordOtpBody,
     response: VerifyPasswordOtpResponseSchema,
     before: [codeLimit()],
+    errors: {
+      404: 'The account is gone',
+      409: 'The current password was not verified in the last 10 minutes',
+      429: 'Rate limit, or too many wrong codes',
+    },
     async handler({ body, req, res }) {
       const out = await clients.identity.verifyPasswordChangeOtp({
         otp: body.otp,
@@ -487,6 +503,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     access: 'user',
     params: UserIdParams,
     response: z.union([UserSchema, UserCardSchema]),
+    errors: { 404: 'User not found' },
     async handler({ params }) {
       const { view } = await clients.identity.getUser({ id: params.id });
       if (view?.$case === 'user') return userToRest(view.value);
@@ -505,6 +522,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     params: UserStatusParams,
     body: UpdateUserStatusBody,
     response: UpdateUserStatusResponseSchema,
+    errors: { 404: 'User not found', 409: 'The user is not pending' },
     async handler({ params, body }) {
       const { user } = await clients.identity.updateUserStatus({
         userId: params.userId,
@@ -524,6 +542,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     access: 'admin',
     params: UserIdParams,
     response: IdentityMessageSchema,
+    errors: { 404: 'User not found' },
     async handler({ params }) {
       await clients.identity.deleteUser({ userId: params.id });
       return { message: 'User deleted' };

@@ -7,3 +7,4 @@ export * as assistantV1 from './gen/qm/assistant/v1/assistant';
 export * from './api/catalog';
 export * from './api/identity';
 export * from './api/assistant';
+export * from './api/numbers';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam, NUMBER_LIMITS } from './numbers';
 
 /** REST shapes of spec §7 for products, shared by the gateway (validation, OpenAPI) and the market UI. */
 export const PRODUCT_TYPES = ['Weapon', 'Vehicle', 'Equipment', 'Ammunition', 'Other'] as const;
@@ -70,7 +71,9 @@ const nameField = z
   })
   .trim()
   .refine((s) => s.length > 0, PRODUCT_MESSAGES.nameRequired)
-  .refine((s) => charCount(s) <= PRODUCT_LIMITS.nameMaxChars, PRODUCT_MESSAGES.nameTooLong);
+  .refine((s) => charCount(s) <= PRODUCT_LIMITS.nameMaxChars, PRODUCT_MESSAGES.nameTooLong)
+  // The refinements above, stated in the OpenAPI document (JSON Schema counts code points too).
+  .meta({ minLength: 1, maxLength: PRODUCT_LIMITS.nameMaxChars, pattern: '\\S' });
 
 const typeField = z.enum(PRODUCT_TYPES, { error: PRODUCT_MESSAGES.typeInvalid });
 
@@ -79,6 +82,12 @@ const priceField = z
     error: (iss) => (iss.input == null ? PRODUCT_MESSAGES.priceRequired : PRODUCT_MESSAGES.priceFormat),
   })
   .refine((v) => priceProblem(v) === undefined, { error: (iss) => priceProblem(iss.input) })
+  .meta({
+    anyOf: [
+      { type: 'string', pattern: '^\\s*\\d{1,8}(\\.\\d{1,2})?\\s*$' },
+      { type: 'number', minimum: 0, maximum: PRODUCT_LIMITS.pricePaiseMax / 100, multipleOf: 0.01 },
+    ],
+  })
   .describe('Rupees with at most two decimals: "1250.00" (a JSON number such as 1250.5 is accepted too)');
 
 const stockField = z
@@ -88,12 +97,14 @@ const stockField = z
     z.number({ error: PRODUCT_MESSAGES.stockInteger }),
   )
   .refine((n) => Number.isInteger(n), PRODUCT_MESSAGES.stockInteger)
-  .refine((n) => n >= 0 && n <= PRODUCT_LIMITS.stockMax, PRODUCT_MESSAGES.stockRange);
+  .refine((n) => n >= 0 && n <= PRODUCT_LIMITS.stockMax, PRODUCT_MESSAGES.stockRange)
+  .meta({ type: 'integer', minimum: 0, maximum: PRODUCT_LIMITS.stockMax });
 
 const descriptionField = z
   .string({ error: PRODUCT_MESSAGES.descriptionText })
   .trim()
-  .refine((s) => charCount(s) <= PRODUCT_LIMITS.descriptionMaxChars, PRODUCT_MESSAGES.descriptionTooLong);
+  .refine((s) => charCount(s) <= PRODUCT_LIMITS.descriptionMaxChars, PRODUCT_MESSAGES.descriptionTooLong)
+  .meta({ maxLength: PRODUCT_LIMITS.descriptionMaxChars });
 
 /**
  * POST /api/products. Unknown fields (id, manufacturerId, status, ...) are dropped here and never
@@ -128,11 +139,13 @@ export const UpdateProductBody = ProductEditFields.extend({
     .int(PRODUCT_MESSAGES.versionRequired)
     .positive(PRODUCT_MESSAGES.versionRequired)
     .describe('The `version` of the product as read before editing'),
-}).refine(
-  (b) =>
-    b.name !== undefined || b.description !== undefined || b.price !== undefined || b.stock !== undefined,
-  PRODUCT_MESSAGES.nothingToUpdate,
-);
+})
+  .refine(
+    (b) =>
+      b.name !== undefined || b.description !== undefined || b.price !== undefined || b.stock !== undefined,
+    PRODUCT_MESSAGES.nothingToUpdate,
+  )
+  .meta({ anyOf: ['name', 'description', 'price', 'stock'].map((f) => ({ required: [f] })) });
 export type UpdateProductInput = z.input<typeof UpdateProductBody>;
 
 export const ProductSchema = z.object({
@@ -153,12 +166,7 @@ export const ProductSchema = z.object({
 });
 export type Product = z.infer<typeof ProductSchema>;
 
-export const ProductIdParams = z.object({
-  id: z.coerce
-    .number({ error: 'Product id must be a number' })
-    .int('Product id must be a whole number')
-    .positive('Product id must be positive'),
-});
+export const ProductIdParams = z.object({ id: idParam('Product id') });
 
 export const ListProductsQuery = z.object({
   type: z.enum(PRODUCT_TYPES, { error: `Type must be one of ${PRODUCT_TYPES.join(', ')}` }).optional(),
@@ -167,12 +175,13 @@ export const ListProductsQuery = z.object({
     .number({ error: 'Page must be a whole number' })
     .int('Page must be a whole number')
     .min(1, 'Page must be at least 1')
+    .max(NUMBER_LIMITS.pageMax, 'Page must be at most 1,000,000')
     .optional(),
   pageSize: z.coerce
     .number({ error: 'Page size must be a whole number' })
     .int('Page size must be a whole number')
     .min(1, 'Page size must be between 1 and 100')
-    .max(100, 'Page size must be between 1 and 100')
+    .max(NUMBER_LIMITS.pageSizeMax, 'Page size must be between 1 and 100')
     .optional(),
 });
 

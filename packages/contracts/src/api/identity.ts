@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParam } from './numbers';
 
 /**
  * REST shapes of spec §7 for accounts, sessions, profiles and passwords, with the spec's own
@@ -95,10 +96,13 @@ export const EmailSchema = z
   .string({ error: 'Invalid email address' })
   .trim()
   .max(254, 'Invalid email address')
-  .email('Invalid email address');
+  .email('Invalid email address')
+  // zod's own address pattern, stricter than the document's `format: email` alone.
+  .meta({ pattern: z.regexes.email.source });
 
-// Keycloak refuses these characters in names.
-const NAME_CHARS = /^[^<>&"$%!#?§;*~/\\|^=[\]{}()]*$/;
+// Keycloak refuses these characters in names, and control characters (its person-name validator).
+// eslint-disable-next-line no-control-regex
+const NAME_CHARS = /^[^<>&"$%!#?§;*~/\\|^=[\]{}()\x00-\x1f\x7f]*$/;
 const nameSchema = (label: string) =>
   z
     .string({ error: `${label} is required` })
@@ -258,18 +262,8 @@ export const CheckUsernameParams = z.object({
 });
 export const CheckUsernameResponseSchema = z.object({ isAvailable: z.boolean(), message: z.string() });
 
-export const UserIdParams = z.object({
-  id: z.coerce
-    .number({ error: 'User id must be a number' })
-    .int('User id must be a whole number')
-    .positive('User id must be positive'),
-});
-export const UserStatusParams = z.object({
-  userId: z.coerce
-    .number({ error: 'User id must be a number' })
-    .int('User id must be a whole number')
-    .positive('User id must be positive'),
-});
+export const UserIdParams = z.object({ id: idParam('User id') });
+export const UserStatusParams = z.object({ userId: idParam('User id') });
 
 /** PATCH /api/users/{userId}/status: only pending users; rejection needs a reason (non-empty after trimming). */
 export const UpdateUserStatusBody = z
@@ -285,6 +279,12 @@ export const UpdateUserStatusBody = z
   .refine((v) => v.status !== 'rejected' || v.rejectionReason.length > 0, {
     message: 'Rejection reason is required',
     path: ['rejectionReason'],
+  })
+  .meta({
+    anyOf: [
+      { properties: { status: { const: 'approved' } } },
+      { required: ['rejectionReason'], properties: { rejectionReason: { type: 'string', pattern: '\\S' } } },
+    ],
   });
 
 export const UpdateUserStatusResponseSchema = z.object({ message: z.string(), user: UserSchema });
@@ -357,6 +357,8 @@ export const RecordActivityBody = z.object({
       (v) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : v),
       z.string({ error: 'Details must be text' }).max(2000, 'Details must be at most 2000 characters'),
     )
+    // Objects and arrays are stored as their JSON text; null as no details.
+    .meta({ type: ['string', 'object', 'array', 'null'], maxLength: 2000 })
     .optional(),
 });
 
