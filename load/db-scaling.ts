@@ -96,15 +96,11 @@ async function main() {
         }
         await Entries.collection.insertMany(batch as never[], { ordered: false });
       }
-      await counters.bulkWrite(
-        [...seqs].map(([owner, seq]) => ({
-          updateOne: {
-            filter: { _id: `feed:entries:owner:${owner}` },
-            update: { $set: { seq } },
-            upsert: true,
-          },
-        })),
-      );
+      // One update per counter: FerretDB v1 stalls on an `update` command carrying many
+      // statements (a bulkWrite of 100 updates did not finish in 20 s; ADR 004).
+      for (const [owner, seq] of seqs) {
+        await counters.updateOne({ _id: `feed:entries:owner:${owner}` }, { $set: { seq } }, { upsert: true });
+      }
       const loadS = (Date.now() - t0) / 1000;
 
       const owner = (i: number) => `o${(i * 7919) % OWNERS}`;

@@ -52,7 +52,8 @@ export function ferretdbPostgresBackend(url: string): IndexBackend {
       for (const field of new Set(['_id', ...fields])) {
         await pool.query(
           `CREATE INDEX IF NOT EXISTS ${quoteIdent(indexName(table, field))} ON ${schema}.${quoteIdent(table)} ` +
-            `USING gin ((${ferretdbFieldExpression(field)}))`,
+            // No pending list: with fastupdate every read scans the unmerged entries of recent inserts.
+            `USING gin ((${ferretdbFieldExpression(field)})) WITH (fastupdate = off)`,
         );
       }
     },
