@@ -14,7 +14,7 @@ dev: ## provision, install and start everything (app on http://localhost:8080); 
 	node scripts/dev.mjs
 
 .PHONY: infra
-infra: ## start only NATS, FerretDB, Keycloak and maildev
+infra: ## start only NATS, PostgreSQL + FerretDB, Keycloak and maildev
 	node scripts/dev.mjs --infra-only
 
 .PHONY: clean
@@ -62,5 +62,6 @@ fuzz: deps ## schemathesis against the running stack's OpenAPI document, as ever
 	node e2e/api-fuzz.mjs
 
 .PHONY: bench
-bench: deps ## gateway → gRPC → database read vs a bare Express handler (stack running and seeded)
+bench: deps ## database scaling to 1 M rows (ADR 004), then gateway → gRPC → database vs bare Express (stack running and seeded)
+	npx tsx load/db-scaling.ts
 	node load/bench.mjs

@@ -13,13 +13,13 @@ ln -sfn "$CACHE" "$ROOT/.tools"
 export GOFLAGS=-mod=mod GOTOOLCHAIN=local
 log() { printf '\033[36m[provision]\033[0m %s\n' "$*"; }
 
-go_build() { # name module version pkgdir [prepare-fn]
-  local name=$1 module=$2 version=$3 pkg=$4 prepare=${5:-}
-  local out="$BIN/$name-$version"
+go_build() { # name module version pkgdir [prepare-fn] [build-suffix]
+  local name=$1 module=$2 version=$3 pkg=$4 prepare=${5:-} suffix=${6:-}
+  local out="$BIN/$name-$version${suffix:+-$suffix}"
   [ -x "$out" ] && { ln -sfn "$out" "$BIN/$name"; return; }
   log "building $name $version with the Go toolchain (first run only)"
   local dir; dir=$(go mod download -json "$module@$version" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).Dir))')
-  local work="$CACHE/src/$name-$version"
+  local work="$CACHE/src/$name-$version${suffix:+-$suffix}"
   rm -rf "$work"; mkdir -p "$CACHE/src"; cp -r "$dir" "$work"; chmod -R u+w "$work"
   [ -n "$prepare" ] && (cd "$work" && $prepare)
   (cd "$work" && CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$out.tmp" "$pkg")
@@ -28,11 +28,17 @@ go_build() { # name module version pkgdir [prepare-fn]
 }
 
 # FerretDB embeds build/version/version.txt, which its release process generates; without it
-# the binary panics at start, so we write the tag there before building.
-ferret_prepare() { mkdir -p build/version; echo "$FERRETDB_VERSION" > build/version/version.txt; }
+# the binary panics at start, so we write the tag there before building. scripts/patches/ferretdb-*
+# fix bugs we hit (each patch says why; docs/adr/004); FERRETDB_BUILD names the patched build.
+ferret_prepare() {
+  mkdir -p build/version; echo "$FERRETDB_VERSION" > build/version/version.txt
+  local p; for p in "$ROOT"/scripts/patches/ferretdb-"$FERRETDB_VERSION"-*.patch; do
+    [ -e "$p" ] && git apply "$p"
+  done
+}
 
 nats() { go_build nats-server github.com/nats-io/nats-server/v2 "$NATS_VERSION" . ; }
-ferretdb() { go_build ferretdb github.com/FerretDB/FerretDB "$FERRETDB_VERSION" ./cmd/ferretdb ferret_prepare; }
+ferretdb() { go_build ferretdb github.com/FerretDB/FerretDB "$FERRETDB_VERSION" ./cmd/ferretdb ferret_prepare "$FERRETDB_BUILD"; }
 helm() { go_build helm helm.sh/helm/v3 "$HELM_VERSION" ./cmd/helm; }
 k6() { go_build k6 go.k6.io/k6 "$K6_VERSION" . ; }
 

@@ -1,6 +1,15 @@
 // Spawning one long-running process in its own process group, logging it, and stopping the whole group.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  createWriteStream,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { prefix } from './log.mjs';
 
@@ -78,35 +87,49 @@ export function startProcess({
 }) {
   mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);
-  const log = createWriteStream(logFile, { flags: 'a' });
-  log.write(`\n===== ${new Date().toISOString()} ${command} ${args.join(' ')}\n`);
-  const tail = [];
-  const pushLine = (line) => {
-    tail.push(line);
-    if (tail.length > TAIL_LINES) tail.shift();
-    if (echo) process.stdout.write(`${prefix(name)} ${line}\n`);
-  };
-
-  const child = spawn(command, args, {
-    cwd,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(spawnAs ?? {}), // { uid, gid }: a server that refuses to run as root (PostgreSQL)
-  });
-  for (const stream of [child.stdout, child.stderr]) {
-    let partial = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk) => {
-      log.write(chunk);
-      const lines = (partial + chunk).split(/\r?\n/);
-      partial = lines.pop();
-      for (const line of lines) pushLine(line);
-    });
-    stream.on('end', () => {
-      if (partial) pushLine(partial);
-      partial = '';
-    });
+  const header = `\n===== ${new Date().toISOString()} ${command} ${args.join(' ')}\n`;
+  const spawnOpts = { cwd, env, detached: true, ...(spawnAs ?? {}) }; // spawnAs { uid, gid }: PostgreSQL refuses root
+  let child;
+  let log;
+  let tailLines;
+  if (echo) {
+    log = createWriteStream(logFile, { flags: 'a' });
+    log.write(header);
+    const tail = [];
+    tailLines = (n) => tail.slice(-n).join('\n');
+    const pushLine = (line) => {
+      tail.push(line);
+      if (tail.length > TAIL_LINES) tail.shift();
+      process.stdout.write(`${prefix(name)} ${line}\n`);
+    };
+    child = spawn(command, args, { ...spawnOpts, stdio: ['ignore', 'pipe', 'pipe'] });
+    for (const stream of [child.stdout, child.stderr]) {
+      let partial = '';
+      stream.setEncoding('utf8');
+      stream.on('data', (chunk) => {
+        log.write(chunk);
+        const lines = (partial + chunk).split(/\r?\n/);
+        partial = lines.pop();
+        for (const line of lines) pushLine(line);
+      });
+      stream.on('end', () => {
+        if (partial) pushLine(partial);
+        partial = '';
+      });
+    }
+  } else {
+    // Quiet (tests): the process writes its log file itself. Through a pipe it would depend on this
+    // process reading it, and a runner that waits synchronously (spawnSync of jest) would stall a
+    // server as soon as the pipe filled.
+    const out = openSync(logFile, 'a');
+    writeSync(out, header);
+    child = spawn(command, args, { ...spawnOpts, stdio: ['ignore', out, out] });
+    closeSync(out);
+    tailLines = (n) =>
+      readFileSync(logFile, 'utf8')
+        .split(/\r?\n/)
+        .slice(-n - 1)
+        .join('\n');
   }
 
   const proc = {
@@ -118,18 +141,18 @@ export function startProcess({
     stopping: false,
     /** Resolves with { code, signal } when the group leader exits (or fails to spawn). */
     exited: undefined,
-    tail: (n = 30) => tail.slice(-n).join('\n'),
+    tail: (n = 30) => tailLines(n),
     stop: async (opts) => {
       proc.stopping = true;
       const how = child.pid ? await stopGroup(child.pid, { signal: stopSignal, ...opts }) : 'gone';
-      log.end();
+      log?.end();
       return how;
     },
   };
   proc.exited = new Promise((resolve) => {
     child.once('error', (err) => {
       proc.exit = { code: null, signal: null, error: err };
-      pushLine(`failed to start ${command}: ${err.message}`);
+      appendFileSync(logFile, `failed to start ${command}: ${err.message}\n`);
       resolve(proc.exit);
     });
     child.once('exit', (code, signal) => {
