@@ -25,6 +25,7 @@ export interface ServiceEntry {
 
 export const SERVICES: readonly ServiceEntry[] = roster.services;
 
+/** A name of roster.json; a plain string, since JSON gives no literal types (the tests check every use). */
 export type ServiceName = string;
 
 export const SERVICE_NAMES: readonly ServiceName[] = SERVICES.map((s) => s.name);
