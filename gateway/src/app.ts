@@ -4,9 +4,7 @@ import express, { type Express, Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
-import type { Logger } from '@qm/platform';
-import type { Clients } from './clients';
-import type { GatewayConfig } from './config';
+import type { GatewayDeps } from './deps';
 import { createApi, type Api } from './http/api';
 import { requestContext } from './http/context';
 import { originCheck } from './http/csrf';
@@ -14,15 +12,8 @@ import { apiNotFound, errorHandler } from './http/errors';
 import { frontendRoutes, type UpgradeHandler } from './http/frontends';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './http/metrics';
-import { authenticate, type SessionResolver } from './http/session';
+import { authenticate } from './http/session';
 import { registerRoutes } from './routes';
-
-export interface GatewayDeps {
-  config: GatewayConfig;
-  log: Logger;
-  clients: Clients;
-  sessions: SessionResolver;
-}
 
 /** Builds the Express app; no listening, so tests can drive it on any port. */
 export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?: UpgradeHandler } {

@@ -1,16 +1,19 @@
 import { assistantV1, catalogV1, identityV1 } from '@qm/contracts';
 import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
-import type { ServiceName } from './config';
+import { serviceOf, type ServiceName } from '@qm/roster';
 
-/** The gRPC service each downstream serves; add a line here when a service gains a contract. */
-const DEFINITIONS = {
-  catalog: ['qm.catalog.v1.CatalogService', catalogV1.CatalogServiceService],
-  identity: ['qm.identity.v1.IdentityService', identityV1.IdentityServiceService],
-  assistant: ['qm.assistant.v1.AssistantService', assistantV1.AssistantServiceService],
-} as const satisfies Partial<Record<ServiceName, readonly [string, ServiceDef]>>;
+/**
+ * The generated contract of each service of the roster that is built; add a line here when a
+ * service gains one (packages/roster/test checks this list against the roster).
+ */
+export const DEFINITIONS = {
+  identity: identityV1.IdentityServiceService,
+  catalog: catalogV1.CatalogServiceService,
+  assistant: assistantV1.AssistantServiceService,
+} as const satisfies Partial<Record<ServiceName, ServiceDef>>;
 
 type Defined = keyof typeof DEFINITIONS;
-export type Clients = { [K in Defined]: PromiseClient<(typeof DEFINITIONS)[K][1]> };
+export type Clients = { [K in Defined]: PromiseClient<(typeof DEFINITIONS)[K]> };
 
 /**
  * One long-lived client per configured service. A service with no address configured answers
@@ -20,10 +23,11 @@ export function createClients(addresses: Partial<Record<ServiceName, string>>, d
   const made: Partial<Record<Defined, { close(): void }>> = {};
   const clients = {} as Clients;
   for (const name of Object.keys(DEFINITIONS) as Defined[]) {
-    const [serviceName, definition] = DEFINITIONS[name];
     const address = addresses[name];
     if (address) {
-      made[name] = createClient(serviceName, definition, address, { defaultDeadlineMs: deadlineMs });
+      made[name] = createClient(serviceOf(name).protoService, DEFINITIONS[name], address, {
+        defaultDeadlineMs: deadlineMs,
+      });
       (clients as Record<string, unknown>)[name] = made[name];
     } else {
       (clients as Record<string, unknown>)[name] = new Proxy(

@@ -1,24 +1,13 @@
 import { z } from 'zod';
 import { ConfigError, parseConfig, port, serviceEnv } from '@qm/platform';
-
-/** The services the gateway may talk to; each is configured by `<NAME>_GRPC_ADDR`. */
-export const SERVICE_NAMES = [
-  'identity',
-  'catalog',
-  'wallet',
-  'orders',
-  'support',
-  'activity',
-  'assistant',
-  'notifications',
-] as const;
-export type ServiceName = (typeof SERVICE_NAMES)[number];
+import { SERVICE_NAMES, type ServiceName } from '@qm/roster';
 
 const grpcAddr = z
   .string()
   .regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port')
   .optional();
 
+/** Every service of the roster may be configured by `<NAME>_GRPC_ADDR`. */
 export const gatewayEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -67,7 +56,8 @@ export type GatewayConfig = ReturnType<typeof parseGatewayConfig>;
 
 export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
   const c = parseConfig(gatewayEnv, env);
-  const services: Partial<Record<ServiceName, string>> = {};
+  // Only the configured ones: a missing key is a service the gateway answers 503 for.
+  const services: Record<ServiceName, string> = {};
   for (const n of SERVICE_NAMES) {
     const addr = (c as Record<string, unknown>)[`${n.toUpperCase()}_GRPC_ADDR`];
     if (typeof addr === 'string') services[n] = addr;

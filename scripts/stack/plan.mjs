@@ -1,22 +1,17 @@
 // What the local stack consists of: commands, environment, ports and health checks of every process.
-// Ports and variables follow docs/CONVENTIONS.md.
+// Ports and variables follow docs/CONVENTIONS.md; the services and their ports come from @qm/roster.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { grpcHealth, httpCheck, mongoPing, tcpCheck } from './health.mjs';
 import { POSTGRES_URL, postgresSpec } from './postgres.mjs';
 
-export const SERVICES = [
-  'identity',
-  'catalog',
-  'wallet',
-  'orders',
-  'support',
-  'activity',
-  'assistant',
-  'notifications',
-];
-export const GRPC_PORT = Object.fromEntries(SERVICES.map((s, i) => [s, 50051 + i]));
+/** The services of packages/roster/roster.json (the one list; docs/CONVENTIONS.md). */
+export const ROSTER = JSON.parse(
+  readFileSync(new URL('../../packages/roster/roster.json', import.meta.url), 'utf8'),
+).services;
+export const SERVICES = ROSTER.map((s) => s.name);
+export const GRPC_PORT = Object.fromEntries(ROSTER.map((s) => [s.name, s.grpcPort]));
 export const FRONTENDS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
 export const KEYCLOAK_VERSION = '26.0.8';
 export const REALM_FILE = 'k8s/keycloak/realm-quartermaster.json';
@@ -204,16 +199,13 @@ export function planStack({ root, dataDir, infraOnly = false, frontends = true, 
   if (infraOnly) return tiers;
 
   const tsx = (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]);
-  const services = existsSync(path.join(root, 'services'))
-    ? readdirSync(path.join(root, 'services'))
-        .filter((name) => existsSync(path.join(root, 'services', name, 'src/main.ts')))
-        .sort((a, b) => (GRPC_PORT[a] ?? 1e6) - (GRPC_PORT[b] ?? 1e6))
-    : [];
   const serviceTier = [];
-  for (const name of services) {
-    const port = GRPC_PORT[name];
-    if (!port) {
-      log.warn(`services/${name} has no gRPC port in docs/CONVENTIONS.md; not started`);
+  // The roster's services in port order, less the planned ones (no code yet).
+  for (const { name, grpcPort: port, database } of ROSTER.filter((s) => !s.planned)) {
+    if (!existsSync(path.join(root, 'services', name, 'src/main.ts'))) {
+      log.warn(
+        `services/${name}/src/main.ts is missing although the roster lists ${name} as built; not started`,
+      );
       continue;
     }
     serviceTier.push({
@@ -235,7 +227,7 @@ export function planStack({ root, dataDir, infraOnly = false, frontends = true, 
         // Service identity between internal services (docs/adr/005); never given to the gateway.
         INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? 'local-dev-internal-token-not-for-production',
         GRPC_PORT: String(port),
-        MONGO_DB: `qm_${name}`,
+        MONGO_DB: database,
         ...readEnvFile(path.join(root, 'services', name, '.env.dev')),
       },
       ports: [port],

@@ -1,5 +1,5 @@
 import { GenerateDescriptionBody, GeneratedDescriptionSchema } from '@qm/contracts';
-import type { GatewayDeps } from '../app';
+import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
 import { limit } from '../http/rate-limit';
 

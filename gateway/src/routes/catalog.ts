@@ -12,7 +12,7 @@ import {
 } from '@qm/contracts';
 import { formatMoney, parseMoney } from '@qm/platform';
 import { z } from 'zod';
-import type { GatewayDeps } from '../app';
+import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
 import { HttpError } from '../http/errors';
 import { type CachedListing, createListCache, sendListing } from './catalog-list-cache';

@@ -1,4 +1,4 @@
-import type { GatewayDeps } from '../app';
+import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
 import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';

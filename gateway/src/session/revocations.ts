@@ -1,11 +1,12 @@
-import { type EventBus, type Logger, STREAMS } from '@qm/platform';
+import type { EventBus, Logger } from '@qm/platform';
+import { streamOf } from '@qm/roster';
 import type { CachedSessionStore } from './cache';
 import type { SessionStore } from './store';
 
 /** Published by identity when a password changed (services/identity/src/events/events.ts). */
 export const SESSIONS_REVOKED = 'identity.user.sessions_revoked';
 export const SESSIONS_REVOKED_DURABLE = 'gateway-sessions-revoked';
-const IDENTITY_STREAM = 'QM_IDENTITY';
+const IDENTITY_STREAM = streamOf('identity');
 
 interface SessionsRevoked {
   userId: number;
@@ -35,14 +36,14 @@ export async function followSessionRevocations(opts: {
 }): Promise<void> {
   const { bus, store, log } = opts;
   // The gateway may start before identity ever did (e.g. pods in any order): the stream must exist.
-  await bus.ensureStreams(STREAMS.filter((s) => s.name === IDENTITY_STREAM));
+  await bus.ensureStreams([IDENTITY_STREAM]);
   if ('forgetUser' in store)
     bus.listen(SESSIONS_REVOKED, (event) => {
       const r = parse(event.data);
       if (r) store.forgetUser(r.userId, r.before);
     });
   await bus.consume({
-    stream: IDENTITY_STREAM,
+    stream: IDENTITY_STREAM.name,
     durable: opts.durable ?? SESSIONS_REVOKED_DURABLE,
     filterSubjects: [SESSIONS_REVOKED],
     async handle(event) {

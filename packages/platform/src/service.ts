@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
-import { connectBus, type EventBus, STREAMS } from './events/bus';
+import { connectBus, type EventBus, type StreamSpec } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
 import { ensureIndexes, indexBackendFor } from './indexes';
@@ -18,6 +18,10 @@ export interface ServiceRuntime<C> {
 export interface ServiceDefinition<S extends z.ZodRawShape> {
   name: string;
   defaultGrpcPort: number;
+  /** MONGO_DB when unset. */
+  defaultDatabase: string;
+  /** Streams ensured at start (the product's list, @qm/roster STREAMS). */
+  streams: readonly StreamSpec[];
   env?: S;
   /** Registers gRPC handlers and event consumers; may return a stop hook for its own timers. */
   setup(rt: ServiceRuntime<z.infer<z.ZodObject<S>>>): Promise<(() => Promise<void> | void) | void>;
@@ -42,7 +46,7 @@ export async function startService<S extends z.ZodRawShape>(
     {
       ...serviceEnv,
       GRPC_PORT: port(def.defaultGrpcPort),
-      MONGO_DB: z.string().min(1).default(`qm_${def.name}`),
+      MONGO_DB: z.string().min(1).default(def.defaultDatabase),
       ...(def.env ?? ({} as S)),
     },
     env,
@@ -58,7 +62,7 @@ export async function startService<S extends z.ZodRawShape>(
     // Unset: the process's own default (eventsPrefix), which in-process test services share with their test.
     prefix: config.EVENTS_PREFIX,
   });
-  await bus.ensureStreams(STREAMS);
+  await bus.ensureStreams(def.streams);
   const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN });
   const rt = { config, log, conn, bus, grpc };
   const stopOwn = await def.setup(rt);

@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@qm/platform';
+import { serviceDefaults } from '@qm/roster';
 import { z } from 'zod';
 import { openAiModel } from './adapters/openai';
 import { descriptionWriter } from './descriptions';
@@ -17,10 +18,9 @@ export const assistantEnv = {
   OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 };
 
-/** The AI service (gRPC 50057, database qm_assistant); it begins with the description generator. */
+/** The AI service (port and database: @qm/roster); it begins with the description generator. */
 export const assistantService: ServiceDefinition<typeof assistantEnv> = {
-  name: 'assistant',
-  defaultGrpcPort: 50057,
+  ...serviceDefaults('assistant'),
   env: assistantEnv,
   async setup({ config, log, grpc }) {
     const model =

@@ -1,4 +1,5 @@
 import { type EventEnvelope, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { serviceDefaults } from '@qm/roster';
 import { z } from 'zod';
 import { createCatalog } from './catalog';
 import { confirmer, SUBJECTS } from './events/catalog-events';
@@ -22,10 +23,9 @@ export const catalogEnv = {
   OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
 };
 
-/** The catalog service (gRPC 50052, database qm_catalog): products of spec §3. */
+/** The catalog service (port and database: @qm/roster): products of spec §3. */
 export const catalogService: ServiceDefinition<typeof catalogEnv> = {
-  name: 'catalog',
-  defaultGrpcPort: 50052,
+  ...serviceDefaults('catalog'),
   env: catalogEnv,
   async setup({ config, log, conn, bus, grpc }) {
     const store = createProductStore(conn);

@@ -1,4 +1,5 @@
 import { ConfigError, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { serviceDefaults } from '@qm/roster';
 import { createAccounts } from './app/accounts';
 import { ensureAdmin } from './app/admin-seed';
 import type { Deps } from './app/deps';
@@ -20,13 +21,12 @@ export interface IdentityOptions {
 }
 
 /**
- * The identity service (gRPC 50051, database qm_identity). Tests run it in-process with
+ * The identity service (port and database: @qm/roster). Tests run it in-process with
  * `startService(createIdentityService(), env)`.
  */
 export function createIdentityService(opts: IdentityOptions = {}): ServiceDefinition<typeof identityEnv> {
   return {
-    name: 'identity',
-    defaultGrpcPort: 50051,
+    ...serviceDefaults('identity'),
     env: identityEnv,
     async setup({ config, log, conn, bus, grpc }) {
       const dev = config.NODE_ENV !== 'production';

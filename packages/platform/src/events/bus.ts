@@ -51,7 +51,8 @@ export interface EventBus {
   durable(name: string): string;
   /** Publishes and waits for the stream's ack; the event id doubles as the JetStream dedupe id. */
   publish(subject: string, event: EventEnvelope): Promise<void>;
-  ensureStreams(streams: StreamSpec[]): Promise<void>;
+  /** The product's streams come from the caller (@qm/roster); the platform knows none itself. */
+  ensureStreams(streams: readonly StreamSpec[]): Promise<void>;
   consume(spec: ConsumerSpec): Promise<void>;
   /**
    * Every process hears the events on `subject` (wildcards allowed) as they pass, with no
@@ -71,17 +72,6 @@ export function eventsPrefix(env: { EVENTS_PREFIX?: string; NODE_ENV?: string } 
     throw new Error(`EVENTS_PREFIX: must match ${EVENTS_PREFIX_PATTERN.source} (got "${prefix}")`);
   return prefix;
 }
-
-/** The streams of the whole product, one per publishing service plus activity. */
-export const STREAMS: StreamSpec[] = [
-  'identity',
-  'catalog',
-  'wallet',
-  'orders',
-  'support',
-  'assistant',
-  'activity',
-].map((svc) => ({ name: `QM_${svc.toUpperCase()}`, subjects: [`${svc}.>`] }));
 
 export async function connectBus(opts: {
   servers: string;

@@ -1,0 +1,12 @@
+import type { Logger } from '@qm/platform';
+import type { Clients } from './clients';
+import type { GatewayConfig } from './config';
+import type { SessionResolver } from './http/session';
+
+/** What the app and its route modules are built from (its own module, so routes need not import app.ts). */
+export interface GatewayDeps {
+  config: GatewayConfig;
+  log: Logger;
+  clients: Clients;
+  sessions: SessionResolver;
+}

@@ -1,0 +1,55 @@
+import { ProfileUpdateBody, RecordActivityBody, IDENTITY_MESSAGES, UserSchema } from '@qm/contracts';
+import { z } from 'zod';
+import type { Api } from '../../http/api';
+import type { IdentityContext } from './context';
+import { userToRest } from './rest';
+
+/** The signed-in user's profile and the activities the browser records. */
+export function registerProfileRoutes(api: Api, { clients }: IdentityContext): void {
+  api.route({
+    method: 'patch',
+    path: '/api/user/profile',
+    tag: 'Profile',
+    summary:
+      'Updates the fields present (null or "" clears an optional one). Only a Manufacturer may set licenseNumber and yearsOfExperience.',
+    access: 'user',
+    body: ProfileUpdateBody,
+    response: UserSchema,
+    errors: { 404: 'The account is gone', 409: IDENTITY_MESSAGES.emailTaken },
+    async handler({ body }) {
+      const text = (v: string | null | undefined) => (v === undefined ? undefined : (v ?? ''));
+      const count = (v: number | null | undefined) =>
+        v === undefined ? undefined : v === null ? {} : { value: v };
+      const { user } = await clients.identity.updateProfile({
+        firstName: body.firstName,
+        lastName: body.lastName,
+        email: body.email,
+        phoneNumber: text(body.phoneNumber),
+        address: text(body.address),
+        bio: text(body.bio),
+        licenseNumber: text(body.licenseNumber),
+        yearsOfExperience: count(body.yearsOfExperience),
+        rank: text(body.rank),
+        barretNumber: text(body.barretNumber),
+        division: text(body.division),
+        specialization: text(body.specialization),
+        serviceYears: count(body.serviceYears),
+      });
+      return userToRest(user!);
+    },
+  });
+
+  api.route({
+    method: 'post',
+    path: '/api/user/activity',
+    tag: 'Profile',
+    summary:
+      'Records an activity of the signed-in user (e.g. profile_view). Actions the server records itself (login, logout, failed_login, profile_update, password_*) are accepted but not recorded twice.',
+    access: 'user',
+    body: RecordActivityBody,
+    response: z.object({ recorded: z.boolean() }),
+    async handler({ body }) {
+      return clients.identity.recordActivity({ action: body.action, details: body.details ?? '' });
+    },
+  });
+}
