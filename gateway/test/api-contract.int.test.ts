@@ -78,6 +78,18 @@ describe('REST contract', () => {
     }
   });
 
+  it('refuses text with a NUL character in a body or a query, before any service sees it', async () => {
+    const login = await call('/api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'army\u0000x', password: 'Secret@123' }),
+    });
+    expect(login.status).toBe(400);
+    expect(await json(login)).toEqual({ message: 'Text must not contain NUL characters' });
+    const search = await call('/api/products?q=a%00b', { as: 'army' });
+    expect(search.status).toBe(400);
+  });
+
   it('reads a body only on routes that take one', async () => {
     const res = await call('/api/logout', {
       method: 'POST',

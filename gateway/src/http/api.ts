@@ -192,6 +192,9 @@ export function createApi(router: Router): Api {
       };
       const handler: RequestHandler = async (req, res) => {
         const caller = res.locals.ctx.caller;
+        if (spec.body) refuseNulCharacters(req.body);
+        if (spec.params) refuseNulCharacters(req.params);
+        if (spec.query) refuseNulCharacters(req.query);
         const input = {
           body: spec.body ? spec.body.parse(req.body ?? {}) : undefined,
           params: spec.params ? spec.params.parse(req.params) : undefined,
@@ -224,4 +227,19 @@ export function createApi(router: Router): Api {
       });
     },
   };
+}
+
+/**
+ * No text with U+0000 gets past the gateway: nothing we store can hold it (PostgreSQL's jsonb, behind
+ * the local FerretDB, refuses it), so it would otherwise surface as a 500 from deep inside a service.
+ */
+export function refuseNulCharacters(value: unknown, depth = 0): void {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) throw new HttpError(400, 'Text must not contain NUL characters');
+  } else if (value && typeof value === 'object' && depth < 32) {
+    for (const [key, v] of Object.entries(value)) {
+      refuseNulCharacters(key, depth + 1);
+      refuseNulCharacters(v, depth + 1);
+    }
+  }
 }
