@@ -1,11 +1,11 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
 import {
   AuthConfigSchema,
   CheckUsernameParams,
   CheckUsernameResponseSchema,
   IdentityMessageSchema,
-  identityV1,
   LoginBody,
   LoginResponseSchema,
   OtpSentSchema,
@@ -31,7 +31,7 @@ import {
   VerifyPasswordOtpResponseSchema,
   VerifyPasswordResetOtpBody,
   IDENTITY_MESSAGES,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import { GrpcStatus, isServiceError } from '@qm/platform';
 import type { GatewayDeps } from '../app';
 import type { Api } from '../http/api';
@@ -39,25 +39,7 @@ import { HttpError } from '../http/errors';
 import { limit } from '../http/rate-limit';
 import { isSessionManager, rolesOf, type SessionManager } from '../session';
 
-const { Role, UserStatus, LoginPortal, LoginOutcome } = identityV1;
-
-const ROLE_NAMES: Record<number, User['role']> = {
-  [Role.ROLE_ARMY]: 'Army',
-  [Role.ROLE_NAVY]: 'Navy',
-  [Role.ROLE_AIRFORCE]: 'Airforce',
-  [Role.ROLE_MANUFACTURER]: 'Manufacturer',
-  [Role.ROLE_ADMIN]: 'Admin',
-};
-const STATUS_NAMES: Record<number, User['status']> = {
-  [UserStatus.USER_STATUS_PENDING]: 'pending',
-  [UserStatus.USER_STATUS_APPROVED]: 'approved',
-  [UserStatus.USER_STATUS_REJECTED]: 'rejected',
-};
-const STATUS_TO_PROTO: Record<User['status'], identityV1.UserStatus> = {
-  pending: UserStatus.USER_STATUS_PENDING,
-  approved: UserStatus.USER_STATUS_APPROVED,
-  rejected: UserStatus.USER_STATUS_REJECTED,
-};
+const { UserStatus, LoginPortal, LoginOutcome } = identityV1;
 
 export function userToRest(u: identityV1.User): User {
   return {
@@ -67,8 +49,8 @@ export function userToRest(u: identityV1.User): User {
     firstName: u.firstName,
     lastName: u.lastName,
     phoneNumber: u.phoneNumber,
-    role: ROLE_NAMES[u.role] ?? 'Army',
-    status: STATUS_NAMES[u.status] ?? 'pending',
+    role: roles.fromProto(u.role) ?? 'Army',
+    status: userStatuses.fromProto(u.status) ?? 'pending',
     isAdmin: u.isAdmin,
     address: u.address ?? null,
     bio: u.bio ?? null,
@@ -292,7 +274,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
         firstName: body.firstName,
         lastName: body.lastName,
         phoneNumber: body.phoneNumber,
-        role: body.role === 'Manufacturer' ? Role.ROLE_MANUFACTURER : Role.ROLE_ARMY,
+        role: roles.toProto(body.role),
       });
       return { message: out.message, user: userToRest(out.user!) };
     },
@@ -487,7 +469,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     response: z.array(UserSchema),
     async handler({ query }) {
       const { users } = await clients.identity.listUsers({
-        status: query.status ? STATUS_TO_PROTO[query.status] : UserStatus.USER_STATUS_UNSPECIFIED,
+        status: query.status ? userStatuses.toProto(query.status) : UserStatus.USER_STATUS_UNSPECIFIED,
       });
       return users.map(userToRest);
     },
@@ -526,7 +508,7 @@ export function registerIdentityRoutes(api: Api, { clients, config, log, session
     async handler({ params, body }) {
       const { user } = await clients.identity.updateUserStatus({
         userId: params.userId,
-        status: STATUS_TO_PROTO[body.status],
+        status: userStatuses.toProto(body.status),
         rejectionReason: body.rejectionReason,
       });
       return { message: IDENTITY_MESSAGES.statusUpdated, user: userToRest(user!) };

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
-import { connectBus, type EventBus, STREAMS } from './events/bus';
+import { connectBus, type EventBus, type StreamSpec } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
 import { ensureIndexes, indexBackendFor } from './indexes';
@@ -18,6 +18,8 @@ export interface ServiceRuntime<C> {
 export interface ServiceDefinition<S extends z.ZodRawShape> {
   name: string;
   defaultGrpcPort: number;
+  /** The streams the service publishes to or reads from, ensured before setup (e.g. @qm/contracts/events STREAMS). */
+  streams: StreamSpec[];
   env?: S;
   /** Registers gRPC handlers and event consumers; may return a stop hook for its own timers. */
   setup(rt: ServiceRuntime<z.infer<z.ZodObject<S>>>): Promise<(() => Promise<void> | void) | void>;
@@ -58,7 +60,7 @@ export async function startService<S extends z.ZodRawShape>(
     // Unset: the process's own default (eventsPrefix), which in-process test services share with their test.
     prefix: config.EVENTS_PREFIX,
   });
-  await bus.ensureStreams(STREAMS);
+  await bus.ensureStreams(def.streams);
   const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN });
   const rt = { config, log, conn, bus, grpc };
   const stopOwn = await def.setup(rt);

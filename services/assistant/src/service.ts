@@ -1,3 +1,4 @@
+import { STREAMS } from '@qm/contracts/events';
 import type { ServiceDefinition } from '@qm/platform';
 import { z } from 'zod';
 import { openAiModel } from './adapters/openai';
@@ -21,6 +22,7 @@ export const assistantEnv = {
 export const assistantService: ServiceDefinition<typeof assistantEnv> = {
   name: 'assistant',
   defaultGrpcPort: 50057,
+  streams: STREAMS,
   env: assistantEnv,
   async setup({ config, log, grpc }) {
     const model =

@@ -1,7 +1,8 @@
+import { CATALOG_SUBJECTS, STREAMS } from '@qm/contracts/events';
 import { type EventEnvelope, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { z } from 'zod';
 import { createCatalog } from './catalog';
-import { confirmer, SUBJECTS } from './events/catalog-events';
+import { confirmer } from './events/catalog-events';
 import { consumeUserDeleted, DEFAULT_USER_DELETED_DURABLE } from './events/identity';
 import { addCatalogService } from './server';
 import { createProductStore } from './store/products';
@@ -26,6 +27,7 @@ export const catalogEnv = {
 export const catalogService: ServiceDefinition<typeof catalogEnv> = {
   name: 'catalog',
   defaultGrpcPort: 50052,
+  streams: STREAMS,
   env: catalogEnv,
   async setup({ config, log, conn, bus, grpc }) {
     const store = createProductStore(conn);
@@ -77,7 +79,7 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
       if (own.delete(event.id)) return;
       const id = event.data?.id;
       if (typeof id !== 'number') return;
-      if (subject === SUBJECTS.deleted) reader.removed(id);
+      if (subject === CATALOG_SUBJECTS.deleted) reader.removed(id);
       else
         reader
           .refresh(id)

@@ -1,3 +1,4 @@
+import { STREAMS } from '@qm/contracts/events';
 import { ConfigError, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { createAccounts } from './app/accounts';
 import { ensureAdmin } from './app/admin-seed';
@@ -27,6 +28,7 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
   return {
     name: 'identity',
     defaultGrpcPort: 50051,
+    streams: STREAMS,
     env: identityEnv,
     async setup({ config, log, conn, bus, grpc }) {
       const dev = config.NODE_ENV !== 'production';

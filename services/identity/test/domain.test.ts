@@ -1,4 +1,4 @@
-import { identityV1 } from '@qm/contracts';
+import { identityV1 } from '@qm/contracts/grpc';
 import { AppError, GrpcStatus } from '@qm/platform';
 import {
   assertMaySend,
@@ -19,6 +19,7 @@ import {
   type UserRecord,
   viewFor,
 } from '../src/domain/users';
+import { profileFromProto } from '../src/server';
 
 const t0 = new Date('2026-11-22T10:00:00Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
@@ -143,7 +144,7 @@ describe('user rules', () => {
   });
 
   it('plans profile updates: manufacturer-only fields, clearing, validation', () => {
-    const req = (r: Partial<identityV1.UpdateProfileRequest>) => r as identityV1.UpdateProfileRequest;
+    const req = (r: identityV1.UpdateProfileRequest) => profileFromProto(r);
     expect(codeOf(() => planProfileUpdate(user(), req({ licenseNumber: 'MFG-1' })))?.[0]).toBe(
       GrpcStatus.PERMISSION_DENIED,
     );

@@ -72,17 +72,6 @@ export function eventsPrefix(env: { EVENTS_PREFIX?: string; NODE_ENV?: string } 
   return prefix;
 }
 
-/** The streams of the whole product, one per publishing service plus activity. */
-export const STREAMS: StreamSpec[] = [
-  'identity',
-  'catalog',
-  'wallet',
-  'orders',
-  'support',
-  'assistant',
-  'activity',
-].map((svc) => ({ name: `QM_${svc.toUpperCase()}`, subjects: [`${svc}.>`] }));
-
 export async function connectBus(opts: {
   servers: string;
   name: string;

@@ -1,4 +1,3 @@
-import type { identityV1 } from '@qm/contracts';
 import { type Caller, conflict, invalid, isDuplicateKeyError, nextSequence, notFound } from '@qm/platform';
 import { ACTIONS, DETAILS, isValidAction, SERVER_RECORDED } from '../domain/activity';
 import {
@@ -9,6 +8,8 @@ import {
   duplicateUsername,
   emailKey,
   planProfileUpdate,
+  type ProfileInput,
+  type RegistrationInput,
   type UserRecord,
   type UserStatus,
   usernameKey,
@@ -57,7 +58,7 @@ export function createAccounts(d: Deps) {
     enableInKeycloak,
 
     /** Spec §5: a pending profile here, a disabled Keycloak user with the realm role there. */
-    async register(req: identityV1.RegisterRequest): Promise<StoredUser> {
+    async register(req: RegistrationInput): Promise<StoredUser> {
       const r = validateRegistration(req);
       if (await d.users.byUsernameKey(r.usernameKey)) throw duplicateUsername();
       if (await d.users.byEmailKey(r.emailKey)) throw duplicateEmail();
@@ -173,7 +174,7 @@ export function createAccounts(d: Deps) {
       return user;
     },
 
-    async updateProfile(caller: Caller, req: identityV1.UpdateProfileRequest): Promise<StoredUser> {
+    async updateProfile(caller: Caller, req: ProfileInput): Promise<StoredUser> {
       const user = await d.users.byId(caller.userId);
       if (!user) throw notFound('User not found');
       const change = planProfileUpdate(user, req);

@@ -1,11 +1,17 @@
-import { IDENTITY_MESSAGES as MSG, ProfileUpdateBody, RegisterBody, UsernameSchema } from '@qm/contracts';
-import { identityV1 } from '@qm/contracts';
-import { alreadyExists, conflict, forbidden, invalid, type Role } from '@qm/platform';
+import {
+  IDENTITY_MESSAGES as MSG,
+  ProfileUpdateBody,
+  RegisterBody,
+  UsernameSchema,
+  type UserRole,
+  type UserStatusName,
+} from '@qm/contracts/rest';
+import { alreadyExists, conflict, forbidden, invalid } from '@qm/platform';
 import type { z } from 'zod';
 
 /** Rules about users: no I/O here, only decisions on values. */
 
-export type UserStatus = 'pending' | 'approved' | 'rejected';
+export type UserStatus = UserStatusName;
 export type Portal = 'user' | 'admin';
 
 /** A user as the service stores it (spec §3 users, without password fields). */
@@ -19,7 +25,7 @@ export interface UserRecord {
   firstName: string;
   lastName: string;
   phoneNumber: string;
-  role: Role;
+  role: UserRole;
   status: UserStatus;
   isAdmin: boolean;
   address?: string | null;
@@ -46,28 +52,6 @@ function firstIssue(err: z.ZodError): string {
   return err.issues[0]?.message ?? 'Invalid request';
 }
 
-const ROLE_FROM_PROTO: Partial<Record<identityV1.Role, Role>> = {
-  [identityV1.Role.ROLE_ARMY]: 'Army',
-  [identityV1.Role.ROLE_NAVY]: 'Navy',
-  [identityV1.Role.ROLE_AIRFORCE]: 'Airforce',
-  [identityV1.Role.ROLE_MANUFACTURER]: 'Manufacturer',
-  [identityV1.Role.ROLE_ADMIN]: 'Admin',
-};
-const ROLE_TO_PROTO = Object.fromEntries(
-  Object.entries(ROLE_FROM_PROTO).map(([k, v]) => [v, Number(k)]),
-) as Record<Role, identityV1.Role>;
-const STATUS_TO_PROTO: Record<UserStatus, identityV1.UserStatus> = {
-  pending: identityV1.UserStatus.USER_STATUS_PENDING,
-  approved: identityV1.UserStatus.USER_STATUS_APPROVED,
-  rejected: identityV1.UserStatus.USER_STATUS_REJECTED,
-};
-export const roleFromProto = (r: identityV1.Role): Role | undefined => ROLE_FROM_PROTO[r];
-export const roleToProto = (r: Role): identityV1.Role => ROLE_TO_PROTO[r];
-export const statusToProto = (s: UserStatus): identityV1.UserStatus => STATUS_TO_PROTO[s];
-export function statusFromProto(s: identityV1.UserStatus): UserStatus | undefined {
-  return (Object.keys(STATUS_TO_PROTO) as UserStatus[]).find((k) => STATUS_TO_PROTO[k] === s);
-}
-
 export interface Registration {
   username: string;
   usernameKey: string;
@@ -80,9 +64,13 @@ export interface Registration {
   role: 'Army' | 'Manufacturer';
 }
 
+/** A registration as requested; `role` is the name asked for (undefined: none, the default). */
+export type RegistrationInput = Omit<Registration, 'usernameKey' | 'emailKey' | 'role'> & {
+  role: string | undefined;
+};
+
 /** Spec §5 registration rules; the same schema the gateway and the form use. */
-export function validateRegistration(req: identityV1.RegisterRequest): Registration {
-  const role = roleFromProto(req.role);
+export function validateRegistration(req: RegistrationInput): Registration {
   const parsed = RegisterBody.safeParse({
     username: req.username,
     password: req.password,
@@ -91,7 +79,7 @@ export function validateRegistration(req: identityV1.RegisterRequest): Registrat
     firstName: req.firstName,
     lastName: req.lastName,
     phoneNumber: req.phoneNumber,
-    role: role ?? (req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : 'invalid'),
+    role: req.role,
   });
   if (!parsed.success) throw invalid(firstIssue(parsed.error));
   const v = parsed.data;
@@ -169,10 +157,6 @@ export function assertPortal(user: UserRecord, portal: Portal): void {
   if (portal === 'user' && admin) throw forbidden(MSG.adminMustUsePortal);
 }
 
-export function portalFromProto(p: identityV1.LoginPortal): Portal {
-  return p === identityV1.LoginPortal.LOGIN_PORTAL_ADMIN ? 'admin' : 'user';
-}
-
 /** Spec §2: admins land on the dashboard, everyone else on the wallet. */
 export const redirectFor = (user: UserRecord) =>
   user.isAdmin || user.role === 'Admin' ? '/admin/dashboard' : '/wallet';
@@ -190,6 +174,12 @@ const TEXT_FIELDS = [
   'specialization',
 ] as const;
 const COUNT_FIELDS = ['yearsOfExperience', 'serviceYears'] as const;
+
+/** A profile update as requested: absent fields stay, a count of null clears. */
+export type ProfileInput = Partial<
+  Record<'firstName' | 'lastName' | 'email' | (typeof TEXT_FIELDS)[number], string>
+> &
+  Partial<Record<(typeof COUNT_FIELDS)[number], number | null>>;
 const MANUFACTURER_ONLY = new Set(['licenseNumber', 'yearsOfExperience']);
 
 export interface ProfileChange {
@@ -203,14 +193,10 @@ export interface ProfileChange {
  * A profile update: fields present change, empty text or a value-less count clears; only a
  * Manufacturer may set licenseNumber and yearsOfExperience.
  */
-export function planProfileUpdate(user: UserRecord, req: identityV1.UpdateProfileRequest): ProfileChange {
+export function planProfileUpdate(user: UserRecord, req: ProfileInput): ProfileChange {
   const input: Record<string, unknown> = {};
-  for (const k of ['firstName', 'lastName', 'email', ...TEXT_FIELDS] as const) {
+  for (const k of ['firstName', 'lastName', 'email', ...TEXT_FIELDS, ...COUNT_FIELDS] as const) {
     if (req[k] !== undefined) input[k] = req[k];
-  }
-  for (const k of COUNT_FIELDS) {
-    const patch = req[k];
-    if (patch) input[k] = patch.value ?? null;
   }
   const parsed = ProfileUpdateBody.safeParse(input);
   if (!parsed.success) throw invalid(firstIssue(parsed.error));
@@ -237,51 +223,13 @@ export function planProfileUpdate(user: UserRecord, req: identityV1.UpdateProfil
 
 // ---- views --------------------------------------------------------------------------------------
 
-const orNull = <T>(v: T | null | undefined) => (v === undefined || v === null ? undefined : v);
-
-export function toProtoUser(u: UserRecord): identityV1.User {
-  return {
-    id: u.id,
-    username: u.username,
-    email: u.email,
-    firstName: u.firstName,
-    lastName: u.lastName,
-    phoneNumber: u.phoneNumber ?? '',
-    role: roleToProto(u.role),
-    status: statusToProto(u.status),
-    isAdmin: u.isAdmin,
-    address: orNull(u.address),
-    bio: orNull(u.bio),
-    licenseNumber: orNull(u.licenseNumber),
-    yearsOfExperience: orNull(u.yearsOfExperience),
-    rank: orNull(u.rank),
-    barretNumber: orNull(u.barretNumber),
-    division: orNull(u.division),
-    specialization: orNull(u.specialization),
-    serviceYears: orNull(u.serviceYears),
-    rejectionReason: orNull(u.rejectionReason),
-    createdAt: u.createdAt.toISOString(),
-    updatedAt: u.updatedAt.toISOString(),
-  };
-}
-
-export function toCard(u: UserRecord): identityV1.UserCard {
-  return {
-    id: u.id,
-    firstName: u.firstName,
-    lastName: u.lastName,
-    yearsOfExperience: orNull(u.yearsOfExperience),
-    licenseNumber: orNull(u.licenseNumber),
-  };
-}
-
 /**
  * GET /api/users/{id}: admins and the user themself see everything; anyone else sees only an
  * approved manufacturer's card (what a product card shows), and nothing of other users.
  */
 export function viewFor(
   target: UserRecord,
-  caller: { userId: number; roles: Role[] },
+  caller: { userId: number; roles: readonly string[] },
 ): { kind: 'user' } | { kind: 'card' } | { kind: 'hidden' } {
   if (caller.roles.includes('Admin') || caller.userId === target.id) return { kind: 'user' };
   if (target.role === 'Manufacturer' && target.status === 'approved') return { kind: 'card' };
