@@ -11,7 +11,7 @@ const CONTRACTS_DEEP_IMPORTS = {
 };
 const DOMAIN_BANNED = ['@qm/contracts/grpc', 'mongoose', 'mongodb'];
 const DOMAIN_MESSAGE =
-  'domain/** holds no generated proto, gRPC or database code: map at the edge (server.ts, store/).';
+  'domain/** holds no generated proto, REST schema, gRPC or database code: map at the edge (server.ts, store/).';
 
 export default tseslint.config(
   {
@@ -61,6 +61,12 @@ export default tseslint.config(
           patterns: [
             CONTRACTS_DEEP_IMPORTS,
             { group: ['@grpc/*', 'mongoose/*', 'mongodb/*'], message: DOMAIN_MESSAGE },
+            // REST wire schemas are checked at the edge; the domain may use the rules' values (limits, messages).
+            {
+              group: ['@qm/contracts/rest'],
+              importNamePattern: '(Body|Form|Query|Params|Schema)$',
+              message: DOMAIN_MESSAGE,
+            },
           ],
         },
       ],

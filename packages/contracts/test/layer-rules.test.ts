@@ -51,6 +51,8 @@ const DOMAIN_BANNED = [
   "import type { identityV1 } from '@qm/contracts/grpc';",
   "import { Schema } from 'mongoose';",
   "import { Metadata } from '@grpc/grpc-js';",
+  "import { RegisterBody } from '@qm/contracts/rest';",
+  "import { PRODUCT_LIMITS, ProductSchema } from '@qm/contracts/rest';",
 ];
 const ENTRY_POINTS = [
   "import { identityV1 } from '@qm/contracts/grpc';",
@@ -82,7 +84,7 @@ describe('import rules', () => {
     deep.forEach((c, i) => expect([c, results[i]]).toEqual([c, [expect.stringContaining('entry points')]]));
   });
 
-  it('keeps generated proto, gRPC and database code out of domain/**', () => {
+  it('keeps generated proto, REST schemas, gRPC and database code out of domain/**', () => {
     domainBanned.forEach((c, i) =>
       expect([c, results[deep.length + i]]).toEqual([c, [expect.stringContaining('domain/**')]]),
     );

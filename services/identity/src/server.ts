@@ -1,10 +1,11 @@
 import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
-import { IDENTITY_MESSAGES } from '@qm/contracts/rest';
+import { IDENTITY_MESSAGES, ProfileUpdateBody, RegisterBody } from '@qm/contracts/rest';
 import {
   AppError,
   type Caller,
   forbidden,
   type GrpcServer,
+  invalid,
   isAdmin,
   type RequestContext,
   unauthenticated,
@@ -16,30 +17,55 @@ import type { Passwords } from './app/passwords';
 import type { LoginResult, Sessions } from './app/sessions';
 import type { Portal, ProfileInput, RegistrationInput, UserRecord } from './domain/users';
 import { KeycloakError, KeycloakUnavailableError, type TokenSet } from './keycloak/client';
+import type { z } from 'zod';
 
 type Def = typeof identityV1.IdentityServiceService;
 const { LoginOutcome } = identityV1;
 
 // ---- proto ⇄ domain: the domain knows roles, statuses and portals by name ----------------------
 
-export const registrationFromProto = (req: identityV1.RegisterRequest): RegistrationInput => ({
-  username: req.username,
-  password: req.password,
-  email: req.email,
-  firstName: req.firstName,
-  lastName: req.lastName,
-  phoneNumber: req.phoneNumber,
-  // Unspecified takes the default role; a value this build does not know fails validation.
-  role: roles.fromProto(req.role) ?? (req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : 'invalid'),
-});
+/** The REST rules (the schemas the gateway and the forms use) applied to a gRPC request. */
+function valid<T>(schema: z.ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'Invalid request');
+  return parsed.data;
+}
 
-/** A count's wrapper present without a value clears it. */
+/** Spec §5 registration rules; an unspecified role takes the default, an unknown one is refused. */
+export function registrationFromProto(req: identityV1.RegisterRequest): RegistrationInput {
+  const role =
+    roles.fromProto(req.role) ?? (req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : 'invalid');
+  const { username, password, email, firstName, lastName, phoneNumber } = req;
+  const v = valid(RegisterBody, {
+    username,
+    password,
+    confirmPassword: password,
+    email,
+    firstName,
+    lastName,
+    phoneNumber,
+    role,
+  });
+  return {
+    username: v.username,
+    password: v.password,
+    email: v.email,
+    firstName: v.firstName,
+    lastName: v.lastName,
+    phoneNumber: v.phoneNumber,
+    role: v.role,
+  };
+}
+
+/** Fields present change; a count's wrapper present without a value clears it. */
 export function profileFromProto(req: identityV1.UpdateProfileRequest): ProfileInput {
   const { yearsOfExperience, serviceYears, ...text } = req;
-  const input: ProfileInput = { ...text };
+  const input: Record<string, unknown> = Object.fromEntries(
+    Object.entries(text).filter(([, v]) => v !== undefined),
+  );
   if (yearsOfExperience) input.yearsOfExperience = yearsOfExperience.value ?? null;
   if (serviceYears) input.serviceYears = serviceYears.value ?? null;
-  return input;
+  return valid(ProfileUpdateBody, input) as ProfileInput;
 }
 
 export const portalFromProto = (p: identityV1.LoginPortal): Portal =>

@@ -19,6 +19,7 @@ import {
   type UserRecord,
   viewFor,
 } from '../src/domain/users';
+import { usernameProblem } from '../src/app/accounts';
 import { profileFromProto } from '../src/server';
 
 const t0 = new Date('2026-11-22T10:00:00Z');
@@ -102,15 +103,18 @@ describe('one-time codes', () => {
 
 describe('user rules', () => {
   it('reports availability with the screen texts', () => {
-    expect(availability('Admin', false)).toEqual({
+    expect(availability(usernameProblem('Admin'), false)).toEqual({
       isAvailable: false,
       message: 'This username is reserved',
     });
-    expect(availability('newbie', true)).toEqual({
+    expect(availability(usernameProblem('newbie'), true)).toEqual({
       isAvailable: false,
       message: 'Username is already taken',
     });
-    expect(availability('newbie', false)).toEqual({ isAvailable: true, message: 'Username is available' });
+    expect(availability(usernameProblem('newbie'), false)).toEqual({
+      isAvailable: true,
+      message: 'Username is available',
+    });
   });
 
   it('decides only pending users; a rejection needs a reason', () => {

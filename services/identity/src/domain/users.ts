@@ -1,13 +1,5 @@
-import {
-  IDENTITY_MESSAGES as MSG,
-  ProfileUpdateBody,
-  RegisterBody,
-  UsernameSchema,
-  type UserRole,
-  type UserStatusName,
-} from '@qm/contracts/rest';
+import { IDENTITY_MESSAGES as MSG, type UserRole, type UserStatusName } from '@qm/contracts/rest';
 import { alreadyExists, conflict, forbidden, invalid } from '@qm/platform';
-import type { z } from 'zod';
 
 /** Rules about users: no I/O here, only decisions on values. */
 
@@ -48,10 +40,6 @@ export const usernameKey = (username: string) => username.trim().toLowerCase();
 export const emailKey = (email: string) => email.trim().toLowerCase();
 export const isReservedUsername = (username: string) => usernameKey(username) === 'admin';
 
-function firstIssue(err: z.ZodError): string {
-  return err.issues[0]?.message ?? 'Invalid request';
-}
-
 export interface Registration {
   username: string;
   usernameKey: string;
@@ -64,25 +52,10 @@ export interface Registration {
   role: 'Army' | 'Manufacturer';
 }
 
-/** A registration as requested; `role` is the name asked for (undefined: none, the default). */
-export type RegistrationInput = Omit<Registration, 'usernameKey' | 'emailKey' | 'role'> & {
-  role: string | undefined;
-};
+/** A registration that passed the REST rules of spec §5 (RegisterBody, checked at the edge). */
+export type RegistrationInput = Omit<Registration, 'usernameKey' | 'emailKey'>;
 
-/** Spec §5 registration rules; the same schema the gateway and the form use. */
-export function validateRegistration(req: RegistrationInput): Registration {
-  const parsed = RegisterBody.safeParse({
-    username: req.username,
-    password: req.password,
-    confirmPassword: req.password,
-    email: req.email,
-    firstName: req.firstName,
-    lastName: req.lastName,
-    phoneNumber: req.phoneNumber,
-    role: req.role,
-  });
-  if (!parsed.success) throw invalid(firstIssue(parsed.error));
-  const v = parsed.data;
+export function newRegistration(v: RegistrationInput): Registration {
   return {
     username: v.username,
     usernameKey: usernameKey(v.username),
@@ -98,14 +71,8 @@ export function validateRegistration(req: RegistrationInput): Registration {
 
 export type Availability = { isAvailable: true; message: string } | { isAvailable: false; message: string };
 
-/** Whether a name could be registered, before looking at who holds it. */
-export function usernameProblem(username: string): string | undefined {
-  const parsed = UsernameSchema.safeParse(username);
-  return parsed.success ? undefined : firstIssue(parsed.error);
-}
-
-export function availability(username: string, taken: boolean): Availability {
-  const problem = usernameProblem(username);
+/** `problem`: why the name breaks the username rules (UsernameSchema), if it does. */
+export function availability(problem: string | undefined, taken: boolean): Availability {
   if (problem) return { isAvailable: false, message: problem };
   if (taken) return { isAvailable: false, message: MSG.usernameTaken };
   return { isAvailable: true, message: MSG.usernameAvailable };
@@ -163,23 +130,9 @@ export const redirectFor = (user: UserRecord) =>
 
 // ---- profile ----------------------------------------------------------------------------------
 
-const TEXT_FIELDS = [
-  'phoneNumber',
-  'address',
-  'bio',
-  'licenseNumber',
-  'rank',
-  'barretNumber',
-  'division',
-  'specialization',
-] as const;
-const COUNT_FIELDS = ['yearsOfExperience', 'serviceYears'] as const;
+/** A profile update that passed the REST rules (ProfileUpdateBody, at the edge): null or "" clears. */
+export type ProfileInput = Readonly<Record<string, string | number | null | undefined>>;
 
-/** A profile update as requested: absent fields stay, a count of null clears. */
-export type ProfileInput = Partial<
-  Record<'firstName' | 'lastName' | 'email' | (typeof TEXT_FIELDS)[number], string>
-> &
-  Partial<Record<(typeof COUNT_FIELDS)[number], number | null>>;
 const MANUFACTURER_ONLY = new Set(['licenseNumber', 'yearsOfExperience']);
 
 export interface ProfileChange {
@@ -193,15 +146,7 @@ export interface ProfileChange {
  * A profile update: fields present change, empty text or a value-less count clears; only a
  * Manufacturer may set licenseNumber and yearsOfExperience.
  */
-export function planProfileUpdate(user: UserRecord, req: ProfileInput): ProfileChange {
-  const input: Record<string, unknown> = {};
-  for (const k of ['firstName', 'lastName', 'email', ...TEXT_FIELDS, ...COUNT_FIELDS] as const) {
-    if (req[k] !== undefined) input[k] = req[k];
-  }
-  const parsed = ProfileUpdateBody.safeParse(input);
-  if (!parsed.success) throw invalid(firstIssue(parsed.error));
-  const v = parsed.data as Record<string, unknown>;
-
+export function planProfileUpdate(user: UserRecord, v: ProfileInput): ProfileChange {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
   for (const [k, value] of Object.entries(v)) {
