@@ -4,6 +4,15 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const CONTRACTS_DEEP_IMPORTS = {
+  // The package root and any path but the three entry points (e.g. @qm/contracts/src/api/identity).
+  regex: '^@qm/contracts(/(?!(grpc|rest|events)$).*)?$',
+  message: 'Import @qm/contracts through its entry points: @qm/contracts/grpc, /rest or /events.',
+};
+const DOMAIN_BANNED = ['@qm/contracts/grpc', 'mongoose', 'mongodb'];
+const DOMAIN_MESSAGE =
+  'domain/** holds no generated proto, REST schema, gRPC or database code: map at the edge (server.ts, store/).';
+
 export default tseslint.config(
   {
     ignores: [
@@ -40,6 +49,33 @@ export default tseslint.config(
   {
     files: ['**/*.{js,mjs,cjs}'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // @qm/contracts is used through its entry points only (grpc, rest, events): see docs/CONVENTIONS.md.
+    files: ['**/*.{ts,tsx,js,mjs,cjs}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACTS_DEEP_IMPORTS] }] },
+  },
+  {
+    // Domain rules are plain values and decisions: wire formats and storage stay at the edges.
+    files: ['services/*/src/domain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: DOMAIN_BANNED.map((name) => ({ name, message: DOMAIN_MESSAGE })),
+          patterns: [
+            CONTRACTS_DEEP_IMPORTS,
+            { group: ['@grpc/*', 'mongoose/*', 'mongodb/*'], message: DOMAIN_MESSAGE },
+            // REST wire schemas are checked at the edge; the domain may use the rules' values (limits, messages).
+            {
+              group: ['@qm/contracts/rest'],
+              importNamePattern: '(Body|Form|Query|Params|Schema)$',
+              message: DOMAIN_MESSAGE,
+            },
+          ],
+        },
+      ],
+    },
   },
   prettier,
 );

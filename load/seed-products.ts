@@ -3,7 +3,7 @@
 // [--manufacturer <user id>] [--username <name>] [--concurrency 8]`.
 // Products are deterministic by index, so two runs produce the same catalogue (twice over).
 import { parseArgs } from 'node:util';
-import { catalogV1 } from '@qm/contracts';
+import { catalogV1 } from '@qm/contracts/grpc';
 import { createClient, newRequestId, runWithContext } from '@qm/platform';
 
 const { values } = parseArgs({

@@ -1,4 +1,4 @@
-import { assistantV1, catalogV1, identityV1 } from '@qm/contracts';
+import { assistantV1, catalogV1, identityV1 } from '@qm/contracts/grpc';
 import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
 import { serviceOf, type ServiceName } from '@qm/roster';
 

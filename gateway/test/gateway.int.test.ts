@@ -1,4 +1,4 @@
-import { catalogV1 } from '@qm/contracts';
+import { catalogV1 } from '@qm/contracts/grpc';
 import { Metadata } from '@grpc/grpc-js';
 import {
   createGrpcServer,

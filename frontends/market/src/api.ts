@@ -1,5 +1,9 @@
-import type { GenerateDescriptionInput } from '@qm/contracts/src/api/assistant';
-import type { Product, ProductTypeName, UpdateProductInput } from '@qm/contracts/src/api/catalog';
+import type {
+  GenerateDescriptionInput,
+  Product,
+  ProductTypeName,
+  UpdateProductInput,
+} from '@qm/contracts/rest';
 import { apiFetch, apiFetchPage, toQueryString } from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 

@@ -1,4 +1,4 @@
-import { ProductEditFields, type UpdateProductInput } from '@qm/contracts/src/api/catalog';
+import { ProductEditFields, type UpdateProductInput } from '@qm/contracts/rest';
 import type { Product } from './api';
 import { priceToApi } from './api';
 

@@ -1,13 +1,14 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry, extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { type Caller, type Role } from '@qm/platform';
+import type { UserRole } from '@qm/contracts/rest';
+import { type Caller } from '@qm/platform';
 import { HttpError } from './errors';
 
 extendZodWithOpenApi(z);
 
 /** Who may call a route; enforced here on the server whatever the UI shows. */
-export type Access = 'public' | 'user' | 'admin' | { roles: Role[] };
+export type Access = 'public' | 'user' | 'admin' | { roles: UserRole[] };
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 const METHODS: readonly Method[] = ['get', 'post', 'patch', 'put', 'delete'];

@@ -1,4 +1,4 @@
-import { GenerateDescriptionBody, GeneratedDescriptionSchema } from '@qm/contracts';
+import { GenerateDescriptionBody, GeneratedDescriptionSchema } from '@qm/contracts/rest';
 import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
 import { limit } from '../http/rate-limit';

@@ -1,15 +1,14 @@
+import { catalogV1, productTypes } from '@qm/contracts/grpc';
 import {
-  catalogV1,
   CreateProductBody,
   DeletedProductSchema,
   ListProductsQuery,
   PRODUCT_MESSAGES,
-  PRODUCT_TYPES,
   ProductIdParams,
   ProductSchema,
   UpdateProductBody,
   type Product,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import { formatMoney, parseMoney } from '@qm/platform';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
@@ -19,18 +18,6 @@ import { type CachedListing, createListCache, sendListing } from './catalog-list
 
 const { ProductType } = catalogV1;
 
-const TYPE_TO_PROTO: Record<(typeof PRODUCT_TYPES)[number], catalogV1.ProductType> = {
-  Weapon: ProductType.PRODUCT_TYPE_WEAPON,
-  Vehicle: ProductType.PRODUCT_TYPE_VEHICLE,
-  Equipment: ProductType.PRODUCT_TYPE_EQUIPMENT,
-  Ammunition: ProductType.PRODUCT_TYPE_AMMUNITION,
-  Other: ProductType.PRODUCT_TYPE_OTHER,
-};
-const PROTO_TO_TYPE = Object.fromEntries(Object.entries(TYPE_TO_PROTO).map(([k, v]) => [v, k])) as Record<
-  number,
-  Product['type']
->;
-
 /** Most chunks the plain list assembles (each up to 5,000 products): a guard, not a real limit. */
 const MAX_CHUNKS = 1000;
 
@@ -38,7 +25,7 @@ export function productToRest(p: catalogV1.Product): Product {
   return {
     id: p.id,
     name: p.name,
-    type: PROTO_TO_TYPE[p.type] ?? 'Other',
+    type: productTypes.fromProto(p.type) ?? 'Other',
     price: formatMoney(p.pricePaise),
     description: p.description,
     stock: p.stock,
@@ -76,7 +63,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     response: z.array(ProductSchema),
     async handler({ query, req, res }) {
       const filters = {
-        type: query.type ? TYPE_TO_PROTO[query.type] : ProductType.PRODUCT_TYPE_UNSPECIFIED,
+        type: query.type ? productTypes.toProto(query.type) : ProductType.PRODUCT_TYPE_UNSPECIFIED,
         query: query.q ?? '',
         manufacturerId: 0,
         ids: [],
@@ -154,7 +141,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     async handler({ body }) {
       const { product } = await clients.catalog.createProduct({
         name: body.name,
-        type: TYPE_TO_PROTO[body.type],
+        type: productTypes.toProto(body.type),
         pricePaise: toPaise(body.price),
         description: body.description,
         stock: body.stock,

@@ -1,14 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { CookieOptions, Request, Response } from 'express';
-import { identityV1 } from '@qm/contracts';
-import {
-  type Caller,
-  GrpcStatus,
-  isServiceError,
-  type Logger,
-  type PromiseClient,
-  type Role,
-} from '@qm/platform';
+import { identityV1, roles } from '@qm/contracts/grpc';
+import type { UserRole } from '@qm/contracts/rest';
+import { type Caller, GrpcStatus, isServiceError, type Logger, type PromiseClient } from '@qm/platform';
 import type { SessionResolver } from '../http/session';
 import type { SessionDoc, SessionStore } from './store';
 
@@ -54,19 +48,11 @@ export interface SessionOptions {
   now?: () => number;
 }
 
-const ROLE_NAMES: Partial<Record<identityV1.Role, Role>> = {
-  [identityV1.Role.ROLE_ARMY]: 'Army',
-  [identityV1.Role.ROLE_NAVY]: 'Navy',
-  [identityV1.Role.ROLE_AIRFORCE]: 'Airforce',
-  [identityV1.Role.ROLE_MANUFACTURER]: 'Manufacturer',
-  [identityV1.Role.ROLE_ADMIN]: 'Admin',
-};
-
-export function rolesOf(user: identityV1.User): Role[] {
-  const role = ROLE_NAMES[user.role];
-  const roles: Role[] = role ? [role] : [];
-  if (user.isAdmin && !roles.includes('Admin')) roles.push('Admin');
-  return roles;
+export function rolesOf(user: identityV1.User): UserRole[] {
+  const role = roles.fromProto(user.role);
+  const names: UserRole[] = role ? [role] : [];
+  if (user.isAdmin && !names.includes('Admin')) names.push('Admin');
+  return names;
 }
 
 /**

@@ -1,20 +1,16 @@
+import { IDENTITY_SUBJECTS, type UserSessionsRevokedData } from '@qm/contracts/events';
 import type { EventBus, Logger } from '@qm/platform';
 import { streamOf } from '@qm/roster';
 import type { CachedSessionStore } from './cache';
 import type { SessionStore } from './store';
 
-/** Published by identity when a password changed (services/identity/src/events/events.ts). */
-export const SESSIONS_REVOKED = 'identity.user.sessions_revoked';
+/** Published by identity when a password changed. */
+const SESSIONS_REVOKED = IDENTITY_SUBJECTS.sessionsRevoked;
 export const SESSIONS_REVOKED_DURABLE = 'gateway-sessions-revoked';
 const IDENTITY_STREAM = streamOf('identity');
 
-interface SessionsRevoked {
-  userId: number;
-  notBefore: string;
-}
-
 function parse(data: unknown): { userId: number; before: Date } | undefined {
-  const d = data as Partial<SessionsRevoked> | undefined;
+  const d = data as Partial<UserSessionsRevokedData> | undefined;
   const before = new Date(String(d?.notBefore));
   if (typeof d?.userId !== 'number' || Number.isNaN(before.getTime())) return undefined;
   return { userId: d.userId, before };

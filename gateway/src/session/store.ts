@@ -1,4 +1,5 @@
-import { connectMongo, indexBackendFor, type Role } from '@qm/platform';
+import type { UserRole } from '@qm/contracts/rest';
+import { connectMongo, indexBackendFor } from '@qm/platform';
 
 type Connection = Awaited<ReturnType<typeof connectMongo>>;
 
@@ -10,7 +11,7 @@ export interface SessionDoc {
   _id: string;
   userId: number;
   username: string;
-  roles: Role[];
+  roles: UserRole[];
   clientId: string;
   accessToken: string;
   refreshToken: string;

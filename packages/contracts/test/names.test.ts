@@ -1,4 +1,4 @@
-import { ProfileUpdateBody, RegisterBody } from '../src';
+import { ProfileUpdateBody, RegisterBody } from '../src/rest';
 
 /** Keycloak's person-name validator refuses control characters; we must refuse them first (a 400 with our message). */
 describe('person names', () => {

@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
-export const ROLES = ['Army', 'Navy', 'Airforce', 'Manufacturer', 'Admin'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** Who is calling, as established by the gateway's session and passed on in gRPC metadata. */
+/**
+ * Who is calling, as established by the gateway's session and passed on in gRPC metadata. Role
+ * names are the product's (@qm/contracts/rest USER_ROLES); the platform only carries them.
+ */
 export interface Caller {
   userId: number;
   username: string;
-  roles: Role[];
+  roles: string[];
 }
 
 export interface RequestContext {
@@ -39,6 +39,6 @@ export function isAdmin(caller: Caller | undefined): boolean {
   return !!caller?.roles.includes('Admin');
 }
 
-export function hasRole(caller: Caller | undefined, role: Role): boolean {
+export function hasRole(caller: Caller | undefined, role: string): boolean {
   return !!caller?.roles.includes(role);
 }

@@ -1,7 +1,7 @@
+import type { UserRole, UserStatusName as UserStatus } from '@qm/contracts/rest';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-export type UserRole = 'Army' | 'Navy' | 'Airforce' | 'Manufacturer' | 'Admin';
-export type UserStatus = 'pending' | 'approved' | 'rejected';
+export type { UserRole, UserStatus };
 
 /** The current-user response (spec §3: at least these fields; the rest are optional profile fields). */
 export interface CurrentUser {

@@ -1,4 +1,4 @@
-import { assistantV1 } from '@qm/contracts';
+import { assistantV1 } from '@qm/contracts/grpc';
 import type { Logger } from '@qm/platform';
 import type { DescriptionModel } from './adapters/openai';
 import { builtinDescription, cleanModelText, type DescriptionInput } from './domain/description';

@@ -1,4 +1,4 @@
-import { assistantV1 } from '@qm/contracts';
+import { assistantV1 } from '@qm/contracts/grpc';
 import { type GrpcServer, unauthenticated } from '@qm/platform';
 import { type DescriptionInput, validDescriptionInput } from './domain/description';
 import type { Drafted } from './descriptions';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { assistantV1 } from '@qm/contracts';
+import { assistantV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
   createClient,

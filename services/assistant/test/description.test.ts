@@ -1,4 +1,4 @@
-import { DEFAULT_FEATURES, PRODUCT_TYPES } from '@qm/contracts';
+import { DEFAULT_FEATURES, PRODUCT_TYPES } from '@qm/contracts/rest';
 import { AppError, GrpcStatus } from '@qm/platform';
 import {
   builtinDescription,

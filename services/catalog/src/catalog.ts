@@ -1,4 +1,5 @@
-import { catalogV1, PRODUCT_MESSAGES as MSG } from '@qm/contracts';
+import { catalogV1 } from '@qm/contracts/grpc';
+import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import {
   AppError,
   type Caller,
@@ -17,7 +18,6 @@ import {
   DEFAULT_STATUS,
   type ProductRecord,
   requireCaller,
-  toProto,
   validChanges,
   validDelta,
   validId,
@@ -32,6 +32,7 @@ import {
   validQuantity,
   validReference,
 } from './domain/stock';
+import { listRequestFromProto, newProductFromProto, productToProto } from './server';
 import * as ev from './events/catalog-events';
 import type { ProductReader } from './store/read-model';
 import type { ProductStore } from './store/products';
@@ -79,7 +80,7 @@ async function outcomeOf<T>(
 const messages = new WeakMap<ProductRecord, catalogV1.Product>();
 function protoOf(p: ProductRecord): catalogV1.Product {
   let m = messages.get(p);
-  if (!m) messages.set(p, (m = toProto(p)));
+  if (!m) messages.set(p, (m = productToProto(p)));
   return m;
 }
 
@@ -122,7 +123,7 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
   return {
     async list(caller: Caller | undefined, req: catalogV1.ListProductsRequest) {
       requireCaller(caller);
-      const { filter, paging } = parseListRequest(req);
+      const { filter, paging } = parseListRequest(listRequestFromProto(req));
       // Read together with the listing below (no await between them in the memory read model).
       const etag = reader.etag();
       if (etag && req.ifNoneMatch === etag)
@@ -147,7 +148,7 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
     async create(caller: Caller | undefined, req: catalogV1.CreateProductRequest) {
       const who = requireCaller(caller);
       assertMayCreate(who);
-      const fields = validNewProduct(req);
+      const fields = validNewProduct(newProductFromProto(req));
       const now = new Date();
       const record: ProductRecord = {
         id: await store.nextId(),
@@ -162,7 +163,7 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
         store.insert(record),
       );
       reader.saved(saved);
-      return { product: toProto(saved) };
+      return { product: productToProto(saved) };
     },
 
     async update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest) {
@@ -190,7 +191,7 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
         throw after.kind === 'missing' ? notFound(MSG.notFound) : conflict(MSG.changedElsewhere);
       }).catch(forgetIfGone(current.id));
       reader.saved(saved);
-      return { product: toProto(saved) };
+      return { product: productToProto(saved) };
     },
 
     async remove(caller: Caller | undefined, req: catalogV1.DeleteProductRequest) {
@@ -230,7 +231,7 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
         throw conflict(moved.kind === 'insufficient' ? MSG.insufficientStock : MSG.stockRange);
       }).catch(forgetIfGone(current.id));
       reader.saved(saved);
-      return { product: toProto(saved) };
+      return { product: productToProto(saved) };
     },
 
     /** Orders service: takes stock for a purchase under its reference (once per reference). */
@@ -265,7 +266,7 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
       }
       if (o.product) reader.saved(o.product);
       return {
-        product: o.product ? toProto(o.product) : undefined,
+        product: o.product ? productToProto(o.product) : undefined,
         reservation: reservationToProto(o.reservation),
       };
     },
@@ -307,7 +308,7 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
       if (o.product) reader.saved(o.product);
       else if (product) reader.removed(product.id);
       return {
-        product: o.product ? toProto(o.product) : undefined,
+        product: o.product ? productToProto(o.product) : undefined,
         reservation: reservationToProto(o.reservation),
       };
     },

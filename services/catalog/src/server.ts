@@ -1,8 +1,42 @@
-import { catalogV1 } from '@qm/contracts';
+import { catalogV1, productTypes } from '@qm/contracts/grpc';
 import type { GrpcServer, UnaryImpl } from '@qm/platform';
 import type { Catalog } from './catalog';
+import type { ListRequest } from './domain/listing';
+import type { NewProductInput, ProductRecord } from './domain/product';
 
 export const CATALOG_SERVICE = 'qm.catalog.v1.CatalogService';
+
+// ---- proto ⇄ domain: the domain knows product types by name, the wire by enum value ------------
+
+export const newProductFromProto = (req: catalogV1.CreateProductRequest): NewProductInput => ({
+  name: req.name,
+  type: productTypes.fromProto(req.type),
+  pricePaise: req.pricePaise,
+  description: req.description,
+  stock: req.stock,
+});
+
+export const listRequestFromProto = (req: catalogV1.ListProductsRequest): ListRequest => ({
+  ...req,
+  // Unspecified lists every type; a value this build does not know is refused.
+  type: req.type ? (productTypes.fromProto(req.type) ?? null) : undefined,
+});
+
+export function productToProto(p: ProductRecord): catalogV1.Product {
+  return {
+    id: p.id,
+    name: p.name,
+    type: productTypes.toProto(p.type),
+    pricePaise: p.pricePaise,
+    description: p.description,
+    stock: p.stock,
+    manufacturerId: p.manufacturerId,
+    status: p.status,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+    version: p.version,
+  };
+}
 
 /**
  * gRPC handlers: the request arrives decoded, the caller comes from the metadata (the gateway's

@@ -1,8 +1,9 @@
+import { CATALOG_SUBJECTS } from '@qm/contracts/events';
 import { type EventEnvelope, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { z } from 'zod';
 import { createCatalog } from './catalog';
-import { confirmer, SUBJECTS } from './events/catalog-events';
+import { confirmer } from './events/catalog-events';
 import { consumeUserDeleted, DEFAULT_USER_DELETED_DURABLE } from './events/identity';
 import { addCatalogService } from './server';
 import { createProductStore } from './store/products';
@@ -77,7 +78,7 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
       if (own.delete(event.id)) return;
       const id = event.data?.id;
       if (typeof id !== 'number') return;
-      if (subject === SUBJECTS.deleted) reader.removed(id);
+      if (subject === CATALOG_SUBJECTS.deleted) reader.removed(id);
       else
         reader
           .refresh(id)

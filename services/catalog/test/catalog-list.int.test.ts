@@ -1,4 +1,4 @@
-import { catalogV1 } from '@qm/contracts';
+import { catalogV1 } from '@qm/contracts/grpc';
 import { type RunningService, startService } from '@qm/platform';
 import { catalogService } from '../src/service';
 import {

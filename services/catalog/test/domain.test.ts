@@ -1,4 +1,4 @@
-import { catalogV1 } from '@qm/contracts';
+import { catalogV1 } from '@qm/contracts/grpc';
 import { AppError, GrpcStatus } from '@qm/platform';
 import {
   CHUNK_MAX_BYTES,
@@ -19,6 +19,7 @@ import {
   validVersion,
 } from '../src/domain/product';
 import { assertOrdersService, expiryOf, validQuantity, validReference } from '../src/domain/stock';
+import { listRequestFromProto } from '../src/server';
 
 const T = catalogV1.ProductType;
 
@@ -40,7 +41,8 @@ function product(id: number, overrides: Partial<Searchable> = {}): Searchable {
   return { ...p, nameSearch: searchForm(p.name), descriptionSearch: searchForm(p.description) };
 }
 
-const listReq = (r: Partial<catalogV1.ListProductsRequest>) => catalogV1.ListProductsRequest.create(r);
+const listReq = (r: Partial<catalogV1.ListProductsRequest>) =>
+  listRequestFromProto(catalogV1.ListProductsRequest.create(r));
 
 const refused = (fn: () => unknown, code: GrpcStatus, message?: string) => {
   try {
@@ -111,7 +113,7 @@ describe('listing rules', () => {
 });
 
 describe('product rules', () => {
-  const ok = { name: ' Radio ', type: T.PRODUCT_TYPE_EQUIPMENT, pricePaise: 0, description: ' d ', stock: 0 };
+  const ok = { name: ' Radio ', type: 'Equipment' as const, pricePaise: 0, description: ' d ', stock: 0 };
 
   it('trims and accepts the bounds', () => {
     expect(validNewProduct(ok)).toEqual({
@@ -133,12 +135,8 @@ describe('product rules', () => {
       'Product name is required',
     );
     refused(() => validNewProduct({ ...ok, pricePaise: 1.5 }), GrpcStatus.INVALID_ARGUMENT);
-    refused(
-      () => validChanges({ id: 1, stock: 2.5, version: 1 }),
-      GrpcStatus.INVALID_ARGUMENT,
-      'Stock must be a whole number',
-    );
-    refused(() => validChanges({ id: 1, version: 1 }), GrpcStatus.INVALID_ARGUMENT);
+    refused(() => validChanges({ stock: 2.5 }), GrpcStatus.INVALID_ARGUMENT, 'Stock must be a whole number');
+    refused(() => validChanges({}), GrpcStatus.INVALID_ARGUMENT);
     refused(
       () => validVersion(0),
       GrpcStatus.INVALID_ARGUMENT,

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { catalogV1 } from '@qm/contracts';
+import { catalogV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
   connectBus,

@@ -1,9 +1,11 @@
-import { IDENTITY_MESSAGES, identityV1 } from '@qm/contracts';
+import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
+import { IDENTITY_MESSAGES, ProfileUpdateBody, RegisterBody } from '@qm/contracts/rest';
 import {
   AppError,
   type Caller,
   forbidden,
   type GrpcServer,
+  invalid,
   isAdmin,
   type RequestContext,
   unauthenticated,
@@ -13,11 +15,101 @@ import {
 import type { Accounts } from './app/accounts';
 import type { Passwords } from './app/passwords';
 import type { LoginResult, Sessions } from './app/sessions';
-import { portalFromProto, statusFromProto, toCard, toProtoUser } from './domain/users';
+import type { Portal, ProfileInput, RegistrationInput, UserRecord } from './domain/users';
 import { KeycloakError, KeycloakUnavailableError, type TokenSet } from './keycloak/client';
+import type { z } from 'zod';
 
 type Def = typeof identityV1.IdentityServiceService;
 const { LoginOutcome } = identityV1;
+
+// ---- proto ⇄ domain: the domain knows roles, statuses and portals by name ----------------------
+
+/** The REST rules (the schemas the gateway and the forms use) applied to a gRPC request. */
+function valid<T>(schema: z.ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'Invalid request');
+  return parsed.data;
+}
+
+/** Spec §5 registration rules; an unspecified role takes the default, an unknown one is refused. */
+export function registrationFromProto(req: identityV1.RegisterRequest): RegistrationInput {
+  const role =
+    roles.fromProto(req.role) ?? (req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : 'invalid');
+  const { username, password, email, firstName, lastName, phoneNumber } = req;
+  const v = valid(RegisterBody, {
+    username,
+    password,
+    confirmPassword: password,
+    email,
+    firstName,
+    lastName,
+    phoneNumber,
+    role,
+  });
+  return {
+    username: v.username,
+    password: v.password,
+    email: v.email,
+    firstName: v.firstName,
+    lastName: v.lastName,
+    phoneNumber: v.phoneNumber,
+    role: v.role,
+  };
+}
+
+/** Fields present change; a count's wrapper present without a value clears it. */
+export function profileFromProto(req: identityV1.UpdateProfileRequest): ProfileInput {
+  const { yearsOfExperience, serviceYears, ...text } = req;
+  const input: Record<string, unknown> = Object.fromEntries(
+    Object.entries(text).filter(([, v]) => v !== undefined),
+  );
+  if (yearsOfExperience) input.yearsOfExperience = yearsOfExperience.value ?? null;
+  if (serviceYears) input.serviceYears = serviceYears.value ?? null;
+  return valid(ProfileUpdateBody, input) as ProfileInput;
+}
+
+export const portalFromProto = (p: identityV1.LoginPortal): Portal =>
+  p === identityV1.LoginPortal.LOGIN_PORTAL_ADMIN ? 'admin' : 'user';
+
+const statusFromProto = userStatuses.fromProto;
+
+const orNull = <T>(v: T | null | undefined) => (v === undefined || v === null ? undefined : v);
+
+export function toProtoUser(u: UserRecord): identityV1.User {
+  return {
+    id: u.id,
+    username: u.username,
+    email: u.email,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    phoneNumber: u.phoneNumber ?? '',
+    role: roles.toProto(u.role),
+    status: userStatuses.toProto(u.status),
+    isAdmin: u.isAdmin,
+    address: orNull(u.address),
+    bio: orNull(u.bio),
+    licenseNumber: orNull(u.licenseNumber),
+    yearsOfExperience: orNull(u.yearsOfExperience),
+    rank: orNull(u.rank),
+    barretNumber: orNull(u.barretNumber),
+    division: orNull(u.division),
+    specialization: orNull(u.specialization),
+    serviceYears: orNull(u.serviceYears),
+    rejectionReason: orNull(u.rejectionReason),
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+  };
+}
+
+export function toCard(u: UserRecord): identityV1.UserCard {
+  return {
+    id: u.id,
+    firstName: u.firstName,
+    lastName: u.lastName,
+    yearsOfExperience: orNull(u.yearsOfExperience),
+    licenseNumber: orNull(u.licenseNumber),
+  };
+}
 
 function signedIn(ctx: RequestContext): Caller {
   if (!ctx.caller) throw unauthenticated();
@@ -72,7 +164,7 @@ export function registerIdentityServer(
   const impl: UnaryImpl<Def> = {
     // ---- anonymous --------------------------------------------------------------------------
     register: async (req) => {
-      const user = await accounts.register(req);
+      const user = await accounts.register(registrationFromProto(req));
       return { user: toProtoUser(user), message: IDENTITY_MESSAGES.registrationSuccessful };
     },
     checkUsername: async (req) => accounts.checkUsername(req.username),
@@ -109,7 +201,7 @@ export function registerIdentityServer(
     },
     getCurrentUser: async (_req, ctx) => ({ user: toProtoUser(await accounts.current(signedIn(ctx))) }),
     updateProfile: async (req, ctx) => ({
-      user: toProtoUser(await accounts.updateProfile(signedIn(ctx), req)),
+      user: toProtoUser(await accounts.updateProfile(signedIn(ctx), profileFromProto(req))),
     }),
     recordActivity: async (req, ctx) => ({
       recorded: await accounts.recordActivity(signedIn(ctx), req.action, req.details),

@@ -1,4 +1,4 @@
-import { identityV1 } from '@qm/contracts';
+import { identityV1 } from '@qm/contracts/grpc';
 import { AppError, GrpcStatus } from '@qm/platform';
 import {
   assertMaySend,
@@ -19,6 +19,8 @@ import {
   type UserRecord,
   viewFor,
 } from '../src/domain/users';
+import { usernameProblem } from '../src/app/accounts';
+import { profileFromProto } from '../src/server';
 
 const t0 = new Date('2026-11-22T10:00:00Z');
 const at = (ms: number) => new Date(t0.getTime() + ms);
@@ -101,15 +103,18 @@ describe('one-time codes', () => {
 
 describe('user rules', () => {
   it('reports availability with the screen texts', () => {
-    expect(availability('Admin', false)).toEqual({
+    expect(availability(usernameProblem('Admin'), false)).toEqual({
       isAvailable: false,
       message: 'This username is reserved',
     });
-    expect(availability('newbie', true)).toEqual({
+    expect(availability(usernameProblem('newbie'), true)).toEqual({
       isAvailable: false,
       message: 'Username is already taken',
     });
-    expect(availability('newbie', false)).toEqual({ isAvailable: true, message: 'Username is available' });
+    expect(availability(usernameProblem('newbie'), false)).toEqual({
+      isAvailable: true,
+      message: 'Username is available',
+    });
   });
 
   it('decides only pending users; a rejection needs a reason', () => {
@@ -143,7 +148,7 @@ describe('user rules', () => {
   });
 
   it('plans profile updates: manufacturer-only fields, clearing, validation', () => {
-    const req = (r: Partial<identityV1.UpdateProfileRequest>) => r as identityV1.UpdateProfileRequest;
+    const req = (r: identityV1.UpdateProfileRequest) => profileFromProto(r);
     expect(codeOf(() => planProfileUpdate(user(), req({ licenseNumber: 'MFG-1' })))?.[0]).toBe(
       GrpcStatus.PERMISSION_DENIED,
     );

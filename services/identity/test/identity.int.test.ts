@@ -1,4 +1,5 @@
-import { IDENTITY_MESSAGES as MSG, identityV1 } from '@qm/contracts';
+import { identityV1 } from '@qm/contracts/grpc';
+import { IDENTITY_MESSAGES as MSG } from '@qm/contracts/rest';
 import { type Caller, GrpcStatus } from '@qm/platform';
 import {
   ADMIN_PASSWORD,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { identityV1 } from '@qm/contracts';
+import { identityV1, roles } from '@qm/contracts/grpc';
 import {
   type Caller,
   createClient,
@@ -109,17 +109,7 @@ export function as<T>(caller: Caller | undefined, fn: () => Promise<T>): Promise
 export const callerOf = (u: identityV1.User): Caller => ({
   userId: u.id,
   username: u.username,
-  roles: [
-    (
-      {
-        [identityV1.Role.ROLE_ARMY]: 'Army',
-        [identityV1.Role.ROLE_NAVY]: 'Navy',
-        [identityV1.Role.ROLE_AIRFORCE]: 'Airforce',
-        [identityV1.Role.ROLE_MANUFACTURER]: 'Manufacturer',
-        [identityV1.Role.ROLE_ADMIN]: 'Admin',
-      } as const
-    )[u.role as 1 | 2 | 3 | 4 | 5],
-  ],
+  roles: [roles.fromProto(u.role)].filter((r) => r !== undefined),
 });
 
 /** Events as they go over NATS (a core subscription sees what JetStream stores). */

@@ -1,5 +1,5 @@
 import { Alert, Badge, Button, Group, Loader, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
-import type { Product } from '@qm/contracts/src/api/catalog';
+import type { Product } from '@qm/contracts/rest';
 import {
   apiFetchPage,
   EmptyState,

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Card, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { User } from '@qm/contracts/src/api/identity';
+import type { User } from '@qm/contracts/rest';
 import { apiFetch, EmptyState, errorMessage, PageHeader, PageLoader } from '@qm/ui';
 import { IconCheck, IconUsers, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

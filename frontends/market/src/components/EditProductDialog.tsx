@@ -2,7 +2,7 @@ import { Button, Collapse, Group, Modal, Paper, Stack, Textarea, TextInput } fro
 import { useForm } from '@mantine/form';
 import { toast } from '../toast';
 import { PriceInput, StockInput } from './ProductFields';
-import { PRODUCT_LIMITS, ProductEditFields } from '@qm/contracts/src/api/catalog';
+import { PRODUCT_LIMITS, ProductEditFields } from '@qm/contracts/rest';
 import { ApiError, errorMessage } from '@qm/ui';
 import { IconSparkles } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';

@@ -3,12 +3,7 @@ import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { PriceInput, StockInput } from '../components/ProductFields';
 import { toast } from '../toast';
-import {
-  CreateProductBody,
-  PRODUCT_LIMITS,
-  PRODUCT_TYPES,
-  type ProductTypeName,
-} from '@qm/contracts/src/api/catalog';
+import { CreateProductBody, PRODUCT_LIMITS, PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/rest';
 import { errorMessage, PageHeader } from '@qm/ui';
 import { IconSparkles } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';

@@ -14,7 +14,7 @@ import {
 import { useDebouncedCallback } from '@mantine/hooks';
 import { modals } from '@mantine/modals';
 import { toast } from '../toast';
-import { PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/src/api/catalog';
+import { PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/rest';
 import { EmptyState, errorMessage, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconAlertTriangle, IconPackage, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';

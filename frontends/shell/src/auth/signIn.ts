@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import type { LoginResponse } from '@qm/contracts/src/api/identity';
+import type { LoginResponse } from '@qm/contracts/rest';
 import { ApiError, CURRENT_USER_QUERY_KEY, currentUserQueryOptions } from '@qm/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import type { NavigateFunction } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import { AuthConfigSchema, type LoginResponse } from '@qm/contracts/src/api/identity';
+import { AuthConfigSchema, type LoginResponse } from '@qm/contracts/rest';
 import { apiFetch } from '@qm/ui';
 import Keycloak from 'keycloak-js';
 import type { Portal } from './signIn';

@@ -1,4 +1,4 @@
-import type { LoginResponse } from '@qm/contracts/src/api/identity';
+import type { LoginResponse } from '@qm/contracts/rest';
 import { apiFetch } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';

@@ -8,7 +8,7 @@ import {
   VerifyPasswordOtpBody,
   VerifyPasswordOtpResponseSchema,
   VerifyPasswordResetOtpBody,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import type { Api } from '../../http/api';
 import { type IdentityContext, NO_ACCOUNT } from './context';
 

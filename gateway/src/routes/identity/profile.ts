@@ -1,4 +1,4 @@
-import { ProfileUpdateBody, RecordActivityBody, IDENTITY_MESSAGES, UserSchema } from '@qm/contracts';
+import { ProfileUpdateBody, RecordActivityBody, IDENTITY_MESSAGES, UserSchema } from '@qm/contracts/rest';
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { IdentityContext } from './context';

@@ -1,15 +1,13 @@
+import { roles } from '@qm/contracts/grpc';
 import {
   CheckUsernameParams,
   CheckUsernameResponseSchema,
-  identityV1,
   RegisterBody,
   RegisterResponseSchema,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import type { Api } from '../../http/api';
 import { type IdentityContext, LIMITS } from './context';
 import { userToRest } from './rest';
-
-const { Role } = identityV1;
 
 /** Registration of Army and Manufacturer accounts, and the username check of its form. */
 export function registerRegistrationRoutes(api: Api, { clients, scaled }: IdentityContext): void {
@@ -32,7 +30,7 @@ export function registerRegistrationRoutes(api: Api, { clients, scaled }: Identi
         firstName: body.firstName,
         lastName: body.lastName,
         phoneNumber: body.phoneNumber,
-        role: body.role === 'Manufacturer' ? Role.ROLE_MANUFACTURER : Role.ROLE_ARMY,
+        role: roles.toProto(body.role),
       });
       return { message: out.message, user: userToRest(out.user!) };
     },

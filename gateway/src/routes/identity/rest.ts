@@ -1,24 +1,5 @@
-import { identityV1, type User, type UserCard } from '@qm/contracts';
-
-const { Role, UserStatus } = identityV1;
-
-const ROLE_NAMES: Record<number, User['role']> = {
-  [Role.ROLE_ARMY]: 'Army',
-  [Role.ROLE_NAVY]: 'Navy',
-  [Role.ROLE_AIRFORCE]: 'Airforce',
-  [Role.ROLE_MANUFACTURER]: 'Manufacturer',
-  [Role.ROLE_ADMIN]: 'Admin',
-};
-const STATUS_NAMES: Record<number, User['status']> = {
-  [UserStatus.USER_STATUS_PENDING]: 'pending',
-  [UserStatus.USER_STATUS_APPROVED]: 'approved',
-  [UserStatus.USER_STATUS_REJECTED]: 'rejected',
-};
-export const STATUS_TO_PROTO: Record<User['status'], identityV1.UserStatus> = {
-  pending: UserStatus.USER_STATUS_PENDING,
-  approved: UserStatus.USER_STATUS_APPROVED,
-  rejected: UserStatus.USER_STATUS_REJECTED,
-};
+import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
+import type { User, UserCard } from '@qm/contracts/rest';
 
 export function userToRest(u: identityV1.User): User {
   return {
@@ -28,8 +9,8 @@ export function userToRest(u: identityV1.User): User {
     firstName: u.firstName,
     lastName: u.lastName,
     phoneNumber: u.phoneNumber,
-    role: ROLE_NAMES[u.role] ?? 'Army',
-    status: STATUS_NAMES[u.status] ?? 'pending',
+    role: roles.fromProto(u.role) ?? 'Army',
+    status: userStatuses.fromProto(u.status) ?? 'pending',
     isAdmin: u.isAdmin,
     address: u.address ?? null,
     bio: u.bio ?? null,

@@ -1,14 +1,14 @@
 import type { Request, Response } from 'express';
+import { identityV1 } from '@qm/contracts/grpc';
 import {
   AuthConfigSchema,
   IDENTITY_MESSAGES,
   IdentityMessageSchema,
-  identityV1,
   LoginBody,
   LoginResponseSchema,
   SsoLoginBody,
   UserSchema,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import { GrpcStatus } from '@qm/platform';
 import type { Api } from '../../http/api';
 import { HttpError } from '../../http/errors';

@@ -1,7 +1,7 @@
+import { identityV1, userStatuses } from '@qm/contracts/grpc';
 import {
   IDENTITY_MESSAGES,
   IdentityMessageSchema,
-  identityV1,
   UpdateUserStatusBody,
   UpdateUserStatusResponseSchema,
   USER_STATUSES,
@@ -9,12 +9,12 @@ import {
   UserIdParams,
   UserSchema,
   UserStatusParams,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import { HttpError } from '../../http/errors';
 import type { IdentityContext } from './context';
-import { cardToRest, STATUS_TO_PROTO, userToRest } from './rest';
+import { cardToRest, userToRest } from './rest';
 
 const { UserStatus } = identityV1;
 
@@ -32,7 +32,7 @@ export function registerUserRoutes(api: Api, { clients }: IdentityContext): void
     response: z.array(UserSchema),
     async handler({ query }) {
       const { users } = await clients.identity.listUsers({
-        status: query.status ? STATUS_TO_PROTO[query.status] : UserStatus.USER_STATUS_UNSPECIFIED,
+        status: query.status ? userStatuses.toProto(query.status) : UserStatus.USER_STATUS_UNSPECIFIED,
       });
       return users.map(userToRest);
     },
@@ -71,7 +71,7 @@ export function registerUserRoutes(api: Api, { clients }: IdentityContext): void
     async handler({ params, body }) {
       const { user } = await clients.identity.updateUserStatus({
         userId: params.userId,
-        status: STATUS_TO_PROTO[body.status],
+        status: userStatuses.toProto(body.status),
         rejectionReason: body.rejectionReason,
       });
       return { message: IDENTITY_MESSAGES.statusUpdated, user: userToRest(user!) };

@@ -19,13 +19,3 @@ export function makeEvent<T>(type: string, data: T): EventEnvelope<T> {
     data,
   };
 }
-
-/** Activity of a signed-in user, consumed by the activity service (spec §7 action names). */
-export interface ActivityData {
-  userId: number;
-  username: string;
-  action: string;
-  details: string;
-}
-
-export const ACTIVITY_SUBJECT = 'activity.recorded';

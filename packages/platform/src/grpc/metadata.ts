@@ -1,5 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
-import { ROLES, type Caller, type RequestContext, type Role, newRequestId } from '../context';
+import { type Caller, type RequestContext, newRequestId } from '../context';
 
 export const MD_REQUEST_ID = 'x-request-id';
 export const MD_USER_ID = 'x-user-id';
@@ -26,9 +26,7 @@ export function metadataToContext(md: Metadata): RequestContext {
   const userId = Number(first(md, MD_USER_ID));
   const username = first(md, MD_USERNAME);
   if (!Number.isSafeInteger(userId) || userId <= 0 || !username) return { requestId };
-  const roles = (first(md, MD_ROLES) ?? '')
-    .split(',')
-    .filter((r): r is Role => (ROLES as readonly string[]).includes(r));
+  const roles = (first(md, MD_ROLES) ?? '').split(',').filter((r) => r.length > 0);
   const caller: Caller = { userId, username: decodeURIComponent(username), roles };
   return { requestId, caller };
 }

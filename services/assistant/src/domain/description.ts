@@ -5,7 +5,7 @@ import {
   PRODUCT_LIMITS,
   PRODUCT_TYPES,
   type ProductTypeName,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import { invalid } from '@qm/platform';
 
 /** Product description drafting (spec §5, §7, §8 AI description). Rules and templates; no I/O. */

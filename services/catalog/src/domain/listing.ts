@@ -1,6 +1,6 @@
-import type { catalogV1, ProductTypeName } from '@qm/contracts';
+import type { ProductTypeName } from '@qm/contracts/rest';
 import { invalid } from '@qm/platform';
-import { type ProductRecord, searchForm, typeFromProto } from './product';
+import { type ProductRecord, searchForm } from './product';
 
 /** How products are listed: filters, paging and chunking. Pure; both read paths share it. */
 
@@ -32,13 +32,21 @@ export const CHUNK_SIZE_MAX = 5000;
 export const CHUNK_MAX_BYTES = 3 * 1024 * 1024;
 export const QUERY_MAX_CHARS = 200;
 
-export function parseListRequest(req: catalogV1.ListProductsRequest): { filter: ListFilter; paging: Paging } {
+/** A list request as asked; `type` is null when it names a type this build does not know. */
+export interface ListRequest {
+  type: ProductTypeName | null | undefined;
+  query: string;
+  manufacturerId: number;
+  ids: number[];
+  page: number;
+  pageSize: number;
+  beforeId: number;
+}
+
+export function parseListRequest(req: ListRequest): { filter: ListFilter; paging: Paging } {
   const filter: ListFilter = {};
-  if (req.type) {
-    const type = typeFromProto(req.type);
-    if (!type) throw invalid('Unknown product type');
-    filter.type = type;
-  }
+  if (req.type === null) throw invalid('Unknown product type');
+  if (req.type) filter.type = req.type;
   const query = req.query.trim();
   if (query.length > QUERY_MAX_CHARS) throw invalid('Search text must be at most 200 characters');
   if (query) filter.query = searchForm(query);

@@ -1,11 +1,10 @@
 import {
-  catalogV1,
   charCount,
   PRODUCT_LIMITS,
   PRODUCT_MESSAGES as MSG,
   PRODUCT_TYPES,
   type ProductTypeName,
-} from '@qm/contracts';
+} from '@qm/contracts/rest';
 import { type Caller, forbidden, hasRole, invalid, unauthenticated } from '@qm/platform';
 
 /** Product rules of spec §3/§5/§6 and issue 4: bounds, who may do what. No I/O here. */
@@ -42,21 +41,6 @@ export interface ProductChanges {
   stock?: number;
 }
 
-const { ProductType } = catalogV1;
-
-const TYPE_BY_PROTO: Partial<Record<catalogV1.ProductType, ProductTypeName>> = {
-  [ProductType.PRODUCT_TYPE_WEAPON]: 'Weapon',
-  [ProductType.PRODUCT_TYPE_VEHICLE]: 'Vehicle',
-  [ProductType.PRODUCT_TYPE_EQUIPMENT]: 'Equipment',
-  [ProductType.PRODUCT_TYPE_AMMUNITION]: 'Ammunition',
-  [ProductType.PRODUCT_TYPE_OTHER]: 'Other',
-};
-const PROTO_BY_TYPE = Object.fromEntries(
-  Object.entries(TYPE_BY_PROTO).map(([k, v]) => [v, Number(k)]),
-) as Record<ProductTypeName, catalogV1.ProductType>;
-
-export const typeFromProto = (t: catalogV1.ProductType): ProductTypeName | undefined => TYPE_BY_PROTO[t];
-export const typeToProto = (t: ProductTypeName): catalogV1.ProductType => PROTO_BY_TYPE[t];
 export const isProductType = (t: string): t is ProductTypeName =>
   (PRODUCT_TYPES as readonly string[]).includes(t);
 
@@ -85,8 +69,11 @@ export function validStock(stock: number): number {
   return stock;
 }
 
-export function validNewProduct(req: catalogV1.CreateProductRequest): NewProduct {
-  const type = typeFromProto(req.type);
+/** A new product as requested; `type` is undefined when the request named none this build knows. */
+export type NewProductInput = Omit<NewProduct, 'type'> & { type: ProductTypeName | undefined };
+
+export function validNewProduct(req: NewProductInput): NewProduct {
+  const type = req.type;
   const name = validName(req.name);
   if (!type) throw invalid(MSG.typeInvalid);
   return {
@@ -104,7 +91,7 @@ export function validVersion(version: number): number {
   return version;
 }
 
-export function validChanges(req: catalogV1.UpdateProductRequest): ProductChanges {
+export function validChanges(req: ProductChanges): ProductChanges {
   const changes: ProductChanges = {};
   if (req.name !== undefined) changes.name = validName(req.name);
   if (req.pricePaise !== undefined) changes.pricePaise = validPrice(req.pricePaise);
@@ -153,22 +140,6 @@ export function assertMayDelete(caller: Caller, product: ProductRecord): void {
 /** Only the owner sets its stock; purchases move it through reservations (domain/stock.ts). */
 export function assertMayAdjust(caller: Caller, product: ProductRecord): void {
   if (!isOwner(caller, product)) throw forbidden('You can only change the stock of your own products');
-}
-
-export function toProto(p: ProductRecord): catalogV1.Product {
-  return {
-    id: p.id,
-    name: p.name,
-    type: typeToProto(p.type),
-    pricePaise: p.pricePaise,
-    description: p.description,
-    stock: p.stock,
-    manufacturerId: p.manufacturerId,
-    status: p.status,
-    createdAt: p.createdAt.toISOString(),
-    updatedAt: p.updatedAt.toISOString(),
-    version: p.version,
-  };
 }
 
 /** Search is case-insensitive: names and queries compare in this normal form. */

@@ -1,53 +1,15 @@
-import type { ProductTypeName } from '@qm/contracts';
 import {
   ACTIVITY_SUBJECT,
   type ActivityData,
-  type Caller,
-  type EventEnvelope,
-  makeEvent,
-} from '@qm/platform';
-import type { ProductChanges, ProductRecord } from '../domain/product';
+  CATALOG_SUBJECTS as SUBJECTS,
+  type ProductCreatedData,
+  type ProductDeletedData,
+  type ProductUpdatedData,
+} from '@qm/contracts/events';
+import { type Caller, type EventEnvelope, makeEvent } from '@qm/platform';
+import type { ProductRecord } from '../domain/product';
 import type { ProductStore } from '../store/products';
 import type { ReservationStore } from '../store/reservations';
-
-/** What the catalog publishes (stream QM_CATALOG) and the activity it records (QM_ACTIVITY). */
-export const SUBJECTS = {
-  created: 'catalog.product.created',
-  updated: 'catalog.product.updated',
-  deleted: 'catalog.product.deleted',
-} as const;
-
-export interface ProductCreatedData {
-  id: number;
-  name: string;
-  type: ProductTypeName;
-  pricePaise: number;
-  description: string;
-  stock: number;
-  manufacturerId: number;
-  status: string;
-  createdAt: string;
-}
-
-export interface ProductUpdatedData {
-  id: number;
-  manufacturerId: number;
-  /** Fields set by an edit (absent for a stock movement). */
-  changes?: ProductChanges;
-  /** A stock movement: how much, and the reservation's reference when it belongs to a purchase. */
-  stockDelta?: number;
-  reference?: string;
-  movement?: 'reserve' | 'release';
-  updatedAt: string;
-}
-
-export interface ProductDeletedData {
-  id: number;
-  manufacturerId: number;
-  name: string;
-  /** owner: the manufacturer deleted it; account-deleted: the manufacturer's account went. */
-  reason: 'owner' | 'account-deleted';
-}
 
 export interface Outgoing {
   subject: string;

@@ -1,8 +1,9 @@
+import { IDENTITY_SUBJECTS, streamOf } from '@qm/contracts/events';
 import { type EventBus, idempotent, type Logger } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 
-export const USER_DELETED = 'identity.user.deleted';
+const USER_DELETED = IDENTITY_SUBJECTS.deleted;
 export const DEFAULT_USER_DELETED_DURABLE = 'catalog-user-deleted';
 
 const UserDeleted = z.object({
@@ -24,7 +25,7 @@ export async function consumeUserDeleted(opts: {
 }): Promise<void> {
   const { bus, conn, log, durable } = opts;
   await bus.consume({
-    stream: 'QM_IDENTITY',
+    stream: streamOf('identity').name,
     durable,
     filterSubjects: [USER_DELETED],
     handle: idempotent(conn, durable, async (event) => {

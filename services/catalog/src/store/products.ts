@@ -1,4 +1,4 @@
-import { PRODUCT_LIMITS, PRODUCT_TYPES } from '@qm/contracts';
+import { PRODUCT_LIMITS, PRODUCT_TYPES } from '@qm/contracts/rest';
 import { nextSequence } from '@qm/platform';
 import { type Connection, type FilterQuery, Schema } from 'mongoose';
 import { type ListFilter, type Listed, type Paging, type Searchable, trimChunk } from '../domain/listing';

@@ -1,4 +1,4 @@
-import type { identityV1 } from '@qm/contracts';
+import { UsernameSchema } from '@qm/contracts/rest';
 import { type Caller, conflict, invalid, isDuplicateKeyError, nextSequence, notFound } from '@qm/platform';
 import { ACTIONS, DETAILS, isValidAction, SERVER_RECORDED } from '../domain/activity';
 import {
@@ -9,10 +9,12 @@ import {
   duplicateUsername,
   emailKey,
   planProfileUpdate,
+  type ProfileInput,
+  type RegistrationInput,
   type UserRecord,
   type UserStatus,
   usernameKey,
-  validateRegistration,
+  newRegistration,
   viewFor,
 } from '../domain/users';
 import { events } from '../events/events';
@@ -20,6 +22,12 @@ import { KeycloakError } from '../keycloak/client';
 import { mails } from '../mail/templates';
 import type { StoredUser } from '../store/users';
 import { bestEffort, type Deps, recordActivity } from './deps';
+
+/** Whether a name could be registered (the REST username rules), before looking at who holds it. */
+export function usernameProblem(username: string): string | undefined {
+  const parsed = UsernameSchema.safeParse(username);
+  return parsed.success ? undefined : (parsed.error.issues[0]?.message ?? 'Invalid username');
+}
 
 /** Registration, approval, deletion, lists and profiles. */
 export function createAccounts(d: Deps) {
@@ -57,8 +65,8 @@ export function createAccounts(d: Deps) {
     enableInKeycloak,
 
     /** Spec §5: a pending profile here, a disabled Keycloak user with the realm role there. */
-    async register(req: identityV1.RegisterRequest): Promise<StoredUser> {
-      const r = validateRegistration(req);
+    async register(req: RegistrationInput): Promise<StoredUser> {
+      const r = newRegistration(req);
       if (await d.users.byUsernameKey(r.usernameKey)) throw duplicateUsername();
       if (await d.users.byEmailKey(r.emailKey)) throw duplicateEmail();
       const now = d.clock();
@@ -116,7 +124,7 @@ export function createAccounts(d: Deps) {
     async checkUsername(username: string) {
       const name = username.trim();
       const taken = name ? !!(await d.users.byUsernameKey(usernameKey(name))) : false;
-      return availability(name, taken);
+      return availability(usernameProblem(name), taken);
     },
 
     /** Only a pending user can be approved or rejected; the decision is emailed. */
@@ -173,7 +181,7 @@ export function createAccounts(d: Deps) {
       return user;
     },
 
-    async updateProfile(caller: Caller, req: identityV1.UpdateProfileRequest): Promise<StoredUser> {
+    async updateProfile(caller: Caller, req: ProfileInput): Promise<StoredUser> {
       const user = await d.users.byId(caller.userId);
       if (!user) throw notFound('User not found');
       const change = planProfileUpdate(user, req);

@@ -1,4 +1,4 @@
-import { IDENTITY_MESSAGES as MSG, NewPasswordSchema, PasswordSchema } from '@qm/contracts';
+import { IDENTITY_MESSAGES as MSG, NewPasswordSchema, PasswordSchema } from '@qm/contracts/rest';
 import { type Caller, conflict, invalid, notFound, tooMany, unavailable } from '@qm/platform';
 import { ACTIONS, DETAILS } from '../domain/activity';
 import {

@@ -1,4 +1,4 @@
-import { IDENTITY_MESSAGES as MSG } from '@qm/contracts';
+import { IDENTITY_MESSAGES as MSG } from '@qm/contracts/rest';
 import { type Caller, invalid, unauthenticated } from '@qm/platform';
 import { ACTIONS, DETAILS } from '../domain/activity';
 import { assertPortal, type Portal, redirectFor, statusGate, usernameKey } from '../domain/users';

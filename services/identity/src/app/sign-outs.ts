@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { makeEvent } from '@qm/platform';
-import { SUBJECTS, type UserSessionsRevokedData } from '../events/events';
+import { IDENTITY_SUBJECTS as SUBJECTS, type UserSessionsRevokedData } from '@qm/contracts/events';
 import type { SignOutJob } from '../store/sign-outs';
 import type { StoredUser } from '../store/users';
 import type { Deps } from './deps';

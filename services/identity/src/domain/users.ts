@@ -1,11 +1,9 @@
-import { IDENTITY_MESSAGES as MSG, ProfileUpdateBody, RegisterBody, UsernameSchema } from '@qm/contracts';
-import { identityV1 } from '@qm/contracts';
-import { alreadyExists, conflict, forbidden, invalid, type Role } from '@qm/platform';
-import type { z } from 'zod';
+import { IDENTITY_MESSAGES as MSG, type UserRole, type UserStatusName } from '@qm/contracts/rest';
+import { alreadyExists, conflict, forbidden, invalid } from '@qm/platform';
 
 /** Rules about users: no I/O here, only decisions on values. */
 
-export type UserStatus = 'pending' | 'approved' | 'rejected';
+export type UserStatus = UserStatusName;
 export type Portal = 'user' | 'admin';
 
 /** A user as the service stores it (spec §3 users, without password fields). */
@@ -19,7 +17,7 @@ export interface UserRecord {
   firstName: string;
   lastName: string;
   phoneNumber: string;
-  role: Role;
+  role: UserRole;
   status: UserStatus;
   isAdmin: boolean;
   address?: string | null;
@@ -42,32 +40,6 @@ export const usernameKey = (username: string) => username.trim().toLowerCase();
 export const emailKey = (email: string) => email.trim().toLowerCase();
 export const isReservedUsername = (username: string) => usernameKey(username) === 'admin';
 
-function firstIssue(err: z.ZodError): string {
-  return err.issues[0]?.message ?? 'Invalid request';
-}
-
-const ROLE_FROM_PROTO: Partial<Record<identityV1.Role, Role>> = {
-  [identityV1.Role.ROLE_ARMY]: 'Army',
-  [identityV1.Role.ROLE_NAVY]: 'Navy',
-  [identityV1.Role.ROLE_AIRFORCE]: 'Airforce',
-  [identityV1.Role.ROLE_MANUFACTURER]: 'Manufacturer',
-  [identityV1.Role.ROLE_ADMIN]: 'Admin',
-};
-const ROLE_TO_PROTO = Object.fromEntries(
-  Object.entries(ROLE_FROM_PROTO).map(([k, v]) => [v, Number(k)]),
-) as Record<Role, identityV1.Role>;
-const STATUS_TO_PROTO: Record<UserStatus, identityV1.UserStatus> = {
-  pending: identityV1.UserStatus.USER_STATUS_PENDING,
-  approved: identityV1.UserStatus.USER_STATUS_APPROVED,
-  rejected: identityV1.UserStatus.USER_STATUS_REJECTED,
-};
-export const roleFromProto = (r: identityV1.Role): Role | undefined => ROLE_FROM_PROTO[r];
-export const roleToProto = (r: Role): identityV1.Role => ROLE_TO_PROTO[r];
-export const statusToProto = (s: UserStatus): identityV1.UserStatus => STATUS_TO_PROTO[s];
-export function statusFromProto(s: identityV1.UserStatus): UserStatus | undefined {
-  return (Object.keys(STATUS_TO_PROTO) as UserStatus[]).find((k) => STATUS_TO_PROTO[k] === s);
-}
-
 export interface Registration {
   username: string;
   usernameKey: string;
@@ -80,21 +52,10 @@ export interface Registration {
   role: 'Army' | 'Manufacturer';
 }
 
-/** Spec §5 registration rules; the same schema the gateway and the form use. */
-export function validateRegistration(req: identityV1.RegisterRequest): Registration {
-  const role = roleFromProto(req.role);
-  const parsed = RegisterBody.safeParse({
-    username: req.username,
-    password: req.password,
-    confirmPassword: req.password,
-    email: req.email,
-    firstName: req.firstName,
-    lastName: req.lastName,
-    phoneNumber: req.phoneNumber,
-    role: role ?? (req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : 'invalid'),
-  });
-  if (!parsed.success) throw invalid(firstIssue(parsed.error));
-  const v = parsed.data;
+/** A registration that passed the REST rules of spec §5 (RegisterBody, checked at the edge). */
+export type RegistrationInput = Omit<Registration, 'usernameKey' | 'emailKey'>;
+
+export function newRegistration(v: RegistrationInput): Registration {
   return {
     username: v.username,
     usernameKey: usernameKey(v.username),
@@ -110,14 +71,8 @@ export function validateRegistration(req: identityV1.RegisterRequest): Registrat
 
 export type Availability = { isAvailable: true; message: string } | { isAvailable: false; message: string };
 
-/** Whether a name could be registered, before looking at who holds it. */
-export function usernameProblem(username: string): string | undefined {
-  const parsed = UsernameSchema.safeParse(username);
-  return parsed.success ? undefined : firstIssue(parsed.error);
-}
-
-export function availability(username: string, taken: boolean): Availability {
-  const problem = usernameProblem(username);
+/** `problem`: why the name breaks the username rules (UsernameSchema), if it does. */
+export function availability(problem: string | undefined, taken: boolean): Availability {
   if (problem) return { isAvailable: false, message: problem };
   if (taken) return { isAvailable: false, message: MSG.usernameTaken };
   return { isAvailable: true, message: MSG.usernameAvailable };
@@ -169,27 +124,15 @@ export function assertPortal(user: UserRecord, portal: Portal): void {
   if (portal === 'user' && admin) throw forbidden(MSG.adminMustUsePortal);
 }
 
-export function portalFromProto(p: identityV1.LoginPortal): Portal {
-  return p === identityV1.LoginPortal.LOGIN_PORTAL_ADMIN ? 'admin' : 'user';
-}
-
 /** Spec §2: admins land on the dashboard, everyone else on the wallet. */
 export const redirectFor = (user: UserRecord) =>
   user.isAdmin || user.role === 'Admin' ? '/admin/dashboard' : '/wallet';
 
 // ---- profile ----------------------------------------------------------------------------------
 
-const TEXT_FIELDS = [
-  'phoneNumber',
-  'address',
-  'bio',
-  'licenseNumber',
-  'rank',
-  'barretNumber',
-  'division',
-  'specialization',
-] as const;
-const COUNT_FIELDS = ['yearsOfExperience', 'serviceYears'] as const;
+/** A profile update that passed the REST rules (ProfileUpdateBody, at the edge): null or "" clears. */
+export type ProfileInput = Readonly<Record<string, string | number | null | undefined>>;
+
 const MANUFACTURER_ONLY = new Set(['licenseNumber', 'yearsOfExperience']);
 
 export interface ProfileChange {
@@ -203,19 +146,7 @@ export interface ProfileChange {
  * A profile update: fields present change, empty text or a value-less count clears; only a
  * Manufacturer may set licenseNumber and yearsOfExperience.
  */
-export function planProfileUpdate(user: UserRecord, req: identityV1.UpdateProfileRequest): ProfileChange {
-  const input: Record<string, unknown> = {};
-  for (const k of ['firstName', 'lastName', 'email', ...TEXT_FIELDS] as const) {
-    if (req[k] !== undefined) input[k] = req[k];
-  }
-  for (const k of COUNT_FIELDS) {
-    const patch = req[k];
-    if (patch) input[k] = patch.value ?? null;
-  }
-  const parsed = ProfileUpdateBody.safeParse(input);
-  if (!parsed.success) throw invalid(firstIssue(parsed.error));
-  const v = parsed.data as Record<string, unknown>;
-
+export function planProfileUpdate(user: UserRecord, v: ProfileInput): ProfileChange {
   const set: Record<string, unknown> = {};
   const unset: string[] = [];
   for (const [k, value] of Object.entries(v)) {
@@ -237,51 +168,13 @@ export function planProfileUpdate(user: UserRecord, req: identityV1.UpdateProfil
 
 // ---- views --------------------------------------------------------------------------------------
 
-const orNull = <T>(v: T | null | undefined) => (v === undefined || v === null ? undefined : v);
-
-export function toProtoUser(u: UserRecord): identityV1.User {
-  return {
-    id: u.id,
-    username: u.username,
-    email: u.email,
-    firstName: u.firstName,
-    lastName: u.lastName,
-    phoneNumber: u.phoneNumber ?? '',
-    role: roleToProto(u.role),
-    status: statusToProto(u.status),
-    isAdmin: u.isAdmin,
-    address: orNull(u.address),
-    bio: orNull(u.bio),
-    licenseNumber: orNull(u.licenseNumber),
-    yearsOfExperience: orNull(u.yearsOfExperience),
-    rank: orNull(u.rank),
-    barretNumber: orNull(u.barretNumber),
-    division: orNull(u.division),
-    specialization: orNull(u.specialization),
-    serviceYears: orNull(u.serviceYears),
-    rejectionReason: orNull(u.rejectionReason),
-    createdAt: u.createdAt.toISOString(),
-    updatedAt: u.updatedAt.toISOString(),
-  };
-}
-
-export function toCard(u: UserRecord): identityV1.UserCard {
-  return {
-    id: u.id,
-    firstName: u.firstName,
-    lastName: u.lastName,
-    yearsOfExperience: orNull(u.yearsOfExperience),
-    licenseNumber: orNull(u.licenseNumber),
-  };
-}
-
 /**
  * GET /api/users/{id}: admins and the user themself see everything; anyone else sees only an
  * approved manufacturer's card (what a product card shows), and nothing of other users.
  */
 export function viewFor(
   target: UserRecord,
-  caller: { userId: number; roles: Role[] },
+  caller: { userId: number; roles: readonly string[] },
 ): { kind: 'user' } | { kind: 'card' } | { kind: 'hidden' } {
   if (caller.roles.includes('Admin') || caller.userId === target.id) return { kind: 'user' };
   if (target.role === 'Manufacturer' && target.status === 'approved') return { kind: 'card' };

@@ -1,5 +1,5 @@
 import { type Connection, Schema } from 'mongoose';
-import { ROLES } from '@qm/platform';
+import { USER_ROLES, USER_STATUSES } from '@qm/contracts/rest';
 import type { Decision, UserRecord, UserStatus } from '../domain/users';
 
 /** Stored user: the domain record plus bookkeeping for work that must be finished after a crash. */
@@ -25,8 +25,8 @@ const userSchema = new Schema<StoredUser>(
     firstName: { type: String, required: true },
     lastName: { type: String, required: true },
     phoneNumber: { type: String, default: '' },
-    role: { type: String, enum: ROLES, required: true },
-    status: { type: String, enum: ['pending', 'approved', 'rejected'], required: true },
+    role: { type: String, enum: USER_ROLES, required: true },
+    status: { type: String, enum: USER_STATUSES, required: true },
     isAdmin: { type: Boolean, default: false },
     address: text,
     bio: text,

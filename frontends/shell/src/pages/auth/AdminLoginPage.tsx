@@ -11,7 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { AdminLoginForm } from '@qm/contracts/src/api/identity';
+import { AdminLoginForm } from '@qm/contracts/rest';
 import { PageLoader, useCurrentUser } from '@qm/ui';
 import { IconArrowLeft, IconShieldLock } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';

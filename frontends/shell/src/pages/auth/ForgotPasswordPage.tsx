@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { OtpSchema, RequestPasswordResetBody, ResetPasswordForm } from '@qm/contracts/src/api/identity';
+import { OtpSchema, RequestPasswordResetBody, ResetPasswordForm } from '@qm/contracts/rest';
 import { apiFetch, errorMessage } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';

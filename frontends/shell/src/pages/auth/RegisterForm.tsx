@@ -11,11 +11,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  RegisterBody,
-  RegisterForm as RegisterSchema,
-  type RegisterInput,
-} from '@qm/contracts/src/api/identity';
+import { RegisterBody, RegisterForm as RegisterSchema, type RegisterInput } from '@qm/contracts/rest';
 import { apiFetch, errorMessage } from '@qm/ui';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';

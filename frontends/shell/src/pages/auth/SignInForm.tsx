@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { looksLikeSql, SignInForm as SignInSchema } from '@qm/contracts/src/api/identity';
+import { looksLikeSql, SignInForm as SignInSchema } from '@qm/contracts/rest';
 import { IconKey, IconShieldLock } from '@tabler/icons-react';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';

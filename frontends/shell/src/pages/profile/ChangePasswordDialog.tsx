@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { ChangePasswordForm, OtpSchema } from '@qm/contracts/src/api/identity';
+import { ChangePasswordForm, OtpSchema } from '@qm/contracts/rest';
 import { apiFetch, errorMessage } from '@qm/ui';
 import { IconCircleCheck, IconLock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';

@@ -1,7 +1,7 @@
 import { Button, Group, NumberInput, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { ProfileForm as ProfileSchema } from '@qm/contracts/src/api/identity';
+import { ProfileForm as ProfileSchema } from '@qm/contracts/rest';
 import { apiFetch, CURRENT_USER_QUERY_KEY, errorMessage, type CurrentUser } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';

@@ -1,0 +1,6 @@
+// `@qm/contracts/grpc`: the generated gRPC contracts (ts-proto), one namespace per service package
+// (qm.<service>.v1), and the proto enum ⇄ REST name mappings. Node-only (@grpc/grpc-js).
+export * as catalogV1 from './gen/qm/catalog/v1/catalog';
+export * as identityV1 from './gen/qm/identity/v1/identity';
+export * as assistantV1 from './gen/qm/assistant/v1/assistant';
+export * from './grpc/enums';

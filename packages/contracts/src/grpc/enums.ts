@@ -1,0 +1,38 @@
+import type { ProductTypeName } from '../api/catalog';
+import type { UserRole, UserStatusName } from '../api/identity';
+import { ProductType } from '../gen/qm/catalog/v1/catalog';
+import { Role, UserStatus } from '../gen/qm/identity/v1/identity';
+
+/**
+ * A proto enum ⇄ REST name mapping, written once from the name side so the compiler proves every
+ * name has its value. `fromProto` is undefined for UNSPECIFIED and values this build does not know.
+ */
+function enumMapping<N extends string, P extends number>(toProto: Record<N, P>) {
+  const byProto = new Map<number, N>(Object.entries(toProto).map(([n, p]) => [p as P, n as N]));
+  return {
+    toProto: (name: N): P => toProto[name],
+    fromProto: (value: P): N | undefined => byProto.get(value),
+  };
+}
+
+export const roles = enumMapping<UserRole, Role>({
+  Army: Role.ROLE_ARMY,
+  Navy: Role.ROLE_NAVY,
+  Airforce: Role.ROLE_AIRFORCE,
+  Manufacturer: Role.ROLE_MANUFACTURER,
+  Admin: Role.ROLE_ADMIN,
+});
+
+export const userStatuses = enumMapping<UserStatusName, UserStatus>({
+  pending: UserStatus.USER_STATUS_PENDING,
+  approved: UserStatus.USER_STATUS_APPROVED,
+  rejected: UserStatus.USER_STATUS_REJECTED,
+});
+
+export const productTypes = enumMapping<ProductTypeName, ProductType>({
+  Weapon: ProductType.PRODUCT_TYPE_WEAPON,
+  Vehicle: ProductType.PRODUCT_TYPE_VEHICLE,
+  Equipment: ProductType.PRODUCT_TYPE_EQUIPMENT,
+  Ammunition: ProductType.PRODUCT_TYPE_AMMUNITION,
+  Other: ProductType.PRODUCT_TYPE_OTHER,
+});

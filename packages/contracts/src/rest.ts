@@ -1,0 +1,6 @@
+// `@qm/contracts/rest`: the REST schemas (zod) and the rules behind them, shared by the gateway,
+// the services and the browser. Browser-safe: nothing here may import node-only code.
+export * from './api/catalog';
+export * from './api/identity';
+export * from './api/assistant';
+export * from './api/numbers';
