@@ -1,6 +1,6 @@
 import { catalogV1 } from '@qm/contracts';
 import type { GrpcServer, UnaryImpl } from '@qm/platform';
-import type { Catalog } from './catalog';
+import type { Catalog } from './app/catalog';
 
 export const CATALOG_SERVICE = 'qm.catalog.v1.CatalogService';
 

@@ -1,14 +1,6 @@
-import { catalogV1, PRODUCT_MESSAGES as MSG } from '@qm/contracts';
-import {
-  AppError,
-  type Caller,
-  conflict,
-  GrpcStatus,
-  type Logger,
-  notFound,
-  type Outbox,
-} from '@qm/platform';
-import { parseListRequest, type Searchable } from './domain/listing';
+import { type catalogV1, PRODUCT_MESSAGES as MSG } from '@qm/contracts';
+import { type Caller, conflict, notFound } from '@qm/platform';
+import { parseListRequest } from '../domain/listing';
 import {
   assertMayAdjust,
   assertMayCreate,
@@ -20,68 +12,14 @@ import {
   toProto,
   validChanges,
   validDelta,
-  validId,
   validNewProduct,
   validVersion,
-} from './domain/product';
-import {
-  assertOrdersService,
-  expiryOf,
-  reservationToProto,
-  STOCK_MESSAGES as STOCK,
-  validQuantity,
-  validReference,
-} from './domain/stock';
-import * as ev from './events/catalog-events';
-import type { ProductReader } from './store/read-model';
-import type { ProductStore } from './store/products';
-import type { ReservationStore } from './store/reservations';
+} from '../domain/product';
+import * as ev from '../events/catalog-events';
+import { type CatalogDeps, type Changes, changes, protoOf } from './changes';
+import { createStock } from './stock';
 
-export interface CatalogDeps {
-  store: ProductStore;
-  reservations: ReservationStore;
-  reader: ProductReader;
-  outbox: Outbox;
-  log: Logger;
-  /** Told the ids of the events this process publishes (so replicas' sync can skip its own). */
-  publishing?(eventIds: string[]): void;
-}
-
-/** A change that turned out to have nothing to announce: its events are dropped (outbox.run). */
-class NotApplied<T> extends Error {
-  constructor(readonly outcome: T) {
-    super('not applied');
-  }
-}
-
-/** Runs a change whose outcome may be "nothing happened"; returns the outcome either way. */
-async function outcomeOf<T>(
-  run: (fn: () => Promise<T>) => Promise<T>,
-  fn: () => Promise<T>,
-  applied: (o: T) => boolean,
-) {
-  try {
-    return await run(async () => {
-      const o = await fn();
-      if (!applied(o)) throw new NotApplied(o);
-      return o;
-    });
-  } catch (err) {
-    if (err instanceof NotApplied) return err.outcome as T;
-    throw err;
-  }
-}
-
-/**
- * Products in the read model are immutable (a change replaces the object), so each one's message is
- * built once however often it is listed.
- */
-const messages = new WeakMap<ProductRecord, catalogV1.Product>();
-function protoOf(p: ProductRecord): catalogV1.Product {
-  let m = messages.get(p);
-  if (!m) messages.set(p, (m = toProto(p)));
-  return m;
-}
+export type { CatalogDeps } from './changes';
 
 /** How many products one outbox batch of the account-deletion cascade removes. */
 const CASCADE_BATCH = 100;
@@ -90,35 +28,18 @@ const CASCADE_BATCH = 100;
  * The catalog's use cases: authorise with the caller, apply the domain rules, change the store
  * with its events through the outbox, keep the read side current, record the user's activity.
  */
-export function createCatalog({ store, reservations, reader, outbox, log, publishing }: CatalogDeps) {
-  async function change<T>(events: ev.Outgoing[], fn: () => Promise<T>): Promise<T> {
-    publishing?.(events.map((e) => e.event.id));
-    return outbox.run(events, fn);
-  }
+export function createCatalog(deps: CatalogDeps) {
+  const steps = changes(deps);
+  return { ...products(deps, steps), ...createStock(deps, steps), ...cascade(deps, steps) };
+}
 
-  /**
-   * A view changes nothing, so its activity is published at once (through the outbox only if that
-   * fails); a change's activity travels in the change's own outbox batch instead. Failing to record
-   * a view never fails the request.
-   */
-  async function recordActivity(...args: Parameters<typeof ev.activity>): Promise<void> {
-    await outbox
-      .publish([ev.activity(...args)])
-      .catch((err: unknown) => log.warn({ err, action: args[1] }, 'activity not recorded'));
-  }
+export type Catalog = ReturnType<typeof createCatalog>;
 
-  /** A product found missing while changing it is gone from the read side too. */
-  const forgetIfGone = (id: number) => (err: unknown) => {
-    if (err instanceof AppError && err.code === GrpcStatus.NOT_FOUND) reader.removed(id);
-    throw err;
-  };
-
-  async function existing(id: number): Promise<Searchable> {
-    const product = await reader.get(validId(id));
-    if (!product) throw notFound(MSG.notFound);
-    return product;
-  }
-
+/** Manufacturers' and buyers' own calls on products. */
+function products(
+  { store, reader }: CatalogDeps,
+  { change, recordActivity, forgetIfGone, existing }: Changes,
+) {
   return {
     async list(caller: Caller | undefined, req: catalogV1.ListProductsRequest) {
       requireCaller(caller);
@@ -232,101 +153,11 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
       reader.saved(saved);
       return { product: toProto(saved) };
     },
+  };
+}
 
-    /** Orders service: takes stock for a purchase under its reference (once per reference). */
-    async reserveStock(service: string | undefined, req: catalogV1.ReserveStockRequest) {
-      assertOrdersService(service);
-      const quantity = validQuantity(req.quantity);
-      const reference = validReference(req.reference);
-      const now = new Date();
-      const expiresAt = expiryOf(req.ttlSeconds, now);
-      const current = await existing(req.productId);
-      const event = ev.updated({
-        id: current.id,
-        manufacturerId: current.manufacturerId,
-        stockDelta: -quantity,
-        reference,
-        movement: 'reserve',
-        updatedAt: now.toISOString(),
-      });
-      const o = await outcomeOf(
-        (fn) => change([event], fn),
-        () => reservations.reserve(current.id, quantity, reference, expiresAt, now),
-        (o) => o.kind === 'reserved',
-      );
-      switch (o.kind) {
-        case 'missing':
-          reader.removed(current.id);
-          throw notFound(MSG.notFound);
-        case 'insufficient':
-          throw conflict(MSG.insufficientStock);
-        case 'reference-reused':
-          throw conflict(STOCK.referenceReused);
-      }
-      if (o.product) reader.saved(o.product);
-      return {
-        product: o.product ? toProto(o.product) : undefined,
-        reservation: reservationToProto(o.reservation),
-      };
-    },
-
-    /** Orders service: puts a reservation's stock back (a second release has no effect). */
-    async releaseStock(service: string | undefined, req: catalogV1.ReleaseStockRequest) {
-      assertOrdersService(service);
-      const reference = validReference(req.reference);
-      // Read to describe the change in its event; the release itself is conditional on the state.
-      const reservation = await reservations.find(reference);
-      if (!reservation) throw notFound(STOCK.unknownReservation);
-      const product = await reader.get(reservation.productId);
-      const now = new Date();
-      const events = product
-        ? [
-            ev.updated({
-              id: product.id,
-              manufacturerId: product.manufacturerId,
-              stockDelta: reservation.quantity,
-              reference,
-              movement: 'release',
-              updatedAt: now.toISOString(),
-            }),
-          ]
-        : [];
-      const o = await outcomeOf(
-        (fn) => change(events, fn),
-        () => reservations.release(reference, now),
-        (o) => o.kind === 'released',
-      );
-      switch (o.kind) {
-        case 'unknown':
-          throw notFound(STOCK.unknownReservation);
-        case 'committed':
-          throw conflict(STOCK.alreadyCommitted);
-        case 'not-reserved':
-          throw conflict(STOCK.notReserved);
-      }
-      if (o.product) reader.saved(o.product);
-      else if (product) reader.removed(product.id);
-      return {
-        product: o.product ? toProto(o.product) : undefined,
-        reservation: reservationToProto(o.reservation),
-      };
-    },
-
-    /** Orders service: the purchase went through; the reservation stays taken. */
-    async commitStock(service: string | undefined, req: catalogV1.CommitStockRequest) {
-      assertOrdersService(service);
-      const o = await reservations.commit(validReference(req.reference), new Date());
-      switch (o.kind) {
-        case 'unknown':
-          throw notFound(STOCK.unknownReservation);
-        case 'released':
-          throw conflict(STOCK.alreadyReleased);
-        case 'not-reserved':
-          throw conflict(STOCK.notReserved);
-      }
-      return { reservation: reservationToProto(o.reservation) };
-    },
-
+function cascade({ store, reader }: CatalogDeps, { change }: Changes) {
+  return {
     /** The account-deletion cascade: every product of the manufacturer, in batches. */
     async removeProductsOf(manufacturerId: number): Promise<number> {
       let removed = 0;
@@ -345,5 +176,3 @@ export function createCatalog({ store, reservations, reader, outbox, log, publis
     },
   };
 }
-
-export type Catalog = ReturnType<typeof createCatalog>;

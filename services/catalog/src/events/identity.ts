@@ -1,4 +1,4 @@
-import { type EventBus, idempotent, type Logger } from '@qm/platform';
+import { type ConsumerSpec, idempotent, type Logger } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 
@@ -15,15 +15,14 @@ const UserDeleted = z.object({
  * Spec §3: a product's manufacturer is "deleted with the user". When identity announces a deleted
  * account, that account's products go, once per event however often it is delivered.
  */
-export async function consumeUserDeleted(opts: {
-  bus: EventBus;
+export function userDeletedConsumer(opts: {
   conn: Connection;
   log: Logger;
   durable: string;
   removeProductsOf(userId: number): Promise<number>;
-}): Promise<void> {
-  const { bus, conn, log, durable } = opts;
-  await bus.consume({
+}): ConsumerSpec {
+  const { conn, log, durable } = opts;
+  return {
     stream: 'QM_IDENTITY',
     durable,
     filterSubjects: [USER_DELETED],
@@ -41,5 +40,5 @@ export async function consumeUserDeleted(opts: {
       const removed = await opts.removeProductsOf(userId);
       log.info({ eventId: event.id, userId, username, removed }, 'removed the products of a deleted account');
     }),
-  });
+  };
 }
