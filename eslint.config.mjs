@@ -33,6 +33,13 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // Small functions in hand-written service and shared code (generated contracts are ignored
+    // above; tests' describe blocks may be long). IIFEs: false leaves immediately invoked ones out.
+    files: ['services/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}'],
+    ignores: ['**/test/**'],
+    rules: { 'max-lines-per-function': ['error', { max: 150, IIFEs: false }] },
+  },
+  {
     files: ['**/*.{js,mjs,cjs}'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
