@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { type Caller, createLogger } from '@qm/platform';
-import { createApp } from '../src/app';
-import { createClients } from '../src/clients';
-import { parseGatewayConfig } from '../src/config';
-import type { SessionResolver } from '../src/http/session';
+import { createApp } from '@qm/gateway/src/app';
+import { createClients } from '@qm/gateway/src/clients';
+import { parseGatewayConfig } from '@qm/gateway/src/config';
+import type { SessionResolver } from '@qm/gateway/src/http/session';
 
 export const log = createLogger('gateway-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 
