@@ -1,11 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connectBus, connectMongo, startService } from '@qm/platform';
 import { createIdentityService } from '@qm/identity/src/service';
-import { createApp } from '@qm/gateway/src/app';
-import { createClients } from '@qm/gateway/src/clients';
-import { parseGatewayConfig } from '@qm/gateway/src/config';
 import {
   cachedSessionStore,
   createSessionManager,
@@ -13,6 +8,7 @@ import {
   mongoSessionStore,
   SESSION_COOKIE,
 } from '@qm/gateway/src/session';
+import { startGateway } from './gateway';
 import { freePort, INFRA, serviceTestEnv, testLog, uniqueName } from './infra';
 import { ADMIN_PASSWORD, deleteKeycloakUsers, testKeycloak } from './keycloak';
 
@@ -51,35 +47,38 @@ export async function identityEnv(overrides: Record<string, string> = {}): Promi
 export async function startIdentityStack(opts: { identity?: Record<string, string>; cacheMs?: number } = {}) {
   const clock = testClock();
   const identity = await startService(createIdentityService(), await identityEnv(opts.identity));
-  const config = parseGatewayConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
-    MONGO_URL: INFRA.MONGO_URL,
-    MONGO_DB: uniqueName('qm_test_gateway'),
+  const gatewayDb = uniqueName('qm_test_gateway');
+  const store = mongoSessionStore({
+    url: INFRA.MONGO_URL,
+    db: gatewayDb,
+    ferretdbPostgresqlUrl: INFRA.FERRETDB_POSTGRESQL_URL,
   });
-  const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
-  const store = mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB });
   const resolving = opts.cacheMs
     ? cachedSessionStore(store, { ttlMs: opts.cacheMs, maxEntries: 1000 })
     : store;
   const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'gateway-test', log });
   await followSessionRevocations({ bus, store: resolving, log });
-  const sessions = createSessionManager({
-    store: resolving,
-    identity: clients.identity,
-    log,
-    secret: config.SESSION_SECRET,
-    maxAgeSeconds: config.SESSION_MAX_AGE_S,
-    secure: false,
-    sweepIntervalMs: 3_600_000,
-    now: clock.now,
-  });
-  const { app } = createApp({ config, log, clients, sessions });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const gw = await startGateway(
+    {
+      NODE_ENV: 'test',
+      IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
+      MONGO_URL: INFRA.MONGO_URL,
+      MONGO_DB: gatewayDb,
+      FERRETDB_POSTGRESQL_URL: INFRA.FERRETDB_POSTGRESQL_URL,
+    },
+    ({ config, clients }) =>
+      createSessionManager({
+        store: resolving,
+        identity: clients.identity,
+        log,
+        secret: config.SESSION_SECRET,
+        maxAgeSeconds: config.SESSION_MAX_AGE_S,
+        secure: false,
+        sweepIntervalMs: 3_600_000,
+        now: clock.now,
+      }),
+  );
+  const { url, config, clients, sessions } = gw;
   const kc = testKeycloak(log);
   const created: string[] = [];
   return {
@@ -95,9 +94,7 @@ export async function startIdentityStack(opts: { identity?: Record<string, strin
     track: (username: string) => created.push(username),
     async stop() {
       await deleteKeycloakUsers(kc, created);
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-      close();
+      await gw.stop();
       const gwDb = await connectMongo(config.MONGO_URL, config.MONGO_DB);
       await gwDb.dropDatabase().catch(() => undefined);
       await gwDb.close();
