@@ -8,7 +8,7 @@
 //      the browser journeys (headless Chromium) and the API fuzzer (schemathesis) against it
 //   6. Helm chart rendering validated against the Kubernetes schemas
 // Ends with one line `make test: N passed, N failed`.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -34,9 +34,17 @@ function section(name) {
 }
 
 /** Runs a command; returns its exit code. Output streams through. */
+/**
+ * Runs a command to its end without blocking this process: the stack started here streams its
+ * processes' output through pipes this event loop drains, and a blocked loop (spawnSync) lets
+ * FerretDB fill its pipe and hang in the middle of the tests.
+ */
 function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...opts.env } });
-  return r.status ?? 1;
+  return new Promise((resolve) => {
+    const p = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...opts.env } });
+    p.on('error', () => resolve(1));
+    p.on('close', (code) => resolve(code ?? 1));
+  });
 }
 
 function record(step, passed, failed) {
@@ -44,19 +52,19 @@ function record(step, passed, failed) {
   console.log(`${step}: ${passed} passed, ${failed} failed`);
 }
 
-function jest(step, args, env = {}) {
+async function jest(step, args, env = {}) {
   const out = path.join(ROOT, `.data/test-results/${step}.json`);
   mkdirSync(path.dirname(out), { recursive: true });
   rmSync(out, { force: true });
-  const code = run('node_modules/.bin/jest', [...args, '--json', `--outputFile=${out}`], { env });
+  const code = await run('node_modules/.bin/jest', [...args, '--json', `--outputFile=${out}`], { env });
   if (!existsSync(out)) return record(step, 0, 1);
   const r = JSON.parse(readFileSync(out, 'utf8'));
   const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
   record(step, r.numPassedTests, failed);
 }
 
-function check(step, cmd, args) {
-  const code = run(cmd, args);
+async function check(step, cmd, args) {
+  const code = await run(cmd, args);
   record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
 }
 
@@ -68,15 +76,15 @@ if (needsNpmInstall(ROOT)) npmInstall(ROOT);
 
 if (want('static')) {
   section('static checks');
-  check('proto', 'node', ['scripts/proto.mjs', '--check']);
-  check('typecheck', 'node', ['scripts/typecheck.mjs']);
-  check('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings=0']);
-  check('format', 'node_modules/.bin/prettier', ['--check', '.', '--log-level=warn']);
+  await check('proto', 'node', ['scripts/proto.mjs', '--check']);
+  await check('typecheck', 'node', ['scripts/typecheck.mjs']);
+  await check('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings=0']);
+  await check('format', 'node_modules/.bin/prettier', ['--check', '.', '--log-level=warn']);
 }
 
 if (want('unit')) {
   section('unit tests');
-  jest('unit', ['--selectProjects', 'unit']);
+  await jest('unit', ['--selectProjects', 'unit']);
 }
 
 /**
@@ -107,7 +115,7 @@ async function withStack(step, options, body) {
 if (want('integration')) {
   await withStack('integration tests', { dataDir: '.data/test-integration', infraOnly: true }, async () => {
     section('integration tests (real NATS, FerretDB, Keycloak, maildev)');
-    jest('integration', ['--selectProjects', 'integration', '--runInBand'], {
+    await jest('integration', ['--selectProjects', 'integration', '--runInBand'], {
       FERRETDB_POSTGRESQL_URL: POSTGRES_URL,
     });
   });
@@ -115,7 +123,7 @@ if (want('integration')) {
 
 if (want('e2e')) {
   section('build frontends');
-  check('build-frontends', 'npm', ['run', 'build:frontends', '--silent']);
+  await check('build-frontends', 'npm', ['run', 'build:frontends', '--silent']);
   await withStack(
     'browser journeys',
     { dataDir: '.data/test-e2e', prod: true, frontends: false },
@@ -124,16 +132,16 @@ if (want('e2e')) {
       const journeys = readdirSync(path.join(ROOT, 'e2e'))
         .filter((f) => f.endsWith('.e2e.mjs'))
         .sort();
-      for (const j of journeys) check(`e2e ${j}`, 'node', [path.join('e2e', j)]);
+      for (const j of journeys) await check(`e2e ${j}`, 'node', [path.join('e2e', j)]);
       section('API fuzzing (schemathesis, every role)');
-      check('api fuzz', 'node', ['e2e/api-fuzz.mjs']);
+      await check('api fuzz', 'node', ['e2e/api-fuzz.mjs']);
     },
   );
 }
 
 if (want('chart')) {
   section('Helm chart');
-  check('chart-test', 'node', ['scripts/chart-test.mjs']);
+  await check('chart-test', 'node', ['scripts/chart-test.mjs']);
 }
 
 const passed = results.reduce((n, r) => n + r.passed, 0);

@@ -1,4 +1,4 @@
-import { headerSessions, json, startGateway } from './harness';
+import { headerSessions, json, startGateway } from '@qm/testkit/src/gateway';
 
 /**
  * The REST contract as a client sees it (issue 7 §5): out-of-range numbers are a 400 before any

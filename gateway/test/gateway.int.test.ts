@@ -8,7 +8,7 @@ import {
   signServiceIdentity,
   type GrpcServer,
 } from '@qm/platform';
-import { headerSessions, json, log, startGateway } from './harness';
+import { headerSessions, json, log, startGateway } from '@qm/testkit/src/gateway';
 
 const army = { userId: 7, username: 'sepoy', roles: ['Army' as const] };
 const product: catalogV1.Product = {

@@ -1,3 +1,4 @@
+import { uniqueName } from '@qm/testkit';
 import {
   ADMIN_PASSWORD,
   Browser,
@@ -6,8 +7,7 @@ import {
   registerUser,
   type Stack,
   startIdentityStack,
-  unique,
-} from './identity-harness';
+} from '@qm/testkit/src/identity-stack';
 
 /**
  * Every identity route of spec §7, called through a real gateway with real sessions (cookies from
@@ -105,7 +105,7 @@ describe('identity routes: who gets what (real gateway, sessions, identity, Keyc
 
   it('POST /api/register: public', async () => {
     await matrix((b, p) => {
-      const username = unique(`AzReg${p.slice(0, 3)}`);
+      const username = uniqueName(`AzReg${p.slice(0, 3)}`, '');
       stack.track(username);
       emails.push(`${username.toLowerCase()}@example.test`);
       return b.post('/api/register', {

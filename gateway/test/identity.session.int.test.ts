@@ -10,7 +10,7 @@ import {
   ssoTokens,
   startIdentityStack,
   INFRA,
-} from './identity-harness';
+} from '@qm/testkit/src/identity-stack';
 
 /** Sessions, sign-in rules and the password journeys through a real gateway. */
 describe('identity through the gateway: sessions and journeys', () => {

@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connectMongo, startService } from '@qm/platform';
 import { createIdentityService } from '@qm/identity/src/service';
+import { eventually } from '@qm/testkit';
 import {
   ADMIN_PASSWORD,
   Browser,
@@ -12,7 +13,7 @@ import {
   registerUser,
   type Stack,
   startIdentityStack,
-} from './identity-harness';
+} from '@qm/testkit/src/identity-stack';
 
 const LOGOUT_USER = /^\/admin\/realms\/[^/]+\/users\/[^/]+\/logout$/;
 
@@ -53,16 +54,6 @@ async function keycloakWithFaults() {
     state,
     close: () => new Promise((r) => server.close(r)),
   };
-}
-
-async function eventually<T>(fn: () => Promise<T | undefined | false>, ms: number): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('a new password ends the old sessions, even when Keycloak fails the first sign-out', () => {

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { INFRA, uniqueName } from '@qm/testkit';
 import { cachedSessionStore } from '../src/session/cache';
 import { mongoSessionStore, type SessionDoc } from '../src/session/store';
 
-const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
+const { MONGO_URL } = INFRA;
 
 const session = (key: string): SessionDoc => ({
   _id: key,
@@ -20,7 +20,7 @@ const session = (key: string): SessionDoc => ({
 });
 
 describe('session cache in front of the real session store', () => {
-  const db = `qm_test_sessions_${randomBytes(4).toString('hex')}`;
+  const db = uniqueName('qm_test_sessions');
   const backing = mongoSessionStore({ url: MONGO_URL, db });
   // Two gateway replicas sharing one database, each with its own cache.
   const replicaA = cachedSessionStore(backing, { ttlMs: 300, maxEntries: 2 });

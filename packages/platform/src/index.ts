@@ -7,6 +7,7 @@ export * from './mongo';
 export * from './indexes';
 export * from './feeds';
 export * from './service';
+export * from './background';
 export * from './grpc/metadata';
 export * from './grpc/service-identity';
 export * from './grpc/types';

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
+import { type BackgroundWork, startBackground } from './background';
 import { connectBus, type EventBus, type StreamSpec } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
@@ -23,8 +24,15 @@ export interface ServiceDefinition<S extends z.ZodRawShape> {
   /** Streams ensured at start (the product's list, @qm/roster STREAMS). */
   streams: readonly StreamSpec[];
   env?: S;
-  /** Registers gRPC handlers and event consumers; may return a stop hook for its own timers. */
-  setup(rt: ServiceRuntime<z.infer<z.ZodObject<S>>>): Promise<(() => Promise<void> | void) | void>;
+  /**
+   * Registers gRPC handlers and returns the service's background work (consumers, listeners,
+   * periodic jobs) for the platform to run, with a stop hook for what it started itself.
+   */
+  setup(rt: ServiceRuntime<z.infer<z.ZodObject<S>>>): Promise<ServiceSetup | void>;
+}
+
+export interface ServiceSetup extends BackgroundWork {
+  stop?(): Promise<void> | void;
 }
 
 export interface RunningService<C> {
@@ -65,7 +73,8 @@ export async function startService<S extends z.ZodRawShape>(
   await bus.ensureStreams(def.streams);
   const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN });
   const rt = { config, log, conn, bus, grpc };
-  const stopOwn = await def.setup(rt);
+  const own = (await def.setup(rt)) ?? {};
+  const stopBackground = await startBackground(own, bus, log);
   const indexBackend = indexBackendFor(config.FERRETDB_POSTGRESQL_URL);
   try {
     await ensureIndexes(conn, indexBackend);
@@ -80,7 +89,8 @@ export async function startService<S extends z.ZodRawShape>(
     port: bound,
     async stop() {
       await grpc.close();
-      if (stopOwn) await stopOwn();
+      stopBackground();
+      await own.stop?.();
       await bus.close().catch(() => undefined);
       await conn.close().catch(() => undefined);
     },

@@ -1,7 +1,7 @@
 import { assistantV1 } from '@qm/contracts/grpc';
 import { type GrpcServer, unauthenticated } from '@qm/platform';
 import { type DescriptionInput, validDescriptionInput } from './domain/description';
-import type { Drafted } from './descriptions';
+import type { Drafted } from './app/descriptions';
 
 export const ASSISTANT_SERVICE = 'qm.assistant.v1.AssistantService';
 

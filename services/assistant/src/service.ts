@@ -1,22 +1,12 @@
 import type { ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
-import { z } from 'zod';
 import { openAiModel } from './adapters/openai';
-import { descriptionWriter } from './descriptions';
+import { descriptionWriter } from './app/descriptions';
+import { assistantEnv } from './config';
+import { assistantConsumers } from './events/consumers';
 import { addAssistantService } from './server';
 
-/** Unset and empty are the same (a chart renders absent secrets as ""). */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
-
-export const assistantEnv = {
-  /** With a key and/or an OpenAI-compatible base URL the model drafts; without, the built-in generator. */
-  OPENAI_API_KEY: optional(z.string().min(1)),
-  OPENAI_BASE_URL: optional(z.url('must be a URL such as http://127.0.0.1:11434/v1')),
-  OPENAI_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('gpt-4o-mini')),
-  /** How long a model answer may take before the built-in generator answers instead. */
-  OPENAI_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-};
+export { assistantEnv } from './config';
 
 /** The AI service (port and database: @qm/roster); it begins with the description generator. */
 export const assistantService: ServiceDefinition<typeof assistantEnv> = {
@@ -39,5 +29,6 @@ export const assistantService: ServiceDefinition<typeof assistantEnv> = {
         : 'no model configured: built-in description generator',
     );
     addAssistantService(grpc, descriptionWriter(model, log));
+    return assistantConsumers;
   },
 };

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import { assistantV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
@@ -11,15 +10,11 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { headerSessions, startGateway } from '../../../gateway/test/harness';
+import { serviceTestEnv, uniqueName } from '@qm/testkit';
+import { headerSessions, json, startGateway } from '@qm/testkit/src/gateway';
 import { assistantService } from '../src/service';
 
 jest.setTimeout(60_000);
-
-const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = (res: Response): Promise<any> => res.json();
 
 const maker: Caller = { userId: 41, username: 'maker', roles: ['Manufacturer'] };
 
@@ -78,14 +73,10 @@ async function fakeOpenAi(answer: (seen: Seen) => { status: number; delayMs?: nu
 
 /** The real assistant service in-process (own database) behind a real in-process gateway. */
 async function startStack(env: Record<string, string>) {
-  const svc: RunningService<unknown> = (await startService(assistantService, {
-    GRPC_PORT: '0',
-    MONGO_URL,
-    MONGO_DB: `qm_test_assistant_${randomBytes(4).toString('hex')}`,
-    NATS_URL,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    ...env,
-  })) as RunningService<unknown>;
+  const svc: RunningService<unknown> = (await startService(
+    assistantService,
+    serviceTestEnv(uniqueName('qm_test_assistant'), { GRPC_PORT: '0', ...env }),
+  )) as RunningService<unknown>;
   const gw = await startGateway({ ASSISTANT_GRPC_ADDR: `127.0.0.1:${svc.port}` }, headerSessions({ maker }));
   const client = createClient(
     'qm.assistant.v1.AssistantService',

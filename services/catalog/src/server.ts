@@ -1,6 +1,6 @@
 import { catalogV1, productTypes } from '@qm/contracts/grpc';
 import type { GrpcServer, UnaryImpl } from '@qm/platform';
-import type { Catalog } from './catalog';
+import type { Catalog } from './app/catalog';
 import type { ListRequest } from './domain/listing';
 import type { NewProductInput, ProductRecord } from './domain/product';
 

@@ -1,28 +1,16 @@
-import { CATALOG_SUBJECTS } from '@qm/contracts/events';
-import { type EventEnvelope, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { createOutbox, type ServiceDefinition } from '@qm/platform';
+import { createCatalog } from './app/catalog';
 import { serviceDefaults } from '@qm/roster';
-import { z } from 'zod';
-import { createCatalog } from './catalog';
+import { catalogEnv } from './config';
 import { confirmer } from './events/catalog-events';
-import { consumeUserDeleted, DEFAULT_USER_DELETED_DURABLE } from './events/identity';
+import { catalogConsumers } from './events/consumers';
+import { replicaSync } from './events/replica-sync';
 import { addCatalogService } from './server';
 import { createProductStore } from './store/products';
-import { createReservationStore } from './store/reservations';
 import { databaseReader, memoryReader } from './store/read-model';
+import { createReservationStore } from './store/reservations';
 
-export const catalogEnv = {
-  /**
-   * memory (default): lists and searches are answered from an in-memory copy of the catalogue kept
-   * current by this service's writes and its replicas' change events. database: every read is a
-   * query on the indexes (real MongoDB with a catalogue too large to hold in memory).
-   */
-  CATALOG_READ_MODEL: z.enum(['memory', 'database']).default('memory'),
-  /** How often the in-memory copy is re-read in full as a safety net; 0 turns that off. */
-  CATALOG_RESYNC_MS: z.coerce.number().int().min(0).default(300_000),
-  /** Durable name of the identity.user.deleted consumer (tests use their own). */
-  CATALOG_USER_DELETED_DURABLE: z.string().min(1).default(DEFAULT_USER_DELETED_DURABLE),
-  OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
-};
+export { catalogEnv } from './config';
 
 /** The catalog service (port and database: @qm/roster): products of spec §3. */
 export const catalogService: ServiceDefinition<typeof catalogEnv> = {
@@ -50,54 +38,20 @@ export const catalogService: ServiceDefinition<typeof catalogEnv> = {
     });
     outbox.start();
 
-    // Events this process published: its replicas' sync below skips them.
-    const own = new Map<string, number>();
-    const catalog = createCatalog({
-      store,
-      reservations,
-      reader,
-      outbox,
-      log,
-      publishing: memory ? (ids) => ids.forEach((id) => own.set(id, Date.now())) : undefined,
-    });
+    // Only an in-memory copy needs the other replicas' changes.
+    const sync = memory ? replicaSync(reader, log, config.CATALOG_RESYNC_MS) : undefined;
+    const catalog = createCatalog({ store, reservations, reader, outbox, log, publishing: sync?.publishing });
     addCatalogService(grpc, catalog);
 
-    await consumeUserDeleted({
-      bus,
-      conn,
-      log,
-      durable: config.CATALOG_USER_DELETED_DURABLE,
-      removeProductsOf: (userId) => catalog.removeProductsOf(userId),
-    });
-
-    if (!memory) return () => outbox.stop();
-
-    // Other replicas' changes: re-read the product they announce (core NATS sees JetStream messages).
-    const unlisten = bus.listen('catalog.product.>', (raw, subject) => {
-      const event = raw as EventEnvelope<{ id?: number }>;
-      if (own.delete(event.id)) return;
-      const id = event.data?.id;
-      if (typeof id !== 'number') return;
-      if (subject === CATALOG_SUBJECTS.deleted) reader.removed(id);
-      else
-        reader
-          .refresh(id)
-          .catch((e: unknown) => log.warn({ err: e, id }, 'could not refresh a changed product'));
-    });
-    const resync =
-      config.CATALOG_RESYNC_MS > 0
-        ? setInterval(() => {
-            const cutoff = Date.now() - 60_000;
-            for (const [id, at] of own) if (at < cutoff) own.delete(id);
-            reader.resync().catch((err: unknown) => log.warn({ err }, 'catalogue resync failed'));
-          }, config.CATALOG_RESYNC_MS)
-        : undefined;
-    resync?.unref();
-
-    return () => {
-      outbox.stop();
-      unlisten();
-      if (resync) clearInterval(resync);
+    return {
+      ...catalogConsumers({
+        conn,
+        log,
+        catalog,
+        userDeletedDurable: config.CATALOG_USER_DELETED_DURABLE,
+        sync,
+      }),
+      stop: () => outbox.stop(),
     };
   },
 };

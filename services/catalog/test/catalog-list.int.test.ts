@@ -1,17 +1,8 @@
 import { catalogV1 } from '@qm/contracts/grpc';
 import { type RunningService, startService } from '@qm/platform';
+import { eventually, serviceTestEnv } from '@qm/testkit';
 import { catalogService } from '../src/service';
-import {
-  callers,
-  deleteConsumers,
-  settle,
-  eventually,
-  json,
-  MONGO_URL,
-  NATS_URL,
-  type Stack,
-  startStack,
-} from './harness';
+import { callers, deleteConsumers, settle, json, type Stack, startStack } from './harness';
 
 jest.setTimeout(60_000);
 
@@ -241,14 +232,10 @@ describe.each(['memory', 'database'])('listing products (read model: %s)', (mode
 describe('in-memory read model across replicas', () => {
   it("a second replica sees the first one's creates, edits and deletes", async () => {
     const a = await startStack();
-    const b = await startService(catalogService, {
-      GRPC_PORT: '0',
-      MONGO_URL,
-      MONGO_DB: a.db,
-      NATS_URL,
-      LOG_LEVEL: 'silent',
-      CATALOG_USER_DELETED_DURABLE: `${a.durable}-b`,
-    });
+    const b = await startService(
+      catalogService,
+      serviceTestEnv(a.db, { GRPC_PORT: '0', CATALOG_USER_DELETED_DURABLE: `${a.durable}-b` }),
+    );
     try {
       const { product } = await a.grpc('maker', 'createProduct', {
         name: 'Replicated',

@@ -1,5 +1,6 @@
 import { GrpcStatus, makeEvent } from '@qm/platform';
-import { callers, eventually, json, listen, product, type Stack, startStack } from './harness';
+import { eventually } from '@qm/testkit';
+import { callers, json, listen, product, type Stack, startStack } from './harness';
 
 /**
  * The catalog service against the real database and NATS, driven through a real in-process gateway

@@ -4,7 +4,6 @@ import {
   type Caller,
   connectBus,
   createClient,
-  createLogger,
   type EventBus,
   type EventEnvelope,
   newRequestId,
@@ -13,14 +12,9 @@ import {
   type ServiceIdentity,
   startService,
 } from '@qm/platform';
-import { headerSessions, startGateway } from '../../../gateway/test/harness';
+import { eventually, INFRA, serviceTestEnv, testLog, uniqueName } from '@qm/testkit';
+import { headerSessions, startGateway } from '@qm/testkit/src/gateway';
 import { catalogService } from '../src/service';
-
-/** The real local infrastructure (tests read it from the environment, CONVENTIONS defaults). */
-export const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-export const unique = (prefix: string) => `${prefix}_${randomBytes(4).toString('hex')}`;
 
 /** The internal services' shared secret of the test stack (INTERNAL_TOKEN). */
 export const INTERNAL_TOKEN = randomBytes(24).toString('hex');
@@ -61,19 +55,18 @@ type CatalogClient = ReturnType<typeof createClient<typeof catalogV1.CatalogServ
 
 /** The real catalog service in-process on a fresh database, behind a real in-process gateway. */
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
-  const db = unique('qm_test_catalog');
-  const durable = unique('catalog-user-deleted-test');
-  const catalog = await startService(catalogService, {
-    GRPC_PORT: '0',
-    MONGO_URL,
-    MONGO_DB: db,
-    NATS_URL,
-    INTERNAL_TOKEN,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    CATALOG_USER_DELETED_DURABLE: durable,
-    OUTBOX_RELAY_MS: '500',
-    ...env,
-  });
+  const db = uniqueName('qm_test_catalog');
+  const durable = uniqueName('catalog-user-deleted-test');
+  const catalog = await startService(
+    catalogService,
+    serviceTestEnv(db, {
+      GRPC_PORT: '0',
+      INTERNAL_TOKEN,
+      CATALOG_USER_DELETED_DURABLE: durable,
+      OUTBOX_RELAY_MS: '500',
+      ...env,
+    }),
+  );
   const gw = await startGateway(
     { CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`, GRPC_DEADLINE_MS: '30000' },
     headerSessions(callers),
@@ -145,9 +138,9 @@ export async function settle(svc: RunningService<unknown>, durable: string): Pro
  */
 export async function deleteConsumers(durables: string[]): Promise<void> {
   const bus = await connectBus({
-    servers: NATS_URL,
+    servers: INFRA.NATS_URL,
     name: 'catalog-test-cleanup',
-    log: createLogger('t', 'silent'),
+    log: testLog('catalog-test-cleanup'),
   });
   for (const d of durables)
     await bus.jsm.consumers.delete(bus.stream('QM_IDENTITY'), bus.durable(d)).catch(() => undefined);
@@ -157,9 +150,9 @@ export async function deleteConsumers(durables: string[]): Promise<void> {
 /** Collects events on core NATS subjects (JetStream messages are delivered there too). */
 export async function listen(subjects: string[]) {
   const bus: EventBus = await connectBus({
-    servers: NATS_URL,
+    servers: INFRA.NATS_URL,
     name: 'catalog-test-listener',
-    log: createLogger('catalog-test', 'silent'),
+    log: testLog('catalog-test'),
   });
   const seen: { subject: string; event: EventEnvelope }[] = [];
   for (const s of subjects) bus.listen(s, (event, subject) => seen.push({ subject, event }));
@@ -167,22 +160,7 @@ export async function listen(subjects: string[]) {
   return { bus, seen, close: () => bus.close() };
 }
 
-export async function eventually<T>(
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  ms = 15000,
-) {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Response JSON for assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const json = (res: Response): Promise<any> => res.json();
+export { json } from '@qm/testkit/src/gateway';
 
 export const product = (overrides: Record<string, unknown> = {}) => ({
   name: 'Night vision goggles',

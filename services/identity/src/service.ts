@@ -7,6 +7,7 @@ import { createPasswords } from './app/passwords';
 import { createSessions } from './app/sessions';
 import { createSweeper } from './app/sweeper';
 import { DEV_ADMIN_PASSWORD, DEV_CLIENT_SECRET, identityEnv } from './config';
+import { identityConsumers } from './events/consumers';
 import { confirmFor } from './events/events';
 import { KeycloakClient } from './keycloak/client';
 import { createMailer } from './mail/mailer';
@@ -75,13 +76,14 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
       await ensureAdmin(deps, { password: adminPassword!, email: config.ADMIN_EMAIL });
       outbox.start();
       const sweeper = createSweeper(deps, accounts, passwords.signOuts);
-      sweeper.start(config.SWEEP_INTERVAL_MS);
 
-      return async () => {
-        sweeper.stop();
-        outbox.stop();
-        await outbox.relayOnce().catch(() => undefined);
-        mailer.close();
+      return {
+        ...identityConsumers({ sweeper, sweepEveryMs: config.SWEEP_INTERVAL_MS }),
+        async stop() {
+          outbox.stop();
+          await outbox.relayOnce().catch(() => undefined);
+          mailer.close();
+        },
       };
     },
   };

@@ -1,5 +1,5 @@
 import { IDENTITY_SUBJECTS, streamOf } from '@qm/contracts/events';
-import { type EventBus, idempotent, type Logger } from '@qm/platform';
+import { type ConsumerSpec, idempotent, type Logger } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 
@@ -16,15 +16,14 @@ const UserDeleted = z.object({
  * Spec §3: a product's manufacturer is "deleted with the user". When identity announces a deleted
  * account, that account's products go, once per event however often it is delivered.
  */
-export async function consumeUserDeleted(opts: {
-  bus: EventBus;
+export function userDeletedConsumer(opts: {
   conn: Connection;
   log: Logger;
   durable: string;
   removeProductsOf(userId: number): Promise<number>;
-}): Promise<void> {
-  const { bus, conn, log, durable } = opts;
-  await bus.consume({
+}): ConsumerSpec {
+  const { conn, log, durable } = opts;
+  return {
     stream: streamOf('identity').name,
     durable,
     filterSubjects: [USER_DELETED],
@@ -42,5 +41,5 @@ export async function consumeUserDeleted(opts: {
       const removed = await opts.removeProductsOf(userId);
       log.info({ eventId: event.id, userId, username, removed }, 'removed the products of a deleted account');
     }),
-  });
+  };
 }

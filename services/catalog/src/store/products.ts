@@ -1,6 +1,6 @@
 import { PRODUCT_LIMITS, PRODUCT_TYPES } from '@qm/contracts/rest';
 import { nextSequence } from '@qm/platform';
-import { type Connection, type FilterQuery, Schema } from 'mongoose';
+import { type Connection, type FilterQuery, type Model, Schema } from 'mongoose';
 import { type ListFilter, type Listed, type Paging, type Searchable, trimChunk } from '../domain/listing';
 import { type ProductChanges, type ProductRecord, searchForm } from '../domain/product';
 
@@ -90,23 +90,49 @@ function toRecord(d: ProductDoc): Searchable {
   };
 }
 
+function dbFilter(f: ListFilter): FilterQuery<ProductDoc> {
+  const q: FilterQuery<ProductDoc> = {};
+  if (f.type) q.type = f.type;
+  if (f.manufacturerId) q.manufacturerId = f.manufacturerId;
+  if (f.ids) q.id = { $in: f.ids };
+  if (f.query) {
+    // Search form is already lower case: a plain (escaped) pattern, no case-insensitive scan.
+    const pattern = escapeRegex(f.query);
+    q.$or = [{ nameSearch: { $regex: pattern } }, { descriptionSearch: { $regex: pattern } }];
+  }
+  return q;
+}
+
+/** The database read path: indexed filters, sorted by id (newest first). */
+async function listFrom(Products: Model<ProductDoc>, filter: ListFilter, paging: Paging): Promise<Listed> {
+  const q = dbFilter(filter);
+  if (paging.kind === 'page') {
+    const [docs, total] = await Promise.all([
+      Products.find(q, PUBLIC_FIELDS)
+        .sort({ id: -1 })
+        .skip((paging.page - 1) * paging.pageSize)
+        .limit(paging.pageSize)
+        .lean<ProductDoc[]>(),
+      Products.countDocuments(q),
+    ]);
+    return { products: docs.map(toRecord), total, nextBeforeId: 0 };
+  }
+  const chunkQ = paging.beforeId ? { $and: [q, { id: { $lt: paging.beforeId } }] } : q;
+  const [docs, total] = await Promise.all([
+    Products.find(chunkQ, PUBLIC_FIELDS)
+      .sort({ id: -1 })
+      .limit(paging.size + 1)
+      .lean<ProductDoc[]>(),
+    Products.countDocuments(q),
+  ]);
+  const { products, more } = trimChunk(docs.map(toRecord), paging.size);
+  return { products, total, nextBeforeId: more ? products.at(-1)!.id : 0 };
+}
+
 export type ProductStore = ReturnType<typeof createProductStore>;
 
 export function createProductStore(conn: Connection) {
   const Products = conn.model<ProductDoc>('Product', productSchema);
-
-  function dbFilter(f: ListFilter): FilterQuery<ProductDoc> {
-    const q: FilterQuery<ProductDoc> = {};
-    if (f.type) q.type = f.type;
-    if (f.manufacturerId) q.manufacturerId = f.manufacturerId;
-    if (f.ids) q.id = { $in: f.ids };
-    if (f.query) {
-      // Search form is already lower case: a plain (escaped) pattern, no case-insensitive scan.
-      const pattern = escapeRegex(f.query);
-      q.$or = [{ nameSearch: { $regex: pattern } }, { descriptionSearch: { $regex: pattern } }];
-    }
-    return q;
-  }
 
   async function findDoc(id: number): Promise<ProductDoc | null> {
     return Products.findOne({ id }).lean<ProductDoc>();
@@ -145,30 +171,7 @@ export function createProductStore(conn: Connection) {
     },
 
     /** The database read path: indexed filters, sorted by id (newest first). */
-    async list(filter: ListFilter, paging: Paging): Promise<Listed> {
-      const q = dbFilter(filter);
-      if (paging.kind === 'page') {
-        const [docs, total] = await Promise.all([
-          Products.find(q, PUBLIC_FIELDS)
-            .sort({ id: -1 })
-            .skip((paging.page - 1) * paging.pageSize)
-            .limit(paging.pageSize)
-            .lean<ProductDoc[]>(),
-          Products.countDocuments(q),
-        ]);
-        return { products: docs.map(toRecord), total, nextBeforeId: 0 };
-      }
-      const chunkQ = paging.beforeId ? { $and: [q, { id: { $lt: paging.beforeId } }] } : q;
-      const [docs, total] = await Promise.all([
-        Products.find(chunkQ, PUBLIC_FIELDS)
-          .sort({ id: -1 })
-          .limit(paging.size + 1)
-          .lean<ProductDoc[]>(),
-        Products.countDocuments(q),
-      ]);
-      const { products, more } = trimChunk(docs.map(toRecord), paging.size);
-      return { products, total, nextBeforeId: more ? products.at(-1)!.id : 0 };
-    },
+    list: (filter: ListFilter, paging: Paging) => listFrom(Products, filter, paging),
 
     /**
      * Sets the given fields only (never a read-modify-write of the whole document), and only while

@@ -21,43 +21,43 @@ import { createSignOuts } from './sign-outs';
 
 const RESEND_AFTER_SECONDS = OTP_RESEND_MS / 1000;
 
+/** Creates and emails a fresh code, unless one went out less than 30 s ago. */
+async function sendCode(d: Deps, user: StoredUser, purpose: OtpPurpose): Promise<void> {
+  const now = d.clock();
+  assertMaySend(await d.otps.find(user.id, purpose), now);
+  const { code, record } = await issueCode(user.id, purpose, now);
+  if (!(await d.otps.replace(record, now))) {
+    // Another request stored a code in between.
+    assertMaySend(await d.otps.find(user.id, purpose), now);
+    throw tooMany(OTP_MESSAGES.resendWait(RESEND_AFTER_SECONDS));
+  }
+  try {
+    await d.mailer.send(
+      user.email,
+      purpose === 'reset' ? mails.passwordResetOtp(user, code) : mails.passwordChangeOtp(user, code),
+    );
+  } catch (err) {
+    d.log.warn({ err }, 'otp mail failed');
+    await d.otps.remove(user.id, purpose);
+    throw unavailable('Failed to send OTP. Please try again.');
+  }
+}
+
+/** Compares a code, counting a wrong one; at the fifth wrong try the code is void. */
+async function checkCode(d: Deps, userId: number, purpose: OtpPurpose, otp: string): Promise<OtpRecord> {
+  const now = d.clock();
+  const rec = await d.otps.find(userId, purpose);
+  assertUsable(rec, now);
+  if (await codeMatches(rec, otp.trim())) return rec;
+  const after = await d.otps.countWrong(rec);
+  throw wrongCode(after ?? rec.attempts + 1);
+}
+
 /** One-time codes, password reset and password change. */
 export function createPasswords(d: Deps) {
   const signOuts = createSignOuts(d);
   const activity = (user: { id: number; username: string }, action: string, details: string) =>
     recordActivity(d, user, action, details);
-
-  /** Creates and emails a fresh code, unless one went out less than 30 s ago. */
-  async function sendCode(user: StoredUser, purpose: OtpPurpose): Promise<void> {
-    const now = d.clock();
-    assertMaySend(await d.otps.find(user.id, purpose), now);
-    const { code, record } = await issueCode(user.id, purpose, now);
-    if (!(await d.otps.replace(record, now))) {
-      // Another request stored a code in between.
-      assertMaySend(await d.otps.find(user.id, purpose), now);
-      throw tooMany(OTP_MESSAGES.resendWait(RESEND_AFTER_SECONDS));
-    }
-    try {
-      await d.mailer.send(
-        user.email,
-        purpose === 'reset' ? mails.passwordResetOtp(user, code) : mails.passwordChangeOtp(user, code),
-      );
-    } catch (err) {
-      d.log.warn({ err }, 'otp mail failed');
-      await d.otps.remove(user.id, purpose);
-      throw unavailable('Failed to send OTP. Please try again.');
-    }
-  }
-
-  /** Compares a code, counting a wrong one; at the fifth wrong try the code is void. */
-  async function checkCode(userId: number, purpose: OtpPurpose, otp: string): Promise<OtpRecord> {
-    const now = d.clock();
-    const rec = await d.otps.find(userId, purpose);
-    assertUsable(rec, now);
-    if (await codeMatches(rec, otp.trim())) return rec;
-    const after = await d.otps.countWrong(rec);
-    throw wrongCode(after ?? rec.attempts + 1);
-  }
 
   async function accountFor(emailOrUsername: string): Promise<StoredUser> {
     const text = emailOrUsername.trim();
@@ -96,14 +96,14 @@ export function createPasswords(d: Deps) {
 
     async requestReset(emailOrUsername: string) {
       const user = await accountFor(emailOrUsername);
-      await sendCode(user, 'reset');
+      await sendCode(d, user, 'reset');
       await activity(user, ACTIONS.passwordResetRequest, DETAILS.passwordResetRequest);
       return { message: OTP_MESSAGES.sent, resendAfterSeconds: RESEND_AFTER_SECONDS };
     },
 
     async verifyReset(emailOrUsername: string, otp: string) {
       const user = await accountFor(emailOrUsername);
-      const rec = await checkCode(user.id, 'reset', otp);
+      const rec = await checkCode(d, user.id, 'reset', otp);
       await d.otps.markVerified(rec, d.clock());
       return { message: OTP_MESSAGES.verified };
     },
@@ -127,7 +127,7 @@ export function createPasswords(d: Deps) {
 
     async requestChange(c: Caller) {
       const user = await caller(c);
-      await sendCode(user, 'change');
+      await sendCode(d, user, 'change');
       await activity(user, ACTIONS.passwordChangeOtpRequested, DETAILS.passwordChangeOtpRequested);
       return { message: OTP_MESSAGES.sent, resendAfterSeconds: RESEND_AFTER_SECONDS };
     },
@@ -148,7 +148,7 @@ export function createPasswords(d: Deps) {
      */
     async verifyChange(c: Caller, input: { otp: string; newPassword?: string; currentPassword?: string }) {
       const user = await caller(c);
-      const rec = await checkCode(user.id, 'change', input.otp);
+      const rec = await checkCode(d, user.id, 'change', input.otp);
       if (input.newPassword === undefined) {
         await d.otps.markVerified(rec, d.clock());
         return { changed: false, message: OTP_MESSAGES.verified };

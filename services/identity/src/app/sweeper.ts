@@ -37,24 +37,7 @@ export function createSweeper(d: Deps, accounts: Accounts, signOuts: SignOuts) {
       await accounts.sendDecisionMail(u);
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  return {
-    once,
-    start(intervalMs: number) {
-      timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        once()
-          .catch((err: unknown) => d.log.warn({ err }, 'sweep failed; will retry'))
-          .finally(() => {
-            running = false;
-          });
-      }, intervalMs);
-      timer.unref();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-    },
-  };
+  return { once };
 }
+
+export type Sweeper = ReturnType<typeof createSweeper>;

@@ -1,45 +1,26 @@
-import { randomBytes, createHash } from 'node:crypto';
-import type { Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
-import { connectBus, createLogger, startService } from '@qm/platform';
+import { createHash, randomBytes } from 'node:crypto';
+import { connectBus, connectMongo, startService } from '@qm/platform';
 import { createIdentityService } from '@qm/identity/src/service';
-import { KeycloakClient } from '@qm/identity/src/keycloak/client';
-import { createApp } from '../src/app';
-import { createClients } from '../src/clients';
-import { parseGatewayConfig } from '../src/config';
 import {
   cachedSessionStore,
   createSessionManager,
   followSessionRevocations,
   mongoSessionStore,
   SESSION_COOKIE,
-} from '../src/session';
+} from '@qm/gateway/src/session';
+import { startGateway } from './gateway';
+import { freePort, INFRA, serviceTestEnv, testLog, uniqueName } from './infra';
+import { ADMIN_PASSWORD, deleteKeycloakUsers, testKeycloak } from './keycloak';
+
+export { ADMIN_PASSWORD } from './keycloak';
+export { deleteMailsTo, latestCode } from './maildev';
+export { INFRA } from './infra';
 
 /**
  * A real gateway (in-process createApp on port 0) with the real session resolver and the real
  * identity service, against the local Keycloak, database, NATS and maildev.
  */
-export const INFRA = {
-  KEYCLOAK_URL: process.env.KEYCLOAK_URL ?? 'http://127.0.0.1:8081',
-  MONGO_URL: process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017',
-  NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
-  SMTP_URL: process.env.SMTP_URL ?? 'smtp://127.0.0.1:1025',
-  MAILDEV_URL: process.env.MAILDEV_URL ?? 'http://127.0.0.1:1080',
-};
-export const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
-export const log = createLogger('gateway-identity-test', process.env.TEST_LOG_LEVEL ?? 'silent');
-export const unique = (prefix: string) => `${prefix}${randomBytes(4).toString('hex')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export const log = testLog('gateway-identity-test');
 
 /** Time for the session manager that a test can move forward. */
 export function testClock() {
@@ -49,19 +30,14 @@ export function testClock() {
 
 /** The identity service's environment in these tests; `overrides` win. */
 export async function identityEnv(overrides: Record<string, string> = {}): Promise<Record<string, string>> {
-  return {
-    NODE_ENV: 'test',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  return serviceTestEnv(uniqueName('qm_test_identity_gw', '_'), {
     GRPC_PORT: String(await freePort()),
-    MONGO_URL: INFRA.MONGO_URL,
-    MONGO_DB: unique('qm_test_identity_gw_'),
-    NATS_URL: INFRA.NATS_URL,
     KEYCLOAK_URL: INFRA.KEYCLOAK_URL,
     SMTP_URL: INFRA.SMTP_URL,
     ADMIN_PASSWORD,
     SWEEP_INTERVAL_MS: '3600000',
     ...overrides,
-  };
+  });
 }
 
 /**
@@ -71,43 +47,39 @@ export async function identityEnv(overrides: Record<string, string> = {}): Promi
 export async function startIdentityStack(opts: { identity?: Record<string, string>; cacheMs?: number } = {}) {
   const clock = testClock();
   const identity = await startService(createIdentityService(), await identityEnv(opts.identity));
-  const config = parseGatewayConfig({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
-    IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
-    MONGO_URL: INFRA.MONGO_URL,
-    MONGO_DB: unique('qm_test_gateway_'),
+  const gatewayDb = uniqueName('qm_test_gateway');
+  const store = mongoSessionStore({
+    url: INFRA.MONGO_URL,
+    db: gatewayDb,
+    ferretdbPostgresqlUrl: INFRA.FERRETDB_POSTGRESQL_URL,
   });
-  const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
-  const store = mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB });
   const resolving = opts.cacheMs
     ? cachedSessionStore(store, { ttlMs: opts.cacheMs, maxEntries: 1000 })
     : store;
   const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'gateway-test', log });
   await followSessionRevocations({ bus, store: resolving, log });
-  const sessions = createSessionManager({
-    store: resolving,
-    identity: clients.identity,
-    log,
-    secret: config.SESSION_SECRET,
-    maxAgeSeconds: config.SESSION_MAX_AGE_S,
-    secure: false,
-    sweepIntervalMs: 3_600_000,
-    now: clock.now,
-  });
-  const { app } = createApp({ config, log, clients, sessions });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const kc = new KeycloakClient({
-    url: INFRA.KEYCLOAK_URL,
-    realm: 'quartermaster',
-    clientId: 'qm-identity',
-    clientSecret: process.env.KEYCLOAK_CLIENT_SECRET ?? 'qm-identity-dev-secret',
-    webClientId: 'qm-web',
-    log,
-  });
+  const gw = await startGateway(
+    {
+      NODE_ENV: 'test',
+      IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
+      MONGO_URL: INFRA.MONGO_URL,
+      MONGO_DB: gatewayDb,
+      FERRETDB_POSTGRESQL_URL: INFRA.FERRETDB_POSTGRESQL_URL,
+    },
+    ({ config, clients }) =>
+      createSessionManager({
+        store: resolving,
+        identity: clients.identity,
+        log,
+        secret: config.SESSION_SECRET,
+        maxAgeSeconds: config.SESSION_MAX_AGE_S,
+        secure: false,
+        sweepIntervalMs: 3_600_000,
+        now: clock.now,
+      }),
+  );
+  const { url, config, clients, sessions } = gw;
+  const kc = testKeycloak(log);
   const created: string[] = [];
   return {
     url,
@@ -121,14 +93,8 @@ export async function startIdentityStack(opts: { identity?: Record<string, strin
     /** Usernames to remove from Keycloak at the end. */
     track: (username: string) => created.push(username),
     async stop() {
-      for (const name of created) {
-        const u = await kc.findByUsername(name).catch(() => undefined);
-        if (u) await kc.deleteUser(u.id).catch(() => undefined);
-      }
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-      close();
-      const { connectMongo } = await import('@qm/platform');
+      await deleteKeycloakUsers(kc, created);
+      await gw.stop();
       const gwDb = await connectMongo(config.MONGO_URL, config.MONGO_DB);
       await gwDb.dropDatabase().catch(() => undefined);
       await gwDb.close();
@@ -208,7 +174,7 @@ export async function registerUser(
   role: 'Army' | 'Manufacturer',
   approveWith?: Browser,
 ): Promise<Registered> {
-  const username = unique(prefix);
+  const username = uniqueName(prefix, '');
   const password = 'Secret#123';
   const email = `${username.toLowerCase()}@example.test`;
   stack.track(username);
@@ -287,41 +253,4 @@ export async function ssoTokens(
   });
   const body = (await token.json()) as { access_token: string; refresh_token: string };
   return { accessToken: body.access_token, refreshToken: body.refresh_token };
-}
-
-// ---- maildev ------------------------------------------------------------------------------------
-
-export async function latestCode(address: string, subject: RegExp, after: number): Promise<string> {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const all = (await (await fetch(`${INFRA.MAILDEV_URL}/email`)).json()) as {
-      subject: string;
-      text: string;
-      time: string;
-      to: { address: string }[];
-    }[];
-    const mail = all
-      .filter(
-        (m) =>
-          m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()) &&
-          subject.test(m.subject) &&
-          Date.parse(m.time) >= after,
-      )
-      .sort((a, b) => Date.parse(b.time) - Date.parse(a.time))[0];
-    const code = mail && /\b(\d{6})\b/.exec(mail.text)?.[1];
-    if (code) return code;
-    if (Date.now() > until) throw new Error(`no mail to ${address}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-export async function deleteMailsTo(addresses: string[]): Promise<void> {
-  const all = (await (await fetch(`${INFRA.MAILDEV_URL}/email`)).json()) as {
-    id: string;
-    to: { address: string }[];
-  }[];
-  const set = new Set(addresses.map((a) => a.toLowerCase()));
-  for (const m of all)
-    if (m.to.some((t) => set.has(t.address.toLowerCase())))
-      await fetch(`${INFRA.MAILDEV_URL}/email/${m.id}`, { method: 'DELETE' }).catch(() => undefined);
 }

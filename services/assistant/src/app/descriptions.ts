@@ -1,7 +1,7 @@
 import { assistantV1 } from '@qm/contracts/grpc';
 import type { Logger } from '@qm/platform';
-import type { DescriptionModel } from './adapters/openai';
-import { builtinDescription, cleanModelText, type DescriptionInput } from './domain/description';
+import type { DescriptionModel } from '../adapters/openai';
+import { builtinDescription, cleanModelText, type DescriptionInput } from '../domain/description';
 
 const { DescriptionSource } = assistantV1;
 

@@ -1,0 +1,51 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Caller } from '@qm/platform';
+import { createApp } from '@qm/gateway/src/app';
+import { createClients } from '@qm/gateway/src/clients';
+import { parseGatewayConfig } from '@qm/gateway/src/config';
+import type { SessionResolver } from '@qm/gateway/src/http/session';
+import { testLog } from './infra';
+
+export const log = testLog('gateway-test');
+
+/** Sessions keyed by a test header, standing in for the cookie store in tests of routing alone. */
+export const headerSessions = (callers: Record<string, Caller>): SessionResolver => ({
+  resolve: async (req) => callers[req.get('x-test-user') ?? ''],
+});
+
+type GatewayConfig = ReturnType<typeof parseGatewayConfig>;
+type GatewayClients = ReturnType<typeof createClients>['clients'];
+
+/**
+ * The real gateway app in-process on a free port, with `env` as its environment and `sessions`
+ * either a resolver or made from the gateway's own config and clients (a real session manager).
+ */
+export async function startGateway<R extends SessionResolver>(
+  env: Record<string, string>,
+  sessions: R | ((gw: { config: GatewayConfig; clients: GatewayClients }) => R),
+) {
+  const config = parseGatewayConfig({ LOG_LEVEL: 'silent', ...env });
+  const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
+  const resolver = typeof sessions === 'function' ? sessions({ config, clients }) : sessions;
+  const { app } = createApp({ config, log, clients, sessions: resolver });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    config,
+    clients,
+    sessions: resolver,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      close();
+    },
+  };
+}
+
+/** Response JSON for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const json = (res: Response): Promise<any> => res.json();

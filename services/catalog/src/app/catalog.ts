@@ -1,0 +1,179 @@
+import { type catalogV1 } from '@qm/contracts/grpc';
+import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
+import { type Caller, conflict, notFound } from '@qm/platform';
+import { parseListRequest } from '../domain/listing';
+import { listRequestFromProto, newProductFromProto, productToProto as toProto } from '../server';
+import {
+  assertMayAdjust,
+  assertMayCreate,
+  assertMayDelete,
+  assertMayEdit,
+  DEFAULT_STATUS,
+  type ProductRecord,
+  requireCaller,
+  validChanges,
+  validDelta,
+  validNewProduct,
+  validVersion,
+} from '../domain/product';
+import * as ev from '../events/catalog-events';
+import { type CatalogDeps, type Changes, changes, protoOf } from './changes';
+import { createStock } from './stock';
+
+export type { CatalogDeps } from './changes';
+
+/** How many products one outbox batch of the account-deletion cascade removes. */
+const CASCADE_BATCH = 100;
+
+/**
+ * The catalog's use cases: authorise with the caller, apply the domain rules, change the store
+ * with its events through the outbox, keep the read side current, record the user's activity.
+ */
+export function createCatalog(deps: CatalogDeps) {
+  const steps = changes(deps);
+  return { ...products(deps, steps), ...createStock(deps, steps), ...cascade(deps, steps) };
+}
+
+export type Catalog = ReturnType<typeof createCatalog>;
+
+/** Manufacturers' and buyers' own calls on products. */
+function products(
+  { store, reader }: CatalogDeps,
+  { change, recordActivity, forgetIfGone, existing }: Changes,
+) {
+  return {
+    async list(caller: Caller | undefined, req: catalogV1.ListProductsRequest) {
+      requireCaller(caller);
+      const { filter, paging } = parseListRequest(listRequestFromProto(req));
+      // Read together with the listing below (no await between them in the memory read model).
+      const etag = reader.etag();
+      if (etag && req.ifNoneMatch === etag)
+        return { products: [], total: 0, nextBeforeId: 0, etag, notModified: true };
+      const out = await reader.list(filter, paging);
+      return {
+        products: out.products.map(protoOf),
+        total: out.total,
+        nextBeforeId: out.nextBeforeId,
+        etag,
+        notModified: false,
+      };
+    },
+
+    async get(caller: Caller | undefined, req: catalogV1.GetProductRequest) {
+      const who = requireCaller(caller);
+      const product = await existing(req.id);
+      if (req.recordView) await recordActivity(who, 'product_view', product);
+      return { product: protoOf(product) };
+    },
+
+    async create(caller: Caller | undefined, req: catalogV1.CreateProductRequest) {
+      const who = requireCaller(caller);
+      assertMayCreate(who);
+      const fields = validNewProduct(newProductFromProto(req));
+      const now = new Date();
+      const record: ProductRecord = {
+        id: await store.nextId(),
+        ...fields,
+        manufacturerId: who.userId,
+        status: DEFAULT_STATUS,
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      };
+      const saved = await change([ev.created(record), ev.activity(who, 'product_create', record)], () =>
+        store.insert(record),
+      );
+      reader.saved(saved);
+      return { product: toProto(saved) };
+    },
+
+    async update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest) {
+      const who = requireCaller(caller);
+      const changes = validChanges(req);
+      const version = validVersion(req.version);
+      const current = await existing(req.id);
+      assertMayEdit(who, current);
+      const now = new Date();
+      const event = ev.updated({
+        id: current.id,
+        manufacturerId: current.manufacturerId,
+        changes,
+        updatedAt: now.toISOString(),
+      });
+      const activity = ev.activity(
+        who,
+        'product_update',
+        { ...current, ...changes },
+        Object.keys(changes).join(', '),
+      );
+      const saved = await change([event, activity], async () => {
+        const after = await store.update(current.id, who.userId, version, changes, now);
+        if (after.kind === 'applied') return after.product;
+        throw after.kind === 'missing' ? notFound(MSG.notFound) : conflict(MSG.changedElsewhere);
+      }).catch(forgetIfGone(current.id));
+      reader.saved(saved);
+      return { product: toProto(saved) };
+    },
+
+    async remove(caller: Caller | undefined, req: catalogV1.DeleteProductRequest) {
+      const who = requireCaller(caller);
+      const current = await existing(req.id);
+      assertMayDelete(who, current);
+      const deleted = [
+        ev.deleted(current, current.manufacturerId, 'owner'),
+        ev.activity(who, 'product_delete', current),
+      ];
+      await change(deleted, async () => {
+        if (!(await store.remove(current.id, who.userId))) throw notFound(MSG.notFound);
+      }).catch(forgetIfGone(current.id));
+      reader.removed(current.id);
+      return {};
+    },
+
+    /** The owner's own stock movement (restocking, a count correction). */
+    async adjustStock(caller: Caller | undefined, req: catalogV1.AdjustStockRequest) {
+      const who = requireCaller(caller);
+      const delta = validDelta(req.delta);
+      const current = await existing(req.id);
+      assertMayAdjust(who, current);
+      const now = new Date();
+      const event = ev.updated({
+        id: current.id,
+        manufacturerId: current.manufacturerId,
+        stockDelta: delta,
+        updatedAt: now.toISOString(),
+      });
+      const signed = delta > 0 ? `+${delta}` : String(delta);
+      const activity = ev.activity(who, 'product_update', current, `stock ${signed}`);
+      const saved = await change([event, activity], async () => {
+        const moved = await store.move(current.id, delta, now);
+        if ('product' in moved) return moved.product;
+        if (moved.kind === 'missing') throw notFound(MSG.notFound);
+        throw conflict(moved.kind === 'insufficient' ? MSG.insufficientStock : MSG.stockRange);
+      }).catch(forgetIfGone(current.id));
+      reader.saved(saved);
+      return { product: toProto(saved) };
+    },
+  };
+}
+
+function cascade({ store, reader }: CatalogDeps, { change }: Changes) {
+  return {
+    /** The account-deletion cascade: every product of the manufacturer, in batches. */
+    async removeProductsOf(manufacturerId: number): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const batch = await store.ofManufacturer(manufacturerId, CASCADE_BATCH);
+        if (!batch.length) return removed;
+        const ids = batch.map((p) => p.id);
+        const n = await change(
+          batch.map((p) => ev.deleted(p, manufacturerId, 'account-deleted')),
+          () => store.removeMany(ids, manufacturerId),
+        );
+        ids.forEach((id) => reader.removed(id));
+        removed += n;
+        if (n === 0) throw new Error(`products of ${manufacturerId} found but not deleted; will retry`);
+      }
+    },
+  };
+}
