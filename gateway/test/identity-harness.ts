@@ -65,10 +65,13 @@ export async function identityEnv(overrides: Record<string, string> = {}): Promi
 }
 
 /**
- * `identity`: overrides of the identity service's environment; `cacheMs`: the gateway's session
- * cache as in production (off unless given, so tests see the store directly).
+ * `identity`: overrides of the identity service's environment; `gateway`: of the gateway's (e.g.
+ * another service's address); `cacheMs`: the gateway's session cache as in production (off unless
+ * given, so tests see the store directly).
  */
-export async function startIdentityStack(opts: { identity?: Record<string, string>; cacheMs?: number } = {}) {
+export async function startIdentityStack(
+  opts: { identity?: Record<string, string>; gateway?: Record<string, string>; cacheMs?: number } = {},
+) {
   const clock = testClock();
   const identity = await startService(createIdentityService(), await identityEnv(opts.identity));
   const config = parseGatewayConfig({
@@ -77,6 +80,7 @@ export async function startIdentityStack(opts: { identity?: Record<string, strin
     IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
     MONGO_URL: INFRA.MONGO_URL,
     MONGO_DB: unique('qm_test_gateway_'),
+    ...opts.gateway,
   });
   const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
   const store = mongoSessionStore({ url: config.MONGO_URL, db: config.MONGO_DB });
