@@ -17,6 +17,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { report } from './lib/report.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
@@ -139,8 +140,7 @@ function fuzz(role, session, dir) {
 
 if (!existsSync(SCHEMATHESIS)) {
   console.error(`no schemathesis at ${SCHEMATHESIS}: run scripts/provision.sh schemathesis`);
-  console.log('api fuzz: 0 passed, 1 failed');
-  process.exit(1);
+  report('api fuzz', 0, 1);
 }
 
 const admin = apiClient();
@@ -169,5 +169,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`api fuzz: ${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+report('api fuzz', passed, failed);

@@ -19,7 +19,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { finish, launchBrowser, pageErrors } from './lib/browser.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const MAILDEV_URL = (process.env.MAILDEV_URL ?? 'http://localhost:1080').replace(/\/$/, '');
@@ -33,10 +33,7 @@ const IGNORED_PAGE_ERRORS = [/ReactRefreshRuntime/];
 
 await mkdir(ARTIFACTS, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
-});
+const browser = await launchBrowser({ ignore: IGNORED_PAGE_ERRORS });
 
 const results = [];
 const stamp = Date.now().toString(36);
@@ -78,23 +75,16 @@ async function newContext(options = {}) {
     style.textContent = '#webpack-dev-server-client-overlay { display: none !important; }';
     document.addEventListener('DOMContentLoaded', () => document.head.appendChild(style));
   });
-  context.pageErrors = [];
-  context.on('page', (page) =>
-    page.on('pageerror', (error) => {
-      if (!IGNORED_PAGE_ERRORS.some((pattern) => pattern.test(error.message)))
-        context.pageErrors.push(error.message);
-    }),
-  );
   return context;
 }
 
 /** Runs one check and records it; a failed check leaves a screenshot of the page it was on. */
 async function check(name, page, fn) {
   const started = Date.now();
-  const errorsBefore = page.context().pageErrors.length;
+  const errorsBefore = pageErrors.length;
   try {
     await fn(page);
-    const newErrors = page.context().pageErrors.slice(errorsBefore);
+    const newErrors = pageErrors.slice(errorsBefore);
     assert(newErrors.length === 0, `page error: ${newErrors[0]}`);
     results.push({ name, ok: true });
     console.log(`ok   - ${name} (${Date.now() - started} ms)`);
@@ -706,7 +696,4 @@ if (ssoBlocked) {
 
 await browser.close();
 
-const passed = results.filter((result) => result.ok).length;
-const failed = results.length - passed;
-console.log(`identity: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 && passed > 0 ? 0 : 1);
+finish('identity', results);

@@ -7,20 +7,23 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { finish, launchBrowser } from './lib/browser.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 await mkdir(ARTIFACTS, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
-});
-let failed = false;
+const browser = await launchBrowser();
+const results = [];
 const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 page.setDefaultTimeout(30_000);
 const status = (remote) => page.getByTestId(`remote-status-${remote}`);
+
+/** Each check builds on the previous one: the first failure ends the journey. */
+function ok(name) {
+  results.push({ name, ok: true });
+  console.log(`ok   - ${name}`);
+}
 
 /** A remote down or back: every request for its files answers 503 while it is down. */
 async function setFailure(remote, on) {
@@ -37,31 +40,30 @@ try {
   await status('admin').filter({ hasText: 'loaded' }).waitFor();
   await page.getByTestId('remote-error-wallet').getByRole('button', { name: 'Retry' }).waitFor();
   await page.screenshot({ path: path.join(ARTIFACTS, 'remote-failed.png'), animations: 'disabled' });
-  console.log('ok   - a failing remote shows an error with Retry; the others load');
+  ok('a failing remote shows an error with Retry; the others load');
 
   // Still failing: Retry goes back to the network and fails again (no stale success, no crash).
   await page.getByTestId('remote-error-wallet').getByRole('button', { name: 'Retry' }).click();
   await status('wallet').filter({ hasText: 'failed' }).waitFor();
-  console.log('ok   - Retry while the remote is still down fails cleanly');
+  ok('Retry while the remote is still down fails cleanly');
 
   await setFailure('wallet', false);
   await page.getByTestId('remote-error-wallet').getByRole('button', { name: 'Retry' }).click();
   await status('wallet').filter({ hasText: 'loaded' }).waitFor();
   await page.getByTestId('remote-health-wallet').waitFor();
   await page.screenshot({ path: path.join(ARTIFACTS, 'remote-recovered.png'), animations: 'disabled' });
-  console.log('ok   - Retry loads the remote once it is back');
+  ok('Retry loads the remote once it is back');
 
   // The rest of the app kept working throughout.
   await page.getByRole('link', { name: 'About Us' }).first().click();
   await page.getByRole('heading', { name: 'About Us', level: 1 }).waitFor();
-  console.log('ok   - navigation keeps working');
+  ok('navigation keeps working');
 } catch (error) {
-  failed = true;
+  results.push({ name: 'remote isolation (the check after the last ok)', ok: false });
   console.log(`FAIL - ${error instanceof Error ? error.message.split('\n')[0] : error}`);
   await page.screenshot({ path: path.join(ARTIFACTS, 'failed-remote-isolation.png') }).catch(() => {});
 } finally {
   await setFailure('wallet', false).catch(() => {});
   await browser.close();
 }
-console.log(`remote-isolation: ${failed ? 'FAILED' : 'passed'}`);
-process.exit(failed ? 1 : 0);
+finish('remote-isolation', results);

@@ -11,7 +11,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { finish, launchBrowser } from './lib/browser.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const REMOTES = ['market', 'wallet', 'admin'];
@@ -20,10 +20,7 @@ const TIMEOUT = Number(process.env.SMOKE_TIMEOUT_MS ?? 30_000);
 
 await mkdir(ARTIFACTS, { recursive: true });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
-});
+const browser = await launchBrowser();
 
 const results = [];
 
@@ -32,8 +29,6 @@ async function check(name, fn, contextOptions = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
   context.setDefaultTimeout(TIMEOUT);
   const page = await context.newPage();
-  const pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(error.message));
   const started = Date.now();
   try {
     await fn(page);
@@ -46,7 +41,6 @@ async function check(name, fn, contextOptions = {}) {
       .screenshot({ path: path.join(ARTIFACTS, `failed-${name.replace(/\W+/g, '-')}.png`), fullPage: true })
       .catch(() => {});
   } finally {
-    for (const message of pageErrors) console.log(`       page error: ${message}`);
     await context.close();
   }
 }
@@ -166,7 +160,4 @@ await check('theme toggle persists across reload', async (page) => {
 
 await browser.close();
 
-const passed = results.filter((result) => result.ok).length;
-const failed = results.length - passed;
-console.log(`smoke: ${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish('smoke', results);

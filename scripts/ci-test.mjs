@@ -7,18 +7,27 @@
 //   5. the frontends built and the whole stack in production mode on another fresh data dir, and
 //      the browser journeys (headless Chromium) and the API fuzzer (schemathesis) against it
 //   6. Helm chart rendering validated against the Kubernetes schemas
-// Ends with one line `make test: N passed, N failed`.
-import { execFileSync, spawn } from 'node:child_process';
+// Every step counts what it checked (each jest test, each journey check) and has a time limit; a step
+// that checks nothing, overruns or crashes fails. Ends with one line `make test: N passed, N failed`,
+// whatever happened before it.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import {
-  needsNpmInstall,
-  npmInstall,
-  POSTGRES_URL,
-  provisionTools,
-  ROOT,
-  startStack,
-} from './stack/index.mjs';
+import { needsNpmInstall, npmInstall, POSTGRES_URL, ROOT, startStack } from './stack/index.mjs';
+
+const MINUTE = 60_000;
+/** Time limits; a step over its limit is killed (its whole process group) and fails. */
+const LIMITS = {
+  provision: 20 * MINUTE,
+  static: 10 * MINUTE,
+  unit: 10 * MINUTE,
+  integration: 30 * MINUTE,
+  build: 15 * MINUTE,
+  journey: 10 * MINUTE,
+  fuzz: 30 * MINUTE,
+  chart: 5 * MINUTE,
+};
+const RESULTS_DIR = path.join(ROOT, '.data/test-results');
 
 const only = process.argv
   .slice(2)
@@ -33,58 +42,121 @@ function section(name) {
   console.log(`\n\x1b[1m=== ${name} (${Math.round((Date.now() - t0) / 1000)} s) ===\x1b[0m`);
 }
 
-/** Runs a command; returns its exit code. Output streams through. */
+function record(step, passed, failed, why = '') {
+  results.push({ step, passed, failed });
+  console.log(`${step}: ${passed} passed, ${failed} failed${why ? ` (${why})` : ''}`);
+}
+
+// ---- processes -------------------------------------------------------------------------------------
+
+const running = new Set(); // process groups of the steps under way
+
+/** Kills a step's process group: the command and everything it started. */
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    for (const pid of running) killGroup(pid);
+    process.exit(130);
+  });
+
 /**
- * Runs a command to its end without blocking this process: the stack started here streams its
- * processes' output through pipes this event loop drains, and a blocked loop (spawnSync) lets
- * FerretDB fill its pipe and hang in the middle of the tests.
+ * Runs a command in its own process group, output streaming through. Resolves to
+ * `{ code, timedOut }`; past `timeoutMs` the group is killed. Whatever the command left running is
+ * killed when it exits.
  */
-function run(cmd, args, opts = {}) {
+function run(cmd, args, { env = {}, timeoutMs }) {
   return new Promise((resolve) => {
-    const p = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...opts.env } });
-    p.on('error', () => resolve(1));
-    p.on('close', (code) => resolve(code ?? 1));
+    const child = spawn(cmd, args, {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: { ...process.env, ...env },
+      detached: true,
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(child.pid);
+    }, timeoutMs);
+    running.add(child.pid);
+    const done = (code) => {
+      clearTimeout(timer);
+      running.delete(child.pid);
+      killGroup(child.pid);
+      resolve({ code, timedOut });
+    };
+    child.on('error', (error) => {
+      console.error(`${cmd}: ${error.message}`);
+      done(1);
+    });
+    child.on('exit', (code) => done(code ?? 1));
   });
 }
 
-function record(step, passed, failed) {
-  results.push({ step, passed, failed });
-  console.log(`${step}: ${passed} passed, ${failed} failed`);
-}
+const overran = (timeoutMs) => `killed after its time limit of ${Math.round(timeoutMs / 1000)} s`;
 
-async function jest(step, args, env = {}) {
-  const out = path.join(ROOT, `.data/test-results/${step}.json`);
-  mkdirSync(path.dirname(out), { recursive: true });
-  rmSync(out, { force: true });
-  const code = await run('node_modules/.bin/jest', [...args, '--json', `--outputFile=${out}`], { env });
-  if (!existsSync(out)) return record(step, 0, 1);
-  const r = JSON.parse(readFileSync(out, 'utf8'));
-  const failed = r.numFailedTests + (code !== 0 && r.numFailedTests === 0 ? 1 : 0);
-  record(step, r.numPassedTests, failed);
-}
+// ---- steps -----------------------------------------------------------------------------------------
 
-async function check(step, cmd, args) {
-  const code = await run(cmd, args);
+/** A command that passes or fails as one check. */
+async function check(step, cmd, args, timeoutMs) {
+  const { code, timedOut } = await run(cmd, args, { timeoutMs });
+  if (timedOut) return record(step, 0, 1, overran(timeoutMs));
   record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
 }
 
-section('provision');
-provisionTools(ROOT);
-execFileSync(path.join(ROOT, 'scripts/provision.sh'), ['chromium'], { stdio: 'inherit' });
-execFileSync(path.join(ROOT, 'scripts/provision.sh'), ['schemathesis'], { stdio: 'inherit' });
-if (needsNpmInstall(ROOT)) npmInstall(ROOT);
-
-if (want('static')) {
-  section('static checks');
-  await check('proto', 'node', ['scripts/proto.mjs', '--check']);
-  await check('typecheck', 'node', ['scripts/typecheck.mjs']);
-  await check('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings=0']);
-  await check('format', 'node_modules/.bin/prettier', ['--check', '.', '--log-level=warn']);
+/** Reads counts a step wrote as JSON; null when there are none. */
+function readCounts(file) {
+  if (!existsSync(file)) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
-if (want('unit')) {
-  section('unit tests');
-  await jest('unit', ['--selectProjects', 'unit']);
+function resultFile(step) {
+  const file = path.join(RESULTS_DIR, `${step.replace(/\W+/g, '-')}.json`);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  rmSync(file, { force: true });
+  return file;
+}
+
+/** Jest (with --ci): every test counts; no tests, or a non-zero exit with no failed test, fails. */
+async function jest(step, args, timeoutMs, env = {}) {
+  const out = resultFile(step);
+  const { code, timedOut } = await run(
+    'node_modules/.bin/jest',
+    ['--ci', ...args, '--json', `--outputFile=${out}`],
+    { env, timeoutMs },
+  );
+  const r = readCounts(out);
+  if (timedOut) return record(step, r?.numPassedTests ?? 0, (r?.numFailedTests ?? 0) + 1, overran(timeoutMs));
+  if (!r) return record(step, 0, 1, 'jest wrote no results');
+  if (r.numTotalTests === 0) return record(step, 0, 1, 'ran no tests');
+  if (code !== 0 && r.numFailedTests === 0)
+    return record(step, r.numPassedTests, 1, `jest exited with ${code}`);
+  record(step, r.numPassedTests, r.numFailedTests);
+}
+
+/**
+ * A journey (or the fuzzer): every check counts, as reported in E2E_RESULT_FILE (e2e/lib/report.mjs).
+ * No report, no checks, or a non-zero exit with no failed check, fails.
+ */
+async function journey(step, script, timeoutMs) {
+  const out = resultFile(step);
+  const { code, timedOut } = await run('node', [script], { env: { E2E_RESULT_FILE: out }, timeoutMs });
+  const r = readCounts(out);
+  if (timedOut) return record(step, 0, 1, overran(timeoutMs));
+  if (!r) return record(step, 0, 1, `reported no results (exit code ${code})`);
+  if (r.passed + r.failed === 0) return record(step, 0, 1, 'ran no checks');
+  if (code !== 0 && r.failed === 0) return record(step, r.passed, 1, `exited with ${code}`);
+  record(step, r.passed, r.failed);
 }
 
 /**
@@ -112,18 +184,41 @@ async function withStack(step, options, body) {
   }
 }
 
-if (want('integration')) {
+// ---- phases ----------------------------------------------------------------------------------------
+
+/** Tools, Chromium, schemathesis and node_modules; the run cannot go on without them. */
+async function provision() {
+  section('provision');
+  for (const what of ['all', 'chromium', 'schemathesis']) {
+    const { code, timedOut } = await run('bash', ['scripts/provision.sh', what], {
+      timeoutMs: LIMITS.provision,
+    });
+    if (timedOut) throw new Error(`provision.sh ${what} ${overran(LIMITS.provision)}`);
+    if (code !== 0) throw new Error(`provision.sh ${what} failed with code ${code}`);
+  }
+  if (needsNpmInstall(ROOT)) npmInstall(ROOT);
+}
+
+async function staticChecks() {
+  section('static checks');
+  await check('proto', 'node', ['scripts/proto.mjs', '--check'], LIMITS.static);
+  await check('typecheck', 'node', ['scripts/typecheck.mjs'], LIMITS.static);
+  await check('lint', 'node_modules/.bin/eslint', ['.', '--max-warnings=0'], LIMITS.static);
+  await check('format', 'node_modules/.bin/prettier', ['--check', '.', '--log-level=warn'], LIMITS.static);
+}
+
+async function integration() {
   await withStack('integration tests', { dataDir: '.data/test-integration', infraOnly: true }, async () => {
     section('integration tests (real NATS, FerretDB, Keycloak, maildev)');
-    await jest('integration', ['--selectProjects', 'integration', '--runInBand'], {
+    await jest('integration', ['--selectProjects', 'integration', '--runInBand'], LIMITS.integration, {
       FERRETDB_POSTGRESQL_URL: POSTGRES_URL,
     });
   });
 }
 
-if (want('e2e')) {
+async function e2e() {
   section('build frontends');
-  await check('build-frontends', 'npm', ['run', 'build:frontends', '--silent']);
+  await check('build-frontends', 'npm', ['run', 'build:frontends', '--silent'], LIMITS.build);
   await withStack(
     'browser journeys',
     { dataDir: '.data/test-e2e', prod: true, frontends: false },
@@ -132,25 +227,49 @@ if (want('e2e')) {
       const journeys = readdirSync(path.join(ROOT, 'e2e'))
         .filter((f) => f.endsWith('.e2e.mjs'))
         .sort();
-      for (const j of journeys) await check(`e2e ${j}`, 'node', [path.join('e2e', j)]);
+      for (const j of journeys) await journey(`e2e ${j}`, path.join('e2e', j), LIMITS.journey);
       section('API fuzzing (schemathesis, every role)');
-      await check('api fuzz', 'node', ['e2e/api-fuzz.mjs']);
+      await journey('api fuzz', 'e2e/api-fuzz.mjs', LIMITS.fuzz);
     },
   );
 }
 
-if (want('chart')) {
-  section('Helm chart');
-  await check('chart-test', 'node', ['scripts/chart-test.mjs']);
+async function main() {
+  await provision();
+  if (want('static')) await staticChecks();
+  if (want('unit')) {
+    section('unit tests');
+    await jest('unit', ['--selectProjects', 'unit'], LIMITS.unit);
+  }
+  if (want('integration')) await integration();
+  if (want('e2e')) await e2e();
+  if (want('chart')) {
+    section('Helm chart');
+    await check('chart-test', 'node', ['scripts/chart-test.mjs'], LIMITS.chart);
+  }
 }
 
-const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
-console.log('\nSummary:');
-for (const r of results)
-  console.log(
-    `  ${r.failed ? '\x1b[31mFAIL\x1b[0m' : 'ok  '} ${r.step} (${r.passed} passed, ${r.failed} failed)`,
-  );
-console.log(`took ${Math.round((Date.now() - t0) / 1000)} s`);
-console.log(`make test: ${passed} passed, ${failed} failed`);
+function summary() {
+  const passed = results.reduce((n, r) => n + r.passed, 0);
+  const failed = results.reduce((n, r) => n + r.failed, 0);
+  console.log('\nSummary:');
+  for (const r of results)
+    console.log(
+      `  ${r.failed ? '\x1b[31mFAIL\x1b[0m' : 'ok  '} ${r.step} (${r.passed} passed, ${r.failed} failed)`,
+    );
+  console.log(`took ${Math.round((Date.now() - t0) / 1000)} s`);
+  console.log(`make test: ${passed} passed, ${failed} failed`);
+  return failed;
+}
+
+let failed = 1;
+try {
+  await main();
+} catch (error) {
+  // An unexpected error (e.g. provisioning) ends the run as a failure, still with its summary.
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  record('the test run itself', 0, 1, `stopped by an error: ${error?.message ?? error}`);
+} finally {
+  failed = summary();
+}
 process.exit(failed ? 1 : 0);

@@ -270,30 +270,39 @@ describe('identity through the gateway: sessions and journeys', () => {
     expect((await b.get('/api/user')).body.username).toBe(u.username);
   });
 
-  it('documents every identity route in the OpenAPI document', async () => {
+  it('documents every identity route with its method and whether it needs a session', async () => {
     const doc = (await new Browser(stack.url).get('/api/openapi.json')).body as {
-      paths: Record<string, object>;
+      paths: Record<string, Record<string, { security?: unknown[] } | undefined> | undefined>;
     };
-    for (const path of [
-      '/api/user',
-      '/api/login',
-      '/api/logout',
-      '/api/register',
-      '/api/check-username/{username}',
-      '/api/request-password-reset',
-      '/api/verify-password-reset-otp',
-      '/api/reset-password',
-      '/api/users',
-      '/api/users/{id}',
-      '/api/users/{userId}/status',
-      '/api/user/profile',
-      '/api/user/activity',
-      '/api/user/request-password-change-otp',
-      '/api/user/verify-current-password',
-      '/api/user/verify-password-otp',
-      '/api/auth/sso',
-      '/api/auth/config',
-    ])
-      expect(doc.paths[path]).toBeDefined();
+    const routes: Record<string, 'public' | 'session'> = {
+      'get /api/user': 'session',
+      'post /api/login': 'public',
+      'post /api/logout': 'public',
+      'post /api/register': 'public',
+      'get /api/check-username/{username}': 'public',
+      'post /api/request-password-reset': 'public',
+      'post /api/verify-password-reset-otp': 'public',
+      'post /api/reset-password': 'public',
+      'get /api/users': 'session',
+      'get /api/users/{id}': 'session',
+      'delete /api/users/{id}': 'session',
+      'patch /api/users/{userId}/status': 'session',
+      'patch /api/user/profile': 'session',
+      'post /api/user/activity': 'session',
+      'post /api/user/request-password-change-otp': 'session',
+      'post /api/user/verify-current-password': 'session',
+      'post /api/user/verify-password-otp': 'session',
+      'post /api/auth/sso': 'public',
+      'get /api/auth/config': 'public',
+    };
+    const documented = Object.fromEntries(
+      Object.keys(routes).map((route) => {
+        const [method, path] = route.split(' ') as [string, string];
+        const operation = doc.paths[path]?.[method];
+        if (!operation) return [route, 'missing'];
+        return [route, operation.security?.length ? 'session' : 'public'];
+      }),
+    );
+    expect(documented).toEqual(routes);
   });
 });

@@ -36,6 +36,14 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     return seen;
   }
 
+  /** Waits until a consumer has every message delivered and acknowledged: no redelivery can follow. */
+  async function allAcked(durable: string) {
+    await eventually(async () => {
+      const info = await bus.jsm.consumers.info(bus.stream(stream), bus.stream(durable));
+      return (info.num_pending === 0 && info.num_ack_pending === 0) || undefined;
+    });
+  }
+
   it('creates streams idempotently', async () => {
     await bus.ensureStreams([{ name: stream, subjects: [`${subjectRoot}.>`], maxAgeDays: 1 }]);
     const info = await bus.jsm.streams.info(bus.stream(stream));
@@ -182,7 +190,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     const other = makeEvent('payment.done', { amount: 5 });
     await bus.publish(subject, other);
     await eventually(() => effects === 2 || undefined);
-    await new Promise((r) => setTimeout(r, 500));
+    await allAcked('dup-reader');
     expect(effects).toBe(2);
   });
 
@@ -200,5 +208,8 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     });
     await bus.publish(subject, makeEvent('retry.me', {}));
     await eventually(() => calls === 2 || undefined);
+    // Acknowledged, with nothing left to deliver: JetStream will not hand the event out again.
+    await allAcked('retry-reader');
+    expect(calls).toBe(2);
   });
 });

@@ -41,10 +41,13 @@ export async function identityEnv(overrides: Record<string, string> = {}): Promi
 }
 
 /**
- * `identity`: overrides of the identity service's environment; `cacheMs`: the gateway's session
- * cache as in production (off unless given, so tests see the store directly).
+ * `identity`: overrides of the identity service's environment; `gateway`: of the gateway's (e.g.
+ * another service's address); `cacheMs`: the gateway's session cache as in production (off unless
+ * given, so tests see the store directly).
  */
-export async function startIdentityStack(opts: { identity?: Record<string, string>; cacheMs?: number } = {}) {
+export async function startIdentityStack(
+  opts: { identity?: Record<string, string>; gateway?: Record<string, string>; cacheMs?: number } = {},
+) {
   const clock = testClock();
   const identity = await startService(createIdentityService(), await identityEnv(opts.identity));
   const gatewayDb = uniqueName('qm_test_gateway');
@@ -65,6 +68,7 @@ export async function startIdentityStack(opts: { identity?: Record<string, strin
       MONGO_URL: INFRA.MONGO_URL,
       MONGO_DB: gatewayDb,
       FERRETDB_POSTGRESQL_URL: INFRA.FERRETDB_POSTGRESQL_URL,
+      ...opts.gateway,
     },
     ({ config, clients }) =>
       createSessionManager({

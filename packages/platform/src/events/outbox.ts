@@ -58,6 +58,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const col = conn.collection<OutboxDoc>('outbox');
   let timer: NodeJS.Timeout | undefined;
   let relaying = false;
+  // Fault injection for the crash test only (services/catalog/test/crash-restart.int.test.ts): with
+  // QM_FAULT_OUTBOX_STALL=1 a run() stops after its change, leaving its events 'pending' for a kill.
+  const stall = process.env.QM_FAULT_OUTBOX_STALL === '1';
 
   async function publish(doc: Pick<OutboxDoc, '_id' | 'subject' | 'event'>): Promise<void> {
     await bus.publish(doc.subject, doc.event);
@@ -88,6 +91,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         throw err;
       }
       if (!ids.length) return result;
+      if (stall) await new Promise(() => undefined);
       await col.updateMany({ _id: { $in: ids } }, { $set: { state: 'ready' } });
       for (const e of events) {
         // A failed publish is not the caller's failure: the change is done and the relay retries.
