@@ -96,7 +96,8 @@ function errorAnswers(spec: {
   errors?: ErrorAnswers;
 }): ErrorAnswers {
   const answers: ErrorAnswers = {};
-  if (spec.body || spec.params || spec.query) answers[400] = 'Invalid input (or a body that is not JSON, or text with NUL characters)';
+  if (spec.body || spec.params || spec.query)
+    answers[400] = 'Invalid input (or a body that is not JSON, or text with NUL characters)';
   if (spec.access !== 'public') answers[401] = 'Not signed in';
   if (spec.access !== 'public' || spec.method !== 'get')
     answers[403] = 'Not allowed (role, ownership, or a cross-site request)';
