@@ -35,10 +35,6 @@ export function newRequestId(): string {
   return randomUUID();
 }
 
-export function isAdmin(caller: Caller | undefined): boolean {
-  return !!caller?.roles.includes('Admin');
-}
-
 export function hasRole(caller: Caller | undefined, role: string): boolean {
   return !!caller?.roles.includes(role);
 }

@@ -6,7 +6,7 @@ import {
   forbidden,
   type GrpcServer,
   invalid,
-  isAdmin,
+  hasRole,
   type RequestContext,
   unauthenticated,
   unavailable,
@@ -118,7 +118,7 @@ function signedIn(ctx: RequestContext): Caller {
 
 function admin(ctx: RequestContext): Caller {
   const caller = signedIn(ctx);
-  if (!isAdmin(caller)) throw forbidden('Administrator access required');
+  if (!hasRole(caller, 'Admin')) throw forbidden('Administrator access required');
   return caller;
 }
 
