@@ -49,6 +49,11 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 150, IIFEs: false }] },
   },
   {
+    // The same limit for the scripts, browser journeys, load tests and the shared rspack config.
+    files: ['scripts/**/*.mjs', 'e2e/**/*.mjs', 'load/**/*.{ts,mjs}', 'frontends/rspack.shared.mjs'],
+    rules: { 'max-lines-per-function': ['error', { max: 150, IIFEs: false }] },
+  },
+  {
     files: ['**/*.{js,mjs,cjs}'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

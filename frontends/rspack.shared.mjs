@@ -40,6 +40,104 @@ function sharedSingletons(pkg) {
   };
 }
 
+/** Module Federation, the shell's HTML and static files, and Fast Refresh in development. */
+function plugins({ name, isHost, isDev, exposes, pkg }) {
+  return [
+    new ModuleFederationPlugin({
+      name,
+      ...(isHost
+        ? { remotes: {} } // remotes are registered at runtime from /remotes/<name>/mf-manifest.json
+        : { filename: 'remoteEntry.js', exposes }),
+      // loaded-first: never fetch a remote just to negotiate versions, so a remote that is down cannot
+      // block the shell from starting, and the landing page loads no remote code at all.
+      shareStrategy: 'loaded-first',
+      shared: sharedSingletons(pkg),
+      manifest: true,
+      dts: false,
+      dev: false,
+    }),
+    isHost &&
+      new rspack.HtmlRspackPlugin({
+        template: './public/index.html',
+        inject: 'body',
+        scriptLoading: 'defer',
+      }),
+    isHost &&
+      new rspack.CopyRspackPlugin({
+        patterns: [{ from: 'public', globOptions: { ignore: ['**/index.html'] } }],
+      }),
+    // The shared runtime below must not be instrumented itself: its refresh footer would call
+    // $ReactRefreshRuntime$ while that module is still loading it (a circular require).
+    isDev && new ReactRefreshPlugin({ exclude: [/node_modules/, /[\\/]frontends[\\/]dev[\\/]/] }),
+    // One Fast Refresh runtime per page, shared by the shell and the remotes (see dev/react-refresh-runtime.cjs).
+    isDev &&
+      new rspack.NormalModuleReplacementPlugin(
+        /^react-refresh\/runtime(\.js)?$/,
+        path.join(import.meta.dirname, 'dev', 'react-refresh-runtime.cjs'),
+      ),
+  ].filter(Boolean);
+}
+
+/** The dev server: the shell proxies the remotes and the API; a remote serves under /remotes/<name>/. */
+function devServerConfig({ name, isHost, port, publicPath }) {
+  // HMR websocket path; it goes through the page's origin (gateway on 8080 or the shell dev server),
+  // which proxies /remotes/<name>/* (including the websocket upgrade) to the remote's dev server.
+  // QM_HMR_DIRECT=1 makes remotes connect straight to their own dev server instead.
+  const wsPath = isHost ? '/ws' : `/remotes/${name}/ws`;
+  const wsURL =
+    !isHost && process.env.QM_HMR_DIRECT === '1'
+      ? `ws://localhost:${port}${wsPath}`
+      : `auto://0.0.0.0:0${wsPath}`;
+  return {
+    port,
+    host: '0.0.0.0',
+    hot: true,
+    allowedHosts: 'all',
+    headers: {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+      'Access-Control-Allow-Headers': '*',
+    },
+    client: { webSocketURL: wsURL, overlay: { errors: true, warnings: false } },
+    webSocketServer: { type: 'ws', options: { path: wsPath } },
+    devMiddleware: { publicPath },
+    ...(isHost
+      ? {
+          historyApiFallback: { disableDotRule: true, index: '/index.html' },
+          // Opened directly on :3000 (without the gateway) the shell still finds the remotes and the API.
+          proxy: [
+            ...REMOTE_NAMES.map((remote) => ({
+              context: [`/remotes/${remote}`],
+              target: `http://127.0.0.1:${DEV_PORTS[remote]}`,
+              ws: true,
+              changeOrigin: true,
+            })),
+            {
+              context: ['/api'],
+              target: process.env.QM_GATEWAY_URL ?? 'http://127.0.0.1:8080',
+              changeOrigin: false,
+            },
+          ],
+        }
+      : {
+          historyApiFallback: false,
+          // Accept the path with or without the /remotes/<name> prefix (in case a proxy strips it).
+          setupMiddlewares: (middlewares) => {
+            middlewares.unshift({
+              name: 'qm-remote-prefix',
+              middleware: (req, _res, next) => {
+                if (req.url && !req.url.startsWith(publicPath) && !req.url.startsWith(wsPath)) {
+                  req.url = publicPath + req.url.replace(/^\//, '');
+                }
+                next();
+              },
+            });
+            return middlewares;
+          },
+        }),
+  };
+}
+
 /**
  * @param {object} o
  * @param {string} o.name      shell | market | wallet | admin
@@ -53,14 +151,6 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
   const port = DEV_PORTS[name];
   const publicPath = isHost ? '/' : `/remotes/${name}/`;
   const pkg = require(path.join(dir, 'package.json'));
-  // HMR websocket path; it goes through the page's origin (gateway on 8080 or the shell dev server),
-  // which proxies /remotes/<name>/* (including the websocket upgrade) to the remote's dev server.
-  // QM_HMR_DIRECT=1 makes remotes connect straight to their own dev server instead.
-  const wsPath = isHost ? '/ws' : `/remotes/${name}/ws`;
-  const wsURL =
-    !isHost && process.env.QM_HMR_DIRECT === '1'
-      ? `ws://localhost:${port}${wsPath}`
-      : `auto://0.0.0.0:0${wsPath}`;
 
   /** @type {import('@rspack/core').Configuration} */
   const config = {
@@ -106,40 +196,7 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
         { test: /\.css$/, include: /node_modules/, type: 'css/auto' },
       ],
     },
-    plugins: [
-      new ModuleFederationPlugin({
-        name,
-        ...(isHost
-          ? { remotes: {} } // remotes are registered at runtime from /remotes/<name>/mf-manifest.json
-          : { filename: 'remoteEntry.js', exposes }),
-        // loaded-first: never fetch a remote just to negotiate versions, so a remote that is down cannot
-        // block the shell from starting, and the landing page loads no remote code at all.
-        shareStrategy: 'loaded-first',
-        shared: sharedSingletons(pkg),
-        manifest: true,
-        dts: false,
-        dev: false,
-      }),
-      isHost &&
-        new rspack.HtmlRspackPlugin({
-          template: './public/index.html',
-          inject: 'body',
-          scriptLoading: 'defer',
-        }),
-      isHost &&
-        new rspack.CopyRspackPlugin({
-          patterns: [{ from: 'public', globOptions: { ignore: ['**/index.html'] } }],
-        }),
-      // The shared runtime below must not be instrumented itself: its refresh footer would call
-      // $ReactRefreshRuntime$ while that module is still loading it (a circular require).
-      isDev && new ReactRefreshPlugin({ exclude: [/node_modules/, /[\\/]frontends[\\/]dev[\\/]/] }),
-      // One Fast Refresh runtime per page, shared by the shell and the remotes (see dev/react-refresh-runtime.cjs).
-      isDev &&
-        new rspack.NormalModuleReplacementPlugin(
-          /^react-refresh\/runtime(\.js)?$/,
-          path.join(import.meta.dirname, 'dev', 'react-refresh-runtime.cjs'),
-        ),
-    ].filter(Boolean),
+    plugins: plugins({ name, isHost, isDev, exposes, pkg }),
     optimization: isDev
       ? {}
       : {
@@ -151,54 +208,7 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
           ],
         },
     performance: { hints: false },
-    devServer: {
-      port,
-      host: '0.0.0.0',
-      hot: true,
-      allowedHosts: 'all',
-      headers: {
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
-        'Access-Control-Allow-Headers': '*',
-      },
-      client: { webSocketURL: wsURL, overlay: { errors: true, warnings: false } },
-      webSocketServer: { type: 'ws', options: { path: wsPath } },
-      devMiddleware: { publicPath },
-      ...(isHost
-        ? {
-            historyApiFallback: { disableDotRule: true, index: '/index.html' },
-            // Opened directly on :3000 (without the gateway) the shell still finds the remotes and the API.
-            proxy: [
-              ...REMOTE_NAMES.map((remote) => ({
-                context: [`/remotes/${remote}`],
-                target: `http://127.0.0.1:${DEV_PORTS[remote]}`,
-                ws: true,
-                changeOrigin: true,
-              })),
-              {
-                context: ['/api'],
-                target: process.env.QM_GATEWAY_URL ?? 'http://127.0.0.1:8080',
-                changeOrigin: false,
-              },
-            ],
-          }
-        : {
-            historyApiFallback: false,
-            // Accept the path with or without the /remotes/<name> prefix (in case a proxy strips it).
-            setupMiddlewares: (middlewares) => {
-              middlewares.unshift({
-                name: 'qm-remote-prefix',
-                middleware: (req, _res, next) => {
-                  if (req.url && !req.url.startsWith(publicPath) && !req.url.startsWith(wsPath)) {
-                    req.url = publicPath + req.url.replace(/^\//, '');
-                  }
-                  next();
-                },
-              });
-              return middlewares;
-            },
-          }),
-    },
+    devServer: devServerConfig({ name, isHost, port, publicPath }),
   };
   return config;
 }

@@ -129,168 +129,166 @@ const podLabelsOf = (o) => (o.kind === 'Pod' ? o.metadata?.labels : o.spec?.temp
 const matches = (selector = {}, labels = {}) =>
   Object.keys(selector).length > 0 && Object.entries(selector).every(([k, v]) => labels[k] === v);
 
-/** Problems of each object (keyed by its id) found by looking at the whole render. */
-function crossChecks(objects, { services, externalSecrets }) {
-  const problems = new Map(objects.map((o) => [o, []]));
-  const named = (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name);
-  const workloads = objects.filter((o) => ['Deployment', 'StatefulSet'].includes(o.kind));
-  const seen = new Set();
+function workloadChecks(o, add, { named }) {
+  if (!matches(o.spec.selector?.matchLabels, podLabelsOf(o))) add('selector does not match the pod labels');
+  if (o.kind === 'StatefulSet') {
+    const headless = named('Service', o.spec.serviceName);
+    if (!headless || headless.spec.clusterIP !== 'None')
+      add(`serviceName ${o.spec.serviceName} is no headless Service`);
+  }
+}
 
-  for (const o of objects) {
-    const add = (m) => problems.get(o).push(m);
-    const id = `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
-    if (seen.has(id)) add('duplicate object');
-    seen.add(id);
-
-    if (['Deployment', 'StatefulSet'].includes(o.kind)) {
-      if (!matches(o.spec.selector?.matchLabels, podLabelsOf(o)))
-        add('selector does not match the pod labels');
-      if (o.kind === 'StatefulSet') {
-        const headless = named('Service', o.spec.serviceName);
-        if (!headless || headless.spec.clusterIP !== 'None')
-          add(`serviceName ${o.spec.serviceName} is no headless Service`);
-      }
-    }
-    const pod = podSpecOf(o);
-    if (pod) {
-      const component = podLabelsOf(o)['app.kubernetes.io/component'];
-      const svc = services[component];
-      const isTest = o.kind === 'Pod';
-      if (pod.securityContext?.runAsNonRoot !== true) add('pod securityContext.runAsNonRoot is not true');
-      if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault')
-        add('pod seccompProfile is not RuntimeDefault');
-      if (pod.automountServiceAccountToken !== false) add('service account token is mounted');
-      const volumes = new Set((pod.volumes ?? []).map((v) => v.name));
-      const claims = new Set((o.spec?.volumeClaimTemplates ?? []).map((c) => c.metadata?.name));
-      for (const v of pod.volumes ?? []) {
-        if (v.configMap && !named('ConfigMap', v.configMap.name))
-          add(`volume ${v.name}: no ConfigMap ${v.configMap.name}`);
-      }
-      for (const c of pod.containers ?? []) {
-        const at = `container ${c.name}`;
-        const sc = c.securityContext ?? {};
-        if (sc.allowPrivilegeEscalation !== false) add(`${at}: allowPrivilegeEscalation is not false`);
-        if (!(sc.capabilities?.drop ?? []).includes('ALL')) add(`${at}: capabilities do not drop ALL`);
-        if (!c.resources?.requests || !c.resources?.limits) add(`${at}: resources need requests and limits`);
-        if (!isTest && (!c.livenessProbe || !c.readinessProbe || !c.startupProbe))
-          add(`${at}: needs startup, liveness and readiness probes`);
-        for (const m of c.volumeMounts ?? []) {
-          if (!volumes.has(m.name) && !claims.has(m.name)) add(`${at}: mount of unknown volume ${m.name}`);
-        }
-        for (const ref of c.envFrom ?? []) {
-          if (ref.configMapRef && !named('ConfigMap', ref.configMapRef.name))
-            add(`${at}: no ConfigMap ${ref.configMapRef.name}`);
-          if (
-            ref.secretRef &&
-            !named('Secret', ref.secretRef.name) &&
-            !externalSecrets.includes(ref.secretRef.name)
-          )
-            add(`${at}: no Secret ${ref.secretRef.name}`);
-        }
-        for (const e of c.env ?? []) {
-          const s = e.valueFrom?.secretKeyRef;
-          if (s) {
-            const secret = named('Secret', s.name);
-            if (!secret && !externalSecrets.includes(s.name))
-              add(`${at}: env ${e.name}: no Secret ${s.name}`);
-            if (secret && !s.optional && !(s.key in (secret.data ?? {})))
-              add(`${at}: env ${e.name}: Secret ${s.name} has no key ${s.key}`);
-          }
-        }
-        // The internal services' identity secret (docs/adr/005) must never reach the gateway.
-        if (component === 'gateway' && (c.env ?? []).some((e) => e.name === 'INTERNAL_TOKEN'))
-          add(`${at}: the gateway must not receive INTERNAL_TOKEN`);
-        if (svc) {
-          // The chart's own services.
-          if (sc.readOnlyRootFilesystem !== true) add(`${at}: root filesystem is not read-only`);
-          const probe = svc.kind === 'grpc' ? 'grpc' : 'httpGet';
-          for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
-            if (!c[p]?.[probe]) add(`${at}: ${p} is not a ${probe} probe`);
-          }
-          if (svc.kind === 'http' && c.readinessProbe?.httpGet?.path !== '/readyz')
-            add(`${at}: readiness is not /readyz`);
-          if (svc.kind === 'http' && c.livenessProbe?.httpGet?.path !== '/healthz')
-            add(`${at}: liveness is not /healthz`);
-          const cm = named('ConfigMap', c.envFrom?.find((r) => r.configMapRef)?.configMapRef.name);
-          const env = {
-            ...(cm?.data ?? {}),
-            ...Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '<secret>'])),
-          };
-          for (const key of ['MONGO_URL', 'NATS_URL', 'NODE_ENV']) if (!env[key]) add(`${at}: no ${key}`);
-          if (env.MONGO_DB !== `qm_${component}`)
-            add(`${at}: MONGO_DB is ${env.MONGO_DB}, not qm_${component}`);
-          if (svc.kind === 'grpc' && env.GRPC_PORT !== String(svc.port))
-            add(`${at}: GRPC_PORT is not ${svc.port}`);
-          if (component === 'gateway') {
-            for (const [other, s] of Object.entries(services)) {
-              if (
-                s.kind === 'grpc' &&
-                !env[`${other.toUpperCase()}_GRPC_ADDR`]?.endsWith(`-${other}:${s.port}`)
-              ) {
-                add(`${at}: ${other.toUpperCase()}_GRPC_ADDR does not point at ${other}:${s.port}`);
-              }
-            }
-          }
-          if (
-            o.metadata?.annotations?.['checksum/config'] === undefined &&
-            !o.spec.template.metadata?.annotations?.['checksum/config']
-          ) {
-            add('no checksum/config annotation');
-          }
-        }
-      }
-    }
-
-    if (o.kind === 'Service' && o.spec.selector) {
-      const targets = workloads.filter((w) => matches(o.spec.selector, podLabelsOf(w)));
-      if (!targets.length) add('selector matches no workload');
-      for (const port of o.spec.ports ?? []) {
-        if (typeof port.targetPort === 'string') {
-          const known = targets.some((w) =>
-            w.spec.template.spec.containers.some((c) =>
-              (c.ports ?? []).some((p) => p.name === port.targetPort),
-            ),
-          );
-          if (!known) add(`targetPort ${port.targetPort} is no container port`);
-        }
-      }
-    }
-    if (o.kind === 'HorizontalPodAutoscaler') {
-      const ref = o.spec.scaleTargetRef;
-      const target = named(ref.kind, ref.name);
-      if (!target) add(`scale target ${ref.kind}/${ref.name} missing`);
-      else if (target.spec.replicas !== undefined)
-        add(`${ref.name} sets replicas although the HPA owns them`);
-      if (target && !target.spec.template.spec.containers.every((c) => c.resources?.requests?.cpu))
-        add('target has no CPU requests');
-    }
+/** ConfigMaps and Secrets a container takes its environment from exist (or are external). */
+function containerRefChecks(c, at, add, { named, externalSecrets }) {
+  for (const ref of c.envFrom ?? []) {
+    if (ref.configMapRef && !named('ConfigMap', ref.configMapRef.name))
+      add(`${at}: no ConfigMap ${ref.configMapRef.name}`);
     if (
-      o.kind === 'PodDisruptionBudget' &&
-      !workloads.some((w) => matches(o.spec.selector?.matchLabels, podLabelsOf(w)))
-    ) {
-      add('selector matches no workload');
+      ref.secretRef &&
+      !named('Secret', ref.secretRef.name) &&
+      !externalSecrets.includes(ref.secretRef.name)
+    )
+      add(`${at}: no Secret ${ref.secretRef.name}`);
+  }
+  for (const e of c.env ?? []) {
+    const s = e.valueFrom?.secretKeyRef;
+    if (s) {
+      const secret = named('Secret', s.name);
+      if (!secret && !externalSecrets.includes(s.name)) add(`${at}: env ${e.name}: no Secret ${s.name}`);
+      if (secret && !s.optional && !(s.key in (secret.data ?? {})))
+        add(`${at}: env ${e.name}: Secret ${s.name} has no key ${s.key}`);
     }
-    if (
-      o.kind === 'NetworkPolicy' &&
-      !workloads.some((w) => matches(o.spec.podSelector?.matchLabels, podLabelsOf(w)))
-    ) {
-      add('podSelector matches no workload');
-    }
-    if (o.kind === 'Ingress') {
-      for (const rule of o.spec.rules ?? []) {
-        for (const p of rule.http?.paths ?? []) {
-          const b = p.backend.service;
-          const s = named('Service', b.name);
-          if (!s) add(`backend ${b.name} missing`);
-          else if (
-            !s.spec.ports.some((sp) => (b.port.name ? sp.name === b.port.name : sp.port === b.port.number))
-          )
-            add(`backend ${b.name} has no port ${b.port.name ?? b.port.number}`);
-        }
+  }
+}
+
+/** Containers of the chart's own services: read-only root, their probes, environment and checksum. */
+function ownServiceChecks(o, c, at, add, { named, services }, component, svc) {
+  if (c.securityContext?.readOnlyRootFilesystem !== true) add(`${at}: root filesystem is not read-only`);
+  const probe = svc.kind === 'grpc' ? 'grpc' : 'httpGet';
+  for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+    if (!c[p]?.[probe]) add(`${at}: ${p} is not a ${probe} probe`);
+  }
+  if (svc.kind === 'http' && c.readinessProbe?.httpGet?.path !== '/readyz')
+    add(`${at}: readiness is not /readyz`);
+  if (svc.kind === 'http' && c.livenessProbe?.httpGet?.path !== '/healthz')
+    add(`${at}: liveness is not /healthz`);
+  const cm = named('ConfigMap', c.envFrom?.find((r) => r.configMapRef)?.configMapRef.name);
+  const env = {
+    ...(cm?.data ?? {}),
+    ...Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? '<secret>'])),
+  };
+  for (const key of ['MONGO_URL', 'NATS_URL', 'NODE_ENV']) if (!env[key]) add(`${at}: no ${key}`);
+  if (env.MONGO_DB !== `qm_${component}`) add(`${at}: MONGO_DB is ${env.MONGO_DB}, not qm_${component}`);
+  if (svc.kind === 'grpc' && env.GRPC_PORT !== String(svc.port)) add(`${at}: GRPC_PORT is not ${svc.port}`);
+  if (component === 'gateway') {
+    for (const [other, s] of Object.entries(services)) {
+      if (s.kind === 'grpc' && !env[`${other.toUpperCase()}_GRPC_ADDR`]?.endsWith(`-${other}:${s.port}`)) {
+        add(`${at}: ${other.toUpperCase()}_GRPC_ADDR does not point at ${other}:${s.port}`);
       }
     }
   }
-  // Every enabled service is there, with each of its objects.
+  if (
+    o.metadata?.annotations?.['checksum/config'] === undefined &&
+    !o.spec.template.metadata?.annotations?.['checksum/config']
+  ) {
+    add('no checksum/config annotation');
+  }
+}
+
+function containerChecks(o, c, add, x, { component, svc, volumes, claims }) {
+  const at = `container ${c.name}`;
+  const sc = c.securityContext ?? {};
+  if (sc.allowPrivilegeEscalation !== false) add(`${at}: allowPrivilegeEscalation is not false`);
+  if (!(sc.capabilities?.drop ?? []).includes('ALL')) add(`${at}: capabilities do not drop ALL`);
+  if (!c.resources?.requests || !c.resources?.limits) add(`${at}: resources need requests and limits`);
+  if (o.kind !== 'Pod' && (!c.livenessProbe || !c.readinessProbe || !c.startupProbe))
+    add(`${at}: needs startup, liveness and readiness probes`);
+  for (const m of c.volumeMounts ?? []) {
+    if (!volumes.has(m.name) && !claims.has(m.name)) add(`${at}: mount of unknown volume ${m.name}`);
+  }
+  containerRefChecks(c, at, add, x);
+  // The internal services' identity secret (docs/adr/005) must never reach the gateway.
+  if (component === 'gateway' && (c.env ?? []).some((e) => e.name === 'INTERNAL_TOKEN'))
+    add(`${at}: the gateway must not receive INTERNAL_TOKEN`);
+  if (svc) ownServiceChecks(o, c, at, add, x, component, svc);
+}
+
+function podChecks(o, pod, add, x) {
+  const component = podLabelsOf(o)['app.kubernetes.io/component'];
+  const svc = x.services[component];
+  if (pod.securityContext?.runAsNonRoot !== true) add('pod securityContext.runAsNonRoot is not true');
+  if (pod.securityContext?.seccompProfile?.type !== 'RuntimeDefault')
+    add('pod seccompProfile is not RuntimeDefault');
+  if (pod.automountServiceAccountToken !== false) add('service account token is mounted');
+  const volumes = new Set((pod.volumes ?? []).map((v) => v.name));
+  const claims = new Set((o.spec?.volumeClaimTemplates ?? []).map((c) => c.metadata?.name));
+  for (const v of pod.volumes ?? []) {
+    if (v.configMap && !x.named('ConfigMap', v.configMap.name))
+      add(`volume ${v.name}: no ConfigMap ${v.configMap.name}`);
+  }
+  for (const c of pod.containers ?? []) containerChecks(o, c, add, x, { component, svc, volumes, claims });
+}
+
+function serviceChecks(o, add, { workloads }) {
+  const targets = workloads.filter((w) => matches(o.spec.selector, podLabelsOf(w)));
+  if (!targets.length) add('selector matches no workload');
+  for (const port of o.spec.ports ?? []) {
+    if (typeof port.targetPort === 'string') {
+      const known = targets.some((w) =>
+        w.spec.template.spec.containers.some((c) => (c.ports ?? []).some((p) => p.name === port.targetPort)),
+      );
+      if (!known) add(`targetPort ${port.targetPort} is no container port`);
+    }
+  }
+}
+
+function autoscalerChecks(o, add, { named }) {
+  const ref = o.spec.scaleTargetRef;
+  const target = named(ref.kind, ref.name);
+  if (!target) add(`scale target ${ref.kind}/${ref.name} missing`);
+  else if (target.spec.replicas !== undefined) add(`${ref.name} sets replicas although the HPA owns them`);
+  if (target && !target.spec.template.spec.containers.every((c) => c.resources?.requests?.cpu))
+    add('target has no CPU requests');
+}
+
+function ingressChecks(o, add, { named }) {
+  for (const rule of o.spec.rules ?? []) {
+    for (const p of rule.http?.paths ?? []) {
+      const b = p.backend.service;
+      const s = named('Service', b.name);
+      if (!s) add(`backend ${b.name} missing`);
+      else if (
+        !s.spec.ports.some((sp) => (b.port.name ? sp.name === b.port.name : sp.port === b.port.number))
+      )
+        add(`backend ${b.name} has no port ${b.port.name ?? b.port.number}`);
+    }
+  }
+}
+
+/** The checks of one object, in the order they have always been reported. */
+function objectChecks(o, add, x) {
+  if (['Deployment', 'StatefulSet'].includes(o.kind)) workloadChecks(o, add, x);
+  const pod = podSpecOf(o);
+  if (pod) podChecks(o, pod, add, x);
+  if (o.kind === 'Service' && o.spec.selector) serviceChecks(o, add, x);
+  if (o.kind === 'HorizontalPodAutoscaler') autoscalerChecks(o, add, x);
+  if (
+    o.kind === 'PodDisruptionBudget' &&
+    !x.workloads.some((w) => matches(o.spec.selector?.matchLabels, podLabelsOf(w)))
+  ) {
+    add('selector matches no workload');
+  }
+  if (
+    o.kind === 'NetworkPolicy' &&
+    !x.workloads.some((w) => matches(o.spec.podSelector?.matchLabels, podLabelsOf(w)))
+  ) {
+    add('podSelector matches no workload');
+  }
+  if (o.kind === 'Ingress') ingressChecks(o, add, x);
+}
+
+/** Every enabled service is there, with each of its objects. */
+function missingServiceObjects(problems, { services, named }) {
   for (const [name, svc] of Object.entries(services)) {
     const full = `${RELEASE}-quartermaster-${name}`;
     const want = ['ConfigMap', 'Deployment', 'Service', ...(svc.networkPolicy ? ['NetworkPolicy'] : [])];
@@ -302,6 +300,26 @@ function crossChecks(objects, { services, externalSecrets }) {
         `missing ${missing.join(', ')}`,
       ]);
   }
+}
+
+/** Problems of each object (keyed by its id) found by looking at the whole render. */
+function crossChecks(objects, { services, externalSecrets }) {
+  const problems = new Map(objects.map((o) => [o, []]));
+  const x = {
+    services,
+    externalSecrets,
+    named: (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name),
+    workloads: objects.filter((o) => ['Deployment', 'StatefulSet'].includes(o.kind)),
+  };
+  const seen = new Set();
+  for (const o of objects) {
+    const add = (m) => problems.get(o).push(m);
+    const id = `${o.kind}/${o.metadata?.namespace ?? ''}/${o.metadata?.name}`;
+    if (seen.has(id)) add('duplicate object');
+    seen.add(id);
+    objectChecks(o, add, x);
+  }
+  missingServiceObjects(problems, x);
   return problems;
 }
 

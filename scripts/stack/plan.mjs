@@ -96,206 +96,247 @@ function prepareKeycloak({ root, dataDir, kcHome, log }) {
   }
 }
 
+function natsSpec({ dataDir, tools }) {
+  return {
+    name: 'nats',
+    command: path.join(tools, 'bin/nats-server'),
+    args: [
+      '-js',
+      '-sd',
+      path.join(dataDir, 'nats'),
+      '-a',
+      '127.0.0.1',
+      '-p',
+      '4222',
+      '-m',
+      '8222',
+      '-n',
+      'qm-local',
+    ],
+    ports: [4222, 8222],
+    check: () => httpCheck('http://127.0.0.1:8222/healthz'),
+    timeoutMs: 30000,
+  };
+}
+
+function ferretdbSpec({ dataDir, tools }) {
+  return {
+    name: 'ferretdb',
+    command: path.join(tools, 'bin/ferretdb'),
+    // FerretDB v1 on PostgreSQL: indexed reads stay flat as collections grow (docs/adr/004). It
+    // connects lazily, so it may start beside PostgreSQL; services wait for both to be healthy.
+    args: [
+      '--handler=postgresql',
+      `--postgresql-url=${POSTGRES_URL}`,
+      '--listen-addr=127.0.0.1:27017',
+      '--telemetry=disable',
+      `--state-dir=${path.join(dataDir, 'ferretdb')}`,
+      '--debug-addr=-',
+    ],
+    ports: [27017],
+    prepare: () => mkdirSync(path.join(dataDir, 'ferretdb'), { recursive: true }),
+    check: () => mongoPing('mongodb://127.0.0.1:27017'),
+    timeoutMs: 30000,
+  };
+}
+
+function keycloakSpec({ root, dataDir, kcHome, log }) {
+  return {
+    name: 'keycloak',
+    command: path.join(kcHome, 'bin/kc.sh'),
+    args: [
+      'start-dev',
+      '--http-host=127.0.0.1',
+      '--http-port=8081',
+      // One issuer whichever way Keycloak is reached (browser via localhost, services via 127.0.0.1).
+      '--hostname=http://localhost:8081',
+      '--hostname-backchannel-dynamic=true',
+      '--import-realm',
+      '--db=dev-file',
+      // NON_KEYWORDS=VALUE is what Keycloak adds to its own default H2 URL; without it migrations fail.
+      `--db-url=jdbc:h2:file:${path.join(dataDir, 'keycloak', 'keycloakdb')};NON_KEYWORDS=VALUE;DB_CLOSE_ON_EXIT=FALSE`,
+    ],
+    env: {
+      JAVA_HOME: javaHome(),
+      KC_BOOTSTRAP_ADMIN_USERNAME: 'admin',
+      KC_BOOTSTRAP_ADMIN_PASSWORD: 'admin',
+    },
+    ports: [8081],
+    prepare: () => prepareKeycloak({ root, dataDir, kcHome, log }),
+    check: () => httpCheck('http://127.0.0.1:8081/realms/quartermaster/.well-known/openid-configuration'),
+    timeoutMs: 180000,
+    stopTimeoutMs: 20000,
+  };
+}
+
+function maildevSpec({ dataDir, bin }) {
+  return {
+    name: 'maildev',
+    command: bin('maildev'),
+    args: [
+      '--smtp',
+      '1025',
+      '--web',
+      '1080',
+      '--ip',
+      '127.0.0.1',
+      '--mail-directory',
+      path.join(dataDir, 'maildev'),
+    ],
+    ports: [1025, 1080],
+    prepare: () => mkdirSync(path.join(dataDir, 'maildev'), { recursive: true }),
+    check: async () => {
+      const smtp = await tcpCheck(1025);
+      return smtp === true ? httpCheck('http://127.0.0.1:1080/healthz') : smtp;
+    },
+    timeoutMs: 30000,
+  };
+}
+
+/** NATS, PostgreSQL, FerretDB, Keycloak and MailDev: they start together. */
+function infraTier(ctx) {
+  const tier = [
+    natsSpec(ctx),
+    postgresSpec({ dataDir: ctx.dataDir, tools: ctx.tools }),
+    ferretdbSpec(ctx),
+    keycloakSpec(ctx),
+    maildevSpec(ctx),
+  ];
+  for (const p of tier) p.env = { ...ctx.base, ...p.env };
+  return tier;
+}
+
+function serviceSpec({ root, base, bin, tsx }, { name, grpcPort: port, database }) {
+  return {
+    name,
+    command: bin('tsx'),
+    args: tsx(`services/${name}/src/main.ts`),
+    env: {
+      ...base,
+      ...commonEnv(),
+      ...(name === 'identity'
+        ? {
+            KEYCLOAK_CLIENT_ID: 'qm-identity',
+            KEYCLOAK_CLIENT_SECRET: 'qm-identity-dev-secret',
+            // The local stack's documented admin password (README); --prod runs with NODE_ENV=production,
+            // where identity insists on being given one.
+            ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? 'Admin@12345',
+          }
+        : {}),
+      // Service identity between internal services (docs/adr/005); never given to the gateway.
+      INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? 'local-dev-internal-token-not-for-production',
+      GRPC_PORT: String(port),
+      MONGO_DB: database,
+      ...readEnvFile(path.join(root, 'services', name, '.env.dev')),
+    },
+    ports: [port],
+    check: () => grpcHealth(`127.0.0.1:${port}`),
+    timeoutMs: 90000,
+  };
+}
+
+/** The roster's services in port order, less the planned ones (no code yet). */
+function serviceTier(ctx) {
+  const tier = [];
+  for (const service of ROSTER.filter((s) => !s.planned)) {
+    if (!existsSync(path.join(ctx.root, 'services', service.name, 'src/main.ts'))) {
+      ctx.log.warn(
+        `services/${service.name}/src/main.ts is missing although the roster lists ${service.name} as built; not started`,
+      );
+      continue;
+    }
+    tier.push(serviceSpec(ctx, service));
+  }
+  return tier;
+}
+
+function gatewaySpec({ root, base, bin, tsx, prod }, services) {
+  return {
+    name: 'gateway',
+    command: bin('tsx'),
+    args: tsx('gateway/src/main.ts'),
+    env: {
+      ...base,
+      ...commonEnv(),
+      PORT: '8080',
+      ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
+      SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
+      // Only the services this checkout has: /readyz checks every address it is given.
+      ...Object.fromEntries(
+        services.map(({ name }) => [`${name.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${GRPC_PORT[name]}`]),
+      ),
+      ...readEnvFile(path.join(root, 'gateway/.env.dev')),
+    },
+    ports: [8080],
+    check: () => httpCheck('http://127.0.0.1:8080/healthz'),
+    timeoutMs: 90000,
+  };
+}
+
+/** The frontends' dev servers (with --prod the gateway serves their dist/ folders instead). */
+function frontendTier({ root, base, log }) {
+  const tier = [];
+  for (const [name, port] of Object.entries(FRONTENDS)) {
+    const pkgFile = path.join(root, 'frontends', name, 'package.json');
+    const pkg = existsSync(pkgFile) ? JSON.parse(readFileSync(pkgFile, 'utf8')) : undefined;
+    if (!pkg?.scripts?.dev) {
+      log.warn(`frontends/${name} has no "dev" script yet: skipped`);
+      continue;
+    }
+    tier.push({
+      name: `fe-${name}`,
+      command: 'npm',
+      args: ['run', 'dev', '-w', pkg.name],
+      env: { ...base, PORT: String(port) },
+      ports: [port],
+      // Any HTTP answer means the dev server is up (it may answer 404 on / for a remote).
+      check: async () => {
+        const v4 = await httpCheck(`http://127.0.0.1:${port}/`, { accept: () => true });
+        return v4 === true ? true : httpCheck(`http://[::1]:${port}/`, { accept: () => true });
+      },
+      timeoutMs: 180000,
+    });
+  }
+  return tier;
+}
+
+function warnMissingDists({ root, log }) {
+  for (const name of Object.keys(FRONTENDS)) {
+    if (!existsSync(path.join(root, 'frontends', name, 'dist'))) {
+      log.warn(`frontends/${name}/dist is missing: build it (npm run build -w @qm/frontend-${name})`);
+    }
+  }
+}
+
 /**
  * The processes to run, grouped in tiers: a tier starts once the previous one is healthy, the
  * processes of a tier start together, and stopping goes through the tiers in reverse.
  */
 export function planStack({ root, dataDir, infraOnly = false, frontends = true, prod = false, log }) {
   const tools = path.join(root, '.tools');
-  const kcHome = path.join(tools, `keycloak-${KEYCLOAK_VERSION}`);
-  const bin = (name) => path.join(root, 'node_modules/.bin', name);
-  const base = { ...process.env, NODE_ENV: prod ? 'production' : 'development' };
-  const tiers = [];
-
-  tiers.push([
-    {
-      name: 'nats',
-      command: path.join(tools, 'bin/nats-server'),
-      args: [
-        '-js',
-        '-sd',
-        path.join(dataDir, 'nats'),
-        '-a',
-        '127.0.0.1',
-        '-p',
-        '4222',
-        '-m',
-        '8222',
-        '-n',
-        'qm-local',
-      ],
-      ports: [4222, 8222],
-      check: () => httpCheck('http://127.0.0.1:8222/healthz'),
-      timeoutMs: 30000,
-    },
-    postgresSpec({ dataDir, tools }),
-    {
-      name: 'ferretdb',
-      command: path.join(tools, 'bin/ferretdb'),
-      // FerretDB v1 on PostgreSQL: indexed reads stay flat as collections grow (docs/adr/004). It
-      // connects lazily, so it may start beside PostgreSQL; services wait for both to be healthy.
-      args: [
-        '--handler=postgresql',
-        `--postgresql-url=${POSTGRES_URL}`,
-        '--listen-addr=127.0.0.1:27017',
-        '--telemetry=disable',
-        `--state-dir=${path.join(dataDir, 'ferretdb')}`,
-        '--debug-addr=-',
-      ],
-      ports: [27017],
-      prepare: () => mkdirSync(path.join(dataDir, 'ferretdb'), { recursive: true }),
-      check: () => mongoPing('mongodb://127.0.0.1:27017'),
-      timeoutMs: 30000,
-    },
-    {
-      name: 'keycloak',
-      command: path.join(kcHome, 'bin/kc.sh'),
-      args: [
-        'start-dev',
-        '--http-host=127.0.0.1',
-        '--http-port=8081',
-        // One issuer whichever way Keycloak is reached (browser via localhost, services via 127.0.0.1).
-        '--hostname=http://localhost:8081',
-        '--hostname-backchannel-dynamic=true',
-        '--import-realm',
-        '--db=dev-file',
-        // NON_KEYWORDS=VALUE is what Keycloak adds to its own default H2 URL; without it migrations fail.
-        `--db-url=jdbc:h2:file:${path.join(dataDir, 'keycloak', 'keycloakdb')};NON_KEYWORDS=VALUE;DB_CLOSE_ON_EXIT=FALSE`,
-      ],
-      env: {
-        JAVA_HOME: javaHome(),
-        KC_BOOTSTRAP_ADMIN_USERNAME: 'admin',
-        KC_BOOTSTRAP_ADMIN_PASSWORD: 'admin',
-      },
-      ports: [8081],
-      prepare: () => prepareKeycloak({ root, dataDir, kcHome, log }),
-      check: () => httpCheck('http://127.0.0.1:8081/realms/quartermaster/.well-known/openid-configuration'),
-      timeoutMs: 180000,
-      stopTimeoutMs: 20000,
-    },
-    {
-      name: 'maildev',
-      command: bin('maildev'),
-      args: [
-        '--smtp',
-        '1025',
-        '--web',
-        '1080',
-        '--ip',
-        '127.0.0.1',
-        '--mail-directory',
-        path.join(dataDir, 'maildev'),
-      ],
-      ports: [1025, 1080],
-      prepare: () => mkdirSync(path.join(dataDir, 'maildev'), { recursive: true }),
-      check: async () => {
-        const smtp = await tcpCheck(1025);
-        return smtp === true ? httpCheck('http://127.0.0.1:1080/healthz') : smtp;
-      },
-      timeoutMs: 30000,
-    },
-  ]);
-  for (const p of tiers[0]) p.env = { ...base, ...p.env };
+  const ctx = {
+    root,
+    dataDir,
+    prod,
+    log,
+    tools,
+    kcHome: path.join(tools, `keycloak-${KEYCLOAK_VERSION}`),
+    bin: (name) => path.join(root, 'node_modules/.bin', name),
+    base: { ...process.env, NODE_ENV: prod ? 'production' : 'development' },
+    tsx: (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]),
+  };
+  const tiers = [infraTier(ctx)];
   if (infraOnly) return tiers;
 
-  const tsx = (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]);
-  const serviceTier = [];
-  // The roster's services in port order, less the planned ones (no code yet).
-  for (const { name, grpcPort: port, database } of ROSTER.filter((s) => !s.planned)) {
-    if (!existsSync(path.join(root, 'services', name, 'src/main.ts'))) {
-      log.warn(
-        `services/${name}/src/main.ts is missing although the roster lists ${name} as built; not started`,
-      );
-      continue;
-    }
-    serviceTier.push({
-      name,
-      command: bin('tsx'),
-      args: tsx(`services/${name}/src/main.ts`),
-      env: {
-        ...base,
-        ...commonEnv(),
-        ...(name === 'identity'
-          ? {
-              KEYCLOAK_CLIENT_ID: 'qm-identity',
-              KEYCLOAK_CLIENT_SECRET: 'qm-identity-dev-secret',
-              // The local stack's documented admin password (README); --prod runs with NODE_ENV=production,
-              // where identity insists on being given one.
-              ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? 'Admin@12345',
-            }
-          : {}),
-        // Service identity between internal services (docs/adr/005); never given to the gateway.
-        INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? 'local-dev-internal-token-not-for-production',
-        GRPC_PORT: String(port),
-        MONGO_DB: database,
-        ...readEnvFile(path.join(root, 'services', name, '.env.dev')),
-      },
-      ports: [port],
-      check: () => grpcHealth(`127.0.0.1:${port}`),
-      timeoutMs: 90000,
-    });
-  }
-  if (serviceTier.length) tiers.push(serviceTier);
+  const services = serviceTier(ctx);
+  if (services.length) tiers.push(services);
 
-  if (existsSync(path.join(root, 'gateway/src/main.ts'))) {
-    tiers.push([
-      {
-        name: 'gateway',
-        command: bin('tsx'),
-        args: tsx('gateway/src/main.ts'),
-        env: {
-          ...base,
-          ...commonEnv(),
-          PORT: '8080',
-          ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
-          SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
-          // Only the services this checkout has: /readyz checks every address it is given.
-          ...Object.fromEntries(
-            serviceTier.map(({ name }) => [
-              `${name.toUpperCase()}_GRPC_ADDR`,
-              `127.0.0.1:${GRPC_PORT[name]}`,
-            ]),
-          ),
-          ...readEnvFile(path.join(root, 'gateway/.env.dev')),
-        },
-        ports: [8080],
-        check: () => httpCheck('http://127.0.0.1:8080/healthz'),
-        timeoutMs: 90000,
-      },
-    ]);
-  } else {
-    log.warn('gateway/src/main.ts does not exist yet: the gateway is skipped');
-  }
+  if (existsSync(path.join(root, 'gateway/src/main.ts'))) tiers.push([gatewaySpec(ctx, services)]);
+  else log.warn('gateway/src/main.ts does not exist yet: the gateway is skipped');
 
-  if (prod) {
-    for (const name of Object.keys(FRONTENDS)) {
-      if (!existsSync(path.join(root, 'frontends', name, 'dist'))) {
-        log.warn(`frontends/${name}/dist is missing: build it (npm run build -w @qm/frontend-${name})`);
-      }
-    }
-  } else if (frontends) {
-    const tier = [];
-    for (const [name, port] of Object.entries(FRONTENDS)) {
-      const pkgFile = path.join(root, 'frontends', name, 'package.json');
-      const pkg = existsSync(pkgFile) ? JSON.parse(readFileSync(pkgFile, 'utf8')) : undefined;
-      if (!pkg?.scripts?.dev) {
-        log.warn(`frontends/${name} has no "dev" script yet: skipped`);
-        continue;
-      }
-      tier.push({
-        name: `fe-${name}`,
-        command: 'npm',
-        args: ['run', 'dev', '-w', pkg.name],
-        env: { ...base, PORT: String(port) },
-        ports: [port],
-        // Any HTTP answer means the dev server is up (it may answer 404 on / for a remote).
-        check: async () => {
-          const v4 = await httpCheck(`http://127.0.0.1:${port}/`, { accept: () => true });
-          return v4 === true ? true : httpCheck(`http://[::1]:${port}/`, { accept: () => true });
-        },
-        timeoutMs: 180000,
-      });
-    }
+  if (prod) warnMissingDists(ctx);
+  else if (frontends) {
+    const tier = frontendTier(ctx);
     if (tier.length) tiers.push(tier);
   }
   return tiers;
