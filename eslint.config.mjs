@@ -44,7 +44,12 @@ export default tseslint.config(
   {
     // Small functions in hand-written code: one concern each, thin handlers (issue 7). Generated
     // contracts are ignored above; tests' describe blocks may be long; IIFEs are left out.
-    files: ['gateway/src/**/*.ts', 'services/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}'],
+    files: [
+      'gateway/src/**/*.ts',
+      'services/**/*.{ts,tsx}',
+      'packages/**/*.{ts,tsx}',
+      'frontends/**/*.{ts,tsx}',
+    ],
     ignores: ['**/test/**'],
     rules: { 'max-lines-per-function': ['error', { max: 150, IIFEs: false }] },
   },

@@ -1,36 +1,21 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Group,
-  Pagination,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { modals } from '@mantine/modals';
-import { toast } from '../toast';
 import { PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/rest';
-import { EmptyState, errorMessage, PageHeader, useCurrentUser } from '@qm/ui';
-import { IconAlertTriangle, IconPackage, IconPlus, IconSearch } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { PageHeader, useCurrentUser } from '@qm/ui';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import {
-  deleteProduct,
   MARKET_PAGE_SIZE,
   MARKET_REFETCH_MS,
   MARKET_STALE_MS,
   productsPageQuery,
-  useInvalidateProducts,
   type Product,
 } from '../api';
 import { EditProductDialog } from '../components/EditProductDialog';
-import { ProductCard } from '../components/ProductCard';
+import { MarketPagination, MarketResults } from './MarketResults';
+import { useConfirmDeleteProduct } from './useConfirmDeleteProduct';
 
 const ALL_TYPES = 'all';
 const SEARCH_DEBOUNCE_MS = 300;
@@ -44,24 +29,8 @@ function readPage(value: string | null): number {
   return Number.isInteger(page) && page > 0 ? page : 1;
 }
 
-function CardSkeleton() {
-  return (
-    <Card withBorder radius="md" padding="lg" aria-hidden>
-      <Stack gap="sm">
-        <Skeleton height={22} width="70%" />
-        <Skeleton height={12} />
-        <Skeleton height={12} />
-        <Skeleton height={12} width="60%" />
-        <Skeleton height={40} mt="sm" />
-        <Skeleton height={36} mt="sm" />
-      </Stack>
-    </Card>
-  );
-}
-
 export function MarketPage() {
   const { user, isManufacturer } = useCurrentUser();
-  const invalidateProducts = useInvalidateProducts();
   const [searchParams, setSearchParams] = useSearchParams();
   const page = readPage(searchParams.get('page'));
   const typeParam = searchParams.get('type');
@@ -107,112 +76,9 @@ export function MarketPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- setFilters is recreated each render
   }, [pageOutOfRange, totalPages]);
 
-  const remove = useMutation({
-    mutationFn: (product: Product) => deleteProduct(product.id),
-    onSuccess: () => {
-      toast({
-        color: 'green',
-        title: 'Product deleted',
-        message: 'The product has been removed from the marketplace.',
-      });
-      void invalidateProducts();
-    },
-    onError: (error) => {
-      toast({
-        color: 'red',
-        title: 'Failed to delete product',
-        message: errorMessage(error, 'Please try again.'),
-      });
-    },
-  });
-
-  const confirmDelete = (product: Product) =>
-    modals.openConfirmModal({
-      title: 'Delete product',
-      centered: true,
-      children: (
-        <Text size="sm">
-          Delete <strong>{product.name}</strong>? It will be removed from the marketplace. This cannot be
-          undone.
-        </Text>
-      ),
-      labels: { confirm: 'Delete', cancel: 'Cancel' },
-      confirmProps: { color: 'red' },
-      onConfirm: () => remove.mutate(product),
-    });
+  const confirmDelete = useConfirmDeleteProduct();
 
   const filtered = Boolean(type || q);
-  const items = products.data?.items ?? [];
-
-  let body;
-  if (products.isPending) {
-    body = (
-      <SimpleGrid
-        cols={{ base: 1, sm: 2, lg: 3 }}
-        spacing="lg"
-        aria-busy="true"
-        aria-label="Loading products"
-      >
-        {Array.from({ length: 6 }, (_, i) => (
-          <CardSkeleton key={i} />
-        ))}
-      </SimpleGrid>
-    );
-  } else if (products.isError) {
-    body = (
-      <Alert color="red" title="Failed to fetch products" icon={<IconAlertTriangle size={18} />}>
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">
-            {errorMessage(products.error, 'The products could not be loaded. Please try again.')}
-          </Text>
-          <Button size="xs" variant="light" color="red" onClick={() => void products.refetch()}>
-            Retry
-          </Button>
-        </Stack>
-      </Alert>
-    );
-  } else if (items.length === 0 && filtered) {
-    body = (
-      <EmptyState
-        icon={<IconSearch size={26} />}
-        title="No matching products"
-        description="No products match your search or type filter. Try different words or another type."
-        action={
-          <Button
-            variant="light"
-            onClick={() => {
-              setSearchText('');
-              setFilters({ q: '', type: ALL_TYPES });
-            }}
-          >
-            Clear filters
-          </Button>
-        }
-      />
-    );
-  } else if (items.length === 0) {
-    body = (
-      <EmptyState
-        icon={<IconPackage size={26} />}
-        title="No Products Available"
-        description="Check back later for new military equipment and supplies."
-      />
-    );
-  } else {
-    body = (
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="product-grid">
-        {items.map((product) => (
-          <ProductCard
-            key={product.id}
-            product={product}
-            isOwner={user !== null && user.id === product.manufacturerId}
-            onEdit={setEditing}
-            onDelete={confirmDelete}
-          />
-        ))}
-      </SimpleGrid>
-    );
-  }
 
   return (
     <>
@@ -254,33 +120,25 @@ export function MarketPage() {
         />
       </Group>
 
-      {body}
+      <MarketResults
+        products={products}
+        filtered={filtered}
+        isOwner={(product) => user !== null && user.id === product.manufacturerId}
+        onEdit={setEditing}
+        onDelete={confirmDelete}
+        onClearFilters={() => {
+          setSearchText('');
+          setFilters({ q: '', type: ALL_TYPES });
+        }}
+      />
 
       {products.isSuccess && total > MARKET_PAGE_SIZE && (
-        <Group justify="space-between" mt="xl" gap="sm">
-          <Text size="sm" c="dimmed">
-            {total.toLocaleString('en-IN')} products
-          </Text>
-          <Pagination
-            total={totalPages}
-            value={Math.min(page, totalPages)}
-            onChange={(next) => {
-              setFilters({ page: next });
-              window.scrollTo({ top: 0, behavior: 'smooth' });
-            }}
-            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-            getControlProps={(control) => ({
-              'aria-label': {
-                first: 'First page',
-                last: 'Last page',
-                next: 'Next page',
-                previous: 'Previous page',
-              }[control],
-            })}
-            siblings={1}
-            boundaries={1}
-          />
-        </Group>
+        <MarketPagination
+          total={total}
+          totalPages={totalPages}
+          page={page}
+          onChange={(next) => setFilters({ page: next })}
+        />
       )}
 
       <EditProductDialog product={editing} onClose={() => setEditing(null)} />

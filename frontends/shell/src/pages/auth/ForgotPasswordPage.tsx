@@ -11,21 +11,8 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { OtpSchema, RequestPasswordResetBody, ResetPasswordForm } from '@qm/contracts/rest';
-import { apiFetch, errorMessage } from '@qm/ui';
-import { useMutation } from '@tanstack/react-query';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
-import { z } from 'zod';
-import { useCooldown } from '../../auth/useCooldown';
-import { useFlowToast } from '../../auth/useFlowToast';
-
-const OtpForm = z.object({ otp: OtpSchema });
-const RESEND_SECONDS = 30;
-
-type Step = 0 | 1 | 2;
+import { Link } from 'react-router-dom';
+import { useForgotPasswordFlow } from './useForgotPasswordFlow';
 
 const STEP_TITLES = ['Forgot Password', 'Verify OTP', 'Reset Password'] as const;
 const STEP_TEXT = [
@@ -39,93 +26,18 @@ const STEP_TEXT = [
  * returns to the previous step; success goes to /auth. A Sign in link is always shown.
  */
 export default function ForgotPasswordPage() {
-  const navigate = useNavigate();
-  const [step, setStep] = useState<Step>(0);
-  const [account, setAccount] = useState('');
-  const cooldown = useCooldown(RESEND_SECONDS);
-  const toast = useFlowToast();
-
-  const accountForm = useForm({
-    mode: 'controlled',
-    initialValues: { emailOrUsername: '' },
-    validate: zod4Resolver(RequestPasswordResetBody),
-  });
-  const otpForm = useForm({
-    mode: 'controlled',
-    initialValues: { otp: '' },
-    validate: zod4Resolver(OtpForm),
-  });
-  const passwordForm = useForm({
-    mode: 'controlled',
-    initialValues: { password: '', confirmPassword: '' },
-    validate: zod4Resolver(ResetPasswordForm),
-  });
-
-  const sendOtp = useMutation({
-    mutationFn: (emailOrUsername: string) =>
-      apiFetch('/api/request-password-reset', { method: 'POST', body: { emailOrUsername } }),
-    retry: false,
-    onSuccess: (_data, emailOrUsername) => {
-      setAccount(emailOrUsername);
-      cooldown.start();
-      otpForm.reset();
-      setStep(1);
-      toast({
-        color: 'green',
-        title: 'OTP Sent',
-        message: 'Please check your email for the OTP',
-      });
-    },
-    onError: (error) => {
-      toast({
-        color: 'red',
-        title: 'Failed to send OTP',
-        message: errorMessage(error, 'Please check your email or username and try again'),
-      });
-    },
-  });
-
-  const verifyOtp = useMutation({
-    mutationFn: (otp: string) =>
-      apiFetch('/api/verify-password-reset-otp', { method: 'POST', body: { emailOrUsername: account, otp } }),
-    retry: false,
-    onSuccess: () => {
-      passwordForm.reset();
-      setStep(2);
-      toast({ color: 'green', title: 'OTP Verified', message: 'Please set your new password' });
-    },
-    onError: (error) => {
-      toast({
-        color: 'red',
-        title: 'Invalid OTP',
-        message: errorMessage(error, 'Please check the OTP and try again'),
-      });
-    },
-  });
-
-  const resetPassword = useMutation({
-    mutationFn: (values: { password: string; confirmPassword: string }) =>
-      apiFetch('/api/reset-password', {
-        method: 'POST',
-        body: { emailOrUsername: account, password: values.password },
-      }),
-    retry: false,
-    onSuccess: () => {
-      toast({
-        color: 'green',
-        title: 'Password Reset Successfully',
-        message: 'You can now login with your new password',
-      });
-      void navigate('/auth');
-    },
-    onError: (error) => {
-      toast({
-        color: 'red',
-        title: 'Password Reset Failed',
-        message: errorMessage(error, 'An error occurred, please try again'),
-      });
-    },
-  });
+  const {
+    step,
+    setStep,
+    account,
+    cooldown,
+    accountForm,
+    otpForm,
+    passwordForm,
+    sendOtp,
+    verifyOtp,
+    resetPassword,
+  } = useForgotPasswordFlow();
 
   return (
     <Container size="xs" py="xl">

@@ -11,26 +11,10 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { ChangePasswordForm, OtpSchema } from '@qm/contracts/rest';
-import { apiFetch, errorMessage } from '@qm/ui';
 import { IconCircleCheck, IconLock } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
-import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { useEffect, useState } from 'react';
-import { z } from 'zod';
-import { useCooldown } from '../../auth/useCooldown';
-import { useFlowToast } from '../../auth/useFlowToast';
+import { useChangePasswordFlow } from './useChangePasswordFlow';
 
-/** The dialog's steps (spec §2, §4). */
-export type ChangePasswordStep = 'otp-verification' | 'enter-password' | 'success';
-
-/** Spec §9: a new code at most every 30 s; the success step closes itself after 3 s. */
-export const RESEND_SECONDS = 30;
-export const SUCCESS_CLOSE_MS = 3000;
-
-const OtpForm = z.object({ otp: OtpSchema });
-type PasswordValues = { currentPassword: string; newPassword: string; confirmNewPassword: string };
+export { RESEND_SECONDS, SUCCESS_CLOSE_MS, type ChangePasswordStep } from './useChangePasswordFlow';
 
 /**
  * "Change Password" from the Security Settings tab. Opening it sends a code to the registered email
@@ -38,127 +22,19 @@ type PasswordValues = { currentPassword: string; newPassword: string; confirmNew
  * (success), which closes after 3 s. Closing at any time resets it; opening again sends a fresh code.
  */
 export function ChangePasswordSection() {
-  const [opened, setOpened] = useState(false);
-  const [step, setStep] = useState<ChangePasswordStep>('otp-verification');
-  const [verifiedOtp, setVerifiedOtp] = useState('');
-  // Kept outside the dialog's life, so closing and reopening cannot get around the 30 s wait.
-  const cooldown = useCooldown(RESEND_SECONDS);
-  const toast = useFlowToast();
-  const [sendWaiting, setSendWaiting] = useState(false);
-
-  const otpForm = useForm({
-    mode: 'controlled',
-    initialValues: { otp: '' },
-    validate: zod4Resolver(OtpForm),
-  });
-  const passwordForm = useForm<PasswordValues>({
-    mode: 'controlled',
-    initialValues: { currentPassword: '', newPassword: '', confirmNewPassword: '' },
-    validate: zod4Resolver(ChangePasswordForm),
-  });
-
-  const sendOtp = useMutation({
-    mutationFn: () => apiFetch('/api/user/request-password-change-otp', { method: 'POST', body: {} }),
-    retry: false,
-    onSuccess: () => {
-      cooldown.start();
-      setSendWaiting(false);
-      toast({
-        color: 'green',
-        title: 'OTP Sent',
-        message: 'Please check your email for the OTP',
-      });
-    },
-    onError: (error) => {
-      toast({
-        color: 'red',
-        title: 'Failed to send OTP',
-        message: errorMessage(error, 'Failed to send OTP'),
-      });
-    },
-  });
-
-  const verifyOtp = useMutation({
-    mutationFn: (otp: string) => apiFetch('/api/user/verify-password-otp', { method: 'POST', body: { otp } }),
-    retry: false,
-    onSuccess: (_data, otp) => {
-      setVerifiedOtp(otp);
-      setStep('enter-password');
-      toast({
-        color: 'green',
-        title: 'OTP Verified',
-        message: 'Please enter your current and new password',
-      });
-    },
-    onError: (error) => {
-      toast({
-        color: 'red',
-        title: 'Invalid OTP',
-        message: errorMessage(error, 'Invalid OTP'),
-      });
-    },
-  });
-
-  const changePassword = useMutation({
-    mutationFn: async (values: PasswordValues) => {
-      // The current password first, so a wrong one is named as such ("Current password is incorrect").
-      await apiFetch('/api/user/verify-current-password', {
-        method: 'POST',
-        body: { currentPassword: values.currentPassword },
-      });
-      await apiFetch('/api/user/verify-password-otp', {
-        method: 'POST',
-        body: { otp: verifiedOtp, newPassword: values.newPassword },
-      });
-    },
-    retry: false,
-    onSuccess: () => {
-      setStep('success');
-      toast({
-        color: 'green',
-        title: 'Success',
-        message: 'Your password has been changed successfully.',
-      });
-    },
-    onError: (error) => {
-      toast({
-        color: 'red',
-        title: 'Error',
-        message: errorMessage(error, 'Failed to change password'),
-      });
-    },
-  });
-
-  const reset = () => {
-    setStep('otp-verification');
-    setVerifiedOtp('');
-    otpForm.reset();
-    passwordForm.reset();
-  };
-
-  const open = () => {
-    reset();
-    setOpened(true);
-    // A fresh code on every opening, unless one went out less than 30 s ago (the server would refuse it;
-    // that code is still valid and the countdown shows when the next one may be asked for).
-    if (cooldown.active) setSendWaiting(true);
-    else sendOtp.mutate();
-  };
-
-  const close = () => {
-    setOpened(false);
-    reset();
-  };
-
-  // The success step closes the dialog after 3 s.
-  useEffect(() => {
-    if (!opened || step !== 'success') return;
-    const timer = window.setTimeout(() => {
-      setOpened(false);
-      setStep('otp-verification');
-    }, SUCCESS_CLOSE_MS);
-    return () => window.clearTimeout(timer);
-  }, [opened, step]);
+  const {
+    opened,
+    step,
+    cooldown,
+    sendWaiting,
+    otpForm,
+    passwordForm,
+    sendOtp,
+    verifyOtp,
+    changePassword,
+    open,
+    close,
+  } = useChangePasswordFlow();
 
   return (
     <>

@@ -1,0 +1,145 @@
+import { Alert, Button, Card, Group, Pagination, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { EmptyState, errorMessage } from '@qm/ui';
+import { IconAlertTriangle, IconPackage, IconSearch } from '@tabler/icons-react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { Product } from '../api';
+import { ProductCard } from '../components/ProductCard';
+
+function CardSkeleton() {
+  return (
+    <Card withBorder radius="md" padding="lg" aria-hidden>
+      <Stack gap="sm">
+        <Skeleton height={22} width="70%" />
+        <Skeleton height={12} />
+        <Skeleton height={12} />
+        <Skeleton height={12} width="60%" />
+        <Skeleton height={40} mt="sm" />
+        <Skeleton height={36} mt="sm" />
+      </Stack>
+    </Card>
+  );
+}
+
+interface MarketResultsProps {
+  products: UseQueryResult<{ items: Product[] }>;
+  /** A search text or type filter is applied (changes the empty state). */
+  filtered: boolean;
+  isOwner: (product: Product) => boolean;
+  onEdit: (product: Product) => void;
+  onDelete: (product: Product) => void;
+  onClearFilters: () => void;
+}
+
+/** The market's body: loading skeletons, the error with Retry, the two empty states, or the product grid. */
+export function MarketResults({
+  products,
+  filtered,
+  isOwner,
+  onEdit,
+  onDelete,
+  onClearFilters,
+}: MarketResultsProps) {
+  const items = products.data?.items ?? [];
+
+  if (products.isPending) {
+    return (
+      <SimpleGrid
+        cols={{ base: 1, sm: 2, lg: 3 }}
+        spacing="lg"
+        aria-busy="true"
+        aria-label="Loading products"
+      >
+        {Array.from({ length: 6 }, (_, i) => (
+          <CardSkeleton key={i} />
+        ))}
+      </SimpleGrid>
+    );
+  }
+  if (products.isError) {
+    return (
+      <Alert color="red" title="Failed to fetch products" icon={<IconAlertTriangle size={18} />}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">
+            {errorMessage(products.error, 'The products could not be loaded. Please try again.')}
+          </Text>
+          <Button size="xs" variant="light" color="red" onClick={() => void products.refetch()}>
+            Retry
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (items.length === 0 && filtered) {
+    return (
+      <EmptyState
+        icon={<IconSearch size={26} />}
+        title="No matching products"
+        description="No products match your search or type filter. Try different words or another type."
+        action={
+          <Button variant="light" onClick={onClearFilters}>
+            Clear filters
+          </Button>
+        }
+      />
+    );
+  }
+  if (items.length === 0) {
+    return (
+      <EmptyState
+        icon={<IconPackage size={26} />}
+        title="No Products Available"
+        description="Check back later for new military equipment and supplies."
+      />
+    );
+  }
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="lg" data-testid="product-grid">
+      {items.map((product) => (
+        <ProductCard
+          key={product.id}
+          product={product}
+          isOwner={isOwner(product)}
+          onEdit={onEdit}
+          onDelete={onDelete}
+        />
+      ))}
+    </SimpleGrid>
+  );
+}
+
+interface MarketPaginationProps {
+  total: number;
+  totalPages: number;
+  page: number;
+  onChange: (page: number) => void;
+}
+
+/** The product count and page links under the grid. */
+export function MarketPagination({ total, totalPages, page, onChange }: MarketPaginationProps) {
+  return (
+    <Group justify="space-between" mt="xl" gap="sm">
+      <Text size="sm" c="dimmed">
+        {total.toLocaleString('en-IN')} products
+      </Text>
+      <Pagination
+        total={totalPages}
+        value={Math.min(page, totalPages)}
+        onChange={(next) => {
+          onChange(next);
+          window.scrollTo({ top: 0, behavior: 'smooth' });
+        }}
+        getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+        getControlProps={(control) => ({
+          'aria-label': {
+            first: 'First page',
+            last: 'Last page',
+            next: 'Next page',
+            previous: 'Previous page',
+          }[control],
+        })}
+        siblings={1}
+        boundaries={1}
+      />
+    </Group>
+  );
+}
