@@ -1,7 +1,8 @@
 // The PostgreSQL server behind FerretDB (docs/adr/004): Debian's PostgreSQL 15 binaries, linked into
 // .tools/bin by scripts/provision.sh postgres, with a cluster per data directory.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chownSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { tcpCheck } from './health.mjs';
 
@@ -20,8 +21,33 @@ function runAs() {
   }
 }
 
-function initCluster({ pgdata, initdb, user }) {
+/** Whether `user` can reach `dir` (the nearest existing ancestor of it); a clone under /root is not. */
+function reachable(dir, user) {
+  let d = dir;
+  while (!existsSync(d)) d = path.dirname(d);
+  return spawnSync('test', ['-x', d], { ...user }).status === 0;
+}
+
+/**
+ * Where the cluster lives: <dataDir>/postgres, or, when the `postgres` user cannot reach the data
+ * directory, a directory of its own under /var/tmp that belongs to this data directory (a marker in
+ * the data directory ties them: a fresh data directory gets a fresh cluster).
+ */
+function clusterDir(dataDir, user) {
+  if (!user || reachable(dataDir, user)) return { pgdata: path.join(dataDir, 'postgres') };
+  const id = createHash('sha1').update(path.resolve(dataDir)).digest('hex').slice(0, 16);
+  return { pgdata: `/var/tmp/quartermaster-postgres/${id}`, marker: path.join(dataDir, 'postgres.location') };
+}
+
+function initCluster({ pgdata, marker, initdb, user }) {
+  if (marker) {
+    const ours = existsSync(marker) && readFileSync(marker, 'utf8').trim() === pgdata;
+    if (!ours) rmSync(pgdata, { recursive: true, force: true });
+    mkdirSync(path.dirname(marker), { recursive: true });
+    writeFileSync(marker, `${pgdata}\n`);
+  }
   if (existsSync(path.join(pgdata, 'PG_VERSION'))) return;
+  mkdirSync(path.dirname(pgdata), { recursive: true });
   mkdirSync(pgdata, { recursive: true, mode: 0o700 });
   if (user) chownSync(pgdata, user.uid, user.gid);
   const res = spawnSync(
@@ -39,8 +65,8 @@ const binary = (tools, name) => {
 };
 
 export function postgresSpec({ dataDir, tools }) {
-  const pgdata = path.join(dataDir, 'postgres');
   const user = runAs();
+  const { pgdata, marker } = clusterDir(dataDir, user);
   return {
     name: 'postgres',
     command: binary(tools, 'postgres'),
@@ -60,7 +86,7 @@ export function postgresSpec({ dataDir, tools }) {
     ],
     spawnAs: user,
     ports: [POSTGRES_PORT],
-    prepare: () => initCluster({ pgdata, initdb: binary(tools, 'initdb'), user }),
+    prepare: () => initCluster({ pgdata, marker, initdb: binary(tools, 'initdb'), user }),
     check: () => tcpCheck(POSTGRES_PORT),
     timeoutMs: 30000,
     // SIGINT is PostgreSQL's fast shutdown: it does not wait for clients to disconnect.
