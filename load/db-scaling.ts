@@ -14,6 +14,7 @@ import {
   addFeeds,
   connectMongo,
   ensureIndexes,
+  feedCounterId,
   feedFields,
   feedsOf,
   indexBackendFor,
@@ -99,7 +100,11 @@ async function main() {
       // One update per counter: FerretDB v1 stalls on an `update` command carrying many
       // statements (a bulkWrite of 100 updates did not finish in 20 s; ADR 004).
       for (const [owner, seq] of seqs) {
-        await counters.updateOne({ _id: `feed:entries:owner:${owner}` }, { $set: { seq } }, { upsert: true });
+        await counters.updateOne(
+          { _id: feedCounterId('entries', 'owner', owner) },
+          { $set: { seq } },
+          { upsert: true },
+        );
       }
       const loadS = (Date.now() - t0) / 1000;
 

@@ -19,7 +19,8 @@ export type FeedOwners<T> = Record<string, (doc: T) => string | number>;
 
 const keyField = (feed: string) => `feed_${feed}`;
 const seqField = (feed: string) => `feedSeq_${feed}`;
-const counterName = (collection: string, feed: string, owner: string | number) =>
+/** The `counters` document that numbers `owner`'s documents in a feed (bulk loaders set it too). */
+export const feedCounterId = (collection: string, feed: string, owner: string | number) =>
   `feed:${collection}:${feed}:${owner}`;
 const bucketKey = (owner: string | number, seq: number) => `${owner}:${Math.floor(seq / BUCKET_SIZE)}`;
 
@@ -61,7 +62,7 @@ export function feedsOf<T extends object>(
       const filed: Record<string, unknown> = { ...(doc as Record<string, unknown>) };
       for (const [feed, ownerOf] of Object.entries(owners)) {
         const owner = ownerOf(doc);
-        const seq = await nextSequence(conn, counterName(collection, feed, owner));
+        const seq = await nextSequence(conn, feedCounterId(collection, feed, owner));
         Object.assign(filed, feedFields(feed, owner, seq));
       }
       const created = await model.create(filed);
@@ -71,7 +72,7 @@ export function feedsOf<T extends object>(
       if (!owners[feed]) throw new Error(`unknown feed ${feed}`);
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > BUCKET_SIZE)
         throw new RangeError(`pageSize must be 1..${BUCKET_SIZE}`);
-      const counter = await counters.findOne({ _id: counterName(collection, feed, owner) });
+      const counter = await counters.findOne({ _id: feedCounterId(collection, feed, owner) });
       const total = counter?.seq ?? 0;
       const newest = total - (page - 1) * pageSize; // sequence numbers start at 1
       const oldest = Math.max(1, newest - pageSize + 1);

@@ -36,17 +36,26 @@ function indexName(table: string, field: string): string {
   return `qm_${table.slice(0, 30)}_${field.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 14)}_${digest}`;
 }
 
+/** The PostgreSQL table FerretDB v1 keeps a collection in (its metadata table maps the two). */
+export async function ferretdbTableOf(
+  sql: Pick<pg.Pool, 'query'>,
+  db: string,
+  collection: string,
+): Promise<string | undefined> {
+  const found = await sql.query<{ table: string }>(
+    `SELECT _jsonb->>'table' AS table FROM ${quoteIdent(db)}.${quoteIdent(METADATA_TABLE)} WHERE _jsonb->>'_id' = $1`,
+    [collection],
+  );
+  return found.rows[0]?.table;
+}
+
 /** GIN expression indexes created directly in the PostgreSQL database behind FerretDB v1. */
 export function ferretdbPostgresBackend(url: string): IndexBackend {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   return {
     async ensure(db, collection, fields) {
       const schema = quoteIdent(db);
-      const found = await pool.query<{ table: string }>(
-        `SELECT _jsonb->>'table' AS table FROM ${schema}.${quoteIdent(METADATA_TABLE)} WHERE _jsonb->>'_id' = $1`,
-        [collection],
-      );
-      const table = found.rows[0]?.table;
+      const table = await ferretdbTableOf(pool, db, collection);
       if (!table)
         throw new Error(`FerretDB has no table for ${db}.${collection}: create the collection first`);
       for (const field of new Set(['_id', ...fields])) {

@@ -1,6 +1,13 @@
 import mongoose, { type Connection } from 'mongoose';
 import pg from 'pg';
-import { addFeeds, BUCKET_SIZE, ensureIndexes, feedsOf, ferretdbPostgresBackend } from '../src';
+import {
+  addFeeds,
+  BUCKET_SIZE,
+  ensureIndexes,
+  feedsOf,
+  ferretdbPostgresBackend,
+  ferretdbTableOf,
+} from '../src';
 import { FERRETDB_POSTGRESQL_URL, testDb } from './infra';
 
 // docs/adr/004: declared indexes are served by FerretDB's PostgreSQL backend, and feeds page
@@ -35,13 +42,7 @@ describe('declared indexes and feeds on the real database', () => {
     await sql.end();
   });
 
-  async function tableOf(collection: string): Promise<string> {
-    const r = await sql.query<{ table: string }>(
-      `SELECT _jsonb->>'table' AS table FROM "${db.name}"._ferretdb_database_metadata WHERE _jsonb->>'_id' = $1`,
-      [collection],
-    );
-    return r.rows[0]!.table;
-  }
+  const tableOf = async (collection: string) => (await ferretdbTableOf(sql, db.name, collection))!;
 
   it('gives every declared field, _id and the platform collections a GIN index FerretDB can use', async () => {
     const table = await tableOf('entries');
