@@ -4,3 +4,4 @@ export * from './api/catalog';
 export * from './api/identity';
 export * from './api/assistant';
 export * from './api/numbers';
+export * from './api/wallet';

@@ -228,6 +228,12 @@ export function registerIdentityServer(
       };
     },
 
+    lookupUser: async (req, ctx) => {
+      if (!req.by) throw invalid('Give an id or a username');
+      const by = req.by.$case === 'id' ? { id: req.by.value } : { username: req.by.value };
+      return { user: toProtoUser(await accounts.lookup(ctx.service, by)) };
+    },
+
     // ---- administrators ---------------------------------------------------------------------
     listUsers: async (req, ctx) => {
       admin(ctx);

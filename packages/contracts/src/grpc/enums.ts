@@ -2,6 +2,8 @@ import type { ProductTypeName } from '../api/catalog';
 import type { UserRole, UserStatusName } from '../api/identity';
 import { ProductType } from '../gen/qm/catalog/v1/catalog';
 import { Role, UserStatus } from '../gen/qm/identity/v1/identity';
+import { TransactionSort, TransactionStatus, TransactionType } from '../gen/qm/wallet/v1/wallet';
+import type { TransactionSortName, TransactionStatusName, TransactionTypeName } from '../api/wallet';
 
 /**
  * A proto enum ⇄ REST name mapping, written once from the name side so the compiler proves every
@@ -35,4 +37,23 @@ export const productTypes = enumMapping<ProductTypeName, ProductType>({
   Equipment: ProductType.PRODUCT_TYPE_EQUIPMENT,
   Ammunition: ProductType.PRODUCT_TYPE_AMMUNITION,
   Other: ProductType.PRODUCT_TYPE_OTHER,
+});
+
+export const transactionTypes = enumMapping<TransactionTypeName, TransactionType>({
+  credit: TransactionType.TRANSACTION_TYPE_CREDIT,
+  debit: TransactionType.TRANSACTION_TYPE_DEBIT,
+  transfer: TransactionType.TRANSACTION_TYPE_TRANSFER,
+});
+
+export const transactionStatuses = enumMapping<TransactionStatusName, TransactionStatus>({
+  pending: TransactionStatus.TRANSACTION_STATUS_PENDING,
+  completed: TransactionStatus.TRANSACTION_STATUS_COMPLETED,
+  failed: TransactionStatus.TRANSACTION_STATUS_FAILED,
+});
+
+export const transactionSorts = enumMapping<TransactionSortName, TransactionSort>({
+  date_desc: TransactionSort.TRANSACTION_SORT_DATE_DESC,
+  date_asc: TransactionSort.TRANSACTION_SORT_DATE_ASC,
+  amount_desc: TransactionSort.TRANSACTION_SORT_AMOUNT_DESC,
+  amount_asc: TransactionSort.TRANSACTION_SORT_AMOUNT_ASC,
 });

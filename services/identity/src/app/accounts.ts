@@ -1,5 +1,5 @@
 import { UsernameSchema } from '@qm/contracts/rest';
-import { type Caller, conflict, invalid, notFound } from '@qm/platform';
+import { type Caller, conflict, forbidden, invalid, notFound } from '@qm/platform';
 import { isValidAction, SERVER_RECORDED } from '../domain/activity';
 import {
   assertDeletable,
@@ -15,6 +15,9 @@ import { events } from '../events/events';
 import { mails } from '../mail/templates';
 import type { StoredUser } from '../store/users';
 import { bestEffort, type Deps, recordActivity } from './deps';
+
+/** Internal services that may look a user up by id or username (docs/adr/005). */
+const LOOKUP_SERVICES: ReadonlySet<string> = new Set(['wallet']);
 import { register } from './registration';
 import { updateProfile } from './profiles';
 
@@ -98,6 +101,19 @@ export function createAccounts(d: Deps) {
       const view = viewFor(user, caller);
       if (view.kind === 'hidden') throw notFound('User not found');
       return { user, view: view.kind };
+    },
+
+    /** An internal service's lookup (wallet: a transfer's receiver, a PIN code's recipient). */
+    async lookup(
+      service: string | undefined,
+      by: { id: number } | { username: string },
+    ): Promise<StoredUser> {
+      if (!service || !LOOKUP_SERVICES.has(service))
+        throw forbidden('Only internal services may look users up');
+      const user =
+        'id' in by ? await d.users.byId(by.id) : await d.users.byUsernameKey(usernameKey(by.username));
+      if (!user) throw notFound('User not found');
+      return user;
     },
 
     async current(caller: Caller): Promise<StoredUser> {

@@ -474,6 +474,14 @@ export interface DeleteUserRequest {
 export interface DeleteUserResponse {
 }
 
+export interface LookupUserRequest {
+  by?: { $case: "id"; value: number } | { $case: "username"; value: string } | undefined;
+}
+
+export interface LookupUserResponse {
+  user?: User | undefined;
+}
+
 function createBaseUser(): User {
   return {
     id: 0,
@@ -4852,6 +4860,174 @@ export const DeleteUserResponse: MessageFns<DeleteUserResponse> = {
   },
 };
 
+function createBaseLookupUserRequest(): LookupUserRequest {
+  return { by: undefined };
+}
+
+export const LookupUserRequest: MessageFns<LookupUserRequest> = {
+  encode(message: LookupUserRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.by?.$case) {
+      case "id":
+        writer.uint32(8).int64(message.by.value);
+        break;
+      case "username":
+        writer.uint32(18).string(message.by.value);
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupUserRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupUserRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.by = { $case: "id", value: longToNumber(reader.int64()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.by = { $case: "username", value: reader.string() };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupUserRequest {
+    return {
+      by: isSet(object.id)
+        ? { $case: "id", value: globalThis.Number(object.id) }
+        : isSet(object.username)
+        ? { $case: "username", value: globalThis.String(object.username) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: LookupUserRequest): unknown {
+    const obj: any = {};
+    if (message.by?.$case === "id") {
+      obj.id = Math.round(message.by.value);
+    } else if (message.by?.$case === "username") {
+      obj.username = message.by.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupUserRequest>, I>>(base?: I): LookupUserRequest {
+    return LookupUserRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupUserRequest>, I>>(object: I): LookupUserRequest {
+    const message = createBaseLookupUserRequest();
+    switch (object.by?.$case) {
+      case "id": {
+        if (object.by?.value !== undefined && object.by?.value !== null) {
+          message.by = { $case: "id", value: object.by.value };
+        }
+        break;
+      }
+      case "username": {
+        if (object.by?.value !== undefined && object.by?.value !== null) {
+          message.by = { $case: "username", value: object.by.value };
+        }
+        break;
+      }
+    }
+    return message;
+  },
+};
+
+function createBaseLookupUserResponse(): LookupUserResponse {
+  return { user: undefined };
+}
+
+export const LookupUserResponse: MessageFns<LookupUserResponse> = {
+  encode(message: LookupUserResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LookupUserResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLookupUserResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LookupUserResponse {
+    return { user: isSet(object.user) ? User.fromJSON(object.user) : undefined };
+  },
+
+  toJSON(message: LookupUserResponse): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LookupUserResponse>, I>>(base?: I): LookupUserResponse {
+    return LookupUserResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LookupUserResponse>, I>>(object: I): LookupUserResponse {
+    const message = createBaseLookupUserResponse();
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    return message;
+  },
+};
+
 /**
  * Accounts, approval, sessions, profiles and password flows (spec §3 users, §4, §5, §7, §8).
  * Credentials live in Keycloak; this service keeps the profile and the approval status. Tokens
@@ -5059,6 +5235,19 @@ export const IdentityServiceService = {
     responseSerialize: (value: DeleteUserResponse): Buffer => Buffer.from(DeleteUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteUserResponse => DeleteUserResponse.decode(value),
   },
+  /**
+   * Internal services only, proven by their service identity (docs/adr/005): the wallet looks up a
+   * transfer's receiver by username and a PIN code's recipient by id. NOT_FOUND when there is none.
+   */
+  lookupUser: {
+    path: "/qm.identity.v1.IdentityService/LookupUser" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LookupUserRequest): Buffer => Buffer.from(LookupUserRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LookupUserRequest => LookupUserRequest.decode(value),
+    responseSerialize: (value: LookupUserResponse): Buffer => Buffer.from(LookupUserResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LookupUserResponse => LookupUserResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -5085,6 +5274,11 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
   updateUserStatus: handleUnaryCall<UpdateUserStatusRequest, UpdateUserStatusResponse>;
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
+  /**
+   * Internal services only, proven by their service identity (docs/adr/005): the wallet looks up a
+   * transfer's receiver by username and a PIN code's recipient by id. NOT_FOUND when there is none.
+   */
+  lookupUser: handleUnaryCall<LookupUserRequest, LookupUserResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -5376,6 +5570,25 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Internal services only, proven by their service identity (docs/adr/005): the wallet looks up a
+   * transfer's receiver by username and a PIN code's recipient by id. NOT_FOUND when there is none.
+   */
+  lookupUser(
+    request: LookupUserRequest,
+    callback: (error: ServiceError | null, response: LookupUserResponse) => void,
+  ): ClientUnaryCall;
+  lookupUser(
+    request: LookupUserRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LookupUserResponse) => void,
+  ): ClientUnaryCall;
+  lookupUser(
+    request: LookupUserRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LookupUserResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,344 @@
+import { z } from 'zod';
+import { NUMBER_LIMITS } from './numbers';
+
+/**
+ * REST shapes of spec §7 for the wallet (balance, history, add money, PIN, transfer, admin views),
+ * shared by the gateway (validation, OpenAPI), the wallet service (the same rules and messages) and
+ * the wallet and admin remotes. Money travels as a string with two decimals ("1234.50").
+ */
+export const TRANSACTION_TYPES = ['credit', 'debit', 'transfer'] as const;
+export type TransactionTypeName = (typeof TRANSACTION_TYPES)[number];
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
+export type TransactionStatusName = (typeof TRANSACTION_STATUSES)[number];
+export const TRANSACTION_SORTS = ['date_desc', 'date_asc', 'amount_desc', 'amount_asc'] as const;
+export type TransactionSortName = (typeof TRANSACTION_SORTS)[number];
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+export const WALLET_LIMITS = {
+  /** Add money: 100 to 100000 rupees inclusive (spec §9). */
+  topUpMinPaise: 100_00,
+  topUpMaxPaise: 100_000_00,
+  /** The wallet's history page size (a feed bucket). */
+  historyPageSizeMax: 32,
+  pinMinChars: 6,
+  /** A PIN is hashed slowly; a longer one only costs more to hash. */
+  pinMaxChars: 64,
+  otpDigits: 6,
+  usernameMaxChars: 50,
+  /** At most 99,999,999.99 rupees (decimal 10,2). */
+  amountMaxPaise: 9_999_999_999,
+  idempotencyKeyMaxChars: 255,
+} as const;
+
+/** The user-facing texts of spec §5 and §8 for the wallet; the service answers with the same. */
+export const WALLET_MESSAGES = {
+  amountRequired: 'Amount is required',
+  topUpRange: 'Amount must be between ₹100 and ₹100,000',
+  amountFormat: 'Amount must be a positive number with at most two decimals',
+  amountPositive: 'Amount must be greater than 0',
+  amountTooLarge: 'Amount must be at most 99,999,999.99',
+  insufficientBalance: 'Insufficient wallet balance',
+  receiverRequired: 'Receiver username is required',
+  notEligible: 'Selected user is not eligible for transfers',
+  pinTooShort: 'PIN must be at least 6 digits',
+  pinTooLong: 'PIN must be at most 64 characters',
+  pinsDontMatch: "PINs don't match",
+  pinRequired: 'PIN is required',
+  otpFormat: 'OTP must be 6 digits',
+  pinSetupFirst: 'Please set up your wallet PIN first',
+  wrongPin: (left: number) => `Incorrect PIN. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`,
+  pinLocked: (untilIso: string) => `Too many incorrect PIN attempts. Transfers are locked until ${untilIso}.`,
+  transferred: 'Money transferred successfully',
+  paymentVerificationFailed: 'Payment Verification Failed',
+  orderNotFound: 'Payment order not found',
+  cardDeclined: 'Your card was declined.',
+  cardInsufficientFunds: 'Your card has insufficient funds.',
+  cardNumberInvalid: 'Enter a valid card number',
+  cardExpiryInvalid: 'Enter the expiry as MM/YY',
+  cardExpired: 'Your card has expired.',
+  cardCvcInvalid: 'Enter the 3 or 4 digit security code',
+  sandboxOnly: 'The sandbox checkout is not in use: payments go through Stripe',
+  walletNotFound: 'Wallet not found',
+  forbidden: 'You can only access your own wallet',
+  adminNoWallet: 'Administrators do not have a wallet',
+  idempotencyInProgress: 'A request with this Idempotency-Key is still being processed. Retry later.',
+  idempotencyMismatch: (fields: string[]) =>
+    `This Idempotency-Key was already used with a different ${fields.join(', ')}. Use a new key for a new request.`,
+} as const;
+
+/** The payment provider's label in the UI when no real provider is configured. */
+export const SANDBOX_LABEL = 'Sandbox — no real money';
+
+/**
+ * Why a rupee amount is refused, or undefined: a string ("1250.50") or JSON number with at most two
+ * decimals, above 0, at most 99,999,999.99. The gateway converts with @qm/platform `parseMoney`.
+ */
+export function amountProblem(input: unknown): string | undefined {
+  if (input === undefined || input === null || input === '') return WALLET_MESSAGES.amountRequired;
+  let text: string;
+  if (typeof input === 'number') {
+    if (!Number.isFinite(input)) return WALLET_MESSAGES.amountFormat;
+    text = String(input);
+  } else if (typeof input === 'string') text = input.trim();
+  else return WALLET_MESSAGES.amountFormat;
+  if (text === '') return WALLET_MESSAGES.amountRequired;
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) return WALLET_MESSAGES.amountFormat;
+  if ((m[2]?.length ?? 0) > 2) return WALLET_MESSAGES.amountFormat;
+  if (m[1]!.replace(/^0+/, '').length > 8) return WALLET_MESSAGES.amountTooLarge;
+  if (/^0*(\.0*)?$/.test(text)) return WALLET_MESSAGES.amountPositive;
+  return undefined;
+}
+
+const amountField = z
+  .union([z.string(), z.number()], {
+    error: (iss) => (iss.input == null ? WALLET_MESSAGES.amountRequired : WALLET_MESSAGES.amountFormat),
+  })
+  .superRefine((v, ctx) => {
+    const problem = amountProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+const text = (required: string, max: number, tooLong: string) =>
+  z
+    .string({
+      error: (iss) => (iss.input == null ? required : `${required.replace(' is required', '')} must be text`),
+    })
+    .trim()
+    .min(1, required)
+    .max(max, tooLong);
+
+const pinField = z
+  .string({ error: (iss) => (iss.input == null ? WALLET_MESSAGES.pinRequired : 'PIN must be text') })
+  .min(WALLET_LIMITS.pinMinChars, WALLET_MESSAGES.pinTooShort)
+  .max(WALLET_LIMITS.pinMaxChars, WALLET_MESSAGES.pinTooLong);
+
+const otpField = z.string({ error: WALLET_MESSAGES.otpFormat }).regex(/^\d{6}$/, WALLET_MESSAGES.otpFormat);
+
+/** Why an Add Money amount is refused: the amount rules, then 100 to 100000 rupees inclusive. */
+export function topUpProblem(input: unknown): string | undefined {
+  const problem = amountProblem(input);
+  if (problem) return problem === WALLET_MESSAGES.amountRequired ? problem : WALLET_MESSAGES.topUpRange;
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(String(input).trim())!;
+  const paise = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  return paise < WALLET_LIMITS.topUpMinPaise || paise > WALLET_LIMITS.topUpMaxPaise
+    ? WALLET_MESSAGES.topUpRange
+    : undefined;
+}
+
+const topUpField = z
+  .union([z.string(), z.number()], {
+    error: (iss) => (iss.input == null ? WALLET_MESSAGES.amountRequired : WALLET_MESSAGES.topUpRange),
+  })
+  .superRefine((v, ctx) => {
+    const problem = topUpProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/** POST /api/create-order. */
+export const CreateTopUpBody = z.object({ amount: topUpField });
+export type CreateTopUpBody = z.infer<typeof CreateTopUpBody>;
+
+/** The Add Money form (spec §5): the same rule on the text of the number input. */
+export const AddMoneyForm = z.object({ amount: topUpField });
+export type AddMoneyForm = z.infer<typeof AddMoneyForm>;
+
+/** POST /api/sandbox/pay: the sandbox checkout's card form. */
+export const SandboxPayBody = z.object({
+  orderId: text('Order id is required', 200, 'Order id is too long'),
+  cardNumber: z
+    .string({ error: WALLET_MESSAGES.cardNumberInvalid })
+    .transform((s) => s.replace(/[\s-]/g, ''))
+    .refine((s) => /^\d{12,19}$/.test(s), WALLET_MESSAGES.cardNumberInvalid),
+  expiry: z
+    .string({ error: WALLET_MESSAGES.cardExpiryInvalid })
+    .trim()
+    .regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, WALLET_MESSAGES.cardExpiryInvalid),
+  cvc: z
+    .string({ error: WALLET_MESSAGES.cardCvcInvalid })
+    .trim()
+    .regex(/^\d{3,4}$/, WALLET_MESSAGES.cardCvcInvalid),
+});
+export type SandboxPayBody = z.infer<typeof SandboxPayBody>;
+
+/** POST /api/verify-payment: what the provider's checkout handed the page. */
+export const VerifyPaymentBody = z.object({
+  providerOrderId: text('Provider order id is required', 200, 'Provider order id is too long'),
+  providerPaymentId: text('Provider payment id is required', 200, 'Provider payment id is too long'),
+  providerSignature: z
+    .string({ error: 'Provider signature must be text' })
+    .max(512, 'Provider signature is too long')
+    .default(''),
+});
+export type VerifyPaymentBody = z.infer<typeof VerifyPaymentBody>;
+
+/** POST /api/wallet/setup-pin. */
+export const SetupPinBody = z
+  .object({ pin: pinField, confirmPin: z.string({ error: WALLET_MESSAGES.pinsDontMatch }) })
+  .refine((b) => b.pin === b.confirmPin, { message: WALLET_MESSAGES.pinsDontMatch, path: ['confirmPin'] });
+export type SetupPinBody = z.infer<typeof SetupPinBody>;
+
+/** The Setup Wallet PIN dialog (spec §5): the body plus the emailed code. */
+export const PinSetupForm = z
+  .object({ pin: pinField, confirmPin: z.string(), otp: z.string() })
+  .refine((b) => b.pin === b.confirmPin, { message: WALLET_MESSAGES.pinsDontMatch, path: ['confirmPin'] });
+export type PinSetupForm = z.infer<typeof PinSetupForm>;
+
+/** POST /api/wallet/verify-otp. */
+export const VerifyPinOtpBody = z.object({ otp: otpField });
+export type VerifyPinOtpBody = z.infer<typeof VerifyPinOtpBody>;
+
+/** POST /api/wallet/transfer. */
+export const TransferBody = z.object({
+  receiverUsername: text(
+    WALLET_MESSAGES.receiverRequired,
+    WALLET_LIMITS.usernameMaxChars,
+    'Receiver username is too long',
+  ),
+  amount: amountField,
+  pin: pinField,
+});
+export type TransferBody = z.infer<typeof TransferBody>;
+
+/** The Transfer dialog (spec §5). */
+export const TransferForm = z.object({
+  receiverUsername: z.string().trim().min(1, WALLET_MESSAGES.receiverRequired),
+  amount: z.string().superRefine((v, ctx) => {
+    const problem = amountProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  pin: pinField,
+});
+export type TransferForm = z.infer<typeof TransferForm>;
+
+/** GET /api/check-username-eligibility/{username}. */
+export const EligibilityParams = z.object({
+  username: text('Username is required', WALLET_LIMITS.usernameMaxChars, 'Username is too long'),
+});
+
+/** GET /api/transactions. */
+export const TransactionsQuery = z.object({
+  page: z.coerce
+    .number({ error: 'Page must be a number' })
+    .int('Page must be a whole number')
+    .min(1, 'Page must be at least 1')
+    .max(NUMBER_LIMITS.pageMax, 'Page is too large')
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: 'Page size must be a number' })
+    .int('Page size must be a whole number')
+    .min(1, 'Page size must be at least 1')
+    .max(WALLET_LIMITS.historyPageSizeMax, `Page size must be at most ${WALLET_LIMITS.historyPageSizeMax}`)
+    .default(20),
+  status: z
+    .enum(TRANSACTION_STATUSES, { error: `Status must be one of ${TRANSACTION_STATUSES.join(', ')}` })
+    .optional(),
+});
+export type TransactionsQuery = z.infer<typeof TransactionsQuery>;
+
+/** GET /api/admin/transactions. */
+export const AdminTransactionsQuery = TransactionsQuery.extend({
+  pageSize: z.coerce
+    .number({ error: 'Page size must be a number' })
+    .int('Page size must be a whole number')
+    .min(1, 'Page size must be at least 1')
+    .max(NUMBER_LIMITS.pageSizeMax, `Page size must be at most ${NUMBER_LIMITS.pageSizeMax}`)
+    .default(20),
+  sort: z
+    .enum(TRANSACTION_SORTS, { error: `Sort must be one of ${TRANSACTION_SORTS.join(', ')}` })
+    .default('date_desc'),
+});
+export type AdminTransactionsQuery = z.infer<typeof AdminTransactionsQuery>;
+
+/** GET /api/admin/wallets. */
+export const AdminWalletsQuery = z.object({
+  page: TransactionsQuery.shape.page,
+  pageSize: AdminTransactionsQuery.shape.pageSize,
+});
+
+/** The optional Idempotency-Key header of money-moving calls (Stripe's semantics). */
+export const IdempotencyKeyHeader = z
+  .string()
+  .min(1, 'Idempotency-Key must not be empty')
+  .max(
+    WALLET_LIMITS.idempotencyKeyMaxChars,
+    `Idempotency-Key must be at most ${WALLET_LIMITS.idempotencyKeyMaxChars} characters`,
+  )
+  .regex(/^[\x21-\x7e]+$/, 'Idempotency-Key must be printable ASCII without spaces');
+
+// ---- responses -------------------------------------------------------------------------------------
+
+export interface WalletView {
+  balance: string;
+  heldBalance: string;
+  availableBalance: string;
+  currency: 'INR';
+  isActive: boolean;
+  isPinSetup: boolean;
+}
+
+export interface TransactionView {
+  id: number;
+  userId: number;
+  createdAt: string;
+  updatedAt: string;
+  description: string;
+  amount: string;
+  type: TransactionTypeName;
+  status: TransactionStatusName;
+  counterparty: string;
+  transferReference: string;
+  providerOrderId: string;
+  providerPaymentId: string;
+  senderWalletId: number | null;
+  receiverWalletId: number | null;
+}
+
+export interface TransactionsPage {
+  transactions: TransactionView[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface AdminTransactionsPage extends TransactionsPage {
+  pendingCount: number;
+  completedCount: number;
+  failedCount: number;
+  totalBalance: string;
+}
+
+export interface AdminWalletView {
+  id: number;
+  userId: number;
+  username: string;
+  balance: string;
+  heldBalance: string;
+  currency: 'INR';
+  isActive: boolean;
+  isPinSetup: boolean;
+  lastTransactionAt: string | null;
+  createdAt: string;
+}
+
+export interface PaymentOrderView {
+  id: string;
+  amount: string;
+  currency: 'INR';
+  provider: PaymentProviderName;
+  /** Stripe only. */
+  clientSecret?: string;
+  publishableKey?: string;
+}
+
+export interface SandboxPaymentView {
+  providerOrderId: string;
+  providerPaymentId: string;
+  providerSignature: string;
+}
+
+export interface EligibilityView {
+  eligible: boolean;
+  message: string;
+}
