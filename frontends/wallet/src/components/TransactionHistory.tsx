@@ -129,13 +129,7 @@ function RelativeDate({ iso }: { iso: string }) {
 function SignedAmount({ tx }: { tx: TransactionView }) {
   const { incoming } = describeTransaction(tx);
   return (
-    <Text
-      size="sm"
-      fw={600}
-      c={incoming ? 'green' : undefined}
-      style={{ whiteSpace: 'nowrap' }}
-      aria-label={`${incoming ? 'plus' : 'minus'} ${formatINR(tx.amount)}`}
-    >
+    <Text size="sm" fw={600} c={incoming ? 'green' : undefined} style={{ whiteSpace: 'nowrap' }}>
       {incoming ? '+' : '−'}
       {formatINR(tx.amount)}
     </Text>
