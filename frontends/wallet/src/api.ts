@@ -19,14 +19,19 @@ export const TRANSACTIONS_KEY = ['/api/transactions'] as const;
 /** Rows per history page (the API allows at most 32: one feed bucket). */
 export const HISTORY_PAGE_SIZE = 20;
 
+const fetchWallet = (view: boolean, signal?: AbortSignal) =>
+  apiFetch<WalletView>(`/api/wallet${view ? '?view=1' : ''}`, { signal });
+
 /**
- * GET /api/wallet. `view` marks the load of the /wallet page itself, which the server records as
- * wallet_view (spec §2); refreshes after a payment or transfer do not count as views.
+ * GET /api/wallet as the /wallet page loads it: `?view=1` makes the server record wallet_view (spec §2),
+ * and every visit loads it afresh. Refreshes after money moved go through useRefreshWallet, which does
+ * not count as a view.
  */
-export const walletQuery = ({ view }: { view: boolean }) =>
+export const walletViewQuery = () =>
   queryOptions({
-    queryKey: [...WALLET_KEY, { view }] as const,
-    queryFn: ({ signal }) => apiFetch<WalletView>(`/api/wallet${view ? '?view=1' : ''}`, { signal }),
+    queryKey: [...WALLET_KEY, 'view'] as const,
+    queryFn: ({ signal }) => fetchWallet(true, signal),
+    refetchOnMount: 'always',
   });
 
 export interface HistoryFilters {
@@ -112,12 +117,19 @@ export const transfer = (body: TransferRequest, idempotencyKey: string) =>
     headers: withKey(idempotencyKey),
   });
 
-/** After money moved: the balance and every history page refetch. */
+/**
+ * After money moved: every history page refetches, and the balance is fetched without `?view=1` and
+ * written into the page's query (refetching that query would record another view).
+ */
 export function useRefreshWallet() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: WALLET_KEY }),
-      queryClient.invalidateQueries({ queryKey: TRANSACTIONS_KEY }),
-    ]);
+  return async () => {
+    const history = queryClient.invalidateQueries({ queryKey: TRANSACTIONS_KEY });
+    try {
+      queryClient.setQueriesData({ queryKey: WALLET_KEY }, await fetchWallet(false));
+    } catch {
+      // The balance stays as it was; the page's next load fetches it again.
+    }
+    await history;
+  };
 }

@@ -62,7 +62,7 @@ function AmountStep({
   });
   const order = useMutation({
     mutationFn: (amount: string) => createOrder(amount, attempt.keyFor({ amount })),
-    retry: false,
+    // The client's one automatic retry (network, 5xx) carries the same Idempotency-Key: no second effect.
     onSuccess: (created) => {
       attempt.settle();
       onOrder(created);

@@ -15,7 +15,7 @@ export function useVerifyPayment(onPaid: () => void) {
   const refreshWallet = useRefreshWallet();
   return useMutation({
     mutationFn: (proof: VerifyPaymentBody) => verifyPayment(proof, attempt.keyFor(proof)),
-    retry: false,
+    // The client's one automatic retry (network, 5xx) carries the same Idempotency-Key: no second effect.
     onSuccess: () => {
       attempt.settle();
       toast({ color: 'green', title: 'Payment Successful', message: 'Your wallet has been credited.' });

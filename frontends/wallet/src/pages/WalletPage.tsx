@@ -3,7 +3,7 @@ import { errorMessage, formatINR, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconAlertTriangle, IconPlus, IconSend } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { walletQuery } from '../api';
+import { walletViewQuery } from '../api';
 import { AddMoneyDialog } from '../checkout/AddMoneyDialog';
 import { TransactionHistory } from '../components/TransactionHistory';
 import { useTransferFlow } from '../transfer/TransferFlow';
@@ -17,7 +17,7 @@ export function WalletPage() {
 }
 
 function Wallet() {
-  const wallet = useQuery(walletQuery({ view: true }));
+  const wallet = useQuery(walletViewQuery());
   const [adding, setAdding] = useState(false);
   const transferFlow = useTransferFlow(wallet.data?.availableBalance);
   // Any non-zero digit: held funds exist (no float conversion of money).

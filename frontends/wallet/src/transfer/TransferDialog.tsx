@@ -42,7 +42,7 @@ function TransferFormBody({ onDone, available }: { onDone: () => void; available
 
   const send = useMutation({
     mutationFn: (body: TransferRequest) => transfer(body, attempt.keyFor(body)),
-    retry: false,
+    // The client's one automatic retry (network, 5xx) carries the same Idempotency-Key: no second effect.
     onSuccess: (_answer, body) => {
       attempt.settle();
       toast({
