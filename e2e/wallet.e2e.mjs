@@ -368,7 +368,7 @@ await step(
         await route.continue();
       },
     );
-    await page.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
     await page.getByRole('dialog', { name: 'Checking PIN Status' }).waitFor();
     await page.unroute((url) => url.pathname === '/api/wallet/pin-status');
     const dialog = page.getByRole('dialog', { name: 'Setup Wallet PIN' });
@@ -421,14 +421,20 @@ await step(
     await dialog.getByLabel(label("Receiver's Username")).fill(`nobody_${RUN}`);
     await dialog.locator('[data-testid="receiver-eligibility"][data-state="ineligible"]').waitFor();
     assert((await note.innerText()).trim().length > 0, 'an ineligible receiver comes with a message');
-    assert(await dialog.getByRole('button', { name: 'Transfer' }).isDisabled(), 'Transfer enabled');
+    assert(
+      await dialog.getByRole('button', { name: 'Transfer', exact: true }).isDisabled(),
+      'Transfer enabled',
+    );
     await shot(page, 'receiver-ineligible');
     await dialog.getByLabel(label("Receiver's Username")).fill(SENDER.username);
     await dialog.locator('[data-testid="receiver-eligibility"][data-state="ineligible"]').waitFor();
     const self = (await note.innerText()).trim();
     await dialog.getByLabel(label("Receiver's Username")).fill(RECEIVER.username);
     await dialog.locator('[data-testid="receiver-eligibility"][data-state="eligible"]').waitFor();
-    assert(!(await dialog.getByRole('button', { name: 'Transfer' }).isDisabled()), 'Transfer disabled');
+    assert(
+      !(await dialog.getByRole('button', { name: 'Transfer', exact: true }).isDisabled()),
+      'Transfer disabled',
+    );
     return `to self: "${self}"`;
   },
   { page: senderPage },
@@ -440,7 +446,7 @@ await step(
     const page = senderPage;
     const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
     await fillTransfer(dialog, { receiver: RECEIVER.username, amount: '123.45', pin: '999999' });
-    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
     await toast(page, 'Transfer failed', 'Incorrect PIN.');
     await dialog.getByText(/Incorrect PIN\. \d+ attempts? left\./).waitFor();
     await shot(page, 'wrong-pin');
@@ -459,7 +465,7 @@ await step(
       page.waitForRequest(
         (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/wallet/transfer',
       ),
-      dialog.getByRole('button', { name: 'Transfer' }).click(),
+      dialog.getByRole('button', { name: 'Transfer', exact: true }).click(),
     ]);
     const sent = request.postDataJSON();
     assert(
@@ -561,12 +567,12 @@ async function phoneJourney(colorScheme, amount) {
     await toast(page, 'Payment Successful', 'Your wallet has been credited.');
     await checkout.waitFor({ state: 'hidden' });
 
-    await page.getByRole('button', { name: 'Transfer' }).click();
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
     await dialog.waitFor();
     await fillTransfer(dialog, { receiver: RECEIVER.username, amount, pin: PIN });
     await shot(page, `mobile-${colorScheme}-transfer`);
-    await dialog.getByRole('button', { name: 'Transfer' }).click();
+    await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
     await toast(page, 'Money transferred successfully');
     await dialog.waitFor({ state: 'hidden' });
     await historyRow(page, `₹${amount}`).waitFor();
