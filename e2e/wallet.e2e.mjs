@@ -478,8 +478,12 @@ await step(
     await expectBalance(page, '₹376.55');
     const row = historyRow(page, '₹123.45');
     await row.waitFor();
-    const text = await row.innerText();
-    assert(text.includes('−') && !text.includes('Received'), `the sender's row reads "${text}"`);
+    // textContent: the badges are upper-cased by CSS only.
+    const text = await row.textContent();
+    assert(
+      text.includes('−') && text.includes('Transfer') && !text.includes('Received'),
+      `the sender's row reads "${text}"`,
+    );
     await shot(page, 'sent', true);
   },
   { page: senderPage },

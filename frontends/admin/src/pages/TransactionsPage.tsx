@@ -244,7 +244,7 @@ function UserCell({ id }: { id: number }) {
   const { data, isPending } = useUserSummary(id);
   if (isPending) return <Loader size="xs" aria-label="Loading user" />;
   return (
-    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
       {data?.username ?? `User #${id}`}
     </Text>
   );

@@ -85,7 +85,7 @@ export function SandboxCheckout({ order, onPaid, onCancel }: CheckoutProps) {
           icon={<IconFlask size={18} />}
           title={
             <Group gap="xs">
-              <Badge color="orange" variant="filled" size="lg" data-testid="sandbox-label">
+              <Badge color="orange" variant="filled" size="lg" tt="none" data-testid="sandbox-label">
                 {SANDBOX_LABEL}
               </Badge>
             </Group>

@@ -126,10 +126,18 @@ function RelativeDate({ iso }: { iso: string }) {
   );
 }
 
+/** Money in (+, green) or out (−); a failed transaction moved nothing, so its amount is struck through. */
 function SignedAmount({ tx }: { tx: TransactionView }) {
   const { incoming } = describeTransaction(tx);
+  const failed = tx.status === 'failed';
   return (
-    <Text size="sm" fw={600} c={incoming ? 'green' : undefined} style={{ whiteSpace: 'nowrap' }}>
+    <Text
+      size="sm"
+      fw={600}
+      c={failed ? 'dimmed' : incoming ? 'green' : undefined}
+      td={failed ? 'line-through' : undefined}
+      style={{ whiteSpace: 'nowrap' }}
+    >
       {incoming ? '+' : '−'}
       {formatINR(tx.amount)}
     </Text>
