@@ -6,11 +6,12 @@ import { v4 as uuidv4 } from 'uuid';
 /**
  * Whether the server may have acted on a failed request, so that a retry must carry the same
  * Idempotency-Key: no answer at all (network, timeout), a server error, or "still being processed".
- * A refusal (4xx) is final: the next try is a new attempt with a new key.
+ * A refusal (4xx, including a rate limit or a PIN lock) is final: the next try is a new attempt with a
+ * new key.
  */
 export function outcomeUnknown(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
-  if (error.status >= 500 || error.status === 429) return true;
+  if (error.status >= 500) return true;
   return error.status === 409 && error.serverMessage === WALLET_MESSAGES.idempotencyInProgress;
 }
 

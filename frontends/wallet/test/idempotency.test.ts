@@ -9,13 +9,13 @@ describe('outcomeUnknown', () => {
     expect(outcomeUnknown(new TypeError('Failed to fetch'))).toBe(true);
     expect(outcomeUnknown(apiError(500))).toBe(true);
     expect(outcomeUnknown(apiError(503))).toBe(true);
-    expect(outcomeUnknown(apiError(429))).toBe(true);
     expect(outcomeUnknown(apiError(409, WALLET_MESSAGES.idempotencyInProgress))).toBe(true);
   });
 
   it('treats a refusal as final', () => {
     expect(outcomeUnknown(apiError(400, WALLET_MESSAGES.insufficientBalance))).toBe(false);
     expect(outcomeUnknown(apiError(423))).toBe(false);
+    expect(outcomeUnknown(apiError(429))).toBe(false);
     expect(outcomeUnknown(apiError(409, WALLET_MESSAGES.idempotencyMismatch(['amount'])))).toBe(false);
   });
 });
