@@ -63,10 +63,7 @@ function AmountStep({
   const order = useMutation({
     mutationFn: (amount: string) => createOrder(amount, attempt.keyFor({ amount })),
     // The client's one automatic retry (network, 5xx) carries the same Idempotency-Key: no second effect.
-    onSuccess: (created) => {
-      attempt.settle();
-      onOrder(created);
-    },
+    onSuccess: () => attempt.settle(),
     onError: (error) => {
       attempt.settle(error);
       toast({ color: 'red', title: 'Error', message: 'Failed to initiate payment. Please try again.' });
@@ -74,7 +71,11 @@ function AmountStep({
   });
 
   return (
-    <form onSubmit={form.onSubmit(({ amount }) => order.mutate(amountText(amount)))} noValidate>
+    // The checkout opens from the call's own callback, which does not run once the dialog has closed.
+    <form
+      onSubmit={form.onSubmit(({ amount }) => order.mutate(amountText(amount), { onSuccess: onOrder }))}
+      noValidate
+    >
       <Stack gap="md">
         <NumberInput
           label="Amount"

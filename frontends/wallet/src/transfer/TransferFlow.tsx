@@ -22,9 +22,11 @@ export function useTransferFlow(available: string | undefined) {
   const check = useMutation({
     mutationFn: () => queryClient.fetchQuery(pinStatusQuery()),
     retry: false,
-    onSuccess: ({ isPinSetup }) => setStep(isPinSetup ? 'transfer' : 'setup-pin'),
+    // Only if the progress dialog is still open (Escape closes it without waiting for the answer).
+    onSuccess: ({ isPinSetup }) =>
+      setStep((now) => (now === 'checking' ? (isPinSetup ? 'transfer' : 'setup-pin') : now)),
     onError: (error) => {
-      setStep('idle');
+      setStep((now) => (now === 'checking' ? 'idle' : now));
       toast({ color: 'red', title: 'Error', message: errorMessage(error, 'Failed to check PIN status') });
     },
   });
