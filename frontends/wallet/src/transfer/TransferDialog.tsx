@@ -79,22 +79,21 @@ function TransferFormBody({ onDone, available }: { onDone: () => void; available
   return (
     <form onSubmit={submit} noValidate aria-label="Transfer">
       <Stack gap="md">
-        <Stack gap={4}>
-          <TextInput
-            label="Receiver's Username"
-            placeholder="Enter username"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            maxLength={WALLET_LIMITS.usernameMaxChars}
-            required
-            data-autofocus
-            rightSection={<EligibilityIcon eligibility={eligibility} />}
-            aria-describedby="receiver-eligibility"
-            {...form.getInputProps('receiverUsername')}
-          />
-          <EligibilityNote eligibility={eligibility} />
-        </Stack>
+        <TextInput
+          label="Receiver's Username"
+          placeholder="Enter username"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={WALLET_LIMITS.usernameMaxChars}
+          required
+          data-autofocus
+          rightSection={<EligibilityIcon eligibility={eligibility} />}
+          // The indicator sits under the input, where Mantine also links it to the input for screen readers.
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+          description={<EligibilityNote eligibility={eligibility} />}
+          {...form.getInputProps('receiverUsername')}
+        />
         <TextInput
           label="Amount"
           placeholder="0.00"
@@ -152,12 +151,13 @@ function EligibilityNote({ eligibility }: { eligibility: Eligibility }) {
     eligibility.state === 'eligible' ? 'green' : eligibility.state === 'checking' ? 'dimmed' : 'red';
   return (
     <Text
-      id="receiver-eligibility"
+      component="span"
       size="xs"
       c={color}
       aria-live="polite"
       data-testid="receiver-eligibility"
       data-state={eligibility.state}
+      display="block"
       mih={18}
     >
       {text}
