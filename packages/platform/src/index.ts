@@ -6,6 +6,7 @@ export * from './money';
 export * from './mongo';
 export * from './indexes';
 export * from './feeds';
+export * from './idempotency';
 export * from './service';
 export * from './background';
 export * from './grpc/metadata';
