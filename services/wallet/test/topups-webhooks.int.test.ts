@@ -227,6 +227,21 @@ describe('Stripe', () => {
     expect(await w.stores.topups.byId(t._id)).toMatchObject({ status: 'created' });
   });
 
+  it('credits a payment that succeeds after its checkout was abandoned, on a new line', async () => {
+    const t = await openTopUp(300 * RUPEES);
+    const before = await w.money(users.asha);
+    await w.topUps.sweep(new Date(Date.now() + 24 * 60 * 60_000 + 1000));
+    expect((await w.stores.history.byKey(t.lineId))!.status).toBe('failed');
+    expect(await deliver(succeeded(t.providerOrderId, t.amount, t._id))).toEqual({ handled: true });
+    expect((await w.money(users.asha)).balance).toBe(before.balance + 300 * RUPEES);
+    expect((await w.stores.history.byKey(t.lineId))!.status).toBe('failed');
+    expect(await w.stores.history.byKey(`${t.lineId}:late`)).toMatchObject({
+      status: 'completed',
+      amount: 300 * RUPEES,
+      providerPaymentId: t.providerOrderId,
+    });
+  });
+
   it('ignores events it does not act on and refuses the sandbox checkout', async () => {
     const t = await openTopUp(100 * RUPEES);
     expect(await deliver(succeeded(t.providerOrderId, t.amount, t._id, 'payment_intent.created'))).toEqual({
