@@ -61,25 +61,31 @@ accountSchema.index({ kind: 1 });
 /** Whether a step found its marker already applied, applied it now, or could not (no funds). */
 export type StepOutcome = 'applied' | 'already' | 'refused';
 
+/** A new, empty account; a user's wallet gets the next numeric wallet id. */
+const newAccount = async (
+  conn: Connection,
+  id: AccountId,
+  userId?: number,
+  username?: string,
+): Promise<Account> => ({
+  _id: id,
+  kind: userId === undefined ? 'clearing' : 'user',
+  ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
+  balance: 0,
+  held: 0,
+  available: 0,
+  applied: [],
+  holds: [],
+  currency: 'INR',
+  isActive: true,
+  lastTransactionAt: null,
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
+
 export function createAccountStore(conn: Connection) {
   const Accounts = conn.model<Account>('Account', accountSchema);
   const now = () => new Date();
-
-  const newAccount = async (id: AccountId, userId?: number, username?: string): Promise<Account> => ({
-    _id: id,
-    kind: userId === undefined ? 'clearing' : 'user',
-    ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
-    balance: 0,
-    held: 0,
-    available: 0,
-    applied: [],
-    holds: [],
-    currency: 'INR',
-    isActive: true,
-    lastTransactionAt: null,
-    createdAt: now(),
-    updatedAt: now(),
-  });
 
   const get = (id: AccountId) => Accounts.findById(id).lean<Account>().exec();
 
@@ -92,7 +98,7 @@ export function createAccountStore(conn: Connection) {
       return { ...found, username };
     }
     try {
-      await Accounts.create(await newAccount(id, userId, username));
+      await Accounts.create(await newAccount(conn, id, userId, username));
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
