@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_USER_APPROVED_DURABLE } from './events/consumers';
+import { topUpEnv } from './providers/config';
 
 /** The wallet's own environment (CONVENTIONS "Environment variables"), on top of the common service variables. */
 export const walletEnv = {
+  ...topUpEnv,
   /** The identity service (transfer receivers and PIN code recipients are looked up there). */
   IDENTITY_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50051'),
   SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:1025'),
