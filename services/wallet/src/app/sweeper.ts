@@ -5,6 +5,7 @@ import type { Ledger } from './ledger';
 /**
  * Finishes what a crash left half-done (docs/adr/006): every transfer not settled and untouched for
  * the grace period is resumed from its recorded state, and every hold past its timeout expires.
+ * Settled transfers' markers are cleared once they are old enough that no driver can still act.
  * Safe to run in every replica at once: each step it takes is idempotent.
  */
 export function createSweeper(opts: {
@@ -12,12 +13,14 @@ export function createSweeper(opts: {
   ledger: Ledger;
   log: Logger;
   graceMs: number;
+  /** How long a settled transfer keeps its markers on the accounts (default 2 minutes). */
+  markerRetentionMs?: number;
   batch?: number;
 }) {
   const { transfers, ledger, log } = opts;
   const batch = opts.batch ?? 200;
   return {
-    async sweep(now = new Date()): Promise<{ resumed: number; expired: number }> {
+    async sweep(now = new Date()): Promise<{ resumed: number; expired: number; cleared: number }> {
       let expired = 0;
       for (const t of await transfers.expiredHolds(now, batch)) {
         const after = await ledger.expire(t);
@@ -36,7 +39,11 @@ export function createSweeper(opts: {
           log.error({ err, transfer: t._id }, 'sweeper could not resume a transfer');
         }
       }
-      return { resumed, expired };
+      const cleared = await ledger.clearSettledMarkers(
+        new Date(now.getTime() - (opts.markerRetentionMs ?? 120_000)),
+        batch,
+      );
+      return { resumed, expired, cleared };
     },
   };
 }
