@@ -81,6 +81,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     addWalletService(grpc, { wallets, pins, holds, topUps });
 
     const sweeper = createSweeper({
+      accounts,
       transfers,
       ledger,
       log,

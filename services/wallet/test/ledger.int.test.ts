@@ -117,7 +117,7 @@ describe('single-phase transfers', () => {
     expect((await history.byKey(`${req.key}:in`))!.status).toBe('completed');
     // The markers outlive settling (a late driver finds its step applied) and go with the sweep.
     expect(ra!.applied).toContain(`${first._id}:debit`);
-    await createSweeper({ transfers, ledger, log, graceMs: 60_000, markerRetentionMs: 0 }).sweep(
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000, markerRetentionMs: 0 }).sweep(
       new Date(Date.now() + 1000),
     );
     expect((await accounts.get(a.account))!.applied).not.toContain(`${first._id}:debit`);
@@ -256,7 +256,7 @@ describe('two-phase transfers', () => {
     const key = `hold:order-${base}-exp`;
     await pending(key, buyer.account, seller.account, 7_00, new Date(Date.now() + 200));
     await new Promise((r) => setTimeout(r, 400));
-    const sweeper = createSweeper({ transfers, ledger, log, graceMs: 60_000 });
+    const sweeper = createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000 });
     expect((await sweeper.sweep()).expired).toBeGreaterThanOrEqual(1);
     expect((await ledger.byKey(key))!.state).toBe('expired');
     await expect(ledger.post(key)).rejects.toThrow(/already expired/);
@@ -298,7 +298,7 @@ describe('crash recovery by the sweeper', () => {
     let [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([15_00, 0]);
 
-    await createSweeper({ transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([15_00, 5_00]);
     const t = (await ledger.byKey(key))!;
@@ -328,7 +328,7 @@ describe('crash recovery by the sweeper', () => {
       },
       new Date(Date.now() - 60_000),
     );
-    await createSweeper({ transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     const t = (await ledger.byKey(key))!;
     expect([t.state, t.failureReason, t.settled]).toEqual(['failed', 'abandoned', true]);
     // A slow first attempt debits after the failure: settling refunds it.

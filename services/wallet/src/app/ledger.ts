@@ -211,17 +211,6 @@ export function createLedger(d: LedgerDeps) {
       return advance(t);
     },
 
-    /** Drops the markers of transfers settled before `before` (their drivers are long gone). */
-    async clearSettledMarkers(before: Date, limit = 500): Promise<number> {
-      const done = await transfers.settledWithMarkers(before, limit);
-      for (const t of done) {
-        await accounts.clearMarkers(t.debitAccount, t._id);
-        await accounts.clearMarkers(t.creditAccount, t._id);
-        await transfers.markMarkersCleared(t._id);
-      }
-      return done.length;
-    },
-
     byKey: (key: string) => transfers.byKey(key),
     messages: WALLET_MESSAGES,
   };

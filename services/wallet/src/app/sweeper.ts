@@ -1,4 +1,5 @@
 import type { Logger } from '@qm/platform';
+import type { AccountStore } from '../store/accounts';
 import type { TransferStore } from '../store/transfers';
 import type { Ledger } from './ledger';
 
@@ -9,6 +10,7 @@ import type { Ledger } from './ledger';
  * Safe to run in every replica at once: each step it takes is idempotent.
  */
 export function createSweeper(opts: {
+  accounts: AccountStore;
   transfers: TransferStore;
   ledger: Ledger;
   log: Logger;
@@ -17,8 +19,20 @@ export function createSweeper(opts: {
   markerRetentionMs?: number;
   batch?: number;
 }) {
-  const { transfers, ledger, log } = opts;
+  const { accounts, transfers, ledger, log } = opts;
   const batch = opts.batch ?? 200;
+
+  /** Drops the markers of transfers settled before `before` (their drivers are long gone). */
+  async function clearSettledMarkers(before: Date): Promise<number> {
+    const done = await transfers.settledWithMarkers(before, batch);
+    for (const t of done) {
+      await accounts.clearMarkers(t.debitAccount, t._id);
+      await accounts.clearMarkers(t.creditAccount, t._id);
+      await transfers.markMarkersCleared(t._id);
+    }
+    return done.length;
+  }
+
   return {
     async sweep(now = new Date()): Promise<{ resumed: number; expired: number; cleared: number }> {
       let expired = 0;
@@ -39,9 +53,8 @@ export function createSweeper(opts: {
           log.error({ err, transfer: t._id }, 'sweeper could not resume a transfer');
         }
       }
-      const cleared = await ledger.clearSettledMarkers(
+      const cleared = await clearSettledMarkers(
         new Date(now.getTime() - (opts.markerRetentionMs ?? 120_000)),
-        batch,
       );
       return { resumed, expired, cleared };
     },
