@@ -71,6 +71,9 @@ export const WALLET_MESSAGES = {
 /** The payment provider's label in the UI when no real provider is configured. */
 export const SANDBOX_LABEL = 'Sandbox — no real money';
 
+/** The header carrying the HMAC of a sandbox webhook's raw body (the gateway passes it on as is). */
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
+
 /**
  * Why a rupee amount is refused, or undefined: a string ("1250.50") or JSON number with at most two
  * decimals, above 0, at most 99,999,999.99. The gateway converts with @qm/platform `parseMoney`.

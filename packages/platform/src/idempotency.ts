@@ -1,0 +1,146 @@
+import { createHash } from 'node:crypto';
+import type { Connection } from 'mongoose';
+import { AppError, GrpcStatus } from './errors';
+import { isDuplicateKeyError } from './mongo';
+
+/**
+ * Idempotency keys with Stripe's semantics for money-moving calls (docs/adr/006): the first outcome
+ * of (caller, key) is stored for at least `ttlMs`; the same key with the same request answers it
+ * again without running anything; the same key with a different request is refused, naming the
+ * fields that differ. Fields are stored as hashes, so a PIN in a request is never kept.
+ *
+ * A call still running under the key is refused as ABORTED; one whose process died (its claim older
+ * than `staleMs`) is run again — the effect it drives must itself be keyed on the same key (the
+ * ledger's transfer key), so a rerun finishes the first attempt instead of repeating it.
+ * Errors a retry may cure (unavailable, timeouts, internal) are not stored.
+ */
+export interface IdempotencyRecord {
+  _id: string;
+  fields: Record<string, string>;
+  state: 'running' | 'done';
+  outcome?: { ok: true; value: unknown } | { ok: false; code: number; message: string };
+  claimedAt: Date;
+  expiresAt: Date;
+}
+
+export interface IdempotencyOptions {
+  conn: Connection;
+  ttlMs?: number;
+  staleMs?: number;
+  messages: { inProgress: string; mismatch: (fields: string[]) => string };
+}
+
+const RETRYABLE = new Set([
+  GrpcStatus.UNAVAILABLE,
+  GrpcStatus.DEADLINE_EXCEEDED,
+  GrpcStatus.INTERNAL,
+  GrpcStatus.ABORTED,
+]);
+
+const fingerprint = (request: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(request).map(([k, v]) => [
+      k,
+      createHash('sha256')
+        .update(JSON.stringify(v ?? null))
+        .digest('base64url'),
+    ]),
+  );
+
+export function createIdempotency(opts: IdempotencyOptions) {
+  const ttlMs = opts.ttlMs ?? 24 * 60 * 60_000;
+  const staleMs = opts.staleMs ?? 30_000;
+  const records = opts.conn.collection<IdempotencyRecord>('idempotency_keys');
+
+  function differing(stored: Record<string, string>, now: Record<string, string>): string[] {
+    const names = new Set([...Object.keys(stored), ...Object.keys(now)]);
+    return [...names].filter((n) => stored[n] !== now[n]).sort();
+  }
+
+  /** Claims the key, or answers the record that holds it. */
+  async function claim(id: string, fields: Record<string, string>): Promise<IdempotencyRecord | null> {
+    const now = new Date();
+    try {
+      await records.insertOne({
+        _id: id,
+        fields,
+        state: 'running',
+        claimedAt: now,
+        expiresAt: new Date(now.getTime() + ttlMs),
+      });
+      return null;
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    const existing = await records.findOne({ _id: id });
+    if (!existing) return claim(id, fields);
+    if (existing.expiresAt < now) {
+      // An expired key starts afresh (the sweep may not have removed it yet).
+      const taken = await records.findOneAndReplace(
+        { _id: id, expiresAt: existing.expiresAt },
+        { fields, state: 'running', claimedAt: now, expiresAt: new Date(now.getTime() + ttlMs) },
+      );
+      return taken ? null : claim(id, fields);
+    }
+    return existing;
+  }
+
+  return {
+    /**
+     * Runs `fn` at most once per (scope, key) and request; without a key it just runs. `scope` is
+     * the caller (a user id) plus the operation, so keys of different callers never meet.
+     */
+    async run<T>(
+      scope: string,
+      key: string | undefined,
+      request: Record<string, unknown>,
+      fn: () => Promise<T>,
+    ): Promise<T> {
+      if (!key) return fn();
+      const id = `${scope}:${key}`;
+      const fields = fingerprint(request);
+      const existing = await claim(id, fields);
+      if (existing) {
+        const diff = differing(existing.fields, fields);
+        if (diff.length > 0) throw new AppError(GrpcStatus.FAILED_PRECONDITION, opts.messages.mismatch(diff));
+        if (existing.state === 'done' && existing.outcome) {
+          if (existing.outcome.ok) return existing.outcome.value as T;
+          throw new AppError(existing.outcome.code as GrpcStatus, existing.outcome.message);
+        }
+        const stale = Date.now() - existing.claimedAt.getTime() > staleMs;
+        const retaken =
+          stale &&
+          (
+            await records.updateOne(
+              { _id: id, claimedAt: existing.claimedAt },
+              { $set: { claimedAt: new Date() } },
+            )
+          ).modifiedCount === 1;
+        if (!retaken) throw new AppError(GrpcStatus.ABORTED, opts.messages.inProgress);
+      }
+      try {
+        const value = await fn();
+        await records.updateOne({ _id: id }, { $set: { state: 'done', outcome: { ok: true, value } } });
+        return value;
+      } catch (err) {
+        if (err instanceof AppError && !RETRYABLE.has(err.code)) {
+          await records.updateOne(
+            { _id: id },
+            { $set: { state: 'done', outcome: { ok: false, code: err.code, message: err.message } } },
+          );
+        } else {
+          await records.deleteOne({ _id: id, state: 'running' });
+        }
+        throw err;
+      }
+    },
+
+    /** Drops keys past their time (a periodic job). */
+    async sweep(now = new Date()): Promise<number> {
+      const r = await records.deleteMany({ expiresAt: { $lt: now } });
+      return r.deletedCount;
+    },
+  };
+}
+
+export type Idempotency = ReturnType<typeof createIdempotency>;

@@ -1,0 +1,90 @@
+import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import { conflict, forbidden, invalid } from '@qm/platform';
+import { holdTimeout, userAccount, validAmount, validReference } from '../domain/ledger';
+import type { AccountStore } from '../store/accounts';
+import type { Transfer } from '../store/transfers';
+import type { Ledger } from './ledger';
+
+/** The services allowed to hold, post and void funds (docs/adr/005): purchases only. */
+const ORDERS_SERVICE = 'orders';
+
+export interface HoldRequest {
+  reference: string;
+  debitUserId: number;
+  creditUserId: number;
+  amountPaise: number;
+  timeoutSeconds: number;
+  description: string;
+}
+
+/** Two-phase transfers for purchases (issue 9's saga): hold, then post or void, each exactly once. */
+export function createHolds(d: { accounts: AccountStore; ledger: Ledger; defaultTimeoutSeconds: number }) {
+  const assertOrders = (service: string | undefined) => {
+    if (service !== ORDERS_SERVICE) throw forbidden('Only the orders service may hold funds');
+  };
+
+  return {
+    async create(service: string | undefined, req: HoldRequest): Promise<Transfer> {
+      assertOrders(service);
+      const reference = validReference(req.reference);
+      const amount = validAmount(req.amountPaise);
+      if (req.debitUserId === req.creditUserId) throw invalid('A purchase needs two different users');
+      if (req.debitUserId <= 0 || req.creditUserId <= 0) throw invalid('User ids must be positive');
+      const buyer = await d.accounts.ensure(userAccount(req.debitUserId), req.debitUserId);
+      const seller = await d.accounts.ensure(userAccount(req.creditUserId), req.creditUserId);
+      const description = req.description.trim().slice(0, 500) || `Purchase ${reference}`;
+      const common = {
+        amount,
+        transferReference: reference,
+        providerOrderId: '',
+        providerPaymentId: '',
+        senderWalletId: buyer.walletId ?? null,
+        receiverWalletId: seller.walletId ?? null,
+        transferId: '',
+      };
+      const transfer = await d.ledger.createPending(
+        {
+          key: `hold:${reference}`,
+          kind: 'purchase',
+          debit: buyer._id,
+          credit: seller._id,
+          amount,
+          description,
+          history: [
+            {
+              ...common,
+              _id: `hold:${reference}:out`,
+              userId: req.debitUserId,
+              type: 'debit',
+              description,
+              counterparty: '',
+            },
+            {
+              ...common,
+              _id: `hold:${reference}:in`,
+              userId: req.creditUserId,
+              type: 'credit',
+              description: `Sale: ${description}`,
+              counterparty: '',
+            },
+          ],
+        },
+        holdTimeout(req.timeoutSeconds || d.defaultTimeoutSeconds, new Date()),
+      );
+      if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
+      return transfer;
+    },
+
+    async post(service: string | undefined, reference: string): Promise<Transfer> {
+      assertOrders(service);
+      return d.ledger.post(`hold:${validReference(reference)}`);
+    },
+
+    async void(service: string | undefined, reference: string): Promise<Transfer> {
+      assertOrders(service);
+      return d.ledger.void(`hold:${validReference(reference)}`);
+    },
+  };
+}
+
+export type Holds = ReturnType<typeof createHolds>;

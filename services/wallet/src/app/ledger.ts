@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import { conflict, type Logger } from '@qm/platform';
+import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import { type AccountId, FINAL_STATES, isUserAccount, userIdOf, validAmount } from '../domain/ledger';
+import type { AccountStore } from '../store/accounts';
+import type { EntryStore } from '../store/entries';
+import type { HistoryStore, NewHistoryLine } from '../store/history';
+import type { Transfer, TransferStore } from '../store/transfers';
+import type { TransferKind } from '../domain/ledger';
+
+/**
+ * The transfer engine: every movement of money, single-phase or two-phase, through the steps of
+ * domain/ledger.ts. Each step is idempotent, so the request that started a transfer, a retry of it
+ * and the sweeper may all drive the same transfer and it still moves money once.
+ */
+export interface LedgerDeps {
+  accounts: AccountStore;
+  transfers: TransferStore;
+  entries: EntryStore;
+  history: HistoryStore;
+  log: Logger;
+  /** Test-only fault injection (WALLET_FAULT): stop the process at a named point. */
+  fault?: (point: 'after-debit') => void;
+}
+
+export interface TransferRequest {
+  key: string;
+  kind: TransferKind;
+  debit: AccountId;
+  credit: AccountId;
+  amount: number;
+  description: string;
+  /** Lines of the users' histories, written pending now and closed with the transfer. */
+  history: NewHistoryLine[];
+}
+
+/** Records the transfer under its key, or answers the one recorded there if it is the same movement. */
+async function record(
+  { transfers, accounts }: Pick<LedgerDeps, 'transfers' | 'accounts'>,
+  req: TransferRequest,
+  twoPhase: boolean,
+  timeoutAt: Date | null,
+) {
+  validAmount(req.amount);
+  // Users' wallets are opened by the use cases (with their usernames); a clearing account on first use.
+  for (const account of [req.debit, req.credit])
+    if (!isUserAccount(account)) await accounts.ensure(account, userIdOf(account));
+  const id = randomUUID();
+  const now = new Date();
+  const { created, transfer } = await transfers.insert(
+    {
+      _id: id,
+      key: req.key,
+      kind: req.kind,
+      debitAccount: req.debit,
+      creditAccount: req.credit,
+      amount: req.amount,
+      twoPhase,
+      timeoutAt,
+      history: req.history.map((line) => ({ ...line, transferId: id })),
+      description: req.description,
+    },
+    now,
+  );
+  if (!created) {
+    const same =
+      transfer.amount === req.amount &&
+      transfer.debitAccount === req.debit &&
+      transfer.creditAccount === req.credit;
+    if (!same) throw conflict('This transfer reference was already used for a different transfer');
+  }
+  return transfer;
+}
+
+export function createLedger(d: LedgerDeps) {
+  const { accounts, transfers, entries, history } = d;
+
+  /** The users' lines exist (pending) before money moves; writing them again changes nothing. */
+  async function openHistory(t: Transfer): Promise<void> {
+    for (const line of t.history) await history.open({ ...line, transferId: t._id }, t.createdAt);
+  }
+
+  const historyIds = (t: Transfer) => t.history.map((l) => l._id);
+
+  async function start(t: Transfer): Promise<Transfer> {
+    await openHistory(t);
+    return advance(t);
+  }
+
+  /** Ends a transfer that could not take its money. */
+  async function fail(t: Transfer, reason: Transfer['failureReason']): Promise<Transfer> {
+    const { transfer } = await transfers.move(t._id, ['initiated'], 'failed', { failureReason: reason });
+    return advance(transfer);
+  }
+
+  /** Credit, entries, posted: the part of a transfer that can no longer fail. */
+  async function complete(t: Transfer): Promise<Transfer> {
+    const at = new Date();
+    await accounts.credit(t.creditAccount, t._id, t.amount, at);
+    await entries.writePair(t, at);
+    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted');
+    return advance(transfer);
+  }
+
+  /** Clears markers, compensates what a failed or released transfer left, closes the history. */
+  async function settle(t: Transfer): Promise<Transfer> {
+    if (t.state === 'posted') {
+      await history.close(historyIds(t), 'completed');
+    } else {
+      // A debit can have raced a failure in (it is refunded); a hold is released.
+      await accounts.refundDebit(t.debitAccount, t._id, t.amount);
+      await accounts.releaseHold(t.debitAccount, t._id, t.amount);
+      await history.close(historyIds(t), 'failed');
+    }
+    await accounts.clearMarkers(t.debitAccount, t._id);
+    await accounts.clearMarkers(t.creditAccount, t._id);
+    await transfers.markSettled(t._id);
+    return { ...t, settled: true };
+  }
+
+  /** Drives a transfer from whatever state it is in as far as it can go now. */
+  async function advance(t: Transfer): Promise<Transfer> {
+    switch (t.state) {
+      case 'initiated':
+        return t.twoPhase ? placeHold(t) : takeDebit(t);
+      case 'debited':
+      case 'posting':
+        return t.state === 'posting' ? postHold(t) : complete(t);
+      case 'voiding':
+      case 'expiring': {
+        await accounts.releaseHold(t.debitAccount, t._id, t.amount);
+        const to = t.state === 'voiding' ? 'voided' : 'expired';
+        const { transfer } = await transfers.move(t._id, [t.state], to);
+        return advance(transfer);
+      }
+      case 'pending':
+        return t;
+      default:
+        return FINAL_STATES.has(t.state) && !t.settled ? settle(t) : t;
+    }
+  }
+
+  async function takeDebit(t: Transfer): Promise<Transfer> {
+    const outcome = await accounts.debit(t.debitAccount, t._id, t.amount);
+    if (outcome === 'refused') return fail(t, 'insufficient');
+    d.fault?.('after-debit');
+    const { transfer } = await transfers.move(t._id, ['initiated'], 'debited');
+    return advance(transfer);
+  }
+
+  async function placeHold(t: Transfer): Promise<Transfer> {
+    const outcome = await accounts.hold(t.debitAccount, t._id, t.amount);
+    if (outcome === 'refused') return fail(t, 'insufficient');
+    const { transfer } = await transfers.move(t._id, ['initiated'], 'pending');
+    return advance(transfer);
+  }
+
+  async function postHold(t: Transfer): Promise<Transfer> {
+    await accounts.postHold(t.debitAccount, t._id, t.amount, new Date());
+    return complete(t);
+  }
+
+  /** Resolves a pending transfer once; the same resolution again answers it, another is refused. */
+  async function resolve(
+    key: string,
+    to: 'posting' | 'voiding',
+    done: 'posted' | 'voided',
+  ): Promise<Transfer> {
+    const found = await transfers.byKey(key);
+    if (!found) throw conflict('No pending transfer with this reference');
+    if (!found.twoPhase) throw conflict('This transfer is not a pending transfer');
+    const { moved, transfer } = await transfers.move(found._id, ['pending'], to);
+    if (moved || transfer.state === to || transfer.state === done) return advance(transfer);
+    throw conflict(
+      `This pending transfer is already ${transfer.state === 'failed' ? 'failed' : transfer.state}`,
+    );
+  }
+
+  return {
+    /** Moves money now: posted, or failed with nothing moved (insufficient balance). */
+    async transfer(req: TransferRequest): Promise<Transfer> {
+      return start(await record(d, req, false, null));
+    },
+
+    /** Holds the amount on the debit account until posted, voided or expired. */
+    async createPending(req: TransferRequest, timeoutAt: Date): Promise<Transfer> {
+      return start(await record(d, req, true, timeoutAt));
+    },
+
+    post: (key: string) => resolve(key, 'posting', 'posted'),
+    void: (key: string) => resolve(key, 'voiding', 'voided'),
+
+    /** The sweeper's expiry of one hold past its timeout (a concurrent post or void wins instead). */
+    async expire(t: Transfer): Promise<Transfer> {
+      const { transfer } = await transfers.move(t._id, ['pending'], 'expiring');
+      return advance(transfer);
+    },
+
+    /**
+     * The sweeper's resumption of an unsettled transfer. One still `initiated` whose debit never
+     * happened is abandoned (the client saw a failure or a timeout, so it must not move later); one
+     * whose debit or hold is on the account goes on.
+     */
+    async resume(t: Transfer): Promise<Transfer> {
+      await openHistory(t);
+      if (t.state === 'initiated') {
+        const acct = await accounts.get(t.debitAccount);
+        const started = t.twoPhase ? acct?.holds.includes(t._id) : acct?.applied.includes(`${t._id}:debit`);
+        if (!started) return fail(t, 'abandoned');
+      }
+      return advance(t);
+    },
+
+    byKey: (key: string) => transfers.byKey(key),
+    messages: WALLET_MESSAGES,
+  };
+}
+
+export type Ledger = ReturnType<typeof createLedger>;

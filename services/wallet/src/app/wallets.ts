@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import { ACTIVITY_SUBJECT, type ActivityData } from '@qm/contracts/events';
+import { type TransactionStatusName, WALLET_MESSAGES } from '@qm/contracts/rest';
+import {
+  type Caller,
+  conflict,
+  forbidden,
+  formatMoney,
+  hasRole,
+  type Idempotency,
+  invalid,
+  makeEvent,
+  type Outbox,
+} from '@qm/platform';
+import { type AccountId, userAccount, validAmount } from '../domain/ledger';
+import { eligibility } from '../domain/eligibility';
+import type { Account, AccountStore } from '../store/accounts';
+import type { HistorySort, HistoryStore } from '../store/history';
+import type { Directory } from './identity';
+import type { Ledger } from './ledger';
+
+/** The PIN's part in a transfer (app/pins.ts). */
+export interface PinGate {
+  isSetUp(userId: number): Promise<boolean>;
+  /** Throws the user-facing refusal (wrong PIN, locked) or returns when the PIN is right. */
+  verify(userId: number, pin: string): Promise<void>;
+}
+
+export interface WalletDeps {
+  accounts: AccountStore;
+  history: HistoryStore;
+  ledger: Ledger;
+  directory: Directory;
+  pins: PinGate;
+  idempotency: Idempotency;
+  outbox: Outbox;
+}
+
+const ADMIN = 'Admin';
+
+export function activityEvent(caller: Caller, action: string, details: string) {
+  return {
+    subject: ACTIVITY_SUBJECT,
+    event: makeEvent<ActivityData>(ACTIVITY_SUBJECT, {
+      userId: caller.userId,
+      username: caller.username,
+      action,
+      details,
+    }),
+  };
+}
+
+/** The caller's own wallet, created on first use; administrators have none (spec §6). */
+export async function ownAccount(accounts: AccountStore, caller: Caller | undefined): Promise<Account> {
+  if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
+  if (hasRole(caller, ADMIN)) throw forbidden(WALLET_MESSAGES.adminNoWallet);
+  return accounts.ensure(userAccount(caller.userId), caller.userId, caller.username);
+}
+
+export function createWallets(d: WalletDeps) {
+  const { accounts, history, ledger, directory } = d;
+
+  async function receiverOf(caller: Caller, username: string) {
+    const user = await directory.byUsername(username);
+    const verdict = eligibility(caller, user);
+    if (!verdict.eligible || !user) throw invalid(WALLET_MESSAGES.notEligible);
+    return user;
+  }
+
+  async function send(
+    caller: Caller,
+    req: { receiverUsername: string; amountPaise: number; pin: string; key: string },
+  ) {
+    const amount = validAmount(req.amountPaise);
+    const receiver = await receiverOf(caller, req.receiverUsername);
+    await d.pins.verify(caller.userId, req.pin);
+    const from = await ownAccount(accounts, caller);
+    const to = await accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username);
+    const key = `p2p:${caller.userId}:${req.key}`;
+    const common = {
+      amount,
+      transferReference: key,
+      providerOrderId: '',
+      providerPaymentId: '',
+      senderWalletId: from.walletId ?? null,
+      receiverWalletId: to.walletId ?? null,
+      transferId: '',
+    };
+    const transfer = await ledger.transfer({
+      key,
+      kind: 'p2p',
+      debit: from._id,
+      credit: to._id as AccountId,
+      amount,
+      description: `Transfer from ${caller.username} to ${receiver.username}`,
+      history: [
+        {
+          ...common,
+          _id: `${key}:out`,
+          userId: caller.userId,
+          type: 'transfer',
+          description: `Transfer to ${receiver.username}`,
+          counterparty: receiver.username,
+        },
+        {
+          ...common,
+          _id: `${key}:in`,
+          userId: receiver.id,
+          type: 'credit',
+          description: `Received from ${caller.username}`,
+          counterparty: caller.username,
+        },
+      ],
+    });
+    if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
+    await d.outbox.publish([
+      activityEvent(caller, 'wallet_transfer', `Transferred ₹${formatMoney(amount)} to ${receiver.username}`),
+    ]);
+    return {
+      message: WALLET_MESSAGES.transferred,
+      wallet: (await accounts.get(from._id))!,
+      transaction: (await history.byKey(`${key}:out`))!,
+    };
+  }
+
+  return {
+    async wallet(caller: Caller | undefined, recordView: boolean) {
+      const account = await ownAccount(accounts, caller);
+      if (recordView) await d.outbox.publish([activityEvent(caller!, 'wallet_view', 'Viewed wallet')]);
+      return { account, isPinSetup: await d.pins.isSetUp(caller!.userId) };
+    },
+
+    async transactions(
+      caller: Caller | undefined,
+      page: number,
+      pageSize: number,
+      status?: TransactionStatusName,
+    ) {
+      const account = await ownAccount(accounts, caller);
+      return history.ofUser(account.userId!, page, pageSize, status);
+    },
+
+    async eligibility(caller: Caller | undefined, username: string) {
+      if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
+      const name = username.trim();
+      if (!name) throw invalid('Username is required');
+      return eligibility(caller, await directory.byUsername(name));
+    },
+
+    /** P2P transfer with the caller's PIN, at most once per Idempotency-Key. */
+    transfer(
+      caller: Caller | undefined,
+      req: { receiverUsername: string; amountPaise: number; pin: string; idempotencyKey: string },
+    ) {
+      if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
+      const body = { receiverUsername: req.receiverUsername.trim(), amount: req.amountPaise, pin: req.pin };
+      return d.idempotency.run(`transfer:${caller.userId}`, req.idempotencyKey || undefined, body, () =>
+        send(caller, { ...req, key: req.idempotencyKey || randomUUID() }),
+      );
+    },
+
+    // ---- administrators ----------------------------------------------------------------------------
+    async listWallets(caller: Caller | undefined, page: number, pageSize: number) {
+      assertAdmin(caller);
+      const [wallets, total, totalBalance] = await Promise.all([
+        accounts.list((page - 1) * pageSize, pageSize),
+        accounts.countUsers(),
+        totalUserBalance(accounts),
+      ]);
+      return { wallets, total, totalBalance };
+    },
+
+    async listAllTransactions(
+      caller: Caller | undefined,
+      page: number,
+      pageSize: number,
+      sort: HistorySort,
+      status?: TransactionStatusName,
+    ) {
+      assertAdmin(caller);
+      const [list, pending, completed, failed, totalBalance] = await Promise.all([
+        history.all(page, pageSize, sort, status),
+        history.countByStatus('pending'),
+        history.countByStatus('completed'),
+        history.countByStatus('failed'),
+        totalUserBalance(accounts),
+      ]);
+      return { ...list, pending, completed, failed, totalBalance };
+    },
+  };
+}
+
+function assertAdmin(caller: Caller | undefined): void {
+  if (!caller || !hasRole(caller, ADMIN)) throw forbidden('Administrators only');
+}
+
+/** All user wallets hold exactly what the clearing accounts are short (the ledger sums to zero). */
+async function totalUserBalance(accounts: AccountStore): Promise<number> {
+  const clearing = await accounts.clearing();
+  return -clearing.reduce((sum, a) => sum + a.balance, 0);
+}
+
+export type Wallets = ReturnType<typeof createWallets>;

@@ -1,0 +1,78 @@
+import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import { invalid, MAX_PAISE } from '@qm/platform';
+
+/**
+ * The ledger's rules on plain values (docs/adr/006-ledger.md).
+ *
+ * Accounts: a user's wallet `user:<userId>` may never go below zero (available = balance - held
+ * ≥ 0); a payment provider's clearing account `provider:<name>` goes negative by exactly the money
+ * that came in through it. Every transfer debits one account and credits another by the same
+ * amount, so the balances of all accounts always sum to zero.
+ *
+ * A transfer is recorded first and then moved through steps, each a single-document conditional
+ * update made at most once (a marker `<transferId>:<step>` on the account it changes):
+ *
+ *   single-phase: initiated ─debit─▶ debited ─credit, entries─▶ posted
+ *                     └──(insufficient, or abandoned before the debit)──▶ failed (a debit that raced
+ *                        in is refunded when the transfer settles)
+ *   two-phase:    initiated ─hold─▶ pending ─▶ posting ─debit+credit, entries─▶ posted
+ *                     │                 ├──▶ voiding ─release─▶ voided
+ *                     └─▶ failed        └──▶ expiring ─release─▶ expired (after its timeout)
+ *
+ * The state changes by compare-and-set, so of two resolutions only one wins. After a final state
+ * the transfer *settles*: its markers are cleared (refunding or releasing what a failed one left)
+ * and `settled` is set; the sweeper finishes whatever a crash left unsettled.
+ */
+export type AccountId = `user:${number}` | `provider:${string}`;
+export type TransferKind = 'topup' | 'p2p' | 'purchase';
+export type TransferState =
+  | 'initiated'
+  | 'debited'
+  | 'pending'
+  | 'posting'
+  | 'voiding'
+  | 'expiring'
+  | 'posted'
+  | 'voided'
+  | 'expired'
+  | 'failed';
+export type FailureReason = 'insufficient' | 'abandoned' | 'inactive';
+
+export const FINAL_STATES: ReadonlySet<TransferState> = new Set(['posted', 'voided', 'expired', 'failed']);
+
+export const userAccount = (userId: number): AccountId => `user:${userId}`;
+export const providerAccount = (provider: string): AccountId => `provider:${provider}`;
+export const isUserAccount = (id: string): boolean => id.startsWith('user:');
+export const userIdOf = (id: string): number | undefined =>
+  isUserAccount(id) ? Number(id.slice('user:'.length)) : undefined;
+
+/** Holds last 15 minutes unless the caller asks otherwise; never more than a day. */
+export const DEFAULT_HOLD_SECONDS = 15 * 60;
+export const MAX_HOLD_SECONDS = 24 * 60 * 60;
+
+export function holdTimeout(seconds: number, now: Date): Date {
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_HOLD_SECONDS)
+    throw invalid('The hold timeout must be between 1 second and 24 hours (0: 15 minutes)');
+  return new Date(now.getTime() + (seconds || DEFAULT_HOLD_SECONDS) * 1000);
+}
+
+/** A positive whole number of paise within decimal(10,2). */
+export function validAmount(paise: number): number {
+  if (!Number.isSafeInteger(paise)) throw invalid(WALLET_MESSAGES.amountFormat);
+  if (paise <= 0) throw invalid(WALLET_MESSAGES.amountPositive);
+  if (paise > MAX_PAISE) throw invalid(WALLET_MESSAGES.amountTooLarge);
+  return paise;
+}
+
+const REFERENCE = /^[A-Za-z0-9._\-:@/]{1,200}$/;
+
+export function validReference(reference: string): string {
+  const ref = reference.trim();
+  if (!ref) throw invalid('Transfer reference is required');
+  if (!REFERENCE.test(ref))
+    throw invalid('Transfer reference must be up to 200 letters, digits or . _ - : @ /');
+  return ref;
+}
+
+/** The marker an account carries while a transfer's step on it is applied but not yet settled. */
+export const marker = (transferId: string, step: 'debit' | 'credit') => `${transferId}:${step}`;

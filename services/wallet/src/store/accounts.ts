@@ -1,0 +1,222 @@
+import { isDuplicateKeyError, nextSequence } from '@qm/platform';
+import { type Connection, Schema } from 'mongoose';
+import { type AccountId, isUserAccount, marker } from '../domain/ledger';
+
+/**
+ * Ledger accounts: one per user wallet and one clearing account per payment provider. The balance
+ * lives on the account document and changes only by single-document conditional updates, each
+ * carrying the transfer step's marker so it is applied at most once:
+ *
+ * - `applied`: `<transfer>:debit` / `<transfer>:credit` of transfers not yet settled;
+ * - `holds`: ids of pending transfers holding funds here (two different arrays, so posting a hold
+ *   can remove it and record the debit in one update).
+ */
+export interface Account {
+  _id: AccountId;
+  kind: 'user' | 'clearing';
+  /** User wallets: the user's id and the wallet's numeric id (spec §3 wallets.id). */
+  userId?: number;
+  walletId?: number;
+  /** The user's username as last seen (administrators' list). */
+  username?: string;
+  /** Posted balance (paise). */
+  balance: number;
+  /** Held by pending transfers. */
+  held: number;
+  /** balance - held, kept in the same updates so a conditional debit can test it. */
+  available: number;
+  applied: string[];
+  holds: string[];
+  currency: 'INR';
+  isActive: boolean;
+  lastTransactionAt?: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const accountSchema = new Schema<Account>(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, required: true },
+    userId: { type: Number },
+    walletId: { type: Number },
+    username: { type: String },
+    balance: { type: Number, required: true },
+    held: { type: Number, required: true },
+    available: { type: Number, required: true },
+    applied: { type: [String], default: [] },
+    holds: { type: [String], default: [] },
+    currency: { type: String, required: true },
+    isActive: { type: Boolean, required: true },
+    lastTransactionAt: { type: Date },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'accounts', versionKey: false, strict: true, autoIndex: false },
+);
+accountSchema.index({ userId: 1 }, { unique: true, sparse: true });
+accountSchema.index({ walletId: 1 }, { unique: true, sparse: true });
+accountSchema.index({ kind: 1 });
+
+/** Whether a step found its marker already applied, applied it now, or could not (no funds). */
+export type StepOutcome = 'applied' | 'already' | 'refused';
+
+/** A new, empty account; a user's wallet gets the next numeric wallet id. */
+const newAccount = async (
+  conn: Connection,
+  id: AccountId,
+  userId?: number,
+  username?: string,
+): Promise<Account> => ({
+  _id: id,
+  kind: userId === undefined ? 'clearing' : 'user',
+  ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
+  balance: 0,
+  held: 0,
+  available: 0,
+  applied: [],
+  holds: [],
+  currency: 'INR',
+  isActive: true,
+  lastTransactionAt: null,
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
+
+export function createAccountStore(conn: Connection) {
+  const Accounts = conn.model<Account>('Account', accountSchema);
+  const now = () => new Date();
+
+  const get = (id: AccountId) => Accounts.findById(id).lean<Account>().exec();
+
+  /** Creates the account once; concurrent first uses all get the same one. */
+  async function ensure(id: AccountId, userId?: number, username?: string): Promise<Account> {
+    const found = await get(id);
+    if (found) {
+      if (!username || found.username === username) return found;
+      await Accounts.updateOne({ _id: id }, { $set: { username } }).exec();
+      return { ...found, username };
+    }
+    try {
+      await Accounts.create(await newAccount(conn, id, userId, username));
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+    return (await get(id))!;
+  }
+
+  /** Whether the account now carries the marker (the step was applied by someone). */
+  const carries = async (id: AccountId, field: 'applied' | 'holds', value: string) =>
+    !!(await Accounts.exists({ _id: id, [field]: value }));
+
+  async function step(
+    id: AccountId,
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+    proof: { field: 'applied' | 'holds'; value: string },
+  ): Promise<StepOutcome> {
+    const set = { ...(update.$set as object | undefined), updatedAt: now() };
+    const r = await Accounts.updateOne({ _id: id, ...filter }, { ...update, $set: set });
+    if (r.modifiedCount === 1) return 'applied';
+    return (await carries(id, proof.field, proof.value)) ? 'already' : 'refused';
+  }
+
+  return {
+    model: Accounts,
+    get,
+    ensure,
+
+    /** Takes amount off the account; a user's wallet only while that much is available. */
+    debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
+      const m = marker(transferId, 'debit');
+      const funds = isUserAccount(id) ? { available: { $gte: amount }, isActive: true } : {};
+      return step(
+        id,
+        { ...funds, applied: { $ne: m } },
+        { $inc: { balance: -amount, available: -amount }, $push: { applied: m } },
+        { field: 'applied', value: m },
+      );
+    },
+
+    credit(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome> {
+      const m = marker(transferId, 'credit');
+      return step(
+        id,
+        { applied: { $ne: m } },
+        {
+          $inc: { balance: amount, available: amount },
+          $push: { applied: m },
+          $set: { lastTransactionAt: at },
+        },
+        { field: 'applied', value: m },
+      );
+    },
+
+    /** Holds amount of the available balance for a pending transfer. */
+    hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
+      return step(
+        id,
+        { available: { $gte: amount }, isActive: true, holds: { $ne: transferId } },
+        { $inc: { held: amount, available: -amount }, $push: { holds: transferId } },
+        { field: 'holds', value: transferId },
+      );
+    },
+
+    /** A posted hold becomes the debit: held and balance drop together; available is unchanged. */
+    async postHold(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome> {
+      const m = marker(transferId, 'debit');
+      const r = await Accounts.updateOne(
+        { _id: id, holds: transferId },
+        {
+          $inc: { held: -amount, balance: -amount },
+          $pull: { holds: transferId },
+          $push: { applied: m },
+          $set: { updatedAt: now(), lastTransactionAt: at },
+        },
+      );
+      if (r.modifiedCount === 1) return 'applied';
+      return (await carries(id, 'applied', m)) ? 'already' : 'refused';
+    },
+
+    /** Gives a voided or expired hold back to the available balance (no-op when not held). */
+    async releaseHold(id: AccountId, transferId: string, amount: number): Promise<boolean> {
+      const r = await Accounts.updateOne(
+        { _id: id, holds: transferId },
+        {
+          $inc: { held: -amount, available: amount },
+          $pull: { holds: transferId },
+          $set: { updatedAt: now() },
+        },
+      );
+      return r.modifiedCount === 1;
+    },
+
+    /** Puts back a debit of a transfer that ended failed (a debit that raced its failure). */
+    async refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean> {
+      const r = await Accounts.updateOne(
+        { _id: id, applied: marker(transferId, 'debit') },
+        {
+          $inc: { balance: amount, available: amount },
+          $pull: { applied: marker(transferId, 'debit') },
+          $set: { updatedAt: now() },
+        },
+      );
+      return r.modifiedCount === 1;
+    },
+
+    /** Drops a settled transfer's markers (its effect stays; only the bookkeeping goes). */
+    async clearMarkers(id: AccountId, transferId: string): Promise<void> {
+      await Accounts.updateOne(
+        { _id: id },
+        { $pullAll: { applied: [marker(transferId, 'debit'), marker(transferId, 'credit')] } },
+      );
+    },
+
+    list: (skip: number, limit: number) =>
+      Accounts.find({ kind: 'user' }).sort({ walletId: 1 }).skip(skip).limit(limit).lean<Account[]>().exec(),
+    countUsers: () => Accounts.countDocuments({ kind: 'user' }).exec(),
+    clearing: () => Accounts.find({ kind: 'clearing' }).lean<Account[]>().exec(),
+  };
+}
+
+export type AccountStore = ReturnType<typeof createAccountStore>;

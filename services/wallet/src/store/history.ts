@@ -1,0 +1,138 @@
+import type { TransactionStatusName, TransactionTypeName } from '@qm/contracts/rest';
+import { addFeeds, feedsOf, isDuplicateKeyError, nextSequence } from '@qm/platform';
+import { type Connection, Schema } from 'mongoose';
+
+/**
+ * The users' transaction history (spec §3 transactions): one line per user side of a movement —
+ * a top-up's credit, the sender's and the receiver's line of a transfer, a buyer's debit and a
+ * seller's credit. A line is written (pending) before its transfer moves money and completed or
+ * failed when the transfer ends; its string `_id` is chosen by the use case so a retry finds it.
+ */
+export interface HistoryLine {
+  _id: string;
+  /** Numeric id shown to users. */
+  id: number;
+  userId: number;
+  amount: number;
+  type: TransactionTypeName;
+  status: TransactionStatusName;
+  description: string;
+  counterparty: string;
+  transferId: string;
+  transferReference: string;
+  providerOrderId: string;
+  providerPaymentId: string;
+  senderWalletId: number | null;
+  receiverWalletId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewHistoryLine = Omit<HistoryLine, 'id' | 'status' | 'createdAt' | 'updatedAt'>;
+
+const historySchema = new Schema<HistoryLine>(
+  {
+    _id: { type: String, required: true },
+    id: { type: Number, required: true },
+    userId: { type: Number, required: true },
+    amount: { type: Number, required: true },
+    type: { type: String, required: true },
+    status: { type: String, required: true },
+    description: { type: String, default: '' },
+    counterparty: { type: String, default: '' },
+    transferId: { type: String, default: '' },
+    transferReference: { type: String, default: '' },
+    providerOrderId: { type: String, default: '' },
+    providerPaymentId: { type: String, default: '' },
+    senderWalletId: { type: Number, default: null },
+    receiverWalletId: { type: Number, default: null },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'transactions', versionKey: false, strict: true, autoIndex: false },
+);
+historySchema.index({ id: 1 }, { unique: true });
+historySchema.index({ userId: 1 });
+historySchema.index({ status: 1 });
+historySchema.index({ transferId: 1 });
+historySchema.index({ providerOrderId: 1 });
+addFeeds(historySchema, ['user']);
+
+export type HistorySort = { field: 'createdAt' | 'amount'; direction: 1 | -1 };
+
+export function createHistoryStore(conn: Connection) {
+  const Lines = conn.model<HistoryLine>('HistoryLine', historySchema);
+  const feeds = feedsOf<HistoryLine>(conn, Lines, { user: (l) => l.userId });
+
+  return {
+    model: Lines,
+    byKey: (key: string) => Lines.findById(key).lean<HistoryLine>().exec(),
+
+    /** Writes the line once (pending); a retry answers the line already there. */
+    async open(line: NewHistoryLine, at: Date): Promise<HistoryLine> {
+      const found = await Lines.findById(line._id).lean<HistoryLine>().exec();
+      if (found) return found;
+      const doc: HistoryLine = {
+        ...line,
+        id: await nextSequence(conn, 'transactions'),
+        status: 'pending',
+        createdAt: at,
+        updatedAt: at,
+      };
+      try {
+        return await feeds.insert(doc);
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        return (await Lines.findById(line._id).lean<HistoryLine>().exec())!;
+      }
+    },
+
+    /** Ends pending lines; a line already ended keeps its status. */
+    async close(
+      ids: string[],
+      status: 'completed' | 'failed',
+      patch: Partial<HistoryLine> = {},
+    ): Promise<void> {
+      for (const _id of ids)
+        await Lines.updateOne(
+          { _id, status: 'pending' },
+          { $set: { ...patch, status, updatedAt: new Date() } },
+        );
+    },
+
+    /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
+    async ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {
+      if (!status) return feeds.page('user', userId, page, pageSize);
+      const filter = { userId, status };
+      const [items, total] = await Promise.all([
+        Lines.find(filter)
+          .sort({ createdAt: -1, id: -1 })
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .lean<HistoryLine[]>()
+          .exec(),
+        Lines.countDocuments(filter).exec(),
+      ]);
+      return { items, total };
+    },
+
+    /** Every line (administrators), filtered and sorted. */
+    async all(page: number, pageSize: number, sort: HistorySort, status?: TransactionStatusName) {
+      const filter = status ? { status } : {};
+      const [items, total] = await Promise.all([
+        Lines.find(filter)
+          .sort({ [sort.field]: sort.direction, id: sort.direction })
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .lean<HistoryLine[]>()
+          .exec(),
+        Lines.countDocuments(filter).exec(),
+      ]);
+      return { items, total };
+    },
+
+    countByStatus: (status: TransactionStatusName) => Lines.countDocuments({ status }).exec(),
+  };
+}
+
+export type HistoryStore = ReturnType<typeof createHistoryStore>;

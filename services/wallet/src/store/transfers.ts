@@ -1,0 +1,118 @@
+import { isDuplicateKeyError } from '@qm/platform';
+import { type Connection, Schema } from 'mongoose';
+import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
+import type { NewHistoryLine } from './history';
+
+/**
+ * Transfers: the record of every movement, unique by its key (a top-up's provider payment, a
+ * purchase's order reference, a P2P transfer's idempotency key), created before any account
+ * changes and moved through its states by compare-and-set (domain/ledger.ts).
+ */
+export interface Transfer {
+  _id: string;
+  key: string;
+  kind: TransferKind;
+  debitAccount: AccountId;
+  creditAccount: AccountId;
+  amount: number;
+  twoPhase: boolean;
+  state: TransferState;
+  failureReason?: FailureReason;
+  /** Two-phase: when an unresolved hold expires. */
+  timeoutAt?: Date | null;
+  /** Markers cleared and any failed step compensated: nothing left for the sweeper. */
+  settled: boolean;
+  /** The users' history lines it writes (pending) and then completes or fails (store/history.ts). */
+  history: NewHistoryLine[];
+  description: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const transferSchema = new Schema<Transfer>(
+  {
+    _id: { type: String, required: true },
+    key: { type: String, required: true },
+    kind: { type: String, required: true },
+    debitAccount: { type: String, required: true },
+    creditAccount: { type: String, required: true },
+    amount: { type: Number, required: true },
+    twoPhase: { type: Boolean, required: true },
+    state: { type: String, required: true },
+    failureReason: { type: String },
+    timeoutAt: { type: Date },
+    settled: { type: Boolean, required: true },
+    history: { type: Schema.Types.Mixed, default: [] },
+    description: { type: String, default: '' },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'transfers', versionKey: false, strict: true, autoIndex: false },
+);
+transferSchema.index({ key: 1 }, { unique: true });
+// The sweeper's two questions: what is unsettled, and which holds outlived their timeout.
+transferSchema.index({ settled: 1 });
+transferSchema.index({ state: 1 });
+
+export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'createdAt' | 'updatedAt'>;
+
+export function createTransferStore(conn: Connection) {
+  const Transfers = conn.model<Transfer>('Transfer', transferSchema);
+
+  return {
+    model: Transfers,
+    byId: (id: string) => Transfers.findById(id).lean<Transfer>().exec(),
+    byKey: (key: string) => Transfers.findOne({ key }).lean<Transfer>().exec(),
+
+    /** Records a new transfer, or answers the one already recorded under its key. */
+    async insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: Transfer }> {
+      const doc: Transfer = { ...t, state: 'initiated', settled: false, createdAt: now, updatedAt: now };
+      try {
+        await Transfers.create(doc);
+        return { created: true, transfer: doc };
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        const existing = await Transfers.findOne({ key: t.key }).lean<Transfer>().exec();
+        if (!existing) throw err;
+        return { created: false, transfer: existing };
+      }
+    },
+
+    /** Compare-and-set of the state; answers the transfer as it is afterwards, and whether it moved. */
+    async move(
+      id: string,
+      from: TransferState[],
+      to: TransferState,
+      extra: Partial<Pick<Transfer, 'failureReason'>> = {},
+    ): Promise<{ moved: boolean; transfer: Transfer }> {
+      const moved = await Transfers.findOneAndUpdate(
+        { _id: id, state: { $in: from } },
+        { $set: { state: to, updatedAt: new Date(), ...extra } },
+        { new: true },
+      )
+        .lean<Transfer>()
+        .exec();
+      if (moved) return { moved: true, transfer: moved };
+      return { moved: false, transfer: (await Transfers.findById(id).lean<Transfer>().exec())! };
+    },
+
+    markSettled: (id: string) =>
+      Transfers.updateOne({ _id: id }, { $set: { settled: true, updatedAt: new Date() } }).exec(),
+
+    /** Unsettled transfers last touched before `before` (the sweeper's work list). */
+    stale: (before: Date, limit: number) =>
+      Transfers.find({ settled: false, state: { $ne: 'pending' }, updatedAt: { $lt: before } })
+        .limit(limit)
+        .lean<Transfer[]>()
+        .exec(),
+
+    /** Holds past their timeout. */
+    expiredHolds: (now: Date, limit: number) =>
+      Transfers.find({ state: 'pending', timeoutAt: { $lt: now } })
+        .limit(limit)
+        .lean<Transfer[]>()
+        .exec(),
+  };
+}
+
+export type TransferStore = ReturnType<typeof createTransferStore>;
