@@ -532,9 +532,15 @@ await step(
     await page.waitForFunction(() =>
       document.querySelector('th[aria-sort="descending"]')?.textContent?.includes('Amount'),
     );
-    await page.getByRole('radio', { name: 'Completed' }).check({ force: true });
+    // The status filter is a segmented control: its visible labels are what a user clicks.
+    const filter = (name) => page.locator('label').filter({ hasText: new RegExp(`^${name}$`) });
+    await filter('Completed').click();
+    await page
+      .getByRole('radio', { name: 'Completed' })
+      .and(page.locator(':checked'))
+      .waitFor({ state: 'attached' });
     await page.getByTestId('admin-transaction-row').first().waitFor();
-    await page.getByRole('radio', { name: 'Failed' }).check({ force: true });
+    await filter('Failed').click();
     await page
       .getByTestId('admin-transaction-row')
       .first()
