@@ -164,6 +164,9 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- fail "smtp: set smtp.enabled=true or smtp.external.url (or provide SMTP_URL in secrets.existingSecret)" }}
 {{- end }}
 {{- end }}
+{{- if not (and .Values.services.gateway .Values.services.gateway.enabled) }}
+{{- fail "services.gateway must be enabled: it is the only entry to the app" }}
+{{- end }}
 {{- range $name, $svc := .Values.services }}
 {{- if $svc.enabled }}
 {{- if not (has $svc.kind (list "http" "grpc")) }}
@@ -178,9 +181,6 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}
 {{- end }}
 {{- end }}
-{{- end }}
-{{- if not (and .Values.services.gateway .Values.services.gateway.enabled) }}
-{{- fail "services.gateway must be enabled: it is the only entry to the app" }}
 {{- end }}
 {{- end }}
 
