@@ -19,6 +19,11 @@ export const walletEnv = {
   /** A transfer untouched this long is taken to be abandoned by its process and finished by the sweeper. */
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**
+   * How long a settled transfer's markers stay on the accounts: any driver still holding an older
+   * copy of the transfer within this time finds its step applied (docs/adr/006).
+   */
+  MARKER_RETENTION_MS: z.coerce.number().int().min(0).default(120_000),
+  /**
    * Test-only fault injection: `after-debit` kills the process (SIGKILL) right after a transfer's
    * debit and before its credit, so the kill test can prove the sweeper finishes it. Refused in production.
    */

@@ -80,7 +80,14 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     const topUps = createTopUps({ accounts, history, ledger, topups, providers, idempotency, outbox, log });
     addWalletService(grpc, { wallets, pins, holds, topUps });
 
-    const sweeper = createSweeper({ transfers, ledger, log, graceMs: config.SWEEP_GRACE_MS });
+    const sweeper = createSweeper({
+      accounts,
+      transfers,
+      ledger,
+      log,
+      graceMs: config.SWEEP_GRACE_MS,
+      markerRetentionMs: config.MARKER_RETENTION_MS,
+    });
     return {
       ...walletBackground({
         conn,

@@ -115,7 +115,13 @@ describe('single-phase transfers', () => {
     expect([ra!.balance, rb!.balance]).toEqual([100_00 - 12_34, 12_34]);
     expect((await history.byKey(`${req.key}:out`))!.status).toBe('completed');
     expect((await history.byKey(`${req.key}:in`))!.status).toBe('completed');
-    expect(ra!.applied).toEqual([]);
+    // The markers outlive settling (a late driver finds its step applied) and go with the sweep.
+    expect(ra!.applied).toContain(`${first._id}:debit`);
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000, markerRetentionMs: 0 }).sweep(
+      new Date(Date.now() + 1000),
+    );
+    expect((await accounts.get(a.account))!.applied).not.toContain(`${first._id}:debit`);
+    expect((await accounts.get(b.account))!.applied).not.toContain(`${first._id}:credit`);
   });
 
   it('refuses more than the available balance: failed, nothing moved, lines failed', async () => {
@@ -250,7 +256,7 @@ describe('two-phase transfers', () => {
     const key = `hold:order-${base}-exp`;
     await pending(key, buyer.account, seller.account, 7_00, new Date(Date.now() + 200));
     await new Promise((r) => setTimeout(r, 400));
-    const sweeper = createSweeper({ transfers, ledger, log, graceMs: 60_000 });
+    const sweeper = createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000 });
     expect((await sweeper.sweep()).expired).toBeGreaterThanOrEqual(1);
     expect((await ledger.byKey(key))!.state).toBe('expired');
     await expect(ledger.post(key)).rejects.toThrow(/already expired/);
@@ -260,6 +266,19 @@ describe('two-phase transfers', () => {
 });
 
 describe('crash recovery by the sweeper', () => {
+  it('a driver holding a stale copy of a settled transfer applies nothing again', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const t = await ledger.transfer(move(`p2p:${a.id}:stale`, a.account, b.account, 3_00));
+    expect([t.state, t.settled]).toEqual(['posted', true]);
+    // A slow duplicate read the transfer while it was still `debited` / `initiated`.
+    await ledger.resume({ ...t, state: 'debited', settled: false });
+    await ledger.resume({ ...t, state: 'initiated', settled: false });
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, rb!.balance]).toEqual([7_00, 3_00]);
+  });
+
   it('finishes a transfer left between debit and credit', async () => {
     const a = await newUser();
     const b = await newUser();
@@ -279,7 +298,7 @@ describe('crash recovery by the sweeper', () => {
     let [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([15_00, 0]);
 
-    await createSweeper({ transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([15_00, 5_00]);
     const t = (await ledger.byKey(key))!;
@@ -309,7 +328,7 @@ describe('crash recovery by the sweeper', () => {
       },
       new Date(Date.now() - 60_000),
     );
-    await createSweeper({ transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     const t = (await ledger.byKey(key))!;
     expect([t.state, t.failureReason, t.settled]).toEqual(['failed', 'abandoned', true]);
     // A slow first attempt debits after the failure: settling refunds it.

@@ -56,7 +56,10 @@ export interface World {
  * FerretDB, and the top-up use cases over them (the gRPC server is the lead's; these are the rules).
  * `env` is the top-up environment (WALLET_PROVIDER, keys, WALLET_WEBHOOK_URL, ...).
  */
-export async function startWorld(env: Record<string, string> = {}): Promise<World> {
+export async function startWorld(
+  env: Record<string, string> = {},
+  opts: { creditLeaseMs?: number } = {},
+): Promise<World> {
   const log = testLog('topups');
   const conn = await connectMongo(INFRA.MONGO_URL, uniqueName('qm_test_wallet_topups'));
   const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'topups-test', log });
@@ -86,7 +89,7 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
     ...env,
   } as Parameters<typeof topUpSettings>[0]);
   const providers = createProviders(conn, settings, log);
-  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, outbox, log });
+  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, outbox, log, ...opts });
   await ensureIndexes(conn, indexBackendFor(INFRA.FERRETDB_POSTGRESQL_URL));
 
   return {

@@ -112,8 +112,8 @@ export function createLedger(d: LedgerDeps) {
       await accounts.releaseHold(t.debitAccount, t._id, t.amount);
       await history.close(historyIds(t), 'failed');
     }
-    await accounts.clearMarkers(t.debitAccount, t._id);
-    await accounts.clearMarkers(t.creditAccount, t._id);
+    // The markers stay until the sweeper clears them well after settling (clearSettledMarkers): a
+    // driver still holding an older copy of this transfer then finds its step applied, not undone.
     await transfers.markSettled(t._id);
     return { ...t, settled: true };
   }

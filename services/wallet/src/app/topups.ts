@@ -93,7 +93,7 @@ function createCrediting(d: TopUpDeps) {
     const key = creditKey(t.provider, paymentId);
     const clearing = providerAccount(t.provider);
     await accounts.ensure(clearing);
-    const wallet = await accounts.ensure(userAccount(t.userId), t.userId);
+    const wallet = await accounts.ensure(userAccount(t.userId), t.userId, t.username);
     const line = lineOf(t, wallet.walletId);
     await history.model.updateOne(
       { _id: line._id, status: 'pending' },
