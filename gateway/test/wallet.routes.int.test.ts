@@ -461,25 +461,26 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       expect(res).toMatchObject({ status: 423, body: { message } });
     });
 
-    it.each([WALLET_MESSAGES.cardDeclined, WALLET_MESSAGES.cardInsufficientFunds])(
-      'a card refusal on sandbox/pay ("%s") is 402',
-      async (message) => {
-        answer('sandboxPay', async () => {
-          throw conflict(message);
-        });
-        const res = await call('POST', '/api/sandbox/pay', {
-          as: 'army',
-          body: { orderId: 'o1', cardNumber: '4000-0000-0000-0002', expiry: '12 / 30', cvc: ' 123 ' },
-        });
-        expect(res).toMatchObject({ status: 402, body: { message } });
-        expect(lastCall('sandboxPay')?.request).toEqual({
-          orderId: 'o1',
-          cardNumber: '4000000000000002',
-          expiry: '12 / 30',
-          cvc: '123',
-        });
-      },
-    );
+    it.each([
+      WALLET_MESSAGES.cardDeclined,
+      WALLET_MESSAGES.cardInsufficientFunds,
+      WALLET_MESSAGES.cardExpired,
+    ])('a card refusal on sandbox/pay ("%s") is 402', async (message) => {
+      answer('sandboxPay', async () => {
+        throw conflict(message);
+      });
+      const res = await call('POST', '/api/sandbox/pay', {
+        as: 'army',
+        body: { orderId: 'o1', cardNumber: '4000-0000-0000-0002', expiry: '12 / 30', cvc: ' 123 ' },
+      });
+      expect(res).toMatchObject({ status: 402, body: { message } });
+      expect(lastCall('sandboxPay')?.request).toEqual({
+        orderId: 'o1',
+        cardNumber: '4000000000000002',
+        expiry: '12 / 30',
+        cvc: '123',
+      });
+    });
 
     it('any other FAILED_PRECONDITION on sandbox/pay stays a 409', async () => {
       answer('sandboxPay', async () => {

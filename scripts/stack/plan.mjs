@@ -223,6 +223,13 @@ function serviceSpec({ root, base, bin, tsx }, { name, grpcPort: port, database 
             ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? 'Admin@12345',
           }
         : {}),
+      // The sandbox's signing secret: --prod runs with NODE_ENV=production, where the wallet insists on one.
+      ...(name === 'wallet'
+        ? {
+            SANDBOX_SIGNING_SECRET:
+              process.env.SANDBOX_SIGNING_SECRET ?? 'local-dev-sandbox-signing-secret-not-for-production',
+          }
+        : {}),
       // Service identity between internal services (docs/adr/005); never given to the gateway.
       INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? 'local-dev-internal-token-not-for-production',
       GRPC_PORT: String(port),

@@ -48,7 +48,11 @@ export function registerPinRoutes(api: Api, { clients, limited }: WalletContext)
     access: 'user',
     before: [limited('sendOtp')],
     response: MessageSchema,
-    errors: { 403: `"${WALLET_MESSAGES.adminNoWallet}"`, 409: 'No PIN was recorded with setup-pin first' },
+    errors: {
+      403: `"${WALLET_MESSAGES.adminNoWallet}"`,
+      409: 'No PIN was recorded with setup-pin first, or no email address is registered',
+      429: 'Too many codes requested, or a new code asked for too soon after the last',
+    },
     async handler() {
       const { message } = await clients.wallet.sendPinOtp({});
       return { message };
@@ -67,7 +71,8 @@ export function registerPinRoutes(api: Api, { clients, limited }: WalletContext)
     errors: {
       400: 'Invalid input, or a wrong, used or expired code',
       403: `"${WALLET_MESSAGES.adminNoWallet}"`,
-      409: 'No PIN was recorded with setup-pin first, or the code ran out of tries',
+      409: 'No PIN was recorded with setup-pin first',
+      429: 'Too many requests, or the code ran out of tries (ask for a new one)',
     },
     async handler({ body }) {
       const { message } = await clients.wallet.verifyPinOtp({ otp: body.otp });

@@ -14,10 +14,11 @@ import { HttpError } from '../../http/errors';
 import { GrpcStatus, IDEMPOTENCY_409, IdempotencyHeaders, remap, type WalletContext } from './context';
 import { MovedSchema, transactionToRest, walletToRest } from './rest';
 
-/** The refusals of a card a provider answers 402 for (Stripe: card_error). */
+/** The refusals of a card that a provider answers 402 for (Stripe: a card_error). */
 const CARD_ERRORS: ReadonlySet<string> = new Set([
   WALLET_MESSAGES.cardDeclined,
   WALLET_MESSAGES.cardInsufficientFunds,
+  WALLET_MESSAGES.cardExpired,
 ]);
 
 export const CREDITED = 'Your wallet has been credited.';
@@ -85,10 +86,13 @@ export function registerTopUpRoutes(api: Api, { clients, limited }: WalletContex
       providerSignature: z.string(),
     }),
     errors: {
-      400: `Invalid input (card number, expiry, cvc), or "${WALLET_MESSAGES.cardExpired}"`,
-      402: `The card was refused: "${WALLET_MESSAGES.cardDeclined}" or "${WALLET_MESSAGES.cardInsufficientFunds}"`,
-      404: `"${WALLET_MESSAGES.orderNotFound}" (also another user's order)`,
-      409: `"${WALLET_MESSAGES.sandboxOnly}", or the order is already paid`,
+      400:
+        `Invalid input (e.g. "${WALLET_MESSAGES.cardNumberInvalid}": a number failing the Luhn check), or ` +
+        `"${WALLET_MESSAGES.paymentVerificationFailed}": an unknown order or another user's`,
+      402:
+        `The card was refused: "${WALLET_MESSAGES.cardDeclined}", "${WALLET_MESSAGES.cardInsufficientFunds}" ` +
+        `or "${WALLET_MESSAGES.cardExpired}"`,
+      409: `"${WALLET_MESSAGES.sandboxOnly}", or "${WALLET_MESSAGES.orderNotFound}" for an order that failed`,
     },
     async handler({ body }) {
       const paid = await remap(

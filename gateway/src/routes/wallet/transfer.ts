@@ -48,12 +48,9 @@ export function registerTransferRoutes(api: Api, { clients, limited }: WalletCon
     headers: IdempotencyHeaders,
     response: MovedSchema,
     errors: {
-      400: `Invalid input, or a wrong PIN ("Incorrect PIN. N attempts left.")`,
+      400: `Invalid input, "${WALLET_MESSAGES.notEligible}", or a wrong PIN ("Incorrect PIN. N attempts left.")`,
       403: `"${WALLET_MESSAGES.adminNoWallet}"`,
-      404: 'No such receiver',
-      409:
-        `"${WALLET_MESSAGES.insufficientBalance}", "${WALLET_MESSAGES.notEligible}", ` +
-        `"${WALLET_MESSAGES.pinSetupFirst}"; or: ${IDEMPOTENCY_409}`,
+      409: `"${WALLET_MESSAGES.insufficientBalance}", "${WALLET_MESSAGES.pinSetupFirst}"; or: ${IDEMPOTENCY_409}`,
       423: 'Too many incorrect PINs: transfers are locked; the message says until when',
     },
     async handler({ body, headers }) {
