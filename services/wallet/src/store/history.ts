@@ -90,6 +90,14 @@ export function createHistoryStore(conn: Connection) {
       }
     },
 
+    /** Adds what became known of a pending line (a top-up's payment id, once paid). */
+    async annotate(
+      id: string,
+      fields: Pick<HistoryLine, 'providerPaymentId' | 'transferReference'>,
+    ): Promise<void> {
+      await Lines.updateOne({ _id: id, status: 'pending' }, { $set: fields }).exec();
+    },
+
     /** Ends pending lines; a line already ended keeps its status. */
     async close(
       ids: string[],
