@@ -12,10 +12,10 @@
 // receiver (after one wrong PIN); both histories show it (the receiver's as received) and so does the
 // admin's /admin/transactions. The key steps are repeated on a 375 px screen in light and dark mode.
 // Screenshots go to e2e/artifacts/wallet-*.png. Last line: `wallet: N passed, M failed`.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finish, launchBrowser } from './lib/browser.mjs';
+import { launchBrowser } from './lib/browser.mjs';
+import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const MAILDEV_URL = (process.env.MAILDEV_URL ?? 'http://localhost:1080').replace(/\/$/, '');
@@ -32,46 +32,7 @@ const RECEIVER = { username: `e2e_get_${RUN}`, firstName: 'Vikram', lastName: 'S
 const CARD = { ok: '4242 4242 4242 4242', declined: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-await mkdir(ARTIFACTS, { recursive: true });
-
-const results = [];
-let blocked = null; // the first failed step: later steps depend on it and are recorded as failed
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-const firstLine = (error) => (error instanceof Error ? error.message.split('\n')[0] : String(error));
-
-/** Runs one step of the journey; once a step fails, the rest are recorded as failed without running. */
-async function step(name, fn, { page, independent = false } = {}) {
-  if (blocked && !independent) {
-    results.push({ name, ok: false });
-    console.log(`FAIL - ${name}: skipped (depends on "${blocked}")`);
-    return;
-  }
-  const started = Date.now();
-  try {
-    const note = await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   - ${name} (${Date.now() - started} ms)${note ? ` - ${note}` : ''}`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    if (!independent) blocked = name;
-    console.log(`FAIL - ${name}: ${firstLine(error)}`);
-    if (page) {
-      await page
-        .screenshot({
-          path: path.join(ARTIFACTS, `wallet-failed-${name.replace(/\W+/g, '-').slice(0, 80)}.png`),
-          fullPage: true,
-        })
-        .catch(() => {});
-    }
-  }
-}
-
-const shot = (page, name, fullPage = false) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `wallet-${name}.png`), fullPage, animations: 'disabled' });
+const { step, shot, done } = await journeySteps('wallet', ARTIFACTS);
 
 /** A label as Mantine renders it, with or without the required asterisk. */
 const label = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`);
@@ -626,4 +587,4 @@ await step(
 
 await browser.close();
 
-finish('wallet', results);
+done();
