@@ -281,24 +281,40 @@ function documentsOf(m: Move, at: Date, ids: Ids) {
   };
 }
 
-/** Inserts into several collections in batches, the collections concurrently. */
-function batcher(db: Db, batchSize: number) {
+/** Inserts into several collections in batches, a few batches in flight at once. */
+function batcher(db: Db, batchSize: number, inFlight = 3) {
   const pending = new Map<string, Document[]>();
-  const flush = async (all: boolean) => {
-    const due = [...pending].filter(([, docs]) => docs.length && (all || docs.length >= batchSize));
-    await Promise.all(
-      due.map(([collection, docs]) => {
-        pending.set(collection, []);
-        return db.collection(collection).insertMany(docs, { ordered: false });
-      }),
-    );
+  const running = new Set<Promise<void>>();
+  let failure: unknown;
+  const start = (collection: string) => {
+    const docs = pending.get(collection) ?? [];
+    if (!docs.length) return;
+    pending.set(collection, []);
+    const p: Promise<void> = db
+      .collection(collection)
+      .insertMany(docs, { ordered: false })
+      .then(
+        () => undefined,
+        (err: unknown) => void (failure ??= err),
+      )
+      .finally(() => running.delete(p));
+    running.add(p);
   };
   return {
     async add(collection: string, ...docs: Document[]) {
-      pending.set(collection, [...(pending.get(collection) ?? []), ...docs]);
-      if (pending.get(collection)!.length >= batchSize) await flush(false);
+      const list = pending.get(collection) ?? [];
+      list.push(...docs);
+      pending.set(collection, list);
+      if (list.length < batchSize) return;
+      start(collection);
+      while (running.size >= inFlight) await Promise.race(running);
+      if (failure) throw failure;
     },
-    flush: () => flush(true),
+    async flush() {
+      for (const collection of pending.keys()) start(collection);
+      await Promise.all(running);
+      if (failure) throw failure;
+    },
   };
 }
 
