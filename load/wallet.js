@@ -10,7 +10,7 @@
 //   .tools/bin/k6 run load/wallet.js && npm run ledger:check
 //
 // setup() registers the users, approves them as admin, signs each in once (the virtual users reuse
-// the session cookies), sets each PIN with the code mailed to maildev (MAILDEV_URL, read through its
+// the session cookies), sets each PIN and confirms it with the code mailed to maildev (MAILDEV_URL, read through its
 // REST API as the browser journeys do) and tops each wallet up through the sandbox. Each iteration
 // is one user action followed by THINK_SECONDS of think time (default 1): 50 people using their
 // wallets, not 50 tight loops on a 2-core machine. p50 is `med`, p95 `p(95)` of
@@ -169,16 +169,16 @@ export function setup() {
   }
   for (const u of users) {
     u.cookie = signIn(u.username, PASSWORD);
-    // The PIN: send-otp → the mailed code → verify-otp → setup-pin (spec §5, "Wallet PIN setup").
-    const seen = mailIdsTo(u.email);
-    must(post('/api/wallet/send-otp', {}, { cookie: u.cookie }), 200, `send-otp ${u.username}`);
-    const otp = mailedCode(u.email, seen);
-    must(post('/api/wallet/verify-otp', { otp }, { cookie: u.cookie }), 200, `verify-otp ${u.username}`);
+    // The PIN: setup-pin records it, the mailed code confirms it (send-otp → verify-otp; spec §5).
     must(
       post('/api/wallet/setup-pin', { pin: PIN, confirmPin: PIN }, { cookie: u.cookie }),
       200,
       `setup-pin ${u.username}`,
     );
+    const seen = mailIdsTo(u.email);
+    must(post('/api/wallet/send-otp', {}, { cookie: u.cookie }), 200, `send-otp ${u.username}`);
+    const otp = mailedCode(u.email, seen);
+    must(post('/api/wallet/verify-otp', { otp }, { cookie: u.cookie }), 200, `verify-otp ${u.username}`);
     must(topUp(u.cookie, '50000', `setup-${run}-${u.id}`), 200, `top-up ${u.username}`);
   }
   return { run, users: users.map(({ username, cookie }) => ({ username, cookie })) };
