@@ -135,6 +135,7 @@ interface Ids {
   entrySeq: ReturnType<typeof numbering>;
   lineSeq: ReturnType<typeof numbering>;
   lineId: () => number;
+  topUpId: () => number;
 }
 
 /** The users' ids: above every seeded user already in the database. */
@@ -160,6 +161,7 @@ async function reserveIds(
   const account = (u: number) => `user:${userId(u)}`;
   const walletBase = await reserve(db, 'wallets', p.balances.length);
   let lineId = p.historyLines ? await reserve(db, 'transactions', p.historyLines) : 0;
+  let topUpId = p.topups ? await reserve(db, 'topups', p.topups) : 0;
   const entrySeq = numbering();
   const lineSeq = numbering();
   if (p.topups)
@@ -186,6 +188,7 @@ async function reserveIds(
     entrySeq,
     lineSeq,
     lineId: () => lineId++,
+    topUpId: () => topUpId++,
   };
 }
 
@@ -195,6 +198,7 @@ function documentsOf(m: Move, at: Date, ids: Ids) {
   const topup = m.kind === 'topup';
   const to = ids.account(m.to);
   const from = topup ? ids.clearing : ids.account(m.from);
+  const topUpId = topup ? ids.topUpId() : 0;
   const orderId = `order_seed_${ids.run}_${m.i}`;
   const paymentId = `pay_seed_${ids.run}_${m.i}`;
   const key = topup ? topupKey(ids.provider, paymentId) : `p2p:${ids.userId(m.from)}:${id}`;
@@ -225,7 +229,13 @@ function documentsOf(m: Move, at: Date, ids: Ids) {
     return base;
   };
   const history = topup
-    ? [line(m.to, 'credit', { type: 'credit', description: 'Added money (Sandbox — no real money)' })]
+    ? [
+        line(m.to, 'credit', {
+          _id: `topup:${topUpId}`,
+          type: 'credit',
+          description: `Added money via ${ids.provider === 'stripe' ? 'Card' : 'Sandbox'}`,
+        }),
+      ]
     : [
         line(m.from, 'out', {
           type: 'transfer',
@@ -267,15 +277,23 @@ function documentsOf(m: Move, at: Date, ids: Ids) {
     lines,
     topup: topup
       ? {
-          _id: orderId,
+          // As the wallet's top-up flow leaves a completed one (services/wallet store/topups.ts).
+          _id: topUpId,
+          [TOPUPS.userId]: ids.userId(m.to),
+          username: '',
+          [TOPUPS.amount]: m.amount,
+          currency: 'INR',
+          [TOPUPS.provider]: ids.provider,
           providerOrderId: orderId,
           [TOPUPS.paymentId]: paymentId,
           [TOPUPS.status]: TOPUPS.completed,
-          [TOPUPS.userId]: ids.userId(m.to),
-          [TOPUPS.amount]: m.amount,
-          [TOPUPS.provider]: ids.provider,
+          lineId: `topup:${topUpId}`,
+          transferId: id,
+          creditingUntil: null,
           createdAt: at,
           updatedAt: at,
+          paidAt: at,
+          completedAt: at,
         }
       : undefined,
   };
