@@ -139,7 +139,7 @@ function workloadChecks(o, add, { named }) {
 }
 
 /** ConfigMaps and Secrets a container takes its environment from exist (or are external). */
-function containerRefChecks(c, at, add, { named, externalSecrets }) {
+function containerRefChecks(c, at, add, { named, externalSecrets, keysFrom }) {
   for (const ref of c.envFrom ?? []) {
     if (ref.configMapRef && !named('ConfigMap', ref.configMapRef.name))
       add(`${at}: no ConfigMap ${ref.configMapRef.name}`);
@@ -155,6 +155,8 @@ function containerRefChecks(c, at, add, { named, externalSecrets }) {
     if (s) {
       const secret = named('Secret', s.name);
       if (!secret && !externalSecrets.includes(s.name)) add(`${at}: env ${e.name}: no Secret ${s.name}`);
+      if (keysFrom[s.key] && s.name !== keysFrom[s.key])
+        add(`${at}: env ${e.name} is not read from ${keysFrom[s.key]} (secrets.keysFrom)`);
       if (secret && !s.optional && !(s.key in (secret.data ?? {})))
         add(`${at}: env ${e.name}: Secret ${s.name} has no key ${s.key}`);
     }
@@ -180,6 +182,27 @@ function ownServiceChecks(o, c, at, add, { named, services }, component, svc) {
   for (const key of ['MONGO_URL', 'NATS_URL', 'NODE_ENV']) if (!env[key]) add(`${at}: no ${key}`);
   if (env.MONGO_DB !== `qm_${component}`) add(`${at}: MONGO_DB is ${env.MONGO_DB}, not qm_${component}`);
   if (svc.kind === 'grpc' && env.GRPC_PORT !== String(svc.port)) add(`${at}: GRPC_PORT is not ${svc.port}`);
+  for (const callee of svc.calls ?? []) {
+    const c = services[callee];
+    if (!c) add(`${at}: calls ${callee}, which is not enabled`);
+    else if (c.kind === 'grpc' && !env[`${callee.toUpperCase()}_GRPC_ADDR`]?.endsWith(`-${callee}:${c.port}`))
+      add(`${at}: ${callee.toUpperCase()}_GRPC_ADDR does not point at ${callee}:${c.port}`);
+  }
+  // An in-cluster URL of one of our services (e.g. the wallet's webhook target) names its Service and
+  // port, and the caller declares the call (so the NetworkPolicies let it through).
+  for (const [key, value] of Object.entries(env)) {
+    const m = /^https?:\/\/([a-z0-9-]+):(\d+)(?:\/|$)/.exec(String(value));
+    const target = m && Object.entries(services).find(([n]) => m[1] === `${RELEASE}-quartermaster-${n}`);
+    if (!target) continue;
+    if (String(target[1].port) !== m[2]) add(`${at}: ${key} is not on ${target[0]}'s port ${target[1].port}`);
+    if (!(svc.calls ?? []).includes(target[0])) add(`${at}: ${key} reaches ${target[0]}, not in calls`);
+  }
+  for (const [key, value] of Object.entries(env))
+    if (String(value).includes('{{')) add(`${at}: ${key} is an unrendered template`);
+  // The sandbox's webhook goes to the gateway in-cluster (the public URL may not resolve inside).
+  const webhook = `http://${RELEASE}-quartermaster-gateway:${services.gateway?.port}/api/webhooks/sandbox`;
+  if (component === 'wallet' && env.WALLET_WEBHOOK_URL !== webhook)
+    add(`${at}: WALLET_WEBHOOK_URL is ${env.WALLET_WEBHOOK_URL}, not ${webhook}`);
   if (component === 'gateway') {
     for (const [other, s] of Object.entries(services)) {
       if (s.kind === 'grpc' && !env[`${other.toUpperCase()}_GRPC_ADDR`]?.endsWith(`-${other}:${s.port}`)) {
@@ -284,7 +307,39 @@ function objectChecks(o, add, x) {
   ) {
     add('podSelector matches no workload');
   }
+  if (o.kind === 'NetworkPolicy') callChecks(o, add, x);
   if (o.kind === 'Ingress') ingressChecks(o, add, x);
+}
+
+/** Pods a NetworkPolicy peer list admits, by component (undefined: any peer). */
+function peerComponents(peers) {
+  if (!peers) return undefined;
+  return peers.flatMap(
+    (p) =>
+      p.podSelector?.matchExpressions?.find((e) => e.key === 'app.kubernetes.io/component')?.values ?? [],
+  );
+}
+
+/** A declared call gets through both NetworkPolicies: the caller's egress and the callee's ingress. */
+function callChecks(o, add, { services }) {
+  const component = o.spec.podSelector?.matchLabels?.['app.kubernetes.io/component'];
+  const svc = services[component];
+  if (!svc) return;
+  for (const callee of svc.calls ?? []) {
+    const port = services[callee]?.port;
+    const out = (o.spec.egress ?? []).some(
+      (r) => peerComponents(r.to)?.includes(callee) && (r.ports ?? []).some((p) => p.port === port),
+    );
+    if (!out) add(`no egress to ${callee}:${port}, which ${component} calls`);
+  }
+  for (const [caller, c] of Object.entries(services)) {
+    if (!(c.calls ?? []).includes(component)) continue;
+    const admitted = (o.spec.ingress ?? []).some((r) => {
+      const from = peerComponents(r.from);
+      return from === undefined || from.includes(caller);
+    });
+    if (!admitted) add(`no ingress from ${caller}, which calls ${component}`);
+  }
 }
 
 /** Every enabled service is there, with each of its objects. */
@@ -303,11 +358,12 @@ function missingServiceObjects(problems, { services, named }) {
 }
 
 /** Problems of each object (keyed by its id) found by looking at the whole render. */
-function crossChecks(objects, { services, externalSecrets }) {
+function crossChecks(objects, { services, externalSecrets, keysFrom }) {
   const problems = new Map(objects.map((o) => [o, []]));
   const x = {
     services,
     externalSecrets,
+    keysFrom,
     named: (kind, name) => objects.find((o) => o.kind === kind && o.metadata?.name === name),
     workloads: objects.filter((o) => ['Deployment', 'StatefulSet'].includes(o.kind)),
   };
@@ -363,6 +419,30 @@ const valueSets = [
   },
 ];
 
+// Stripe's keys from a Secret of their own, the rest from the chart's.
+valueSets.push({
+  name: 'values.yaml + wallet with Stripe keys from their own Secret',
+  args: [
+    '--set',
+    'services.wallet.enabled=true',
+    ...['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'].flatMap((k) => [
+      '--set-string',
+      `secrets.keysFrom.${k}=stripe-credentials`,
+    ]),
+  ],
+  overlay: {
+    services: { wallet: { enabled: true } },
+    secrets: {
+      keysFrom: Object.fromEntries(
+        ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'].map((k) => [
+          k,
+          'stripe-credentials',
+        ]),
+      ),
+    },
+  },
+});
+
 const mustFail = [
   {
     what: 'MongoDB neither installed nor external',
@@ -378,6 +458,11 @@ const mustFail = [
     what: 'a service kind other than http|grpc',
     args: ['--set', 'services.catalog.kind=rest'],
     message: 'services.catalog.kind must be http or grpc',
+  },
+  {
+    what: 'a call to a service that is not enabled',
+    args: ['--set', 'services.wallet.enabled=true', '--set', 'services.identity.enabled=false'],
+    message: 'services.wallet calls identity, which is not enabled',
   },
   {
     what: 'SMTP neither installed nor external',
@@ -471,8 +556,15 @@ function main() {
         .filter(([, s]) => s.enabled)
         .map(([n, s]) => [n, { ...s, networkPolicy: values.networkPolicy.enabled }]),
     );
-    const externalSecrets = [values.secrets.existingSecret].filter(Boolean);
-    const cross = crossChecks(objects, { services, externalSecrets });
+    const externalSecrets = [
+      values.secrets.existingSecret,
+      ...Object.values(values.secrets.keysFrom ?? {}),
+    ].filter(Boolean);
+    const cross = crossChecks(objects, {
+      services,
+      externalSecrets,
+      keysFrom: values.secrets.keysFrom ?? {},
+    });
     let ok = 0;
     for (const [o, problems] of cross) {
       const all = o.synthetic ? problems : [...validateSchema(o), ...problems];

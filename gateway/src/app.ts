@@ -1,6 +1,6 @@
 import compression from 'compression';
 import cookieParser from 'cookie-parser';
-import express, { type Express, Router } from 'express';
+import express, { type Express, type RequestHandler, Router } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
@@ -60,14 +60,20 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
   metrics.expose(app);
 
   const apiRouter = Router();
+  const api = createApi(apiRouter);
+  // A provider's webhook carries no session and comes from no page of ours: its signature is the
+  // authority, so neither the origin check nor the session lookup applies to it.
+  const unlessSessionless =
+    (mw: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      api.isSessionless(req) ? next() : mw(req, res, next);
   apiRouter.use(cookieParser());
-  apiRouter.use(originCheck([config.PUBLIC_URL]));
-  apiRouter.use(authenticate(deps.sessions));
+  apiRouter.use(unlessSessionless(originCheck([config.PUBLIC_URL])));
+  apiRouter.use(unlessSessionless(authenticate(deps.sessions)));
   apiRouter.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  const api = createApi(apiRouter);
   registerRoutes(api, deps);
   apiRouter.get('/openapi.json', (_req, res) => {
     res.json(api.document(config.PUBLIC_URL));

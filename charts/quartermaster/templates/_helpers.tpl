@@ -114,6 +114,32 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}
 {{- end }}
 
+{{/* In-cluster URL of an http service (e.g. the gateway). Call with (list $root "name"). */}}
+{{- define "qm.serviceUrl" -}}
+{{- $root := index . 0 }}
+{{- $name := index . 1 }}
+{{- printf "http://%s:%v" (include "qm.componentName" (list $root $name)) (index $root.Values.services $name).port }}
+{{- end }}
+
+{{/* The enabled services whose `calls` name the given one (a YAML list). Call with (list $root "name"). */}}
+{{- define "qm.callersOf" -}}
+{{- $root := index . 0 }}
+{{- $callee := index . 1 }}
+{{- $names := list }}
+{{- range $name, $svc := $root.Values.services }}
+{{- if and $svc.enabled (has $callee ($svc.calls | default list)) }}
+{{- $names = append $names $name }}
+{{- end }}
+{{- end }}
+{{- toYaml $names }}
+{{- end }}
+
+{{/* The Secret a key is read from: secrets.keysFrom names another for some keys. Call with (list $root "KEY"). */}}
+{{- define "qm.secretNameOf" -}}
+{{- $root := index . 0 }}
+{{- index ($root.Values.secrets.keysFrom | default dict) (index . 1) | default (include "qm.secretName" $root) }}
+{{- end }}
+
 {{/* Public URL of the app (the gateway). */}}
 {{- define "qm.publicUrl" -}}
 {{- if .Values.global.publicUrl }}
@@ -145,6 +171,11 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end }}
 {{- if and $svc.autoscaling.enabled (not (dig "requests" "cpu" "" ($svc.resources | default dict))) }}
 {{- fail (printf "services.%s: autoscaling on CPU needs resources.requests.cpu" $name) }}
+{{- end }}
+{{- range $callee := $svc.calls | default list }}
+{{- if not (dig $callee "enabled" false $.Values.services) }}
+{{- fail (printf "services.%s calls %s, which is not enabled" $name $callee) }}
+{{- end }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -208,8 +239,14 @@ Keys that come from the Secret are left out; so are empty values.
 {{- $_ := set $env "KEYCLOAK_PUBLIC_URL" (include "qm.keycloakPublicUrl" $root) }}
 {{- $_ := set $env "KEYCLOAK_WEB_CLIENT_ID" $root.Values.keycloak.webClientId }}
 {{- end }}
+{{- range $callee := $svc.calls | default list }}
+{{- $c := index $root.Values.services $callee }}
+{{- if eq $c.kind "grpc" }}
+{{- $_ := set $env (printf "%s_GRPC_ADDR" (upper $callee)) (printf "%s:%v" (include "qm.componentName" (list $root $callee)) $c.port) }}
+{{- end }}
+{{- end }}
 {{- range $k, $v := $svc.env }}
-{{- $_ := set $env $k $v }}
+{{- $_ := set $env $k (tpl (toString $v) $root) }}
 {{- end }}
 {{- $secretKeys := include "qm.secretKeys" (list $root $svc) | fromYamlArray }}
 {{- $out := dict }}

@@ -11,6 +11,7 @@ for each enabled entry of .Values.services.
 {{- $config := include "qm.serviceConfig" (list $root $name $svc) }}
 {{- $secretKeys := include "qm.secretKeys" (list $root $svc) | fromYamlArray }}
 {{- $portName := ternary "grpc" "http" (eq $svc.kind "grpc") }}
+{{- $callers := include "qm.callersOf" (list $root $name) | fromYamlArray }}
 ---
 apiVersion: v1
 kind: ConfigMap
@@ -99,7 +100,7 @@ spec:
             - name: {{ $key }}
               valueFrom:
                 secretKeyRef:
-                  name: {{ include "qm.secretName" $root }}
+                  name: {{ include "qm.secretNameOf" (list $root $key) }}
                   key: {{ $key }}
                   {{- /* Generated keys and connection URLs must exist; the others are optional features. */}}
                   optional: {{ not (or (has $key $root.Values.secrets.generate) (has $key (list "MONGO_URL" "NATS_URL"))) }}
@@ -222,12 +223,12 @@ spec:
       {{- with $root.Values.networkPolicy.gatewayFrom }}
       from:
         {{- toYaml . | nindent 8 }}
-        - {{- include "qm.podsOf" (list $root (list "test")) | nindent 10 }}
+        - {{- include "qm.podsOf" (list $root (concat (list "test") $callers)) | nindent 10 }}
       {{- end }}
     {{- else }}
-    # Only the gateway reaches a service's gRPC port.
+    # Only the gateway, and the services that call this one, reach its gRPC port.
     - from:
-        - {{- include "qm.podsOf" (list $root (list "gateway")) | nindent 10 }}
+        - {{- include "qm.podsOf" (list $root (concat (list "gateway") $callers)) | nindent 10 }}
       ports:
         - { port: {{ $svc.port }}, protocol: TCP }
     {{- end }}
@@ -256,6 +257,12 @@ spec:
         - {{- include "qm.podsOf" (list $root (list "smtp")) | nindent 10 }}
       ports:
         - { port: 1025, protocol: TCP }
+    {{- end }}
+    {{- range $callee := $svc.calls | default list }}
+    - to:
+        - {{- include "qm.podsOf" (list $root (list $callee)) | nindent 10 }}
+      ports:
+        - { port: {{ (index $root.Values.services $callee).port }}, protocol: TCP }
     {{- end }}
     {{- if eq $name "gateway" }}
     {{- range $other, $o := $root.Values.services }}

@@ -14,7 +14,7 @@ type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 const METHODS: readonly Method[] = ['get', 'post', 'patch', 'put', 'delete'];
 
 /** Refusals a route can answer (`{ message }`), each with when it happens. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 423 | 429 | 503 | 504;
 export type ErrorAnswers = Partial<Record<ErrorStatus, string>>;
 
 /** A `before` middleware that can itself refuse a request (e.g. a rate limit answering 429). */
@@ -26,16 +26,36 @@ const BODY_LIMIT = '100kb';
 type Schema = z.ZodType | undefined;
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface HandlerInput<B, P, Q> {
+export interface HandlerInput<B, P, Q, H = undefined> {
   body: B;
   params: P;
   query: Q;
+  headers: H;
+  /** The exact bytes of the body, on a `raw` route only. */
+  rawBody: Buffer | undefined;
   caller: Caller | undefined;
   req: Request;
   res: Response;
 }
 
-export interface RouteSpec<B extends Schema, P extends Schema, Q extends Schema, C extends Access> {
+/**
+ * A body taken as the exact bytes sent (a provider's signed webhook: the signature covers them, so
+ * they must reach the service unparsed). The handler gets it as a Buffer.
+ */
+export interface RawBody {
+  /** Larger bodies are a 413. */
+  limit: string;
+  /** How the body is described in the OpenAPI document. */
+  description: string;
+}
+
+export interface RouteSpec<
+  B extends Schema,
+  P extends Schema,
+  Q extends Schema,
+  C extends Access,
+  H extends Schema = undefined,
+> {
   method: Method;
   /** Express-style path (`/api/products/:id`); documented as `/api/products/{id}`. */
   path: string;
@@ -45,6 +65,15 @@ export interface RouteSpec<B extends Schema, P extends Schema, Q extends Schema,
   body?: B;
   params?: P;
   query?: Q;
+  /** Request headers read by the route: an object schema with lower-case names (documented as such). */
+  headers?: H;
+  /** Instead of a JSON `body`: the raw bytes (see RawBody). */
+  raw?: RawBody;
+  /**
+   * False for a route no browser session stands behind (a provider's webhook): no CSRF refusal, so
+   * no 403 is documented. The app exempts such routes from the origin check (see app.ts).
+   */
+  csrf?: false;
   /** Response schema for the OpenAPI document. */
   response?: z.ZodType;
   status?: number;
@@ -55,7 +84,7 @@ export interface RouteSpec<B extends Schema, P extends Schema, Q extends Schema,
    */
   errors?: ErrorAnswers;
   handler(
-    input: HandlerInput<Out<B>, Out<P>, Out<Q>> & {
+    input: HandlerInput<Out<B>, Out<P>, Out<Q>, Out<H>> & {
       caller: C extends 'public' ? Caller | undefined : Caller;
     },
   ): Promise<unknown>;
@@ -63,10 +92,12 @@ export interface RouteSpec<B extends Schema, P extends Schema, Q extends Schema,
 
 export interface Api {
   readonly registry: OpenAPIRegistry;
-  route<B extends Schema, P extends Schema, Q extends Schema, C extends Access>(
-    spec: RouteSpec<B, P, Q, C>,
+  route<B extends Schema, P extends Schema, Q extends Schema, C extends Access, H extends Schema = undefined>(
+    spec: RouteSpec<B, P, Q, C, H>,
   ): void;
   document(serverUrl: string): unknown;
+  /** Whether a request is for a route declared `csrf: false` (no session, no origin check). */
+  isSessionless(req: Request): boolean;
 }
 
 export function authorise(access: Access, caller: Caller | undefined): void {
@@ -92,16 +123,19 @@ function errorAnswers(spec: {
   body?: unknown;
   params?: unknown;
   query?: unknown;
+  headers?: unknown;
+  raw?: RawBody;
+  csrf?: false;
   before?: RefusingMiddleware[];
   errors?: ErrorAnswers;
 }): ErrorAnswers {
   const answers: ErrorAnswers = {};
-  if (spec.body || spec.params || spec.query)
+  if (spec.body || spec.params || spec.query || spec.headers)
     answers[400] = 'Invalid input (or a body that is not JSON, or text with NUL characters)';
   if (spec.access !== 'public') answers[401] = 'Not signed in';
-  if (spec.access !== 'public' || spec.method !== 'get')
+  if (spec.access !== 'public' || (spec.method !== 'get' && spec.csrf !== false))
     answers[403] = 'Not allowed (role, ownership, or a cross-site request)';
-  if (spec.body) answers[413] = 'Request body is too large';
+  if (spec.body || spec.raw) answers[413] = 'Request body is too large';
   for (const mw of spec.before ?? []) Object.assign(answers, mw.answers);
   Object.assign(answers, spec.errors);
   // Any request may carry a session, whose check can reach the identity service.
@@ -130,6 +164,8 @@ export function createApi(router: Router): Api {
   });
   const ErrorBody = registry.register('Error', z.object({ message: z.string() }));
   const methodsByPath = new Map<string, Set<Method>>();
+  /** `METHOD /path` (router-relative) of the routes declared `csrf: false`. */
+  const sessionless = new Set<string>();
   const json = express.json({ limit: BODY_LIMIT });
 
   /**
@@ -154,6 +190,8 @@ export function createApi(router: Router): Api {
     registry,
     route(spec) {
       const docPath = spec.path.replace(/:(\w+)/g, '{$1}');
+      if (spec.csrf === false && (spec.access !== 'public' || /:\w/.test(spec.path)))
+        throw new Error(`${spec.path}: only a public route with a fixed path can go without a session`);
       registry.registerPath({
         method: spec.method,
         path: docPath,
@@ -163,6 +201,16 @@ export function createApi(router: Router): Api {
         request: {
           ...(spec.params ? { params: spec.params as never } : {}),
           ...(spec.query ? { query: spec.query as never } : {}),
+          ...(spec.headers ? { headers: spec.headers as never } : {}),
+          ...(spec.raw
+            ? {
+                body: {
+                  required: true,
+                  description: spec.raw.description,
+                  content: { 'application/json': { schema: z.looseObject({}) } },
+                },
+              }
+            : {}),
           ...(spec.body
             ? {
                 body: {
@@ -199,8 +247,11 @@ export function createApi(router: Router): Api {
         if (spec.query) refuseNulCharacters(req.query);
         const input = {
           body: spec.body ? spec.body.parse(req.body ?? {}) : undefined,
+          // express.raw leaves no Buffer when there was no body at all.
+          rawBody: spec.raw ? (Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)) : undefined,
           params: spec.params ? spec.params.parse(req.params) : undefined,
           query: spec.query ? spec.query.parse(req.query) : undefined,
+          headers: spec.headers ? spec.headers.parse(req.headers) : undefined,
           caller,
           req,
           res,
@@ -213,9 +264,16 @@ export function createApi(router: Router): Api {
       // The router is mounted at /api; routes are declared with their full public path.
       const path = spec.path.replace(/^\/api(?=\/)/, '');
       declarePath(path, spec.method);
+      if (spec.csrf === false) sessionless.add(`${spec.method.toUpperCase()} ${path}`);
       // Only a route that takes a body reads one (and can refuse it as malformed or too large).
-      router[spec.method](path, ...(spec.body ? [json] : []), guard, ...(spec.before ?? []), handler);
+      const reader = spec.raw
+        ? [express.raw({ type: () => true, limit: spec.raw.limit })]
+        : spec.body
+          ? [json]
+          : [];
+      router[spec.method](path, ...reader, guard, ...(spec.before ?? []), handler);
     },
+    isSessionless: (req) => sessionless.has(`${req.method} ${req.path}`),
     document(serverUrl) {
       return new OpenApiGeneratorV31(registry.definitions).generateDocument({
         openapi: '3.1.0',

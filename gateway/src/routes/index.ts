@@ -3,10 +3,12 @@ import type { Api } from '../http/api';
 import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
+import { registerWalletRoutes } from './wallet';
 
 /** Every REST area of spec §7, one module each. */
 export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerCatalogRoutes(api, deps);
   registerIdentityRoutes(api, deps);
+  registerWalletRoutes(api, deps);
   registerAssistantRoutes(api, deps);
 }

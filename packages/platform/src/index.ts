@@ -7,6 +7,8 @@ export * from './mongo';
 export * from './indexes';
 export * from './feeds';
 export * from './idempotency';
+export * from './one-time-codes';
+export * from './mail';
 export * from './service';
 export * from './background';
 export * from './grpc/metadata';

@@ -1,11 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { CATALOG_SUBJECTS as SUBJECTS } from '@qm/contracts/events';
 import { catalogV1 } from '@qm/contracts/grpc';
-import { INFRA, uniqueName as unique } from '@qm/testkit';
+import { eventually, freePort, INFRA, uniqueName as unique } from '@qm/testkit';
+import { startServiceProcess } from '@qm/testkit/src/process';
 import {
   connectBus,
   connectMongo,
@@ -20,47 +18,8 @@ import { callers, INTERNAL_TOKEN } from './harness';
 
 const { MONGO_URL, NATS_URL } = INFRA;
 
-const ROOT = path.resolve(__dirname, '../../..');
 const log = createLogger('crash-test', 'silent');
-
-/** A free TCP port for the service's gRPC server (the same one across its restart). */
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
-async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/**
- * The real catalog service as a child process (TypeScript through tsx's loader, in one process, so
- * that SIGKILL kills the service itself); resolves once it logs that it is ready.
- */
-async function startCatalog(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/catalog/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`catalog exited with ${code} before it was ready`)));
-    lines.on('line', (line) => {
-      if (line.includes('catalog service ready')) resolve();
-    });
-  });
-  return child;
-}
+const startCatalog = (env: Record<string, string>) => startServiceProcess('catalog', env);
 
 describe('catalog killed mid-publish (real process, real NATS and database)', () => {
   const prefix = unique('crash').toLowerCase();
@@ -119,12 +78,14 @@ describe('catalog killed mid-publish (real process, real NATS and database)', ()
       }),
     ).catch((err: unknown) => err);
     const outbox = conn.collection<{ _id: string; subject: string; state: string }>('outbox');
-    const pending = await eventually(() =>
-      outbox.findOne({ subject: SUBJECTS.created }).then((d) => d ?? false),
+    const pending = await eventually(
+      () => outbox.findOne({ subject: SUBJECTS.created }).then((d) => d ?? false),
+      30_000,
     );
     const products = conn.collection<{ id: number; name: string }>('products');
-    const product = await eventually(() =>
-      products.findOne({ name: 'Crash-test Helmet' }).then((p) => p ?? false),
+    const product = await eventually(
+      () => products.findOne({ name: 'Crash-test Helmet' }).then((p) => p ?? false),
+      30_000,
     );
     expect(pending.state).toBe('pending');
     doomed.kill('SIGKILL');

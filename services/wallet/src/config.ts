@@ -1,15 +1,28 @@
 import { z } from 'zod';
+import { DEFAULT_USER_APPROVED_DURABLE } from './events/consumers';
+import { topUpEnv } from './providers/config';
 
 /** The wallet's own environment (CONVENTIONS "Environment variables"), on top of the common service variables. */
 export const walletEnv = {
+  ...topUpEnv,
   /** The identity service (transfer receivers and PIN code recipients are looked up there). */
   IDENTITY_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50051'),
+  SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z.string().min(1).default('Quartermaster <no-reply@quartermaster.local>'),
+  /** Durable name of the identity.user.approved consumer (tests use their own). */
+  WALLET_USER_APPROVED_DURABLE: z.string().min(1).default(DEFAULT_USER_APPROVED_DURABLE),
+  OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
   /** How long a purchase's hold lasts when the orders service does not say. */
   HOLD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** How often the sweeper looks for unsettled transfers and expired holds; 0 turns it off. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
   /** A transfer untouched this long is taken to be abandoned by its process and finished by the sweeper. */
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * How long a settled transfer's markers stay on the accounts: any driver still holding an older
+   * copy of the transfer within this time finds its step applied (docs/adr/006).
+   */
+  MARKER_RETENTION_MS: z.coerce.number().int().min(0).default(120_000),
   /**
    * Test-only fault injection: `after-debit` kills the process (SIGKILL) right after a transfer's
    * debit and before its credit, so the kill test can prove the sweeper finishes it. Refused in production.

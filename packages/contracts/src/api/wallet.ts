@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { charCount } from './catalog';
 import { NUMBER_LIMITS } from './numbers';
 
 /**
@@ -70,6 +71,9 @@ export const WALLET_MESSAGES = {
 /** The payment provider's label in the UI when no real provider is configured. */
 export const SANDBOX_LABEL = 'Sandbox — no real money';
 
+/** The header carrying the HMAC of a sandbox webhook's raw body (the gateway passes it on as is). */
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
+
 /**
  * Why a rupee amount is refused, or undefined: a string ("1250.50") or JSON number with at most two
  * decimals, above 0, at most 99,999,999.99. The gateway converts with @qm/platform `parseMoney`.
@@ -98,7 +102,15 @@ const amountField = z
   .superRefine((v, ctx) => {
     const problem = amountProblem(v);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  })
+  // The rules above, stated in the OpenAPI document: above 0, at most 8 digits before the point.
+  .meta({
+    anyOf: [
+      { type: 'string', pattern: '^\\s*(0*[1-9]\\d{0,7}(\\.\\d{1,2})?|0+\\.(0[1-9]|[1-9]\\d?))\\s*$' },
+      { type: 'number', minimum: 0.01, maximum: WALLET_LIMITS.amountMaxPaise / 100, multipleOf: 0.01 },
+    ],
+  })
+  .describe('Rupees with at most two decimals: "1250.50" (a JSON number such as 1250.5 is accepted too)');
 
 const text = (required: string, max: number, tooLong: string) =>
   z
@@ -107,12 +119,16 @@ const text = (required: string, max: number, tooLong: string) =>
     })
     .trim()
     .min(1, required)
-    .max(max, tooLong);
+    .refine((s) => charCount(s) <= max, tooLong)
+    // Trimmed, so not blank; counted in characters as JSON Schema does: said so in the OpenAPI document.
+    .meta({ maxLength: max, pattern: '\\S' });
 
 const pinField = z
   .string({ error: (iss) => (iss.input == null ? WALLET_MESSAGES.pinRequired : 'PIN must be text') })
-  .min(WALLET_LIMITS.pinMinChars, WALLET_MESSAGES.pinTooShort)
-  .max(WALLET_LIMITS.pinMaxChars, WALLET_MESSAGES.pinTooLong);
+  .refine((s) => charCount(s) >= WALLET_LIMITS.pinMinChars, WALLET_MESSAGES.pinTooShort)
+  .refine((s) => charCount(s) <= WALLET_LIMITS.pinMaxChars, WALLET_MESSAGES.pinTooLong)
+  // Counted in characters, as JSON Schema does.
+  .meta({ minLength: WALLET_LIMITS.pinMinChars, maxLength: WALLET_LIMITS.pinMaxChars });
 
 const otpField = z.string({ error: WALLET_MESSAGES.otpFormat }).regex(/^\d{6}$/, WALLET_MESSAGES.otpFormat);
 
@@ -134,7 +150,19 @@ const topUpField = z
   .superRefine((v, ctx) => {
     const problem = topUpProblem(v);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  })
+  .meta({
+    anyOf: [
+      { type: 'string', pattern: '^\\s*0*([1-9]\\d{2,4}(\\.\\d{1,2})?|100000(\\.0{1,2})?)\\s*$' },
+      {
+        type: 'number',
+        minimum: WALLET_LIMITS.topUpMinPaise / 100,
+        maximum: WALLET_LIMITS.topUpMaxPaise / 100,
+        multipleOf: 0.01,
+      },
+    ],
+  })
+  .describe('Rupees, 100 to 100000 inclusive, at most two decimals: "500" or 500');
 
 /** POST /api/create-order. */
 export const CreateTopUpBody = z.object({ amount: topUpField });
@@ -150,15 +178,18 @@ export const SandboxPayBody = z.object({
   cardNumber: z
     .string({ error: WALLET_MESSAGES.cardNumberInvalid })
     .transform((s) => s.replace(/[\s-]/g, ''))
-    .refine((s) => /^\d{12,19}$/.test(s), WALLET_MESSAGES.cardNumberInvalid),
+    .refine((s) => /^\d{12,19}$/.test(s), WALLET_MESSAGES.cardNumberInvalid)
+    .meta({ pattern: '^[\\s-]*(\\d[\\s-]*){12,19}$' }),
   expiry: z
     .string({ error: WALLET_MESSAGES.cardExpiryInvalid })
     .trim()
-    .regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, WALLET_MESSAGES.cardExpiryInvalid),
+    .regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, WALLET_MESSAGES.cardExpiryInvalid)
+    .meta({ pattern: '^\\s*(0[1-9]|1[0-2])\\s*/\\s*\\d{2}\\s*$' }),
   cvc: z
     .string({ error: WALLET_MESSAGES.cardCvcInvalid })
     .trim()
-    .regex(/^\d{3,4}$/, WALLET_MESSAGES.cardCvcInvalid),
+    .regex(/^\d{3,4}$/, WALLET_MESSAGES.cardCvcInvalid)
+    .meta({ pattern: '^\\s*\\d{3,4}\\s*$' }),
 });
 export type SandboxPayBody = z.infer<typeof SandboxPayBody>;
 

@@ -1,5 +1,28 @@
-import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
-import { invalid, tooMany } from '@qm/platform';
+import {
+  assertMaySend,
+  assertUsable as assertUsableCode,
+  generateCode,
+  newSalt,
+  OTP_MAX_ATTEMPTS,
+  OTP_MESSAGES as CODE_MESSAGES,
+  OTP_RESEND_MS,
+  OTP_TTL_MS,
+  slowHash as hashCode,
+  slowHashMatches,
+  wrongCode,
+} from '@qm/platform';
+
+// The code rules themselves are shared with the wallet's PIN codes (@qm/platform one-time-codes).
+export {
+  assertMaySend,
+  generateCode,
+  hashCode,
+  newSalt,
+  OTP_MAX_ATTEMPTS,
+  OTP_RESEND_MS,
+  OTP_TTL_MS,
+  wrongCode,
+};
 
 /**
  * One-time codes for password reset and password change (spec §1, §5, §9): 6 digits from a
@@ -10,9 +33,6 @@ import { invalid, tooMany } from '@qm/platform';
 
 export type OtpPurpose = 'reset' | 'change';
 
-export const OTP_TTL_MS = 10 * 60_000;
-export const OTP_MAX_ATTEMPTS = 5;
-export const OTP_RESEND_MS = 30_000;
 /** How long a verified code (or a verified current password) stays good for the next step. */
 export const VERIFIED_WINDOW_MS = 10 * 60_000;
 
@@ -30,48 +50,14 @@ export interface OtpRecord {
 }
 
 export const OTP_MESSAGES = {
-  sent: 'OTP sent to your registered email',
-  verified: 'OTP verified',
-  missing: 'No valid OTP found. Please request a new OTP.',
-  expired: 'OTP has expired. Please request a new OTP.',
-  locked: 'Too many incorrect attempts. Please request a new OTP.',
-  wrong: (left: number) => `Invalid OTP. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.`,
-  resendWait: (seconds: number) =>
-    `Please wait ${seconds} ${seconds === 1 ? 'second' : 'seconds'} before requesting a new OTP.`,
+  ...CODE_MESSAGES,
   verifyFirst: 'Please verify your OTP before resetting your password.',
   verifyCurrentFirst: 'Please verify your current password first.',
   passwordReset: 'Password has been reset successfully',
 } as const;
 
-export function generateCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
-}
-
-export function newSalt(): string {
-  return randomBytes(16).toString('base64url');
-}
-
-/** scrypt keeps an offline guess of the million possible codes slow. */
-export function hashCode(code: string, salt: string): Promise<string> {
-  return new Promise((resolve, reject) =>
-    scrypt(code, salt, 32, { N: 16384, r: 8, p: 1 }, (err, key) =>
-      err ? reject(err) : resolve(key.toString('base64url')),
-    ),
-  );
-}
-
-export async function codeMatches(record: OtpRecord, code: string): Promise<boolean> {
-  const a = Buffer.from(await hashCode(code, record.salt));
-  const b = Buffer.from(record.codeHash);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** A new code may be sent when none was sent in the last 30 s. Throws RESOURCE_EXHAUSTED otherwise. */
-export function assertMaySend(existing: Pick<OtpRecord, 'sentAt'> | null | undefined, now: Date): void {
-  if (!existing) return;
-  const waitMs = existing.sentAt.getTime() + OTP_RESEND_MS - now.getTime();
-  if (waitMs > 0) throw tooMany(OTP_MESSAGES.resendWait(Math.ceil(waitMs / 1000)));
-}
+export const codeMatches = (record: OtpRecord, code: string): Promise<boolean> =>
+  slowHashMatches(code, record);
 
 export interface IssuedCode {
   code: string;
@@ -99,15 +85,7 @@ export async function issueCode(userId: number, purpose: OtpPurpose, now: Date):
 
 /** Refusals that need no comparison: none requested, expired, or void after too many tries. */
 export function assertUsable(record: OtpRecord | null | undefined, now: Date): asserts record is OtpRecord {
-  if (!record) throw invalid(OTP_MESSAGES.missing);
-  if (record.attempts >= OTP_MAX_ATTEMPTS) throw tooMany(OTP_MESSAGES.locked);
-  if (now.getTime() > record.expiresAt.getTime()) throw invalid(OTP_MESSAGES.expired);
-}
-
-/** The refusal for a wrong code, given the attempts counted so far (including this one). */
-export function wrongCode(attemptsAfter: number) {
-  const left = OTP_MAX_ATTEMPTS - attemptsAfter;
-  return left <= 0 ? tooMany(OTP_MESSAGES.locked) : invalid(OTP_MESSAGES.wrong(left));
+  assertUsableCode(record, now);
 }
 
 /** A reset needs a code verified in the last 10 minutes. */

@@ -1,21 +1,8 @@
+import { mailMessage } from '@qm/platform';
 /** The emails of spec §1, §4 and §8: decisions, one-time codes, password confirmations. */
 
-export interface MailMessage {
-  subject: string;
-  text: string;
-  html: string;
-}
-
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-function message(subject: string, paragraphs: string[]): MailMessage {
-  return {
-    subject,
-    text: `${paragraphs.join('\n\n')}\n\n— Quartermaster`,
-    html: `${paragraphs.map((p) => `<p>${escape(p).replace(/\n/g, '<br>')}</p>`).join('')}<p>— Quartermaster</p>`,
-  };
-}
+export type { MailMessage } from '@qm/platform';
+const message = mailMessage;
 
 export interface Recipient {
   firstName: string;

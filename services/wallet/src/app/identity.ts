@@ -17,6 +17,7 @@ export interface Directory {
   /** The user, or null when there is none. */
   byUsername(username: string): Promise<UserFacts | null>;
   byId(id: number): Promise<UserFacts | null>;
+  close(): void;
 }
 
 /** Identity's LookupUser, called with the wallet's service identity (docs/adr/005). */
@@ -46,5 +47,6 @@ export function identityDirectory(address: string, token: string | undefined): D
   return {
     byUsername: (username) => lookup({ $case: 'username', value: username }),
     byId: (id) => lookup({ $case: 'id', value: id }),
+    close: () => client.close(),
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type Logger } from '@qm/platform';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
-import { type AccountId, FINAL_STATES, validAmount } from '../domain/ledger';
+import { type AccountId, FINAL_STATES, isUserAccount, userIdOf, validAmount } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
 import type { HistoryStore, NewHistoryLine } from '../store/history';
@@ -36,12 +36,15 @@ export interface TransferRequest {
 
 /** Records the transfer under its key, or answers the one recorded there if it is the same movement. */
 async function record(
-  transfers: TransferStore,
+  { transfers, accounts }: Pick<LedgerDeps, 'transfers' | 'accounts'>,
   req: TransferRequest,
   twoPhase: boolean,
   timeoutAt: Date | null,
 ) {
   validAmount(req.amount);
+  // Users' wallets are opened by the use cases (with their usernames); a clearing account on first use.
+  for (const account of [req.debit, req.credit])
+    if (!isUserAccount(account)) await accounts.ensure(account, userIdOf(account));
   const id = randomUUID();
   const now = new Date();
   const { created, transfer } = await transfers.insert(
@@ -109,8 +112,8 @@ export function createLedger(d: LedgerDeps) {
       await accounts.releaseHold(t.debitAccount, t._id, t.amount);
       await history.close(historyIds(t), 'failed');
     }
-    await accounts.clearMarkers(t.debitAccount, t._id);
-    await accounts.clearMarkers(t.creditAccount, t._id);
+    // The markers stay until the sweeper clears them well after settling (clearSettledMarkers): a
+    // driver still holding an older copy of this transfer then finds its step applied, not undone.
     await transfers.markSettled(t._id);
     return { ...t, settled: true };
   }
@@ -176,12 +179,12 @@ export function createLedger(d: LedgerDeps) {
   return {
     /** Moves money now: posted, or failed with nothing moved (insufficient balance). */
     async transfer(req: TransferRequest): Promise<Transfer> {
-      return start(await record(transfers, req, false, null));
+      return start(await record(d, req, false, null));
     },
 
     /** Holds the amount on the debit account until posted, voided or expired. */
     async createPending(req: TransferRequest, timeoutAt: Date): Promise<Transfer> {
-      return start(await record(transfers, req, true, timeoutAt));
+      return start(await record(d, req, true, timeoutAt));
     },
 
     post: (key: string) => resolve(key, 'posting', 'posted'),

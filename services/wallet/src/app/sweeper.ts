@@ -1,23 +1,40 @@
 import type { Logger } from '@qm/platform';
+import type { AccountStore } from '../store/accounts';
 import type { TransferStore } from '../store/transfers';
 import type { Ledger } from './ledger';
 
 /**
  * Finishes what a crash left half-done (docs/adr/006): every transfer not settled and untouched for
  * the grace period is resumed from its recorded state, and every hold past its timeout expires.
+ * Settled transfers' markers are cleared once they are old enough that no driver can still act.
  * Safe to run in every replica at once: each step it takes is idempotent.
  */
 export function createSweeper(opts: {
+  accounts: AccountStore;
   transfers: TransferStore;
   ledger: Ledger;
   log: Logger;
   graceMs: number;
+  /** How long a settled transfer keeps its markers on the accounts (default 2 minutes). */
+  markerRetentionMs?: number;
   batch?: number;
 }) {
-  const { transfers, ledger, log } = opts;
+  const { accounts, transfers, ledger, log } = opts;
   const batch = opts.batch ?? 200;
+
+  /** Drops the markers of transfers settled before `before` (their drivers are long gone). */
+  async function clearSettledMarkers(before: Date): Promise<number> {
+    const done = await transfers.settledWithMarkers(before, batch);
+    for (const t of done) {
+      await accounts.clearMarkers(t.debitAccount, t._id);
+      await accounts.clearMarkers(t.creditAccount, t._id);
+      await transfers.markMarkersCleared(t._id);
+    }
+    return done.length;
+  }
+
   return {
-    async sweep(now = new Date()): Promise<{ resumed: number; expired: number }> {
+    async sweep(now = new Date()): Promise<{ resumed: number; expired: number; cleared: number }> {
       let expired = 0;
       for (const t of await transfers.expiredHolds(now, batch)) {
         const after = await ledger.expire(t);
@@ -36,7 +53,10 @@ export function createSweeper(opts: {
           log.error({ err, transfer: t._id }, 'sweeper could not resume a transfer');
         }
       }
-      return { resumed, expired };
+      const cleared = await clearSettledMarkers(
+        new Date(now.getTime() - (opts.markerRetentionMs ?? 120_000)),
+      );
+      return { resumed, expired, cleared };
     },
   };
 }

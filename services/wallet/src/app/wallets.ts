@@ -54,7 +54,7 @@ export function activityEvent(caller: Caller, action: string, details: string) {
 export async function ownAccount(accounts: AccountStore, caller: Caller | undefined): Promise<Account> {
   if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
   if (hasRole(caller, ADMIN)) throw forbidden(WALLET_MESSAGES.adminNoWallet);
-  return accounts.ensure(userAccount(caller.userId), caller.userId);
+  return accounts.ensure(userAccount(caller.userId), caller.userId, caller.username);
 }
 
 export function createWallets(d: WalletDeps) {
@@ -75,7 +75,7 @@ export function createWallets(d: WalletDeps) {
     const receiver = await receiverOf(caller, req.receiverUsername);
     await d.pins.verify(caller.userId, req.pin);
     const from = await ownAccount(accounts, caller);
-    const to = await accounts.ensure(userAccount(receiver.id), receiver.id);
+    const to = await accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username);
     const key = `p2p:${caller.userId}:${req.key}`;
     const common = {
       amount,

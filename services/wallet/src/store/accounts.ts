@@ -17,6 +17,8 @@ export interface Account {
   /** User wallets: the user's id and the wallet's numeric id (spec §3 wallets.id). */
   userId?: number;
   walletId?: number;
+  /** The user's username as last seen (administrators' list). */
+  username?: string;
   /** Posted balance (paise). */
   balance: number;
   /** Held by pending transfers. */
@@ -38,6 +40,7 @@ const accountSchema = new Schema<Account>(
     kind: { type: String, required: true },
     userId: { type: Number },
     walletId: { type: Number },
+    username: { type: String },
     balance: { type: Number, required: true },
     held: { type: Number, required: true },
     available: { type: Number, required: true },
@@ -58,34 +61,44 @@ accountSchema.index({ kind: 1 });
 /** Whether a step found its marker already applied, applied it now, or could not (no funds). */
 export type StepOutcome = 'applied' | 'already' | 'refused';
 
+/** A new, empty account; a user's wallet gets the next numeric wallet id. */
+const newAccount = async (
+  conn: Connection,
+  id: AccountId,
+  userId?: number,
+  username?: string,
+): Promise<Account> => ({
+  _id: id,
+  kind: userId === undefined ? 'clearing' : 'user',
+  ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
+  balance: 0,
+  held: 0,
+  available: 0,
+  applied: [],
+  holds: [],
+  currency: 'INR',
+  isActive: true,
+  lastTransactionAt: null,
+  createdAt: new Date(),
+  updatedAt: new Date(),
+});
+
 export function createAccountStore(conn: Connection) {
   const Accounts = conn.model<Account>('Account', accountSchema);
   const now = () => new Date();
 
-  const newAccount = async (id: AccountId, userId?: number): Promise<Account> => ({
-    _id: id,
-    kind: userId === undefined ? 'clearing' : 'user',
-    ...(userId === undefined ? {} : { userId, walletId: await nextSequence(conn, 'wallets') }),
-    balance: 0,
-    held: 0,
-    available: 0,
-    applied: [],
-    holds: [],
-    currency: 'INR',
-    isActive: true,
-    lastTransactionAt: null,
-    createdAt: now(),
-    updatedAt: now(),
-  });
-
   const get = (id: AccountId) => Accounts.findById(id).lean<Account>().exec();
 
   /** Creates the account once; concurrent first uses all get the same one. */
-  async function ensure(id: AccountId, userId?: number): Promise<Account> {
+  async function ensure(id: AccountId, userId?: number, username?: string): Promise<Account> {
     const found = await get(id);
-    if (found) return found;
+    if (found) {
+      if (!username || found.username === username) return found;
+      await Accounts.updateOne({ _id: id }, { $set: { username } }).exec();
+      return { ...found, username };
+    }
     try {
-      await Accounts.create(await newAccount(id, userId));
+      await Accounts.create(await newAccount(conn, id, userId, username));
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
@@ -112,7 +125,6 @@ export function createAccountStore(conn: Connection) {
     model: Accounts,
     get,
     ensure,
-    byWalletId: (walletId: number) => Accounts.findOne({ walletId }).lean<Account>().exec(),
 
     /** Takes amount off the account; a user's wallet only while that much is available. */
     debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {

@@ -22,6 +22,9 @@ export interface Transfer {
   timeoutAt?: Date | null;
   /** Markers cleared and any failed step compensated: nothing left for the sweeper. */
   settled: boolean;
+  settledAt?: Date | null;
+  /** The accounts' markers of this transfer are gone (some time after settling). */
+  markersCleared: boolean;
   /** The users' history lines it writes (pending) and then completes or fails (store/history.ts). */
   history: NewHistoryLine[];
   description: string;
@@ -42,6 +45,8 @@ const transferSchema = new Schema<Transfer>(
     failureReason: { type: String },
     timeoutAt: { type: Date },
     settled: { type: Boolean, required: true },
+    settledAt: { type: Date },
+    markersCleared: { type: Boolean, default: false },
     history: { type: Schema.Types.Mixed, default: [] },
     description: { type: String, default: '' },
     createdAt: { type: Date, required: true },
@@ -52,9 +57,10 @@ const transferSchema = new Schema<Transfer>(
 transferSchema.index({ key: 1 }, { unique: true });
 // The sweeper's two questions: what is unsettled, and which holds outlived their timeout.
 transferSchema.index({ settled: 1 });
+transferSchema.index({ markersCleared: 1 });
 transferSchema.index({ state: 1 });
 
-export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'createdAt' | 'updatedAt'>;
+export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' | 'createdAt' | 'updatedAt'>;
 
 export function createTransferStore(conn: Connection) {
   const Transfers = conn.model<Transfer>('Transfer', transferSchema);
@@ -66,7 +72,14 @@ export function createTransferStore(conn: Connection) {
 
     /** Records a new transfer, or answers the one already recorded under its key. */
     async insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: Transfer }> {
-      const doc: Transfer = { ...t, state: 'initiated', settled: false, createdAt: now, updatedAt: now };
+      const doc: Transfer = {
+        ...t,
+        state: 'initiated',
+        settled: false,
+        markersCleared: false,
+        createdAt: now,
+        updatedAt: now,
+      };
       try {
         await Transfers.create(doc);
         return { created: true, transfer: doc };
@@ -97,7 +110,18 @@ export function createTransferStore(conn: Connection) {
     },
 
     markSettled: (id: string) =>
-      Transfers.updateOne({ _id: id }, { $set: { settled: true, updatedAt: new Date() } }).exec(),
+      Transfers.updateOne(
+        { _id: id, settled: false },
+        { $set: { settled: true, settledAt: new Date(), updatedAt: new Date() } },
+      ).exec(),
+
+    settledWithMarkers: (before: Date, limit: number) =>
+      Transfers.find({ markersCleared: false, settled: true, settledAt: { $lt: before } })
+        .limit(limit)
+        .lean<Transfer[]>()
+        .exec(),
+    markMarkersCleared: (id: string) =>
+      Transfers.updateOne({ _id: id }, { $set: { markersCleared: true } }).exec(),
 
     /** Unsettled transfers last touched before `before` (the sweeper's work list). */
     stale: (before: Date, limit: number) =>

@@ -1,0 +1,313 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import {
+  type Caller,
+  conflict,
+  forbidden,
+  formatMoney,
+  type Idempotency,
+  invalid,
+  type Logger,
+  type Outbox,
+  type PeriodicJob,
+  unavailable,
+} from '@qm/platform';
+import { chargeCard, type CardInput } from '../domain/cards';
+import { providerAccount, userAccount } from '../domain/ledger';
+import {
+  ABANDON_AFTER_MS,
+  creditKey,
+  historyLineId,
+  topUpDescription,
+  validTopUpAmount,
+} from '../domain/topups';
+import type { ConfirmedPayment, PaymentProof } from '../providers/provider';
+import type { Providers } from '../providers/providers';
+import type { AccountStore } from '../store/accounts';
+import type { HistoryStore, NewHistoryLine } from '../store/history';
+import type { TopUp, TopUpStore } from '../store/topups';
+import type { Ledger } from './ledger';
+import { activityEvent, ownAccount } from './wallets';
+
+export interface TopUpDeps {
+  accounts: AccountStore;
+  history: HistoryStore;
+  ledger: Ledger;
+  topups: TopUpStore;
+  providers: Providers;
+  idempotency: Idempotency;
+  outbox: Outbox;
+  log: Logger;
+  /** How long one caller may take to post a credit before another takes over (default 30 s). */
+  creditLeaseMs?: number;
+  /** A paid top-up not credited for this long (its crediter died) is credited by the sweep (default 2 min). */
+  uncreditedAfterMs?: number;
+  /** How often the sweep runs (default 1 min; 0 turns it off). */
+  sweepEveryMs?: number;
+}
+
+/** How long a caller waits for another one's credit of the same payment before answering "retry". */
+const CREDIT_WAIT_MS = 15_000;
+
+const verificationFailed = () => invalid(WALLET_MESSAGES.paymentVerificationFailed);
+
+/** What the provider vouches for must be this top-up: order, amount, currency and (Stripe) metadata. */
+function matches(t: TopUp, p: ConfirmedPayment): boolean {
+  return (
+    p.providerOrderId === t.providerOrderId &&
+    (p.amount === undefined || p.amount === t.amount) &&
+    (p.currency === undefined || p.currency.toUpperCase() === t.currency) &&
+    (p.topUpId === undefined || p.topUpId === t._id)
+  );
+}
+
+function lineOf(t: TopUp, walletId: number | undefined): NewHistoryLine {
+  return {
+    _id: t.lineId,
+    userId: t.userId,
+    amount: t.amount,
+    type: 'credit',
+    description: topUpDescription(t.provider),
+    counterparty: '',
+    transferId: '',
+    transferReference: t.providerPaymentId ? creditKey(t.provider, t.providerPaymentId) : '',
+    providerOrderId: t.providerOrderId,
+    providerPaymentId: t.providerPaymentId ?? '',
+    senderWalletId: null,
+    receiverWalletId: walletId ?? null,
+  };
+}
+
+/**
+ * Where page, webhook and sweep meet: the first payment id claimed on the top-up is its only
+ * payment, one caller at a time posts it (a lease on the top-up, so two callers never drive the
+ * same ledger transfer at once), and the ledger transfer keyed by the payment id posts it once.
+ */
+function createCrediting(d: TopUpDeps) {
+  const { accounts, history, ledger, topups } = d;
+  const leaseMs = d.creditLeaseMs ?? 30_000;
+
+  /** Posts the credit of a paid top-up (the caller holds its lease). */
+  async function post(t: TopUp): Promise<TopUp> {
+    const paymentId = t.providerPaymentId!;
+    const key = creditKey(t.provider, paymentId);
+    const clearing = providerAccount(t.provider);
+    await accounts.ensure(clearing);
+    const wallet = await accounts.ensure(userAccount(t.userId), t.userId, t.username);
+    const line = lineOf(t, wallet.walletId);
+    await history.model.updateOne(
+      { _id: line._id, status: 'pending' },
+      { $set: { providerPaymentId: paymentId, transferReference: key } },
+    );
+    const transfer = await ledger.transfer({
+      key,
+      kind: 'topup',
+      debit: clearing,
+      credit: wallet._id,
+      amount: t.amount,
+      description: `Top-up ${t._id} via ${t.provider} (${paymentId})`,
+      history: [line],
+    });
+    // A top-up's debit is the clearing account, which never refuses: anything short of posted
+    // is a transfer another process is still driving (the sweeper finishes it).
+    if (transfer.state !== 'posted') throw unavailable('Your payment is being credited. Please check again.');
+    if (await topups.complete(t._id, transfer._id)) {
+      const who: Caller = { userId: t.userId, username: t.username, roles: [] };
+      const rupees = formatMoney(t.amount);
+      await d.outbox.publish([
+        activityEvent(who, 'wallet_add_money', `Added ₹${rupees} to wallet via ${t.provider}`),
+        activityEvent(who, 'wallet_transaction', `Credit of ₹${rupees} completed (top-up ${t._id})`),
+      ]);
+    }
+    return (await topups.byId(t._id))!;
+  }
+
+  /** Credits the payment the provider vouched for, once, whoever calls first. */
+  async function credit(topUp: TopUp, payment: ConfirmedPayment | null): Promise<TopUp> {
+    if (!payment || !matches(topUp, payment)) throw verificationFailed();
+    let t = await topups.claimPayment(topUp._id, payment.providerPaymentId, new Date());
+    // Another payment already took this top-up: it is the only one it credits.
+    if (!t || t.providerPaymentId !== payment.providerPaymentId) throw verificationFailed();
+    const until = Date.now() + CREDIT_WAIT_MS;
+    for (;;) {
+      if (t.status === 'completed') return t;
+      const leased = await topups.lease(t._id, leaseMs);
+      if (leased) return post(leased);
+      if (Date.now() > until) throw unavailable('Your payment is being credited. Please check again.');
+      await sleep(50);
+      t = (await topups.byId(t._id))!;
+    }
+  }
+
+  return credit;
+}
+
+type Credit = ReturnType<typeof createCrediting>;
+
+/** Fails abandoned checkouts' lines; credits paid top-ups whose crediter died. */
+function createSweep(d: TopUpDeps, credit: Credit) {
+  const { history, topups, log } = d;
+  async function sweep(now = new Date()): Promise<{ abandoned: number; credited: number }> {
+    let abandoned = 0;
+    for (const t of await topups.abandoned(new Date(now.getTime() - ABANDON_AFTER_MS), 200)) {
+      await topups.abandon(t._id);
+      const after = await topups.byId(t._id);
+      if (after?.status !== 'failed') continue; // paid at the last moment
+      await history.close([after.lineId], 'failed');
+      await topups.markLineClosed(t._id);
+      abandoned++;
+    }
+    let credited = 0;
+    const stale = new Date(now.getTime() - (d.uncreditedAfterMs ?? 2 * 60_000));
+    for (const t of await topups.uncredited(stale, 200)) {
+      try {
+        await credit(t, { providerOrderId: t.providerOrderId, providerPaymentId: t.providerPaymentId! });
+        credited++;
+      } catch (err) {
+        log.warn({ err, topUp: t._id }, 'top-up sweep could not credit a paid top-up');
+      }
+    }
+    return { abandoned, credited };
+  }
+  return sweep;
+}
+
+/**
+ * Card top-ups (issue 8 §2): the checkout's order, the sandbox's card charge, the page's proof and
+ * the provider's webhook, all crediting through `createCrediting` — exactly once whatever arrives
+ * first and whatever is replayed.
+ */
+export function createTopUps(d: TopUpDeps) {
+  const { accounts, history, topups, providers, log } = d;
+  const credit = createCrediting(d);
+  const sweep = createSweep(d, credit);
+
+  async function open(caller: Caller, amountPaise: number) {
+    const amount = validTopUpAmount(amountPaise);
+    const account = await ownAccount(accounts, caller);
+    const provider = providers.active;
+    const id = await topups.nextId();
+    const order = await provider.createOrder({ id, userId: caller.userId, amount });
+    const now = new Date();
+    const topUp = await topups.insert(
+      {
+        _id: id,
+        userId: caller.userId,
+        username: caller.username,
+        amount,
+        currency: 'INR',
+        provider: provider.name,
+        providerOrderId: order.providerOrderId,
+        lineId: historyLineId(id),
+      },
+      now,
+    );
+    await history.open(lineOf(topUp, account.walletId), now);
+    return {
+      id: order.providerOrderId,
+      amountPaise: amount,
+      currency: 'INR' as const,
+      provider: provider.name,
+      clientSecret: order.clientSecret,
+      publishableKey: order.publishableKey,
+    };
+  }
+
+  async function verify(caller: Caller, proof: PaymentProof) {
+    const account = await ownAccount(accounts, caller);
+    const topUp = await topups.byProviderOrderId(proof.providerOrderId);
+    // Someone else's order is as unknown as no order: nothing about it is revealed.
+    if (!topUp || topUp.userId !== caller.userId) throw verificationFailed();
+    const provider = providers.byName(topUp.provider);
+    if (!provider) throw verificationFailed();
+    const done = await credit(topUp, await provider.confirm(proof));
+    return { account: (await accounts.get(account._id))!, line: (await history.byKey(done.lineId))! };
+  }
+
+  /** The sandbox's checkout: charges a test card and answers the signed proof, recording its webhook first. */
+  async function pay(caller: Caller, orderId: string, card: CardInput) {
+    if (providers.active.name !== 'sandbox') throw conflict(WALLET_MESSAGES.sandboxOnly);
+    const topUp = await topups.byProviderOrderId(orderId);
+    if (!topUp || topUp.userId !== caller.userId || topUp.provider !== 'sandbox') throw verificationFailed();
+    let paymentId = topUp.providerPaymentId;
+    if (!paymentId) {
+      if (topUp.status === 'failed') throw conflict(WALLET_MESSAGES.orderNotFound);
+      // A declined card changes nothing: the order stays open and its line pending for another card.
+      chargeCard(card, new Date());
+      const after = await topups.claimPayment(topUp._id, providers.sandbox.newPaymentId(), new Date());
+      paymentId = after!.providerPaymentId!;
+    }
+    // Recorded before answering (and again on a repeat, in case a crash came in between).
+    await providers.deliveries.record(paymentId, providers.sandbox.webhookFor(orderId, paymentId));
+    return {
+      providerOrderId: orderId,
+      providerPaymentId: paymentId,
+      providerSignature: providers.sandbox.sign(orderId, paymentId),
+    };
+  }
+
+  return {
+    /** POST /api/create-order: opens a checkout with the active provider, once per Idempotency-Key. */
+    create(caller: Caller | undefined, req: { amountPaise: number; idempotencyKey: string }) {
+      if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
+      return d.idempotency.run(
+        `create-order:${caller.userId}`,
+        req.idempotencyKey || undefined,
+        { amount: req.amountPaise },
+        () => open(caller, req.amountPaise),
+      );
+    },
+
+    /** POST /api/sandbox/pay. Paying a paid order again answers the same payment. */
+    async sandboxPay(caller: Caller | undefined, req: { orderId: string } & CardInput) {
+      if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
+      return pay(caller, req.orderId.trim(), req);
+    },
+
+    /** POST /api/verify-payment: the wallet after and the user's line of the top-up. */
+    verifyPayment(caller: Caller | undefined, req: PaymentProof & { idempotencyKey: string }) {
+      if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
+      const proof = {
+        providerOrderId: req.providerOrderId.trim(),
+        providerPaymentId: req.providerPaymentId.trim(),
+        providerSignature: req.providerSignature,
+      };
+      return d.idempotency.run(
+        `verify-payment:${caller.userId}`,
+        req.idempotencyKey || undefined,
+        proof,
+        () => verify(caller, proof),
+      );
+    },
+
+    /** A provider's webhook as received; its signature is the only authority. */
+    async handleWebhook(req: { provider: string; payload: Buffer; signature: string }) {
+      const provider = providers.byName(req.provider);
+      if (!provider) throw invalid('Unknown payment provider');
+      const payment = provider.webhook(req.payload, req.signature);
+      if (!payment) return { handled: false };
+      const topUp =
+        (await topups.byProviderOrderId(payment.providerOrderId)) ??
+        (payment.topUpId === undefined ? null : await topups.byId(payment.topUpId));
+      if (!topUp || topUp.provider !== provider.name) {
+        log.warn(
+          { provider: provider.name, order: payment.providerOrderId },
+          'webhook for an unknown top-up',
+        );
+        return { handled: false };
+      }
+      await credit(topUp, payment);
+      return { handled: true };
+    },
+
+    sweep,
+
+    /** For the service to register: the sandbox's webhook deliveries and the top-up sweep. */
+    jobs: [
+      providers.deliveries.job,
+      { name: 'topup-sweep', everyMs: d.sweepEveryMs ?? 60_000, run: () => sweep() },
+    ] satisfies PeriodicJob[],
+  };
+}
+
+export type TopUps = ReturnType<typeof createTopUps>;

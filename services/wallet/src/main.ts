@@ -1,0 +1,4 @@
+import { runService } from '@qm/platform';
+import { walletService } from './service';
+
+void runService(walletService);

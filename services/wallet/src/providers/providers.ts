@@ -1,0 +1,36 @@
+import type { PaymentProviderName } from '@qm/contracts/rest';
+import type { Logger } from '@qm/platform';
+import type { Connection } from 'mongoose';
+import type { TopUpSettings } from './config';
+import { createDeliveries } from './deliveries';
+import type { PaymentProvider } from './provider';
+import { createSandbox } from './sandbox';
+import { createStripeProvider } from './stripe';
+
+/**
+ * The providers the wallet knows: the one new top-ups use (`active`), and every one whose proofs
+ * and webhooks it can still verify (a sandbox top-up opened before Stripe was configured still
+ * credits; Stripe's only when its keys are set).
+ */
+export function createProviders(conn: Connection, settings: TopUpSettings, log: Logger) {
+  const sandbox = createSandbox(settings.sandboxSecret);
+  const stripe = settings.stripe ? createStripeProvider(settings.stripe) : undefined;
+  const deliveries = createDeliveries(conn, {
+    url: settings.webhookUrl,
+    retryMs: settings.webhookRetryMs,
+    log,
+  });
+  const known: Partial<Record<PaymentProviderName, PaymentProvider>> = {
+    sandbox: sandbox.provider,
+    stripe,
+  };
+  return {
+    active: known[settings.provider]!,
+    sandbox,
+    deliveries,
+    byName: (name: string): PaymentProvider | undefined =>
+      Object.hasOwn(known, name) ? known[name as PaymentProviderName] : undefined,
+  };
+}
+
+export type Providers = ReturnType<typeof createProviders>;

@@ -1,0 +1,212 @@
+import { transactionSorts, transactionStatuses, transactionTypes, walletV1 } from '@qm/contracts/grpc';
+import type { TransactionStatusName } from '@qm/contracts/rest';
+import { type Caller, type GrpcServer, invalid, type UnaryImpl } from '@qm/platform';
+import type { Holds } from './app/holds';
+import type { Pins } from './app/pins';
+import type { Wallets } from './app/wallets';
+import type { TransferState } from './domain/ledger';
+import type { Account } from './store/accounts';
+import type { HistoryLine, HistorySort } from './store/history';
+import type { Transfer } from './store/transfers';
+
+export const WALLET_SERVICE = 'qm.wallet.v1.WalletService';
+const { TransferState: State, TransactionStatus } = walletV1;
+
+// ---- proto ⇄ domain ---------------------------------------------------------------------------
+
+export function walletToProto(
+  a: Account,
+  extra: { isPinSetup?: boolean; username?: string } = {},
+): walletV1.Wallet {
+  return {
+    id: a.walletId ?? 0,
+    userId: a.userId ?? 0,
+    balancePaise: a.balance,
+    heldPaise: a.held,
+    availablePaise: a.available,
+    currency: a.currency,
+    isActive: a.isActive,
+    isPinSetup: extra.isPinSetup ?? false,
+    lastTransactionAt: a.lastTransactionAt ? new Date(a.lastTransactionAt).toISOString() : '',
+    createdAt: new Date(a.createdAt).toISOString(),
+    username: extra.username ?? '',
+  };
+}
+
+export function lineToProto(l: HistoryLine): walletV1.Transaction {
+  return {
+    id: l.id,
+    userId: l.userId,
+    amountPaise: l.amount,
+    type: transactionTypes.toProto(l.type),
+    status: transactionStatuses.toProto(l.status),
+    description: l.description,
+    providerOrderId: l.providerOrderId,
+    providerPaymentId: l.providerPaymentId,
+    senderWalletId: l.senderWalletId ?? 0,
+    receiverWalletId: l.receiverWalletId ?? 0,
+    transferReference: l.transferReference,
+    createdAt: new Date(l.createdAt).toISOString(),
+    updatedAt: new Date(l.updatedAt).toISOString(),
+    counterparty: l.counterparty,
+  };
+}
+
+const STATES: Record<TransferState, walletV1.TransferState> = {
+  initiated: State.TRANSFER_STATE_PENDING,
+  debited: State.TRANSFER_STATE_PENDING,
+  pending: State.TRANSFER_STATE_PENDING,
+  posting: State.TRANSFER_STATE_PENDING,
+  voiding: State.TRANSFER_STATE_PENDING,
+  expiring: State.TRANSFER_STATE_PENDING,
+  posted: State.TRANSFER_STATE_POSTED,
+  voided: State.TRANSFER_STATE_VOIDED,
+  expired: State.TRANSFER_STATE_EXPIRED,
+  failed: State.TRANSFER_STATE_FAILED,
+};
+
+export function pendingToProto(t: Transfer, reference: string): walletV1.PendingTransfer {
+  return {
+    reference,
+    debitUserId: Number(t.debitAccount.split(':')[1]),
+    creditUserId: Number(t.creditAccount.split(':')[1]),
+    amountPaise: t.amount,
+    state: STATES[t.state],
+    timeoutAt: t.timeoutAt ? new Date(t.timeoutAt).toISOString() : '',
+  };
+}
+
+const statusFromProto = (s: walletV1.TransactionStatus): TransactionStatusName | undefined => {
+  if (s === TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED) return undefined;
+  const name = transactionStatuses.fromProto(s);
+  if (!name) throw invalid('Unknown transaction status');
+  return name;
+};
+
+const SORTS: Record<string, HistorySort> = {
+  date_desc: { field: 'createdAt', direction: -1 },
+  date_asc: { field: 'createdAt', direction: 1 },
+  amount_desc: { field: 'amount', direction: -1 },
+  amount_asc: { field: 'amount', direction: 1 },
+};
+
+function paging(page: number, pageSize: number, max: number) {
+  const p = page || 1;
+  const size = pageSize || 20;
+  if (!Number.isInteger(p) || p < 1 || p > 1_000_000) throw invalid('Page must be between 1 and 1,000,000');
+  if (!Number.isInteger(size) || size < 1 || size > max)
+    throw invalid(`Page size must be between 1 and ${max}`);
+  return { page: p, pageSize: size };
+}
+
+// ---- handlers ---------------------------------------------------------------------------------
+
+/** Card top-ups (app/topups.ts): what the handlers need of them. */
+export interface TopUps {
+  create(caller: Caller | undefined, req: walletV1.CreateTopUpRequest): Promise<walletV1.CreateTopUpResponse>;
+  sandboxPay(
+    caller: Caller | undefined,
+    req: walletV1.SandboxPayRequest,
+  ): Promise<walletV1.SandboxPayResponse>;
+  verifyPayment(
+    caller: Caller | undefined,
+    req: walletV1.VerifyPaymentRequest,
+  ): Promise<{ account: Account; line: HistoryLine }>;
+  handleWebhook(req: { provider: string; payload: Buffer; signature: string }): Promise<{ handled: boolean }>;
+}
+
+export interface WalletUseCases {
+  wallets: Wallets;
+  pins: Pins;
+  holds: Holds;
+  topUps: TopUps;
+}
+
+/**
+ * gRPC handlers: decode, let the use case authorise (the caller from the gateway's metadata, or the
+ * orders service's proven identity for holds), map back. AppErrors become statuses in @qm/platform.
+ */
+export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.WalletServiceService> {
+  const { wallets, pins, holds, topUps } = u;
+  const withPin = async (caller: Caller | undefined, a: Account) =>
+    walletToProto(a, { isPinSetup: caller ? await pins.gate.isSetUp(caller.userId) : false });
+  const hold = (ref: string) => async (t: Transfer) => ({ transfer: pendingToProto(t, ref) });
+
+  return {
+    getWallet: async (req, ctx) => {
+      const { account, isPinSetup } = await wallets.wallet(ctx.caller, req.recordView);
+      return { wallet: walletToProto(account, { isPinSetup }) };
+    },
+    listTransactions: async (req, ctx) => {
+      const { page, pageSize } = paging(req.page, req.pageSize, 32);
+      const { items, total } = await wallets.transactions(
+        ctx.caller,
+        page,
+        pageSize,
+        statusFromProto(req.status),
+      );
+      return { transactions: items.map(lineToProto), total };
+    },
+
+    createTopUp: (req, ctx) => topUps.create(ctx.caller, req),
+    sandboxPay: (req, ctx) => topUps.sandboxPay(ctx.caller, req),
+    verifyPayment: async (req, ctx) => {
+      const { account, line } = await topUps.verifyPayment(ctx.caller, req);
+      return { wallet: await withPin(ctx.caller, account), transaction: lineToProto(line) };
+    },
+    handleProviderWebhook: (req) => topUps.handleWebhook({ ...req, payload: Buffer.from(req.payload) }),
+
+    getPinStatus: (_req, ctx) => pins.status(ctx.caller),
+    setupPin: (req, ctx) => pins.choose(ctx.caller, req.pin, req.confirmPin),
+    sendPinOtp: (_req, ctx) => pins.sendCode(ctx.caller),
+    verifyPinOtp: (req, ctx) => pins.verifyCode(ctx.caller, req.otp),
+
+    checkEligibility: (req, ctx) => wallets.eligibility(ctx.caller, req.username),
+    transfer: async (req, ctx) => {
+      const done = await wallets.transfer(ctx.caller, req);
+      return {
+        message: done.message,
+        wallet: await withPin(ctx.caller, done.wallet),
+        transaction: lineToProto(done.transaction),
+      };
+    },
+
+    createPendingTransfer: (req, ctx) => holds.create(ctx.service, req).then(hold(req.reference)),
+    postPendingTransfer: (req, ctx) => holds.post(ctx.service, req.reference).then(hold(req.reference)),
+    voidPendingTransfer: (req, ctx) => holds.void(ctx.service, req.reference).then(hold(req.reference)),
+
+    listWallets: async (req, ctx) => {
+      const { page, pageSize } = paging(req.page, req.pageSize, 100);
+      const { wallets: list, total, totalBalance } = await wallets.listWallets(ctx.caller, page, pageSize);
+      return {
+        wallets: list.map((a) => walletToProto(a, { username: a.username ?? '' })),
+        total,
+        totalBalancePaise: totalBalance,
+      };
+    },
+    listAllTransactions: async (req, ctx) => {
+      const { page, pageSize } = paging(req.page, req.pageSize, 100);
+      const sortName = req.sort ? transactionSorts.fromProto(req.sort) : 'date_desc';
+      if (!sortName) throw invalid('Unknown sort');
+      const r = await wallets.listAllTransactions(
+        ctx.caller,
+        page,
+        pageSize,
+        SORTS[sortName]!,
+        statusFromProto(req.status),
+      );
+      return {
+        transactions: r.items.map(lineToProto),
+        total: r.total,
+        pendingCount: r.pending,
+        completedCount: r.completed,
+        failedCount: r.failed,
+        totalBalancePaise: r.totalBalance,
+      };
+    },
+  };
+}
+
+export function addWalletService(grpc: GrpcServer, u: WalletUseCases): void {
+  grpc.add(WALLET_SERVICE, walletV1.WalletServiceService, walletHandlers(u));
+}

@@ -1,0 +1,110 @@
+import { createIdempotency, createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { serviceDefaults } from '@qm/roster';
+import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
+import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import { createHolds } from './app/holds';
+import { identityDirectory } from './app/identity';
+import { createLedger } from './app/ledger';
+import { createPins } from './app/pins';
+import { createSweeper } from './app/sweeper';
+import { createTopUps } from './app/topups';
+import { createWallets } from './app/wallets';
+import { walletEnv } from './config';
+import { walletBackground } from './events/consumers';
+import { addWalletService } from './server';
+import { createAccountStore } from './store/accounts';
+import { createEntryStore } from './store/entries';
+import { createHistoryStore } from './store/history';
+import { createPinStore } from './store/pins';
+import { createTransferStore } from './store/transfers';
+import { createTopUpStore } from './store/topups';
+import { createProviders } from './providers/providers';
+import { topUpSettings } from './providers/config';
+
+export { walletEnv } from './config';
+
+/** The wallet service (port and database: @qm/roster): the ledger of spec §3 wallets and transactions. */
+export const walletService: ServiceDefinition<typeof walletEnv> = {
+  ...serviceDefaults('wallet'),
+  env: walletEnv,
+  async setup({ config, log, conn, bus, grpc }) {
+    if (config.WALLET_FAULT && config.NODE_ENV === 'production')
+      throw new Error('WALLET_FAULT is for tests only');
+    const accounts = createAccountStore(conn);
+    const transfers = createTransferStore(conn);
+    const entries = createEntryStore(conn);
+    const history = createHistoryStore(conn);
+    const pinStore = createPinStore(conn);
+    for (const store of [accounts, transfers, entries, history, pinStore]) await store.model.createIndexes();
+
+    const outbox = createOutbox({
+      conn,
+      bus,
+      log,
+      // The wallet publishes activity only, after its change is done.
+      confirm: async (_event, subject) => subject === ACTIVITY_SUBJECT,
+      intervalMs: config.OUTBOX_RELAY_MS,
+    });
+    outbox.start();
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
+    const directory = identityDirectory(config.IDENTITY_GRPC_ADDR, config.INTERNAL_TOKEN);
+    const idempotency = createIdempotency({
+      conn,
+      messages: {
+        inProgress: WALLET_MESSAGES.idempotencyInProgress,
+        mismatch: WALLET_MESSAGES.idempotencyMismatch,
+      },
+    });
+    const fault =
+      config.WALLET_FAULT === 'after-debit'
+        ? () => {
+            log.warn('WALLET_FAULT after-debit: killing the process between debit and credit');
+            process.kill(process.pid, 'SIGKILL');
+          }
+        : undefined;
+    const ledger = createLedger({ accounts, transfers, entries, history, log, fault });
+    const pins = createPins({ pins: pinStore, directory, mailer, log });
+    const wallets = createWallets({
+      accounts,
+      history,
+      ledger,
+      directory,
+      pins: pins.gate,
+      idempotency,
+      outbox,
+    });
+    const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });
+    const topups = createTopUpStore(conn);
+    await topups.model.createIndexes();
+    const providers = createProviders(conn, topUpSettings(config), log);
+    const topUps = createTopUps({ accounts, history, ledger, topups, providers, idempotency, outbox, log });
+    addWalletService(grpc, { wallets, pins, holds, topUps });
+
+    const sweeper = createSweeper({
+      accounts,
+      transfers,
+      ledger,
+      log,
+      graceMs: config.SWEEP_GRACE_MS,
+      markerRetentionMs: config.MARKER_RETENTION_MS,
+    });
+    return {
+      ...walletBackground({
+        conn,
+        log,
+        accounts,
+        userApprovedDurable: config.WALLET_USER_APPROVED_DURABLE,
+        jobs: [
+          { name: 'ledger-sweep', everyMs: config.SWEEP_INTERVAL_MS, run: () => sweeper.sweep() },
+          { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },
+          ...topUps.jobs,
+        ],
+      }),
+      stop: () => {
+        outbox.stop();
+        mailer.close();
+        directory.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,153 @@
+import type { PaymentProviderName } from '@qm/contracts/rest';
+import { nextSequence } from '@qm/platform';
+import { type Connection, Schema } from 'mongoose';
+import { historyLineId, type TopUpStatus } from '../domain/topups';
+
+/**
+ * Card top-ups (domain/topups.ts): one per checkout, unique by the provider's order id, and by the
+ * provider's payment id once one is claimed. Every status change is a compare-and-set on one
+ * document, so of a page and a webhook racing for the same top-up only one moves it.
+ */
+export interface TopUp {
+  /** Numeric id (Stripe's PaymentIntent carries it in its metadata). */
+  _id: number;
+  userId: number;
+  /** Kept for the activity records a webhook (which has no signed-in user) writes. */
+  username: string;
+  amount: number;
+  currency: 'INR';
+  provider: PaymentProviderName;
+  providerOrderId: string;
+  providerPaymentId?: string;
+  status: TopUpStatus;
+  /** The user's history line (pending until the credit completes it). */
+  lineId: string;
+  transferId?: string;
+  /** An abandoned top-up's line is failed after the top-up (a crash between the two is retried). */
+  lineClosed?: boolean;
+  /** While set and in the future, one caller is posting the credit; the others wait for it. */
+  creditingUntil?: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+  paidAt?: Date;
+  completedAt?: Date;
+}
+
+const topUpSchema = new Schema<TopUp>(
+  {
+    _id: { type: Number, required: true },
+    userId: { type: Number, required: true },
+    username: { type: String, default: '' },
+    amount: { type: Number, required: true },
+    currency: { type: String, required: true },
+    provider: { type: String, required: true },
+    providerOrderId: { type: String, required: true },
+    providerPaymentId: { type: String },
+    status: { type: String, required: true },
+    lineId: { type: String, required: true },
+    transferId: { type: String },
+    lineClosed: { type: Boolean },
+    creditingUntil: { type: Date, default: null },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+    paidAt: { type: Date },
+    completedAt: { type: Date },
+  },
+  { collection: 'topups', versionKey: false, strict: true, autoIndex: false },
+);
+topUpSchema.index({ providerOrderId: 1 }, { unique: true });
+topUpSchema.index({ providerPaymentId: 1 }, { unique: true, sparse: true });
+// The sweep's questions: which checkouts were abandoned, which paid ones were never credited.
+topUpSchema.index({ status: 1 });
+
+export type NewTopUp = Omit<TopUp, 'status' | 'createdAt' | 'updatedAt'>;
+
+export function createTopUpStore(conn: Connection) {
+  const TopUps = conn.model<TopUp>('TopUp', topUpSchema);
+  const byId = (id: number) => TopUps.findById(id).lean<TopUp>().exec();
+
+  return {
+    model: TopUps,
+    byId,
+    nextId: () => nextSequence(conn, 'topups'),
+    byProviderOrderId: (providerOrderId: string) => TopUps.findOne({ providerOrderId }).lean<TopUp>().exec(),
+
+    async insert(t: NewTopUp, at: Date): Promise<TopUp> {
+      const doc: TopUp = { ...t, status: 'created', creditingUntil: null, createdAt: at, updatedAt: at };
+      await TopUps.create(doc);
+      return doc;
+    },
+
+    /**
+     * Claims `paymentId` as the top-up's one payment (created → paid). A payment that arrives after
+     * the checkout was abandoned still credits, on a new line (the abandoned one stays failed).
+     * Answers the top-up after, whoever claimed it: the caller compares the payment id it holds.
+     */
+    async claimPayment(id: number, paymentId: string, at: Date): Promise<TopUp | null> {
+      const paid: Partial<TopUp> = {
+        status: 'paid',
+        providerPaymentId: paymentId,
+        paidAt: at,
+        updatedAt: at,
+      };
+      const claim = (status: TopUpStatus, set: Partial<TopUp>) =>
+        TopUps.findOneAndUpdate({ _id: id, status }, { $set: set }, { new: true }).lean<TopUp>().exec();
+      return (
+        (await claim('created', paid)) ??
+        (await claim('failed', { ...paid, lineId: `${historyLineId(id)}:late` })) ??
+        byId(id)
+      );
+    },
+
+    /** Takes the right to post the credit of a paid top-up for `ms` (a caller that dies loses it). */
+    async lease(id: number, ms: number): Promise<TopUp | null> {
+      const now = new Date();
+      return TopUps.findOneAndUpdate(
+        { _id: id, status: 'paid', $or: [{ creditingUntil: null }, { creditingUntil: { $lt: now } }] },
+        { $set: { creditingUntil: new Date(now.getTime() + ms), updatedAt: now } },
+        { new: true },
+      )
+        .lean<TopUp>()
+        .exec();
+    },
+
+    /** paid → completed once; true for the caller that moved it. */
+    async complete(id: number, transferId: string): Promise<boolean> {
+      const now = new Date();
+      const r = await TopUps.updateOne(
+        { _id: id, status: 'paid' },
+        { $set: { status: 'completed', transferId, completedAt: now, updatedAt: now, creditingUntil: null } },
+      );
+      return r.modifiedCount === 1;
+    },
+
+    /** created → failed (abandoned); its line is closed next (lineClosed). */
+    async abandon(id: number): Promise<void> {
+      await TopUps.updateOne(
+        { _id: id, status: 'created' },
+        { $set: { status: 'failed', lineClosed: false, updatedAt: new Date() } },
+      );
+    },
+
+    markLineClosed: (id: number) => TopUps.updateOne({ _id: id }, { $set: { lineClosed: true } }).exec(),
+
+    /** Checkouts open since before `before`, and abandoned ones whose line is not yet failed. */
+    abandoned: (before: Date, limit: number) =>
+      TopUps.find({
+        createdAt: { $lt: before },
+        $or: [{ status: 'created' }, { status: 'failed', lineClosed: false }],
+      })
+        .limit(limit)
+        .lean<TopUp[]>()
+        .exec(),
+
+    /** Paid top-ups whose credit has not completed since before `before` (a crash between the two). */
+    uncredited: (before: Date, limit: number) =>
+      TopUps.find({ status: 'paid', updatedAt: { $lt: before } })
+        .limit(limit)
+        .lean<TopUp[]>()
+        .exec(),
+  };
+}
+
+export type TopUpStore = ReturnType<typeof createTopUpStore>;

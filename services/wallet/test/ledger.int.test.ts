@@ -1,0 +1,345 @@
+import { randomInt } from 'node:crypto';
+import { connectMongo, createLogger } from '@qm/platform';
+import { INFRA, uniqueName } from '@qm/testkit';
+import type { Connection } from 'mongoose';
+import { createLedger, type Ledger, type TransferRequest } from '../src/app/ledger';
+import { createSweeper } from '../src/app/sweeper';
+import { type AccountId, providerAccount, userAccount } from '../src/domain/ledger';
+import { type AccountStore, createAccountStore } from '../src/store/accounts';
+import { createEntryStore } from '../src/store/entries';
+import { createHistoryStore, type HistoryStore } from '../src/store/history';
+import { createTransferStore, type TransferStore } from '../src/store/transfers';
+
+const log = createLogger('ledger-test', 'silent');
+let conn: Connection;
+let accounts: AccountStore;
+let transfers: TransferStore;
+let history: HistoryStore;
+let ledger: Ledger;
+const base = 1_000_000 + randomInt(0, 1_000_000);
+let nextUser = 0;
+
+beforeAll(async () => {
+  conn = await connectMongo(INFRA.MONGO_URL, uniqueName('qm_test_wallet_ledger'));
+  accounts = createAccountStore(conn);
+  transfers = createTransferStore(conn);
+  history = createHistoryStore(conn);
+  const entries = createEntryStore(conn);
+  for (const s of [accounts, transfers, entries, history]) await s.model.createIndexes();
+  ledger = createLedger({ accounts, transfers, entries, history, log });
+});
+
+afterAll(async () => {
+  await conn.dropDatabase();
+  await conn.close();
+});
+
+async function newUser(): Promise<{ id: number; account: AccountId }> {
+  const id = base + ++nextUser;
+  await accounts.ensure(userAccount(id), id, `u${id}`);
+  return { id, account: userAccount(id) };
+}
+
+const move = (
+  key: string,
+  debit: AccountId,
+  credit: AccountId,
+  amount: number,
+  lines = true,
+): TransferRequest => {
+  const line = (suffix: string, userId: number, type: 'credit' | 'debit' | 'transfer') => ({
+    _id: `${key}:${suffix}`,
+    userId,
+    amount,
+    type,
+    description: key,
+    counterparty: '',
+    transferId: '',
+    transferReference: key,
+    providerOrderId: '',
+    providerPaymentId: '',
+    senderWalletId: null,
+    receiverWalletId: null,
+  });
+  const ids = [debit, credit].map((a) => Number(a.split(':')[1]));
+  return {
+    key,
+    kind: debit.startsWith('provider:') ? 'topup' : 'p2p',
+    debit,
+    credit,
+    amount,
+    description: key,
+    history: lines
+      ? [
+          ...(Number.isNaN(ids[0]) ? [] : [line('out', ids[0]!, 'transfer')]),
+          ...(Number.isNaN(ids[1]) ? [] : [line('in', ids[1]!, 'credit')]),
+        ]
+      : [],
+  };
+};
+
+const topUp = (to: AccountId, amount: number) =>
+  ledger.transfer(move(`topup:test:${uniqueName('pay')}`, providerAccount('test'), to, amount));
+
+async function balances(ids: AccountId[]) {
+  return Promise.all(ids.map(async (id) => (await accounts.get(id))!));
+}
+
+/** Sum of every account's balance, and every account's balance against its entries. */
+async function audit() {
+  const all = await accounts.model.find({}).lean().exec();
+  const entries = await conn.collection('entries').find({}).toArray();
+  const byAccount = new Map<string, number>();
+  for (const e of entries)
+    byAccount.set(e.account as string, (byAccount.get(e.account as string) ?? 0) + (e.amount as number));
+  return {
+    total: all.reduce((s, a) => s + a.balance, 0),
+    entriesTotal: entries.reduce((s, e) => s + (e.amount as number), 0),
+    mismatched: all.filter((a) => (byAccount.get(a._id) ?? 0) !== a.balance).map((a) => a._id),
+    negative: all.filter((a) => a.kind === 'user' && (a.balance < 0 || a.available < 0)).map((a) => a._id),
+    unsettled: await transfers.model.countDocuments({ settled: false, state: { $ne: 'pending' } }),
+  };
+}
+
+describe('single-phase transfers', () => {
+  it('moves exact paise once per key, and both users get a completed line', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 100_00);
+    const req = move(`p2p:${a.id}:k1`, a.account, b.account, 12_34);
+    const first = await ledger.transfer(req);
+    const again = await ledger.transfer(req);
+    expect(first.state).toBe('posted');
+    expect(again._id).toBe(first._id);
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, rb!.balance]).toEqual([100_00 - 12_34, 12_34]);
+    expect((await history.byKey(`${req.key}:out`))!.status).toBe('completed');
+    expect((await history.byKey(`${req.key}:in`))!.status).toBe('completed');
+    // The markers outlive settling (a late driver finds its step applied) and go with the sweep.
+    expect(ra!.applied).toContain(`${first._id}:debit`);
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000, markerRetentionMs: 0 }).sweep(
+      new Date(Date.now() + 1000),
+    );
+    expect((await accounts.get(a.account))!.applied).not.toContain(`${first._id}:debit`);
+    expect((await accounts.get(b.account))!.applied).not.toContain(`${first._id}:credit`);
+  });
+
+  it('refuses more than the available balance: failed, nothing moved, lines failed', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 50_00);
+    const t = await ledger.transfer(move(`p2p:${a.id}:big`, a.account, b.account, 50_01));
+    expect(t.state).toBe('failed');
+    expect(t.failureReason).toBe('insufficient');
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, rb!.balance]).toEqual([50_00, 0]);
+    expect((await history.byKey(`p2p:${a.id}:big:out`))!.status).toBe('failed');
+  });
+
+  it('refuses the same key for a different movement', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    await ledger.transfer(move(`p2p:${a.id}:same`, a.account, b.account, 1_00));
+    await expect(ledger.transfer(move(`p2p:${a.id}:same`, a.account, b.account, 2_00))).rejects.toThrow(
+      /already used for a different transfer/,
+    );
+  });
+
+  it('200 concurrent transfers in a ring of 10 wallets, 10 % retried keys: conserved, never negative, once per key', async () => {
+    const ring = await Promise.all(Array.from({ length: 10 }, () => newUser()));
+    for (const u of ring) await topUp(u.account, 1_000_00);
+    const before = await audit();
+    const requests = Array.from({ length: 200 }, (_, i) => {
+      const from = ring[i % 10]!;
+      const to = ring[(i + 1) % 10]!;
+      return move(`p2p:ring:${base}:${i}`, from.account, to.account, randomInt(1, 300_00));
+    });
+    // 10 % of the requests are sent twice at once, as a client retrying on a timeout would.
+    const retried = requests.filter((_, i) => i % 10 === 0);
+    const results = await Promise.all([...requests, ...retried].map((r) => ledger.transfer(r)));
+    const byKey = new Map<string, Set<string>>();
+    for (const t of results) byKey.set(t.key, (byKey.get(t.key) ?? new Set()).add(t._id));
+    expect([...byKey.values()].every((ids) => ids.size === 1)).toBe(true);
+    expect(await transfers.model.countDocuments({ key: { $in: requests.map((r) => r.key) } })).toBe(200);
+
+    const after = await audit();
+    expect(after.total).toBe(0);
+    expect(after.entriesTotal).toBe(0);
+    expect(after.negative).toEqual([]);
+    expect(after.mismatched).toEqual([]);
+    expect(after.unsettled).toBe(0);
+    const ringAfter = await balances(ring.map((u) => u.account));
+    expect(ringAfter.reduce((s, a) => s + a.balance, 0)).toBe(10 * 1_000_00);
+    expect(before.total).toBe(0);
+    // Every posted transfer moved its amount exactly once.
+    const posted = results.filter(
+      (t, i, all) => t.state === 'posted' && all.findIndex((x) => x._id === t._id) === i,
+    );
+    const entries = await conn
+      .collection('entries')
+      .countDocuments({ transferId: { $in: posted.map((t) => t._id) } });
+    expect(entries).toBe(posted.length * 2);
+  }, 120_000);
+});
+
+describe('two-phase transfers', () => {
+  const pending = (key: string, from: AccountId, to: AccountId, amount: number, timeoutAt: Date) =>
+    ledger.createPending({ ...move(key, from, to, amount), kind: 'purchase' }, timeoutAt);
+  const later = () => new Date(Date.now() + 60_000);
+
+  it('a hold lowers the available balance only; posting moves it once; a second resolution is refused', async () => {
+    const buyer = await newUser();
+    const seller = await newUser();
+    await topUp(buyer.account, 100_00);
+    const key = `hold:order-${base}-1`;
+    const held = await pending(key, buyer.account, seller.account, 40_00, later());
+    expect(held.state).toBe('pending');
+    let [b] = await balances([buyer.account]);
+    expect([b!.balance, b!.held, b!.available]).toEqual([100_00, 40_00, 60_00]);
+    expect((await history.byKey(`${key}:out`))!.status).toBe('pending');
+
+    const posted = await ledger.post(key);
+    expect(posted.state).toBe('posted');
+    expect((await ledger.post(key)).state).toBe('posted');
+    await expect(ledger.void(key)).rejects.toThrow(/already posted/);
+    const [b2, s] = await balances([buyer.account, seller.account]);
+    expect([b2!.balance, b2!.held, b2!.available, s!.balance]).toEqual([60_00, 0, 60_00, 40_00]);
+    expect((await history.byKey(`${key}:in`))!.status).toBe('completed');
+    b = b2;
+  });
+
+  it('a void gives the hold back once; posting after a void is refused', async () => {
+    const buyer = await newUser();
+    const seller = await newUser();
+    await topUp(buyer.account, 10_00);
+    const key = `hold:order-${base}-2`;
+    await pending(key, buyer.account, seller.account, 10_00, later());
+    expect((await ledger.void(key)).state).toBe('voided');
+    expect((await ledger.void(key)).state).toBe('voided');
+    await expect(ledger.post(key)).rejects.toThrow(/already voided/);
+    const [b, s] = await balances([buyer.account, seller.account]);
+    expect([b!.balance, b!.held, b!.available, s!.balance]).toEqual([10_00, 0, 10_00, 0]);
+    expect((await history.byKey(`${key}:out`))!.status).toBe('failed');
+  });
+
+  it('a hold larger than the available balance fails, and holds count against later spending', async () => {
+    const buyer = await newUser();
+    const other = await newUser();
+    await topUp(buyer.account, 10_00);
+    await pending(`hold:order-${base}-3`, buyer.account, other.account, 8_00, later());
+    const second = await pending(`hold:order-${base}-4`, buyer.account, other.account, 3_00, later());
+    expect(second.state).toBe('failed');
+    const p2p = await ledger.transfer(move(`p2p:${buyer.id}:after-hold`, buyer.account, other.account, 3_00));
+    expect(p2p.state).toBe('failed');
+  });
+
+  it('concurrent post and void of one hold: exactly one wins', async () => {
+    for (let i = 0; i < 10; i++) {
+      const buyer = await newUser();
+      const seller = await newUser();
+      await topUp(buyer.account, 5_00);
+      const key = `hold:race-${base}-${i}`;
+      await pending(key, buyer.account, seller.account, 5_00, later());
+      const outcomes = await Promise.allSettled([ledger.post(key), ledger.void(key)]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const [b, s] = await balances([buyer.account, seller.account]);
+      expect(b!.balance + s!.balance).toBe(5_00);
+      expect(b!.held).toBe(0);
+    }
+  });
+
+  it('the sweeper expires a hold past its timeout, once; posting it afterwards is refused', async () => {
+    const buyer = await newUser();
+    const seller = await newUser();
+    await topUp(buyer.account, 7_00);
+    const key = `hold:order-${base}-exp`;
+    await pending(key, buyer.account, seller.account, 7_00, new Date(Date.now() + 200));
+    await new Promise((r) => setTimeout(r, 400));
+    const sweeper = createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000 });
+    expect((await sweeper.sweep()).expired).toBeGreaterThanOrEqual(1);
+    expect((await ledger.byKey(key))!.state).toBe('expired');
+    await expect(ledger.post(key)).rejects.toThrow(/already expired/);
+    const [b] = await balances([buyer.account]);
+    expect([b!.balance, b!.held, b!.available]).toEqual([7_00, 0, 7_00]);
+  });
+});
+
+describe('crash recovery by the sweeper', () => {
+  it('a driver holding a stale copy of a settled transfer applies nothing again', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const t = await ledger.transfer(move(`p2p:${a.id}:stale`, a.account, b.account, 3_00));
+    expect([t.state, t.settled]).toEqual(['posted', true]);
+    // A slow duplicate read the transfer while it was still `debited` / `initiated`.
+    await ledger.resume({ ...t, state: 'debited', settled: false });
+    await ledger.resume({ ...t, state: 'initiated', settled: false });
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, rb!.balance]).toEqual([7_00, 3_00]);
+  });
+
+  it('finishes a transfer left between debit and credit', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 20_00);
+    const crashing = createLedger({
+      accounts,
+      transfers,
+      entries: createEntryStore(conn),
+      history,
+      log,
+      fault: () => {
+        throw new Error('process died');
+      },
+    });
+    const key = `p2p:${a.id}:crash`;
+    await expect(crashing.transfer(move(key, a.account, b.account, 5_00))).rejects.toThrow('process died');
+    let [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, rb!.balance]).toEqual([15_00, 0]);
+
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, rb!.balance]).toEqual([15_00, 5_00]);
+    const t = (await ledger.byKey(key))!;
+    expect([t.state, t.settled]).toEqual(['posted', true]);
+    expect((await history.byKey(`${key}:in`))!.status).toBe('completed');
+  });
+
+  it('abandons a transfer recorded but never debited, and refunds a debit that raced in after', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 9_00);
+    const key = `p2p:${a.id}:abandoned`;
+    const req = move(key, a.account, b.account, 4_00);
+    // Recorded, then the process died before the debit.
+    await transfers.insert(
+      {
+        _id: `${key}-id`,
+        key,
+        kind: 'p2p',
+        debitAccount: a.account,
+        creditAccount: b.account,
+        amount: 4_00,
+        twoPhase: false,
+        timeoutAt: null,
+        history: req.history,
+        description: key,
+      },
+      new Date(Date.now() - 60_000),
+    );
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    const t = (await ledger.byKey(key))!;
+    expect([t.state, t.failureReason, t.settled]).toEqual(['failed', 'abandoned', true]);
+    // A slow first attempt debits after the failure: settling refunds it.
+    await accounts.debit(a.account, t._id, 4_00);
+    await ledger.resume({ ...t, settled: false });
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, ra!.available, rb!.balance]).toEqual([9_00, 9_00, 0]);
+  });
+
+  it('leaves the whole ledger consistent', async () => {
+    const result = await audit();
+    expect(result).toEqual({ total: 0, entriesTotal: 0, mismatched: [], negative: [], unsettled: 0 });
+  });
+});

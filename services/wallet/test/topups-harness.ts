@@ -1,0 +1,139 @@
+import { randomInt } from 'node:crypto';
+import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import {
+  type Caller,
+  connectBus,
+  connectMongo,
+  createIdempotency,
+  createOutbox,
+  ensureIndexes,
+  type EventBus,
+  indexBackendFor,
+} from '@qm/platform';
+import { STREAMS } from '@qm/roster';
+import { INFRA, testLog, uniqueName } from '@qm/testkit';
+import type { Connection } from 'mongoose';
+import { createLedger } from '../src/app/ledger';
+import { createTopUps, type TopUps } from '../src/app/topups';
+import { providerAccount, userAccount } from '../src/domain/ledger';
+import { topUpSettings } from '../src/providers/config';
+import { createProviders, type Providers } from '../src/providers/providers';
+import { createAccountStore } from '../src/store/accounts';
+import { createEntryStore } from '../src/store/entries';
+import { createHistoryStore } from '../src/store/history';
+import { createTopUpStore } from '../src/store/topups';
+import { createTransferStore } from '../src/store/transfers';
+
+export const STRIPE_WEBHOOK_SECRET = 'whsec_test_quartermaster_topups';
+
+/** User ids no other run uses. */
+const base = 20_000_000 + randomInt(0, 70_000_000);
+export const users = {
+  asha: { userId: base + 1, username: 'asha', roles: ['Army'] },
+  ravi: { userId: base + 2, username: 'ravi', roles: ['Manufacturer'] },
+  admin: { userId: base + 3, username: 'admin', roles: ['Admin'] },
+} satisfies Record<string, Caller>;
+
+export interface World {
+  conn: Connection;
+  bus: EventBus;
+  topUps: TopUps;
+  providers: Providers;
+  stores: {
+    accounts: ReturnType<typeof createAccountStore>;
+    entries: ReturnType<typeof createEntryStore>;
+    history: ReturnType<typeof createHistoryStore>;
+    topups: ReturnType<typeof createTopUpStore>;
+    transfers: ReturnType<typeof createTransferStore>;
+  };
+  /** The user's posted balance, its entries' sum and count, and the clearing account's balance. */
+  money(caller: Caller): Promise<{ balance: number; entriesSum: number; entries: number; clearing: number }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The wallet's real stores, ledger, idempotency and outbox on a fresh database of the local
+ * FerretDB, and the top-up use cases over them (the gRPC server is the lead's; these are the rules).
+ * `env` is the top-up environment (WALLET_PROVIDER, keys, WALLET_WEBHOOK_URL, ...).
+ */
+export async function startWorld(
+  env: Record<string, string> = {},
+  opts: { creditLeaseMs?: number } = {},
+): Promise<World> {
+  const log = testLog('topups');
+  const conn = await connectMongo(INFRA.MONGO_URL, uniqueName('qm_test_wallet_topups'));
+  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'topups-test', log });
+  await bus.ensureStreams(STREAMS);
+  const stores = {
+    accounts: createAccountStore(conn),
+    entries: createEntryStore(conn),
+    history: createHistoryStore(conn),
+    topups: createTopUpStore(conn),
+    transfers: createTransferStore(conn),
+  };
+  const ledger = createLedger({ ...stores, log });
+  const idempotency = createIdempotency({
+    conn,
+    messages: {
+      inProgress: WALLET_MESSAGES.idempotencyInProgress,
+      mismatch: WALLET_MESSAGES.idempotencyMismatch,
+    },
+  });
+  const outbox = createOutbox({ conn, bus, log, confirm: async () => true });
+  const settings = topUpSettings({
+    NODE_ENV: 'test',
+    WALLET_PROVIDER: 'auto',
+    STRIPE_PUBLISHABLE_KEY: '',
+    WALLET_WEBHOOK_URL: 'http://127.0.0.1:9/unused',
+    WEBHOOK_RETRY_MS: 0,
+    ...env,
+  } as Parameters<typeof topUpSettings>[0]);
+  const providers = createProviders(conn, settings, log);
+  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, outbox, log, ...opts });
+  await ensureIndexes(conn, indexBackendFor(INFRA.FERRETDB_POSTGRESQL_URL));
+
+  return {
+    conn,
+    bus,
+    topUps,
+    providers,
+    stores,
+    async money(caller) {
+      const id = userAccount(caller.userId);
+      const [account, clearing, entries] = await Promise.all([
+        stores.accounts.get(id),
+        stores.accounts.get(providerAccount(settings.provider)),
+        stores.entries.model.find({ account: id }).lean().exec(),
+      ]);
+      return {
+        balance: account?.balance ?? 0,
+        entriesSum: entries.reduce((s, e) => s + e.amount, 0),
+        entries: entries.length,
+        clearing: clearing?.balance ?? 0,
+      };
+    },
+    async stop() {
+      await conn.dropDatabase().catch(() => undefined);
+      await conn.close();
+      await bus.close();
+    },
+  };
+}
+
+/** The sandbox's test cards (Stripe's numbers). */
+export const cards = {
+  ok: { cardNumber: '4242 4242 4242 4242', expiry: '12/39', cvc: '123' },
+  declined: { cardNumber: '4000 0000 0000 0002', expiry: '12/39', cvc: '123' },
+  insufficient: { cardNumber: '4000 0000 0000 9995', expiry: '12/39', cvc: '123' },
+};
+
+/** Rejects with `message`: the AppError a use case throws. */
+export async function refusal(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    const e = err as { code: number; message: string };
+    return { code: e.code, message: e.message };
+  }
+  throw new Error('expected a refusal');
+}
