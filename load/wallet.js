@@ -52,7 +52,7 @@ export const options = {
 
 const JSON_HEADERS = { 'content-type': 'application/json', origin: BASE };
 
-function post(path, body, { cookie, key, endpoint } = {}) {
+function post(path, body, { cookie, key, endpoint = 'setup' } = {}) {
   const headers = { ...JSON_HEADERS };
   if (cookie) headers.cookie = cookie;
   if (key) headers['idempotency-key'] = key;
@@ -64,7 +64,7 @@ function get(path, cookie, endpoint) {
 }
 
 function must(res, status, what) {
-  if (res.status !== status) fail(`${what}: ${res.status} ${res.body}`);
+  if (res.status !== status) fail(`${what}: ${res.status} ${res.error || res.body}`);
   return res;
 }
 
