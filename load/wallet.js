@@ -68,6 +68,16 @@ function must(res, status, what) {
   return res;
 }
 
+/** A setup step, tried again while the gateway answers 502-504 (the stack busy right after seeding). */
+function step(call, status, what) {
+  let res = call();
+  for (let attempt = 1; attempt < 5 && res.status >= 502 && res.status <= 504; attempt++) {
+    sleep(2 * attempt);
+    res = call();
+  }
+  return must(res, status, what);
+}
+
 /** Signs in and answers the session cookie as a Cookie header (the jar is cleared for the next). */
 function signIn(username, password, portal = 'user') {
   const res = must(
@@ -170,15 +180,16 @@ export function setup() {
   for (const u of users) {
     u.cookie = signIn(u.username, PASSWORD);
     // The PIN: setup-pin records it, the mailed code confirms it (send-otp → verify-otp; spec §5).
-    must(
-      post('/api/wallet/setup-pin', { pin: PIN, confirmPin: PIN }, { cookie: u.cookie }),
+    const cookie = u.cookie;
+    step(
+      () => post('/api/wallet/setup-pin', { pin: PIN, confirmPin: PIN }, { cookie }),
       200,
       `setup-pin ${u.username}`,
     );
     const seen = mailIdsTo(u.email);
-    must(post('/api/wallet/send-otp', {}, { cookie: u.cookie }), 200, `send-otp ${u.username}`);
+    step(() => post('/api/wallet/send-otp', {}, { cookie }), 200, `send-otp ${u.username}`);
     const otp = mailedCode(u.email, seen);
-    must(post('/api/wallet/verify-otp', { otp }, { cookie: u.cookie }), 200, `verify-otp ${u.username}`);
+    step(() => post('/api/wallet/verify-otp', { otp }, { cookie }), 200, `verify-otp ${u.username}`);
     must(topUp(u.cookie, '50000', `setup-${run}-${u.id}`), 200, `top-up ${u.username}`);
   }
   return { run, users: users.map(({ username, cookie }) => ({ username, cookie })) };

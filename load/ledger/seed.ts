@@ -268,6 +268,9 @@ function documentsOf(m: Move, at: Date, ids: Ids) {
       timeoutAt: null,
       state: 'posted',
       settled: true,
+      settledAt: at,
+      // Bulk-written, so no account ever carried its markers.
+      markersCleared: true,
       history,
       description: topup ? 'Top-up' : `Transfer ${id}`,
       createdAt: at,
