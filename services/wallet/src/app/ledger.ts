@@ -93,12 +93,19 @@ export function createLedger(d: LedgerDeps) {
     return advance(transfer);
   }
 
-  /** Credit, entries, posted: the part of a transfer that can no longer fail. */
+  /**
+   * Credit, entries, posted: the part of a transfer that can no longer fail. The users' lines are
+   * completed first, so posting settles the transfer in the same update.
+   */
   async function complete(t: Transfer): Promise<Transfer> {
     const at = new Date();
     await accounts.credit(t.creditAccount, t._id, t.amount, at);
     await entries.writePair(t, at);
-    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted');
+    await history.close(historyIds(t), 'completed');
+    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', {
+      settled: true,
+      settledAt: at,
+    });
     return advance(transfer);
   }
 

@@ -1,4 +1,5 @@
 import type { Logger } from '@qm/platform';
+import type { AccountId } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 import type { TransferStore } from '../store/transfers';
 import type { Ledger } from './ledger';
@@ -22,14 +23,20 @@ export function createSweeper(opts: {
   const { accounts, transfers, ledger, log } = opts;
   const batch = opts.batch ?? 200;
 
-  /** Drops the markers of transfers settled before `before` (their drivers are long gone). */
+  /**
+   * Drops the markers of transfers settled before `before` (their drivers are long gone): one
+   * update per account however many of its transfers settled, so the sweep stays cheap on the
+   * service's one connection.
+   */
   async function clearSettledMarkers(before: Date): Promise<number> {
     const done = await transfers.settledWithMarkers(before, batch);
-    for (const t of done) {
-      await accounts.clearMarkers(t.debitAccount, t._id);
-      await accounts.clearMarkers(t.creditAccount, t._id);
-      await transfers.markMarkersCleared(t._id);
-    }
+    if (done.length === 0) return 0;
+    const byAccount = new Map<AccountId, string[]>();
+    for (const t of done)
+      for (const account of [t.debitAccount, t.creditAccount])
+        byAccount.set(account, [...(byAccount.get(account) ?? []), t._id]);
+    for (const [account, ids] of byAccount) await accounts.clearMarkers(account, ids);
+    await transfers.markMarkersCleared(done.map((t) => t._id));
     return done.length;
   }
 

@@ -204,12 +204,10 @@ export function createAccountStore(conn: Connection) {
       return r.modifiedCount === 1;
     },
 
-    /** Drops a settled transfer's markers (its effect stays; only the bookkeeping goes). */
-    async clearMarkers(id: AccountId, transferId: string): Promise<void> {
-      await Accounts.updateOne(
-        { _id: id },
-        { $pullAll: { applied: [marker(transferId, 'debit'), marker(transferId, 'credit')] } },
-      );
+    /** Drops settled transfers' markers (their effect stays; only the bookkeeping goes). */
+    async clearMarkers(id: AccountId, transferIds: string[]): Promise<void> {
+      const markers = transferIds.flatMap((t) => [marker(t, 'debit'), marker(t, 'credit')]);
+      await Accounts.updateOne({ _id: id }, { $pullAll: { applied: markers } });
     },
 
     list: (skip: number, limit: number) =>

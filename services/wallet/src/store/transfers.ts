@@ -96,7 +96,7 @@ export function createTransferStore(conn: Connection) {
       id: string,
       from: TransferState[],
       to: TransferState,
-      extra: Partial<Pick<Transfer, 'failureReason'>> = {},
+      extra: Partial<Pick<Transfer, 'failureReason' | 'settled' | 'settledAt'>> = {},
     ): Promise<{ moved: boolean; transfer: Transfer }> {
       const moved = await Transfers.findOneAndUpdate(
         { _id: id, state: { $in: from } },
@@ -120,8 +120,8 @@ export function createTransferStore(conn: Connection) {
         .limit(limit)
         .lean<Transfer[]>()
         .exec(),
-    markMarkersCleared: (id: string) =>
-      Transfers.updateOne({ _id: id }, { $set: { markersCleared: true } }).exec(),
+    markMarkersCleared: (ids: string[]) =>
+      Transfers.updateMany({ _id: { $in: ids } }, { $set: { markersCleared: true } }).exec(),
 
     /** Unsettled transfers last touched before `before` (the sweeper's work list). */
     stale: (before: Date, limit: number) =>
