@@ -12,10 +12,10 @@
 // and the right stock indicator; the admin product list shows it; the manufacturer deletes it and it
 // disappears from the Army user's open market page within the refetch interval. Screenshots go to
 // e2e/artifacts/market-*.png. Last line: `market: N passed, M failed`; exits non-zero on failure.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { finish, launchBrowser } from './lib/browser.mjs';
+import { launchBrowser } from './lib/browser.mjs';
+import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
@@ -46,46 +46,7 @@ const PRODUCT = {
   editedStock: '3',
 };
 
-await mkdir(ARTIFACTS, { recursive: true });
-
-const results = [];
-let blocked = null; // the first failed step: later steps depend on it and are recorded as failed
-
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
-
-const firstLine = (error) => (error instanceof Error ? error.message.split('\n')[0] : String(error));
-
-/** Runs one step of the journey; once a step fails, the rest are recorded as failed without running. */
-async function step(name, fn, { page, independent = false } = {}) {
-  if (blocked && !independent) {
-    results.push({ name, ok: false });
-    console.log(`FAIL - ${name}: skipped (depends on "${blocked}")`);
-    return;
-  }
-  const started = Date.now();
-  try {
-    const note = await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   - ${name} (${Date.now() - started} ms)${note ? ` - ${note}` : ''}`);
-  } catch (error) {
-    results.push({ name, ok: false });
-    if (!independent) blocked = name;
-    console.log(`FAIL - ${name}: ${firstLine(error)}`);
-    if (page) {
-      await page
-        .screenshot({
-          path: path.join(ARTIFACTS, `market-failed-${name.replace(/\W+/g, '-')}.png`),
-          fullPage: true,
-        })
-        .catch(() => {});
-    }
-  }
-}
-
-const shot = (page, name, fullPage = false) =>
-  page.screenshot({ path: path.join(ARTIFACTS, `market-${name}.png`), fullPage, animations: 'disabled' });
+const { step, shot, done } = await journeySteps('market', ARTIFACTS);
 
 // ---- API helpers (Node side) -------------------------------------------------------------------------
 
@@ -567,4 +528,4 @@ await step(
 
 await browser.close();
 
-finish('market', results);
+done();

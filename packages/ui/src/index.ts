@@ -32,3 +32,4 @@ export {
   userSummaryQueryOptions,
 } from './userLookup';
 export type { UserSummary } from './userLookup';
+export { exactDate, fromNow } from './dates';

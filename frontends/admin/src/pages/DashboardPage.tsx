@@ -1,4 +1,4 @@
-import { Card, Group, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
+import { Box, Card, Group, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
 import { PageHeader } from '@qm/ui';
 import {
   IconArrowsExchange,
@@ -8,11 +8,18 @@ import {
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { TransactionsTotal } from '../components/TransactionsTotal';
 
-const CARDS: { label: string; to: string; icon: Icon }[] = [
+const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
   { label: 'Users', to: '/admin/users', icon: IconUsers },
-  { label: 'Transactions', to: '/admin/transactions', icon: IconArrowsExchange },
+  {
+    label: 'Transactions',
+    to: '/admin/transactions',
+    icon: IconArrowsExchange,
+    figure: <TransactionsTotal />,
+  },
   { label: 'Orders', to: '/admin/orders', icon: IconShoppingCart },
   { label: 'Products', to: '/admin/products', icon: IconPackage },
   { label: 'Queries', to: '/admin/queries', icon: IconMessageQuestion },
@@ -23,7 +30,7 @@ export function DashboardPage() {
     <>
       <PageHeader title="Admin Dashboard" />
       <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
-        {CARDS.map(({ label, to, icon: CardIcon }) => (
+        {CARDS.map(({ label, to, icon: CardIcon, figure }) => (
           <Card key={to} component={Link} to={to} withBorder radius="md" padding="lg">
             <Group justify="space-between">
               <Text fw={600}>{label}</Text>
@@ -31,6 +38,7 @@ export function DashboardPage() {
                 <CardIcon size={18} />
               </ThemeIcon>
             </Group>
+            {figure && <Box mt="sm">{figure}</Box>}
           </Card>
         ))}
       </SimpleGrid>

@@ -1,5 +1,292 @@
-import { PageHeader } from '@qm/ui';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Pagination,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
+import type { TransactionSortName, TransactionStatusName, TransactionView } from '@qm/contracts/rest';
+import {
+  EmptyState,
+  errorMessage,
+  exactDate,
+  formatINR,
+  fromNow,
+  PageHeader,
+  PageLoader,
+  useUserSummary,
+} from '@qm/ui';
+import {
+  IconAlertTriangle,
+  IconArrowDown,
+  IconArrowUp,
+  IconCircleCheck,
+  IconClockHour4,
+  IconReceipt,
+  IconWallet,
+  type Icon,
+} from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { adminTransactionsQuery, parseSort, toggleSort, type SortColumn } from '../transactions';
 
+const PAGE_SIZE = 20;
+
+const STATUS_FILTERS: { value: '' | TransactionStatusName; label: string }[] = [
+  { value: '', label: 'All' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'failed', label: 'Failed' },
+];
+
+const STATUS_COLORS: Record<TransactionStatusName, string> = {
+  completed: 'green',
+  pending: 'yellow',
+  failed: 'red',
+};
+
+const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
+
+/** /admin/transactions (spec §2): every wallet's transactions, filtered by status, sorted by date or amount. */
 export function TransactionsPage() {
-  return <PageHeader title="Transaction Management" />;
+  const [status, setStatus] = useState<'' | TransactionStatusName>('');
+  const [sort, setSort] = useState<TransactionSortName>('date_desc');
+  const [page, setPage] = useState(1);
+  const transactions = useQuery(
+    adminTransactionsQuery({ page, pageSize: PAGE_SIZE, status: status || undefined, sort }),
+  );
+
+  const header = (
+    <PageHeader title="Transaction Management" subtitle="Every wallet transaction across the marketplace." />
+  );
+  if (transactions.isPending) {
+    return (
+      <>
+        {header}
+        <PageLoader message="Loading transactions..." />
+      </>
+    );
+  }
+  if (transactions.isError) {
+    return (
+      <>
+        {header}
+        <Alert color="red" title="Failed to fetch transactions" icon={<IconAlertTriangle size={18} />}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{errorMessage(transactions.error, 'The transactions could not be loaded.')}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void transactions.refetch()}>
+              Retry
+            </Button>
+          </Stack>
+        </Alert>
+      </>
+    );
+  }
+
+  const data = transactions.data;
+  const totalPages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
+  const resort = (column: SortColumn) => {
+    setSort((current) => toggleSort(current, column));
+    setPage(1);
+  };
+
+  return (
+    <>
+      {header}
+      <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">
+        <SummaryCard label="Total Balance" value={formatINR(data.totalBalance)} icon={IconWallet} />
+        <SummaryCard
+          label="Pending Transactions"
+          value={data.pendingCount.toLocaleString('en-IN')}
+          icon={IconClockHour4}
+          color="yellow"
+        />
+        <SummaryCard
+          label="Completed Transactions"
+          value={data.completedCount.toLocaleString('en-IN')}
+          icon={IconCircleCheck}
+          color="green"
+        />
+      </SimpleGrid>
+      <Group justify="space-between" mb="sm" gap="sm">
+        <SegmentedControl
+          aria-label="Status filter"
+          data={STATUS_FILTERS}
+          value={status}
+          onChange={(value) => {
+            setStatus(value as '' | TransactionStatusName);
+            setPage(1);
+          }}
+          w={{ base: '100%', xs: 'auto' }}
+        />
+        {transactions.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+      </Group>
+      {data.transactions.length === 0 ? (
+        <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />
+      ) : (
+        <Paper withBorder radius="md">
+          <Table.ScrollContainer minWidth={760}>
+            <Table striped highlightOnHover verticalSpacing="sm" aria-label="Transactions">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">ID</Table.Th>
+                  <Table.Th scope="col">User</Table.Th>
+                  <Table.Th scope="col">Description</Table.Th>
+                  <SortableHeader column="amount" label="Amount" sort={sort} onSort={resort} align="right" />
+                  <Table.Th scope="col">Type</Table.Th>
+                  <Table.Th scope="col">Status</Table.Th>
+                  <SortableHeader column="date" label="Date" sort={sort} onSort={resort} />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.transactions.map((tx) => (
+                  <TransactionRow key={tx.id} tx={tx} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        </Paper>
+      )}
+      <Group justify="space-between" mt="md" gap="sm">
+        <Text size="sm" c="dimmed">
+          {data.total.toLocaleString('en-IN')} {data.total === 1 ? 'transaction' : 'transactions'}
+        </Text>
+        {totalPages > 1 && (
+          <Pagination
+            total={totalPages}
+            value={Math.min(page, totalPages)}
+            onChange={setPage}
+            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+            siblings={1}
+            boundaries={1}
+          />
+        )}
+      </Group>
+    </>
+  );
+}
+
+function SummaryCard({
+  label,
+  value,
+  icon: CardIcon,
+  color,
+}: {
+  label: string;
+  value: string;
+  icon: Icon;
+  color?: string;
+}) {
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-label={label}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={4}>
+          <Text size="sm" c="dimmed">
+            {label}
+          </Text>
+          <Text fw={700} fz="xl">
+            {value}
+          </Text>
+        </Stack>
+        <CardIcon size={24} color={color ? `var(--mantine-color-${color}-6)` : undefined} aria-hidden />
+      </Group>
+    </Card>
+  );
+}
+
+function SortableHeader({
+  column,
+  label,
+  sort,
+  onSort,
+  align,
+}: {
+  column: SortColumn;
+  label: string;
+  sort: TransactionSortName;
+  onSort: (column: SortColumn) => void;
+  align?: 'right';
+}) {
+  const current = parseSort(sort);
+  const active = current.column === column;
+  const ArrowIcon = active && current.direction === 'asc' ? IconArrowUp : IconArrowDown;
+  return (
+    <Table.Th
+      scope="col"
+      ta={align}
+      aria-sort={active ? (current.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
+      <UnstyledButton
+        onClick={() => onSort(column)}
+        fw={700}
+        fz="sm"
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+      >
+        {label}
+        <ArrowIcon size={14} style={{ opacity: active ? 1 : 0.3 }} aria-hidden />
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+function UserCell({ id }: { id: number }) {
+  const { data, isPending } = useUserSummary(id);
+  if (isPending) return <Loader size="xs" aria-label="Loading user" />;
+  return (
+    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+      {data?.username ?? `User #${id}`}
+    </Text>
+  );
+}
+
+function TransactionRow({ tx }: { tx: TransactionView }) {
+  return (
+    <Table.Tr data-testid="admin-transaction-row">
+      <Table.Td>{tx.id}</Table.Td>
+      <Table.Td>
+        <UserCell id={tx.userId} />
+      </Table.Td>
+      <Table.Td>
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+          {tx.description}
+        </Text>
+        {tx.counterparty && (
+          <Text size="xs" c="dimmed">
+            {tx.type === 'credit' ? 'From' : 'To'} {tx.counterparty}
+          </Text>
+        )}
+      </Table.Td>
+      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+        {formatINR(tx.amount)}
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color="gray" styles={BADGE_STYLES}>
+          {capitalize(tx.type)}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Badge variant="light" color={STATUS_COLORS[tx.status]} styles={BADGE_STYLES}>
+          {capitalize(tx.status)}
+        </Badge>
+      </Table.Td>
+      <Table.Td>
+        <Tooltip label={exactDate(tx.createdAt)} openDelay={300}>
+          <Text component="time" dateTime={tx.createdAt} size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {fromNow(tx.createdAt)}
+          </Text>
+        </Tooltip>
+      </Table.Td>
+    </Table.Tr>
+  );
 }

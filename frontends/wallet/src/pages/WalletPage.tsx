@@ -1,35 +1,93 @@
-import { Button, Card, Group, SimpleGrid, Text, Title } from '@mantine/core';
-import { formatINR, PageHeader } from '@qm/ui';
-import { IconPlus, IconSend } from '@tabler/icons-react';
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { errorMessage, formatINR, PageHeader, useCurrentUser } from '@qm/ui';
+import { IconAlertTriangle, IconPlus, IconSend } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { walletViewQuery } from '../api';
+import { AddMoneyDialog } from '../checkout/AddMoneyDialog';
+import { TransactionHistory } from '../components/TransactionHistory';
+import { useTransferFlow } from '../transfer/TransferFlow';
 
+/** /wallet (spec §2): Current Balance, Actions (Add Money, Transfer) and Transaction History. */
 export function WalletPage() {
+  const { user } = useCurrentUser();
+  // Renders nothing without a signed-in user (the shell's guard normally sends them to /auth).
+  if (!user) return null;
+  return <Wallet />;
+}
+
+function Wallet() {
+  const wallet = useQuery(walletViewQuery());
+  const [adding, setAdding] = useState(false);
+  const transferFlow = useTransferFlow(wallet.data?.availableBalance);
+  // Any non-zero digit: held funds exist (no float conversion of money).
+  const held = wallet.data && /[1-9]/.test(wallet.data.heldBalance) ? wallet.data.heldBalance : null;
+
   return (
     <>
       <PageHeader title="Wallet" />
       <SimpleGrid cols={{ base: 1, sm: 2 }} mb="lg">
-        <Card withBorder radius="md" padding="lg">
-          <Text c="dimmed" size="sm">
+        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="balance-title">
+          <Text c="dimmed" size="sm" id="balance-title">
             Current Balance
           </Text>
-          <Title order={2}>{formatINR('0.00')}</Title>
+          {wallet.isPending ? (
+            <Skeleton height={36} width={180} mt={6} aria-label="Loading balance" />
+          ) : wallet.isError ? (
+            <Alert
+              color="red"
+              variant="light"
+              mt="xs"
+              icon={<IconAlertTriangle size={18} />}
+              title="Failed to fetch wallet balance"
+            >
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{errorMessage(wallet.error, 'Please try again in a moment.')}</Text>
+                <Button size="xs" variant="light" color="red" onClick={() => void wallet.refetch()}>
+                  Retry
+                </Button>
+              </Stack>
+            </Alert>
+          ) : (
+            <Stack gap={4}>
+              <Title order={2} size="h1" data-testid="wallet-balance">
+                {formatINR(wallet.data.balance)}
+              </Title>
+              {held && (
+                <Group gap="xs">
+                  <Badge variant="light" color="yellow">
+                    On hold
+                  </Badge>
+                  <Text size="sm" c="dimmed">
+                    {formatINR(held)} reserved · {formatINR(wallet.data.availableBalance)} available
+                  </Text>
+                </Group>
+              )}
+            </Stack>
+          )}
         </Card>
-        <Card withBorder radius="md" padding="lg">
-          <Text c="dimmed" size="sm" mb="sm">
+        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="actions-title">
+          <Text c="dimmed" size="sm" mb="sm" id="actions-title">
             Actions
           </Text>
-          <Group>
-            <Button leftSection={<IconPlus size={16} />} disabled>
+          <Group grow preventGrowOverflow={false}>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
               Add Money
             </Button>
-            <Button variant="light" leftSection={<IconSend size={16} />} disabled>
+            <Button
+              variant="light"
+              leftSection={<IconSend size={16} />}
+              onClick={transferFlow.start}
+              loading={transferFlow.checking}
+            >
               Transfer
             </Button>
           </Group>
         </Card>
       </SimpleGrid>
-      <Card withBorder radius="md" padding="lg">
-        <Title order={3}>Transaction History</Title>
-      </Card>
+      <TransactionHistory />
+      <AddMoneyDialog opened={adding} onClose={() => setAdding(false)} />
+      {transferFlow.dialogs}
     </>
   );
 }

@@ -140,6 +140,8 @@ export const UpdateProductBody = ProductEditFields.extend({
     .max(NUMBER_LIMITS.idMax, PRODUCT_MESSAGES.versionRequired)
     .int(PRODUCT_MESSAGES.versionRequired)
     .positive(PRODUCT_MESSAGES.versionRequired)
+    // Stated, so the OpenAPI document says it too (a larger number is no exact JSON number).
+    .max(NUMBER_LIMITS.idMax, PRODUCT_MESSAGES.versionRequired)
     .describe('The `version` of the product as read before editing'),
 })
   .refine(

@@ -95,10 +95,7 @@ function createCrediting(d: TopUpDeps) {
     await accounts.ensure(clearing);
     const wallet = await accounts.ensure(userAccount(t.userId), t.userId, t.username);
     const line = lineOf(t, wallet.walletId);
-    await history.model.updateOne(
-      { _id: line._id, status: 'pending' },
-      { $set: { providerPaymentId: paymentId, transferReference: key } },
-    );
+    await history.annotate(line._id, { providerPaymentId: paymentId, transferReference: key });
     const transfer = await ledger.transfer({
       key,
       kind: 'topup',

@@ -70,6 +70,8 @@ export function createHistoryStore(conn: Connection) {
 
     /** Writes the line once (pending); a retry answers the line already there. */
     async open(line: NewHistoryLine, at: Date): Promise<HistoryLine> {
+      // Looked up first: a top-up's line exists before its credit, and a number taken for nothing
+      // would leave a gap in the user's feed.
       const found = await Lines.findById(line._id).lean<HistoryLine>().exec();
       if (found) return found;
       const doc: HistoryLine = {
@@ -82,9 +84,18 @@ export function createHistoryStore(conn: Connection) {
       try {
         return await feeds.insert(doc);
       } catch (err) {
+        // Written by a concurrent retry: the number and feed slot taken now stay unused.
         if (!isDuplicateKeyError(err)) throw err;
         return (await Lines.findById(line._id).lean<HistoryLine>().exec())!;
       }
+    },
+
+    /** Adds what became known of a pending line (a top-up's payment id, once paid). */
+    async annotate(
+      id: string,
+      fields: Pick<HistoryLine, 'providerPaymentId' | 'transferReference'>,
+    ): Promise<void> {
+      await Lines.updateOne({ _id: id, status: 'pending' }, { $set: fields }).exec();
     },
 
     /** Ends pending lines; a line already ended keeps its status. */
@@ -93,11 +104,11 @@ export function createHistoryStore(conn: Connection) {
       status: 'completed' | 'failed',
       patch: Partial<HistoryLine> = {},
     ): Promise<void> {
-      for (const _id of ids)
-        await Lines.updateOne(
-          { _id, status: 'pending' },
-          { $set: { ...patch, status, updatedAt: new Date() } },
-        );
+      if (ids.length === 0) return;
+      await Lines.updateMany(
+        { _id: { $in: ids }, status: 'pending' },
+        { $set: { ...patch, status, updatedAt: new Date() } },
+      ).exec();
     },
 
     /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */

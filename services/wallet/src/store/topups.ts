@@ -132,14 +132,21 @@ export function createTopUpStore(conn: Connection) {
     markLineClosed: (id: number) => TopUps.updateOne({ _id: id }, { $set: { lineClosed: true } }).exec(),
 
     /** Checkouts open since before `before`, and abandoned ones whose line is not yet failed. */
-    abandoned: (before: Date, limit: number) =>
-      TopUps.find({
-        createdAt: { $lt: before },
-        $or: [{ status: 'created' }, { status: 'failed', lineClosed: false }],
-      })
+    abandoned: async (before: Date, limit: number) => {
+      // Two queries with a top-level equality FerretDB v1 serves from the status index: a top-level
+      // $or with a range makes it read every top-up (11.6 s at 51 k top-ups, the service's one
+      // connection blocked meanwhile; load/wallet.js).
+      const open = await TopUps.find({ status: 'created', createdAt: { $lt: before } })
         .limit(limit)
         .lean<TopUp[]>()
-        .exec(),
+        .exec();
+      if (open.length >= limit) return open;
+      const unclosed = await TopUps.find({ status: 'failed', lineClosed: false, createdAt: { $lt: before } })
+        .limit(limit - open.length)
+        .lean<TopUp[]>()
+        .exec();
+      return [...open, ...unclosed];
+    },
 
     /** Paid top-ups whose credit has not completed since before `before` (a crash between the two). */
     uncredited: (before: Date, limit: number) =>

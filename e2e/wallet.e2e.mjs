@@ -1,0 +1,590 @@
+#!/usr/bin/env node
+// Code inside page.evaluate() runs in the browser:
+/* global document, window */
+// Browser journey of the wallet (issue 8) against the running stack, in headless Chromium.
+//
+//   BASE_URL=http://localhost:8080 MAILDEV_URL=http://localhost:1080 ADMIN_PASSWORD=Admin@12345 \
+//     node e2e/wallet.e2e.mjs
+//
+// Setup through the real API: registers two Army users (unique usernames) and approves both as the
+// administrator. Then, in the browser: the sender tops up ₹500 through the sandbox checkout (a declined
+// card first, then 4242…), sets a wallet PIN with the code mailed to maildev, transfers ₹123.45 to the
+// receiver (after one wrong PIN); both histories show it (the receiver's as received) and so does the
+// admin's /admin/transactions. The key steps are repeated on a 375 px screen in light and dark mode.
+// Screenshots go to e2e/artifacts/wallet-*.png. Last line: `wallet: N passed, M failed`.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser } from './lib/browser.mjs';
+import { assert, journeySteps } from './lib/steps.mjs';
+
+const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+const MAILDEV_URL = (process.env.MAILDEV_URL ?? 'http://localhost:1080').replace(/\/$/, '');
+const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
+const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
+const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+const TIMEOUT = Number(process.env.WALLET_TIMEOUT_MS ?? 30_000);
+
+const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+const PASSWORD = 'E2e-Pass-123';
+const PIN = '246810';
+const SENDER = { username: `e2e_pay_${RUN}`, firstName: 'Meera', lastName: 'Rao', role: 'Army' };
+const RECEIVER = { username: `e2e_get_${RUN}`, firstName: 'Vikram', lastName: 'Singh', role: 'Army' };
+const CARD = { ok: '4242 4242 4242 4242', declined: '4000 0000 0000 0002', expiry: '12/34', cvc: '123' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const { step, shot, done } = await journeySteps('wallet', ARTIFACTS);
+
+/** A label as Mantine renders it, with or without the required asterisk. */
+const label = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\*)?$`);
+
+// ---- API helpers (Node side) -------------------------------------------------------------------------
+
+/** A tiny cookie-keeping client for the setup calls. */
+function apiClient() {
+  let cookie = '';
+  return async function call(method, url, body) {
+    const res = await fetch(`${BASE_URL}${url}`, {
+      method,
+      headers: {
+        Accept: 'application/json',
+        Origin: BASE_URL,
+        'X-Requested-With': 'quartermaster',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(cookie ? { Cookie: cookie } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+    if (set.length) cookie = set.join('; ');
+    const text = await res.text();
+    let json;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    if (!res.ok)
+      throw new Error(`${method} ${url}: HTTP ${res.status} ${json?.message ?? text.slice(0, 200)}`);
+    return json;
+  };
+}
+
+const emailOf = (user) => `${user.username}@example.test`;
+
+async function register(user) {
+  const out = await apiClient()('POST', '/api/register', {
+    username: user.username,
+    password: PASSWORD,
+    confirmPassword: PASSWORD,
+    email: emailOf(user),
+    firstName: user.firstName,
+    lastName: user.lastName,
+    phoneNumber: '+91 98765 43210',
+    role: user.role,
+  });
+  assert(out?.user?.id, `register ${user.username}: no user id in the answer`);
+  return out.user.id;
+}
+
+/** Signs a browser context in through the API; the session cookie lands in the context's cookie jar. */
+async function signInContext(context, username, password, portal = 'user') {
+  const res = await context.request.post(`${BASE_URL}/api/login`, {
+    headers: { Origin: BASE_URL, 'X-Requested-With': 'quartermaster' },
+    data: { username, password, portal },
+  });
+  assert(res.ok(), `sign in as ${username}: HTTP ${res.status()} ${(await res.text()).slice(0, 200)}`);
+}
+
+async function newContext(options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  context.setDefaultTimeout(TIMEOUT);
+  return context;
+}
+
+/** A phone-sized context (375 px wide) in the given colour scheme. */
+const phoneContext = (colorScheme) =>
+  newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, colorScheme });
+
+/** Waits for a toast with this title (and message), as Mantine notifications render it (role="alert"). */
+async function toast(page, title, message) {
+  const alert = page.locator('.mantine-Notification-root').filter({ hasText: title });
+  await alert.first().waitFor({ state: 'visible' });
+  if (message) await alert.filter({ hasText: message }).first().waitFor({ state: 'visible' });
+}
+
+/** How much wider than the screen the page is (0 when it fits). */
+const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+// ---- maildev ------------------------------------------------------------------------------------------
+
+async function mails() {
+  const res = await fetch(`${MAILDEV_URL}/email`);
+  assert(res.ok, `maildev GET /email: HTTP ${res.status}`);
+  return res.json();
+}
+
+const mailIds = async () => new Set((await mails()).map((mail) => mail.id));
+
+/** The 6-digit code of the newest mail to `to` that arrived after `seen`. */
+async function codeFor(to, seen) {
+  const deadline = Date.now() + TIMEOUT;
+  while (Date.now() < deadline) {
+    const found = (await mails()).filter(
+      (mail) =>
+        !seen.has(mail.id) &&
+        (mail.to ?? []).some((recipient) => recipient.address.toLowerCase() === to.toLowerCase()) &&
+        /\b\d{6}\b/.test(mail.text ?? ''),
+    );
+    if (found.length > 0) return /\b(\d{6})\b/.exec(found[found.length - 1].text)[1];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`no mail with a 6-digit code to ${to} within ${TIMEOUT} ms`);
+}
+
+// ---- screens -------------------------------------------------------------------------------------------
+
+async function openWallet(page) {
+  const [request] = await Promise.all([
+    page.waitForRequest((req) => new URL(req.url()).pathname === '/api/wallet'),
+    page.goto(`${BASE_URL}/wallet`),
+  ]);
+  await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();
+  await page.getByText('Current Balance').waitFor();
+  await page.getByTestId('wallet-balance').waitFor();
+  return request;
+}
+
+const balance = (page) => page.getByTestId('wallet-balance');
+
+async function expectBalance(page, text) {
+  await page.getByTestId('wallet-balance').filter({ hasText: text }).waitFor();
+}
+
+/** Add Money → amount → Proceed to Pay; resolves with the create-order request and the checkout dialog. */
+async function startTopUp(page, amount) {
+  await page.getByRole('button', { name: 'Add Money' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Money' });
+  await dialog.waitFor();
+  await dialog.getByLabel(label('Amount')).fill(amount);
+  const [request] = await Promise.all([
+    page.waitForRequest(
+      (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/create-order',
+    ),
+    dialog.getByRole('button', { name: 'Proceed to Pay' }).click(),
+  ]);
+  const checkout = page.getByRole('dialog', { name: 'Pay with card' });
+  await checkout.waitFor();
+  await checkout.getByText('Sandbox — no real money').waitFor();
+  return { request, checkout };
+}
+
+async function fillCard(checkout, number) {
+  await checkout.getByLabel(label('Card number')).fill(number);
+  await checkout.getByLabel(label('Expiry')).fill(CARD.expiry);
+  await checkout.getByLabel(label('CVC')).fill(CARD.cvc);
+}
+
+/** Pays in the open checkout with the good test card; resolves with the verify-payment request. */
+async function payOk(page, checkout) {
+  await fillCard(checkout, CARD.ok);
+  const [verify] = await Promise.all([
+    page.waitForRequest(
+      (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/verify-payment',
+    ),
+    checkout.getByRole('button', { name: /^Pay ₹/ }).click(),
+  ]);
+  await toast(page, 'Payment Successful', 'Your wallet has been credited.');
+  await checkout.waitFor({ state: 'hidden' });
+  return verify;
+}
+
+/** Fills the transfer dialog and waits until the receiver shows as eligible. */
+async function fillTransfer(dialog, { receiver, amount, pin }) {
+  await dialog.getByLabel(label("Receiver's Username")).fill(receiver);
+  await dialog.locator('[data-testid="receiver-eligibility"][data-state="eligible"]').waitFor();
+  await dialog.getByLabel(label('Amount')).fill(amount);
+  await dialog.getByLabel(label('PIN')).fill(pin);
+}
+
+/** A history row (table row or card) holding all these texts. */
+const historyRow = (page, ...texts) => {
+  let row = page.getByTestId('transaction-row');
+  for (const text of texts) row = row.filter({ hasText: text });
+  return row.first();
+};
+
+// ---- the journey ---------------------------------------------------------------------------------------
+
+const browser = await launchBrowser();
+const sender = await newContext();
+const receiver = await newContext();
+const admin = await newContext();
+const senderPage = await sender.newPage();
+const receiverPage = await receiver.newPage();
+const adminPage = await admin.newPage();
+
+await step('setup: register two Army users and approve both as admin', async () => {
+  const senderId = await register(SENDER);
+  const receiverId = await register(RECEIVER);
+  const adminApi = apiClient();
+  await adminApi('POST', '/api/login', {
+    username: ADMIN_USERNAME,
+    password: ADMIN_PASSWORD,
+    portal: 'admin',
+  });
+  for (const id of [senderId, receiverId]) {
+    await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
+  }
+  await signInContext(sender, SENDER.username, PASSWORD);
+  await signInContext(receiver, RECEIVER.username, PASSWORD);
+  await signInContext(admin, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
+  return `${SENDER.username} (#${senderId}) → ${RECEIVER.username} (#${receiverId})`;
+});
+
+await step(
+  'a new wallet shows ₹0.00, the actions and an empty history; the page load counts as a view',
+  async () => {
+    const page = senderPage;
+    const request = await openWallet(page);
+    assert(new URL(request.url()).searchParams.get('view') === '1', `wallet loaded as ${request.url()}`);
+    await expectBalance(page, '₹0.00');
+    await page.getByText('Actions', { exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Transaction History' }).waitFor();
+    await page.getByText('No transactions found').waitFor();
+    await shot(page, 'empty');
+  },
+  { page: senderPage },
+);
+
+await step(
+  'Add Money refuses an amount outside ₹100 to ₹100,000',
+  async () => {
+    const page = senderPage;
+    await page.getByRole('button', { name: 'Add Money' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Money' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Proceed to Pay' }).click();
+    await dialog.getByText('Amount is required').waitFor();
+    await dialog.getByLabel(label('Amount')).fill('50');
+    await dialog.getByRole('button', { name: 'Proceed to Pay' }).click();
+    await dialog.getByText('Amount must be between ₹100 and ₹100,000').waitFor();
+    await dialog.getByLabel(label('Amount')).fill('100001');
+    await dialog.getByRole('button', { name: 'Proceed to Pay' }).click();
+    await dialog.getByText('Amount must be between ₹100 and ₹100,000').waitFor();
+    await shot(page, 'add-money-invalid');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  },
+  { page: senderPage },
+);
+
+await step(
+  'a declined card shows "Your card was declined." in the checkout and as a toast; nothing is credited',
+  async () => {
+    const page = senderPage;
+    const { request, checkout } = await startTopUp(page, '500');
+    assert(request.postDataJSON()?.amount === '500', `create-order sent ${request.postData()}`);
+    assert(UUID.test(request.headers()['idempotency-key'] ?? ''), 'create-order carries an Idempotency-Key');
+    await checkout.getByText('₹500.00').first().waitFor();
+    await fillCard(checkout, CARD.declined);
+    await checkout.getByRole('button', { name: 'Pay ₹500.00' }).click();
+    await checkout.getByText('Your card was declined.').waitFor();
+    await toast(page, 'Payment Failed', 'Your card was declined.');
+    await shot(page, 'declined');
+    await expectBalance(page, '₹0.00');
+    // The checkout stays open on the same order for another card.
+    return 'checkout still open';
+  },
+  { page: senderPage },
+);
+
+await step(
+  'paying ₹500 with 4242… credits the wallet; balance and history refresh',
+  async () => {
+    const page = senderPage;
+    const checkout = page.getByRole('dialog', { name: 'Pay with card' });
+    const verify = await payOk(page, checkout);
+    const proof = verify.postDataJSON();
+    assert(proof.providerOrderId && proof.providerPaymentId, `verify-payment sent ${verify.postData()}`);
+    assert(UUID.test(verify.headers()['idempotency-key'] ?? ''), 'verify-payment carries an Idempotency-Key');
+    await expectBalance(page, '₹500.00');
+    const row = historyRow(page, '₹500.00', 'Completed');
+    await row.waitFor();
+    await row.getByText('Credit', { exact: true }).waitFor();
+    await row.getByText(/ago|seconds|minute/).waitFor();
+    await shot(page, 'topped-up');
+  },
+  { page: senderPage },
+);
+
+await step(
+  'Transfer checks the PIN status, then Setup Wallet PIN asks for valid PIN fields before sending a code',
+  async () => {
+    const page = senderPage;
+    // The real answer, held back 800 ms, so that the progress dialog can be seen.
+    await page.route(
+      (url) => url.pathname === '/api/wallet/pin-status',
+      async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await route.continue();
+      },
+    );
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await page.getByRole('dialog', { name: 'Checking PIN Status' }).waitFor();
+    await page.unroute((url) => url.pathname === '/api/wallet/pin-status');
+    const dialog = page.getByRole('dialog', { name: 'Setup Wallet PIN' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Send OTP' }).click();
+    await toast(page, 'Error', 'Please fill in the PIN fields correctly before requesting OTP');
+    await dialog.getByText('PIN must be at least 6 digits').waitFor();
+    await dialog.getByLabel(label('New PIN')).fill(PIN);
+    await dialog.getByLabel(label('Confirm PIN')).fill('135790');
+    await dialog.getByRole('button', { name: 'Send OTP' }).click();
+    await dialog.getByText("PINs don't match").waitFor();
+    assert(await dialog.getByRole('button', { name: 'Verify OTP' }).isDisabled(), 'Verify OTP before a code');
+    await shot(page, 'pin-invalid');
+  },
+  { page: senderPage },
+);
+
+await step(
+  'the PIN is set with the code from maildev: "Success!" for 2 s, then the transfer dialog',
+  async () => {
+    const page = senderPage;
+    const dialog = page.getByRole('dialog', { name: 'Setup Wallet PIN' });
+    await dialog.getByLabel(label('Confirm PIN')).fill(PIN);
+    const seen = await mailIds();
+    await dialog.getByRole('button', { name: 'Send OTP' }).click();
+    await toast(page, 'OTP Sent', 'Please check your email for the OTP');
+    const code = await codeFor(emailOf(SENDER), seen);
+    await dialog.getByLabel(label('OTP')).fill(code);
+    await shot(page, 'pin-otp');
+    await dialog.getByRole('button', { name: 'Verify OTP' }).click();
+    const success = page.getByRole('dialog', { name: 'Success!' });
+    await success.waitFor();
+    await success.getByText('PIN setup completed successfully. You can now make transactions.').waitFor();
+    const shownAt = Date.now();
+    await shot(page, 'pin-success');
+    await page.getByRole('dialog', { name: 'Transfer Money' }).waitFor();
+    const shownFor = Date.now() - shownAt;
+    assert(shownFor > 1_000, `the success message closed after ${shownFor} ms`);
+    return `code ${code}; success shown ${(shownFor / 1000).toFixed(1)} s`;
+  },
+  { page: senderPage },
+);
+
+await step(
+  'the receiver field shows a red cross for an unknown user and a green tick for the receiver',
+  async () => {
+    const page = senderPage;
+    const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
+    const note = dialog.getByTestId('receiver-eligibility');
+    await dialog.getByLabel(label("Receiver's Username")).fill(`nobody_${RUN}`);
+    await dialog.locator('[data-testid="receiver-eligibility"][data-state="ineligible"]').waitFor();
+    assert((await note.innerText()).trim().length > 0, 'an ineligible receiver comes with a message');
+    assert(
+      await dialog.getByRole('button', { name: 'Transfer', exact: true }).isDisabled(),
+      'Transfer enabled',
+    );
+    await shot(page, 'receiver-ineligible');
+    await dialog.getByLabel(label("Receiver's Username")).fill(SENDER.username);
+    await dialog.locator('[data-testid="receiver-eligibility"][data-state="ineligible"]').waitFor();
+    const self = (await note.innerText()).trim();
+    await dialog.getByLabel(label("Receiver's Username")).fill(RECEIVER.username);
+    await dialog.locator('[data-testid="receiver-eligibility"][data-state="eligible"]').waitFor();
+    assert(
+      !(await dialog.getByRole('button', { name: 'Transfer', exact: true }).isDisabled()),
+      'Transfer disabled',
+    );
+    return `to self: "${self}"`;
+  },
+  { page: senderPage },
+);
+
+await step(
+  'a wrong PIN is refused with the attempts left; nothing moves',
+  async () => {
+    const page = senderPage;
+    const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
+    await fillTransfer(dialog, { receiver: RECEIVER.username, amount: '123.45', pin: '999999' });
+    await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await toast(page, 'Transfer failed', 'Incorrect PIN.');
+    await dialog.getByText(/Incorrect PIN\. \d+ attempts? left\./).waitFor();
+    await shot(page, 'wrong-pin');
+    await expectBalance(page, '₹500.00');
+  },
+  { page: senderPage },
+);
+
+await step(
+  'the sender transfers ₹123.45: toast, balance ₹376.55 and the history row',
+  async () => {
+    const page = senderPage;
+    const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
+    await dialog.getByLabel(label('PIN')).fill(PIN);
+    const [request] = await Promise.all([
+      page.waitForRequest(
+        (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/wallet/transfer',
+      ),
+      dialog.getByRole('button', { name: 'Transfer', exact: true }).click(),
+    ]);
+    const sent = request.postDataJSON();
+    assert(
+      sent.receiverUsername === RECEIVER.username && sent.amount === '123.45' && sent.pin === PIN,
+      `transfer sent ${request.postData()}`,
+    );
+    assert(UUID.test(request.headers()['idempotency-key'] ?? ''), 'transfer carries an Idempotency-Key');
+    await toast(page, 'Money transferred successfully');
+    await dialog.waitFor({ state: 'hidden' });
+    await expectBalance(page, '₹376.55');
+    const row = historyRow(page, '₹123.45');
+    await row.waitFor();
+    // textContent: the badges are upper-cased by CSS only.
+    const text = await row.textContent();
+    assert(text.includes('−') && !text.includes('Received'), `the sender's row reads "${text}"`);
+    await shot(page, 'sent', true);
+  },
+  { page: senderPage },
+);
+
+await step(
+  "the receiver's wallet shows ₹123.45 received",
+  async () => {
+    const page = receiverPage;
+    await openWallet(page);
+    await expectBalance(page, '₹123.45');
+    const row = historyRow(page, '₹123.45', 'Received');
+    await row.waitFor();
+    assert((await row.innerText()).includes('+'), 'a received credit reads as money in');
+    await shot(page, 'received');
+    // The status filter: nothing of the receiver's is pending.
+    await page.getByRole('textbox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Pending', exact: true }).click();
+    await page.getByText('No transactions found').waitFor();
+    await page.getByRole('textbox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'All Transactions', exact: true }).click();
+    await historyRow(page, '₹123.45', 'Received').waitFor();
+  },
+  { page: receiverPage },
+);
+
+await step(
+  "the admin's Transaction Management lists the transfer; sorting and the status filter work",
+  async () => {
+    const page = adminPage;
+    await page.goto(`${BASE_URL}/admin/transactions`);
+    await page.getByRole('heading', { name: 'Transaction Management' }).waitFor();
+    for (const card of ['Total Balance', 'Pending Transactions', 'Completed Transactions']) {
+      await page.getByRole('region', { name: card }).waitFor();
+    }
+    const date = page.getByRole('columnheader', { name: 'Date' });
+    assert((await date.getAttribute('aria-sort')) === 'descending', 'default sort is date descending');
+    const rows = page.getByTestId('admin-transaction-row').filter({ hasText: '₹123.45' });
+    await rows.filter({ hasText: SENDER.username }).first().waitFor();
+    await rows.filter({ hasText: RECEIVER.username }).first().waitFor();
+    await shot(page, 'admin-transactions');
+
+    await date.getByRole('button').click();
+    await page.waitForFunction(() =>
+      document.querySelector('th[aria-sort="ascending"]')?.textContent?.includes('Date'),
+    );
+    const amount = page.getByRole('columnheader', { name: 'Amount' });
+    await amount.getByRole('button').click();
+    await page.waitForFunction(() =>
+      document.querySelector('th[aria-sort="descending"]')?.textContent?.includes('Amount'),
+    );
+    // The status filter is a segmented control: its visible labels are what a user clicks.
+    const filter = (name) => page.locator('label').filter({ hasText: new RegExp(`^${name}$`) });
+    await filter('Completed').click();
+    await page
+      .getByRole('radio', { name: 'Completed' })
+      .and(page.locator(':checked'))
+      .waitFor({ state: 'attached' });
+    await page.getByTestId('admin-transaction-row').first().waitFor();
+    await filter('Failed').click();
+    await page
+      .getByTestId('admin-transaction-row')
+      .first()
+      .or(page.getByText('No transactions found'))
+      .waitFor();
+
+    await page.goto(`${BASE_URL}/admin/dashboard`);
+    await page.getByTestId('dashboard-transactions-total').waitFor();
+    await shot(page, 'admin-dashboard');
+  },
+  { page: adminPage, independent: true },
+);
+
+/** The key steps on a phone, in one colour scheme: top-up, transfer (PIN already set), history. */
+async function phoneJourney(colorScheme, amount) {
+  const context = await phoneContext(colorScheme);
+  try {
+    await signInContext(context, SENDER.username, PASSWORD);
+    const page = await context.newPage();
+    await openWallet(page);
+    await page.waitForTimeout(300);
+    assert((await overflow(page)) <= 0, `the wallet page is ${await overflow(page)}px too wide`);
+    await shot(page, `mobile-${colorScheme}`, true);
+
+    const { checkout } = await startTopUp(page, '100');
+    const box = await checkout.boundingBox();
+    assert(box && box.width >= 370, `the checkout is ${box?.width}px wide, not full-screen`);
+    await fillCard(checkout, CARD.ok);
+    await shot(page, `mobile-${colorScheme}-checkout`);
+    await checkout.getByRole('button', { name: 'Pay ₹100.00' }).click();
+    await toast(page, 'Payment Successful', 'Your wallet has been credited.');
+    await checkout.waitFor({ state: 'hidden' });
+
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
+    await dialog.waitFor();
+    await fillTransfer(dialog, { receiver: RECEIVER.username, amount, pin: PIN });
+    await shot(page, `mobile-${colorScheme}-transfer`);
+    await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
+    await toast(page, 'Money transferred successfully');
+    await dialog.waitFor({ state: 'hidden' });
+    await historyRow(page, `₹${amount}`).waitFor();
+    await page.waitForTimeout(300);
+    assert((await overflow(page)) <= 0, `the history is ${await overflow(page)}px too wide`);
+    await shot(page, `mobile-${colorScheme}-history`, true);
+  } finally {
+    await context.close();
+  }
+}
+
+await step(
+  '375 px, light: top-up, transfer and history fit the screen',
+  () => phoneJourney('light', '1.50'),
+  {
+    page: senderPage,
+  },
+);
+await step('375 px, dark: top-up, transfer and history fit the screen', () => phoneJourney('dark', '2.25'), {
+  page: senderPage,
+});
+
+await step(
+  "the receiver's balance adds up on a 375 px screen in dark mode",
+  async () => {
+    const context = await phoneContext('dark');
+    try {
+      await signInContext(context, RECEIVER.username, PASSWORD);
+      const page = await context.newPage();
+      await openWallet(page);
+      // 123.45 + 1.50 + 2.25
+      await expectBalance(page, '₹127.20');
+      await historyRow(page, '₹2.25', 'Received').waitFor();
+      await page.waitForTimeout(300);
+      assert((await overflow(page)) <= 0, `the page is ${await overflow(page)}px too wide`);
+      await shot(page, 'mobile-dark-received', true);
+      return await balance(page).innerText();
+    } finally {
+      await context.close();
+    }
+  },
+  { page: receiverPage },
+);
+
+await browser.close();
+
+done();

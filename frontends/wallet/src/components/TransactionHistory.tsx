@@ -1,0 +1,223 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Pagination,
+  Select,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import type { TransactionStatusName, TransactionView } from '@qm/contracts/rest';
+import { EmptyState, errorMessage, exactDate, formatINR, fromNow } from '@qm/ui';
+import { IconAlertTriangle, IconReceipt } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { HISTORY_PAGE_SIZE, transactionsQuery } from '../api';
+import { capitalize, describeTransaction, HISTORY_STATUS_OPTIONS, STATUS_COLORS } from '../history';
+
+/** Below Mantine's sm breakpoint the table becomes a list of cards. */
+const NARROW = '(max-width: 48em)';
+
+/** Transaction History (spec §2): status filter, Date (relative), Description, Amount, Type, Status. */
+export function TransactionHistory() {
+  const [status, setStatus] = useState<'' | TransactionStatusName>('');
+  const [page, setPage] = useState(1);
+  const history = useQuery(transactionsQuery({ page, status: status || undefined }));
+  const narrow = useMediaQuery(NARROW) ?? false;
+
+  const total = history.data?.total ?? 0;
+  const totalPages = Math.max(1, Math.ceil(total / HISTORY_PAGE_SIZE));
+  const rows = history.data?.transactions ?? [];
+
+  return (
+    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="history-title">
+      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+        <Title order={2} size="h3" id="history-title">
+          Transaction History
+        </Title>
+        <Select
+          label="Status"
+          data={HISTORY_STATUS_OPTIONS}
+          value={status}
+          onChange={(value) => {
+            setStatus((value ?? '') as '' | TransactionStatusName);
+            setPage(1);
+          }}
+          allowDeselect={false}
+          w={{ base: '100%', xs: 200 }}
+        />
+      </Group>
+      {history.isPending ? (
+        <Stack gap="xs" aria-label="Loading transactions">
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} height={36} radius="sm" />
+          ))}
+        </Stack>
+      ) : history.isError ? (
+        <Alert color="red" title="Failed to fetch transactions" icon={<IconAlertTriangle size={18} />}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{errorMessage(history.error, 'The transactions could not be loaded.')}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void history.refetch()}>
+              Retry
+            </Button>
+          </Stack>
+        </Alert>
+      ) : rows.length === 0 ? (
+        <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />
+      ) : narrow ? (
+        <Stack gap="sm" data-testid="transaction-list">
+          {rows.map((tx) => (
+            <TransactionCard key={tx.id} tx={tx} />
+          ))}
+        </Stack>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm" highlightOnHover aria-labelledby="history-title">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Date</Table.Th>
+                <Table.Th scope="col">Description</Table.Th>
+                <Table.Th scope="col" ta="right">
+                  Amount
+                </Table.Th>
+                <Table.Th scope="col">Type</Table.Th>
+                <Table.Th scope="col">Status</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((tx) => (
+                <TransactionRow key={tx.id} tx={tx} />
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {totalPages > 1 && (
+        <Group justify="flex-end" mt="md">
+          <Pagination
+            total={totalPages}
+            value={Math.min(page, totalPages)}
+            onChange={setPage}
+            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+            siblings={narrow ? 0 : 1}
+            boundaries={1}
+            size={narrow ? 'sm' : 'md'}
+          />
+        </Group>
+      )}
+    </Card>
+  );
+}
+
+function RelativeDate({ iso }: { iso: string }) {
+  return (
+    <Tooltip label={exactDate(iso)} openDelay={300}>
+      <Text component="time" dateTime={iso} size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {fromNow(iso)}
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** Money in (+, green) or out (−); a failed transaction moved nothing, so its amount is struck through. */
+function SignedAmount({ tx }: { tx: TransactionView }) {
+  const { incoming } = describeTransaction(tx);
+  const failed = tx.status === 'failed';
+  return (
+    <Text
+      size="sm"
+      fw={600}
+      c={failed ? 'dimmed' : incoming ? 'green' : undefined}
+      td={failed ? 'line-through' : undefined}
+      style={{ whiteSpace: 'nowrap' }}
+    >
+      {incoming ? '+' : '−'}
+      {formatINR(tx.amount)}
+    </Text>
+  );
+}
+
+function Description({ tx }: { tx: TransactionView }) {
+  const { label, counterparty } = describeTransaction(tx);
+  const mentioned = counterparty !== null && tx.description.includes(counterparty);
+  return (
+    <Stack gap={0}>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {tx.description}
+      </Text>
+      {counterparty && !mentioned && (
+        <Text size="xs" c="dimmed">
+          {label === 'Received' ? 'From' : 'To'} {counterparty}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+const TypeBadge = ({ tx }: { tx: TransactionView }) => {
+  const { label, incoming } = describeTransaction(tx);
+  return (
+    <Badge variant="light" color={incoming ? 'teal' : 'gray'} styles={{ label: { overflow: 'visible' } }}>
+      {label}
+    </Badge>
+  );
+};
+
+const StatusBadge = ({ tx }: { tx: TransactionView }) => (
+  <Badge variant="light" color={STATUS_COLORS[tx.status]} styles={{ label: { overflow: 'visible' } }}>
+    {capitalize(tx.status)}
+  </Badge>
+);
+
+function TransactionRow({ tx }: { tx: TransactionView }) {
+  return (
+    <Table.Tr data-testid="transaction-row" data-type={describeTransaction(tx).label}>
+      <Table.Td>
+        <RelativeDate iso={tx.createdAt} />
+      </Table.Td>
+      <Table.Td>
+        <Description tx={tx} />
+      </Table.Td>
+      <Table.Td ta="right">
+        <SignedAmount tx={tx} />
+      </Table.Td>
+      <Table.Td>
+        <TypeBadge tx={tx} />
+      </Table.Td>
+      <Table.Td>
+        <StatusBadge tx={tx} />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function TransactionCard({ tx }: { tx: TransactionView }) {
+  return (
+    <Card
+      withBorder
+      radius="md"
+      padding="sm"
+      data-testid="transaction-row"
+      data-type={describeTransaction(tx).label}
+    >
+      <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+        <Description tx={tx} />
+        <SignedAmount tx={tx} />
+      </Group>
+      <Group justify="space-between" mt={6} gap="xs">
+        <RelativeDate iso={tx.createdAt} />
+        <Group gap={6}>
+          <TypeBadge tx={tx} />
+          <StatusBadge tx={tx} />
+        </Group>
+      </Group>
+    </Card>
+  );
+}

@@ -1,0 +1,7 @@
+import { notifications, type NotificationData } from '@mantine/notifications';
+
+/** Shows a toast in place of the one showing (spec §9: one toast visible at a time). */
+export function toast(data: NotificationData) {
+  notifications.clean();
+  notifications.show(data);
+}
