@@ -136,8 +136,6 @@ export const ProductEditFields = z.object({
 export const UpdateProductBody = ProductEditFields.extend({
   version: z
     .number({ error: PRODUCT_MESSAGES.versionRequired })
-    // Bounded first (and so in the OpenAPI document): int() refuses an unsafe integer as "not whole".
-    .max(NUMBER_LIMITS.idMax, PRODUCT_MESSAGES.versionRequired)
     .int(PRODUCT_MESSAGES.versionRequired)
     .positive(PRODUCT_MESSAGES.versionRequired)
     // Stated, so the OpenAPI document says it too (a larger number is no exact JSON number).
