@@ -49,6 +49,20 @@ describe('REST contract', () => {
     expect(await json(res)).toEqual({ message: 'User id is too large' });
   });
 
+  it("bounds a product edit's version in the document, so no schema-valid version is refused", async () => {
+    const doc = await json(await fetch(`${gw.url}/api/openapi.json`));
+    const version =
+      doc.paths['/api/products/{id}'].patch.requestBody.content['application/json'].schema.properties.version;
+    expect(version).toMatchObject({ type: 'integer', maximum: Number.MAX_SAFE_INTEGER });
+    const res = await call('/api/products/1', {
+      as: 'army',
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ stock: 1, version: 16378326054216766 }),
+    });
+    expect(res.status).toBe(400);
+  });
+
   it('still lets the largest page through to the service', async () => {
     expect((await call('/api/products?page=1000000&pageSize=100', { as: 'army' })).status).toBe(503);
   });
