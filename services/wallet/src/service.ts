@@ -1,4 +1,10 @@
-import { createIdempotency, createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
+import {
+  connectMongo,
+  createIdempotency,
+  createMailer,
+  createOutbox,
+  type ServiceDefinition,
+} from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
@@ -64,7 +70,12 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         : undefined;
     const ledger = createLedger({ accounts, transfers, entries, history, log, fault });
     const pins = createPins({ pins: pinStore, directory, mailer, log });
+    const readConn = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
+      maxPoolSize: config.WALLET_READ_POOL_SIZE,
+    });
+    const reads = { accounts: createAccountStore(readConn), history: createHistoryStore(readConn) };
     const wallets = createWallets({
+      reads,
       accounts,
       history,
       ledger,
@@ -100,7 +111,8 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
           ...topUps.jobs,
         ],
       }),
-      stop: () => {
+      stop: async () => {
+        await readConn.close();
         outbox.stop();
         mailer.close();
         directory.close();

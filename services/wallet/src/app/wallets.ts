@@ -28,6 +28,11 @@ export interface PinGate {
 
 export interface WalletDeps {
   accounts: AccountStore;
+  /**
+   * The same stores on the read connection: pages and balances are read there, so they do not queue
+   * behind the money path's writes on the service's one write connection (docs/adr/006).
+   */
+  reads: { accounts: AccountStore; history: HistoryStore };
   history: HistoryStore;
   ledger: Ledger;
   directory: Directory;
@@ -58,7 +63,16 @@ export async function ownAccount(accounts: AccountStore, caller: Caller | undefi
 }
 
 export function createWallets(d: WalletDeps) {
-  const { accounts, history, ledger, directory } = d;
+  const { accounts, history, ledger, directory, reads } = d;
+
+  /** The caller's wallet as read on the read connection; opened on the write side the first time. */
+  async function readOwn(caller: Caller | undefined): Promise<Account> {
+    if (caller && !hasRole(caller, ADMIN)) {
+      const found = await reads.accounts.get(userAccount(caller.userId));
+      if (found) return found;
+    }
+    return ownAccount(accounts, caller);
+  }
 
   async function receiverOf(caller: Caller, username: string) {
     const user = await directory.byUsername(username);
@@ -125,7 +139,7 @@ export function createWallets(d: WalletDeps) {
 
   return {
     async wallet(caller: Caller | undefined, recordView: boolean) {
-      const account = await ownAccount(accounts, caller);
+      const account = await readOwn(caller);
       if (recordView) await d.outbox.publish([activityEvent(caller!, 'wallet_view', 'Viewed wallet')]);
       return { account, isPinSetup: await d.pins.isSetUp(caller!.userId) };
     },
@@ -136,8 +150,8 @@ export function createWallets(d: WalletDeps) {
       pageSize: number,
       status?: TransactionStatusName,
     ) {
-      const account = await ownAccount(accounts, caller);
-      return history.ofUser(account.userId!, page, pageSize, status);
+      const account = await readOwn(caller);
+      return reads.history.ofUser(account.userId!, page, pageSize, status);
     },
 
     async eligibility(caller: Caller | undefined, username: string) {
@@ -163,9 +177,9 @@ export function createWallets(d: WalletDeps) {
     async listWallets(caller: Caller | undefined, page: number, pageSize: number) {
       assertAdmin(caller);
       const [wallets, total, totalBalance] = await Promise.all([
-        accounts.list((page - 1) * pageSize, pageSize),
-        accounts.countUsers(),
-        totalUserBalance(accounts),
+        reads.accounts.list((page - 1) * pageSize, pageSize),
+        reads.accounts.countUsers(),
+        totalUserBalance(reads.accounts),
       ]);
       return { wallets, total, totalBalance };
     },
@@ -179,11 +193,11 @@ export function createWallets(d: WalletDeps) {
     ) {
       assertAdmin(caller);
       const [list, pending, completed, failed, totalBalance] = await Promise.all([
-        history.all(page, pageSize, sort, status),
-        history.countByStatus('pending'),
-        history.countByStatus('completed'),
-        history.countByStatus('failed'),
-        totalUserBalance(accounts),
+        reads.history.all(page, pageSize, sort, status),
+        reads.history.countByStatus('pending'),
+        reads.history.countByStatus('completed'),
+        reads.history.countByStatus('failed'),
+        totalUserBalance(reads.accounts),
       ]);
       return { ...list, pending, completed, failed, totalBalance };
     },
