@@ -115,9 +115,8 @@ export function createTransferStore(conn: Connection) {
         { $set: { settled: true, settledAt: new Date(), updatedAt: new Date() } },
       ).exec(),
 
-    // The sweeper's questions ask only by equality, which FerretDB v1 answers from an index; the
-    // rest is filtered here. A range or $ne in the filter made it read every transfer (500 k in the
-    // load test) on the service's one connection, every sweep.
+    // The sweeper's questions ask by one equality, which FerretDB v1 answers from an index (ADR 004);
+    // the rest is filtered here, on the few rows that match.
 
     /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
     async stale(before: Date, limit: number): Promise<Transfer[]> {
@@ -137,8 +136,13 @@ export function createTransferStore(conn: Connection) {
       return marked.filter((t) => t.settled && t.settledAt && new Date(t.settledAt) < before).slice(0, limit);
     },
 
+    // The equality narrows the rows FerretDB reads to the few still marked; `_id: {$in}` alone is
+    // not pushed down and read every transfer.
     markMarkersCleared: (ids: string[]) =>
-      Transfers.updateMany({ _id: { $in: ids } }, { $set: { markersCleared: true } }).exec(),
+      Transfers.updateMany(
+        { markersCleared: false, _id: { $in: ids } },
+        { $set: { markersCleared: true } },
+      ).exec(),
   };
 }
 
