@@ -338,6 +338,30 @@ describe('crash recovery by the sweeper', () => {
     expect([ra!.balance, ra!.available, rb!.balance]).toEqual([9_00, 9_00, 0]);
   });
 
+  it('finishes, never abandons, a top-up credit recorded but not yet debited from the clearing account', async () => {
+    const a = await newUser();
+    const key = `topup:test:abandoned-${base}`;
+    const req = move(key, providerAccount('test'), a.account, 6_00);
+    await transfers.insert(
+      {
+        _id: `${key}-id`,
+        key,
+        kind: 'topup',
+        debitAccount: providerAccount('test'),
+        creditAccount: a.account,
+        amount: 6_00,
+        twoPhase: false,
+        timeoutAt: null,
+        history: req.history,
+        description: key,
+      },
+      new Date(Date.now() - 60_000),
+    );
+    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    expect((await ledger.byKey(key))!.state).toBe('posted');
+    expect((await accounts.get(a.account))!.balance).toBe(6_00);
+  });
+
   it('leaves the whole ledger consistent', async () => {
     const result = await audit();
     expect(result).toEqual({ total: 0, entriesTotal: 0, mismatched: [], negative: [], unsettled: 0 });

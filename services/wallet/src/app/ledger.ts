@@ -204,13 +204,13 @@ export function createLedger(d: LedgerDeps) {
     },
 
     /**
-     * The sweeper's resumption of an unsettled transfer. One still `initiated` whose debit never
-     * happened is abandoned (the client saw a failure or a timeout, so it must not move later); one
-     * whose debit or hold is on the account goes on.
+     * The sweeper's resumption: an `initiated` transfer never debited from a user's wallet is
+     * abandoned (its client saw an error, so it must not move later); anything else goes on — a
+     * provider's credit too, as that money was paid and its key (the payment id) is used up.
      */
     async resume(t: Transfer): Promise<Transfer> {
       await openHistory(t);
-      if (t.state === 'initiated') {
+      if (t.state === 'initiated' && isUserAccount(t.debitAccount)) {
         const acct = await accounts.get(t.debitAccount);
         const started = t.twoPhase ? acct?.holds.includes(t._id) : acct?.applied.includes(`${t._id}:debit`);
         if (!started) return fail(t, 'abandoned');
