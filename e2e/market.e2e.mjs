@@ -15,6 +15,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './lib/browser.mjs';
+import { apiClient as api, register as registerUser, signInContext as signIn } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -50,59 +51,9 @@ const { step, shot, done } = await journeySteps('market', ARTIFACTS);
 
 // ---- API helpers (Node side) -------------------------------------------------------------------------
 
-/** A tiny cookie-keeping client for the setup calls. */
-function apiClient() {
-  let cookie = '';
-  return async function call(method, url, body) {
-    const res = await fetch(`${BASE_URL}${url}`, {
-      method,
-      headers: {
-        Accept: 'application/json',
-        Origin: BASE_URL,
-        'X-Requested-With': 'quartermaster',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(cookie ? { Cookie: cookie } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const set = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-    if (set.length) cookie = set.join('; ');
-    const text = await res.text();
-    let json;
-    try {
-      json = text ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    if (!res.ok)
-      throw new Error(`${method} ${url}: HTTP ${res.status} ${json?.message ?? text.slice(0, 200)}`);
-    return json;
-  };
-}
-
-async function register(user) {
-  const out = await apiClient()('POST', '/api/register', {
-    username: user.username,
-    password: PASSWORD,
-    confirmPassword: PASSWORD,
-    email: `${user.username}@example.test`,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    phoneNumber: '+91 98765 43210',
-    role: user.role,
-  });
-  assert(out?.user?.id, `register ${user.username}: no user id in the answer`);
-  return out.user.id;
-}
-
-/** Signs a browser context in through the API; the session cookie lands in the context's cookie jar. */
-async function signInContext(context, username, password, portal = 'user') {
-  const res = await context.request.post(`${BASE_URL}/api/login`, {
-    headers: { Origin: BASE_URL, 'X-Requested-With': 'quartermaster' },
-    data: { username, password, portal },
-  });
-  assert(res.ok(), `sign in as ${username}: HTTP ${res.status()} ${(await res.text()).slice(0, 200)}`);
-}
+const apiClient = () => api(BASE_URL);
+const register = (user) => registerUser(BASE_URL, user, PASSWORD);
+const signInContext = (context, ...args) => signIn(BASE_URL, context, ...args);
 
 async function newContext(options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
