@@ -3,7 +3,7 @@ import { conflict, forbidden, invalid } from '@qm/platform';
 import { holdTimeout, userAccount, validAmount, validReference } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 import type { Transfer } from '../store/transfers';
-import type { Ledger } from './ledger';
+import { type Ledger, walletLines } from './ledger';
 
 /** The services allowed to hold, post and void funds (docs/adr/005): purchases only. */
 const ORDERS_SERVICE = 'orders';
@@ -33,15 +33,6 @@ export function createHolds(d: { accounts: AccountStore; ledger: Ledger; default
       const buyer = await d.accounts.ensure(userAccount(req.debitUserId), req.debitUserId);
       const seller = await d.accounts.ensure(userAccount(req.creditUserId), req.creditUserId);
       const description = req.description.trim().slice(0, 500) || `Purchase ${reference}`;
-      const common = {
-        amount,
-        transferReference: reference,
-        providerOrderId: '',
-        providerPaymentId: '',
-        senderWalletId: buyer.walletId ?? null,
-        receiverWalletId: seller.walletId ?? null,
-        transferId: '',
-      };
       const transfer = await d.ledger.createPending(
         {
           key: `hold:${reference}`,
@@ -50,24 +41,11 @@ export function createHolds(d: { accounts: AccountStore; ledger: Ledger; default
           credit: seller._id,
           amount,
           description,
-          history: [
-            {
-              ...common,
-              _id: `hold:${reference}:out`,
-              userId: req.debitUserId,
-              type: 'debit',
-              description,
-              counterparty: '',
-            },
-            {
-              ...common,
-              _id: `hold:${reference}:in`,
-              userId: req.creditUserId,
-              type: 'credit',
-              description: `Sale: ${description}`,
-              counterparty: '',
-            },
-          ],
+          history: walletLines(
+            { key: `hold:${reference}`, reference, amount, from: buyer, to: seller },
+            { type: 'debit', description, counterparty: '' },
+            { type: 'credit', description: `Sale: ${description}`, counterparty: '' },
+          ),
         },
         holdTimeout(req.timeoutSeconds || d.defaultTimeoutSeconds, new Date()),
       );

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type Logger } from '@qm/platform';
-import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { type AccountId, FINAL_STATES, isUserAccount, userIdOf, validAmount } from '../domain/ledger';
-import type { AccountStore } from '../store/accounts';
+import type { Account, AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
 import type { HistoryStore, NewHistoryLine } from '../store/history';
 import type { Transfer, TransferStore } from '../store/transfers';
@@ -32,6 +31,32 @@ export interface TransferRequest {
   description: string;
   /** Lines of the users' histories, written pending now and closed with the transfer. */
   history: NewHistoryLine[];
+}
+
+type LineSide = Pick<NewHistoryLine, 'type' | 'description' | 'counterparty'>;
+
+/**
+ * The two users' lines of a movement between wallets: `<key>:out` for the payer's side and
+ * `<key>:in` for the payee's, each with the movement's reference and both wallet ids.
+ */
+export function walletLines(
+  m: { key: string; reference: string; amount: number; from: Account; to: Account },
+  out: LineSide,
+  into: LineSide,
+): NewHistoryLine[] {
+  const common = {
+    amount: m.amount,
+    transferReference: m.reference,
+    providerOrderId: '',
+    providerPaymentId: '',
+    senderWalletId: m.from.walletId ?? null,
+    receiverWalletId: m.to.walletId ?? null,
+    transferId: '',
+  };
+  return [
+    { ...common, ...out, _id: `${m.key}:out`, userId: m.from.userId! },
+    { ...common, ...into, _id: `${m.key}:in`, userId: m.to.userId! },
+  ];
 }
 
 /** Records the transfer under its key, or answers the one recorded there if it is the same movement. */
@@ -219,7 +244,6 @@ export function createLedger(d: LedgerDeps) {
     },
 
     byKey: (key: string) => transfers.byKey(key),
-    messages: WALLET_MESSAGES,
   };
 }
 

@@ -12,12 +12,12 @@ import {
   makeEvent,
   type Outbox,
 } from '@qm/platform';
-import { type AccountId, userAccount, validAmount } from '../domain/ledger';
+import { userAccount, validAmount } from '../domain/ledger';
 import { eligibility } from '../domain/eligibility';
 import type { Account, AccountStore } from '../store/accounts';
 import type { HistorySort, HistoryStore } from '../store/history';
 import type { Directory } from './identity';
-import type { Ledger } from './ledger';
+import { type Ledger, walletLines } from './ledger';
 
 /** The PIN's part in a transfer (app/pins.ts). */
 export interface PinGate {
@@ -91,40 +91,22 @@ export function createWallets(d: WalletDeps) {
     const from = await ownAccount(accounts, caller);
     const to = await accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username);
     const key = `p2p:${caller.userId}:${req.key}`;
-    const common = {
-      amount,
-      transferReference: key,
-      providerOrderId: '',
-      providerPaymentId: '',
-      senderWalletId: from.walletId ?? null,
-      receiverWalletId: to.walletId ?? null,
-      transferId: '',
-    };
     const transfer = await ledger.transfer({
       key,
       kind: 'p2p',
       debit: from._id,
-      credit: to._id as AccountId,
+      credit: to._id,
       amount,
       description: `Transfer from ${caller.username} to ${receiver.username}`,
-      history: [
+      history: walletLines(
+        { key, reference: key, amount, from, to },
         {
-          ...common,
-          _id: `${key}:out`,
-          userId: caller.userId,
           type: 'transfer',
           description: `Transfer to ${receiver.username}`,
           counterparty: receiver.username,
         },
-        {
-          ...common,
-          _id: `${key}:in`,
-          userId: receiver.id,
-          type: 'credit',
-          description: `Received from ${caller.username}`,
-          counterparty: caller.username,
-        },
-      ],
+        { type: 'credit', description: `Received from ${caller.username}`, counterparty: caller.username },
+      ),
     });
     if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
     await d.outbox.publish([
