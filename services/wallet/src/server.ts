@@ -4,7 +4,7 @@ import { type Caller, type GrpcServer, invalid, type UnaryImpl } from '@qm/platf
 import type { Holds } from './app/holds';
 import type { Pins } from './app/pins';
 import type { Wallets } from './app/wallets';
-import type { TransferState } from './domain/ledger';
+import { type TransferState, userIdOf } from './domain/ledger';
 import type { Account } from './store/accounts';
 import type { HistoryLine, HistorySort } from './store/history';
 import type { Transfer } from './store/transfers';
@@ -68,8 +68,8 @@ const STATES: Record<TransferState, walletV1.TransferState> = {
 export function pendingToProto(t: Transfer, reference: string): walletV1.PendingTransfer {
   return {
     reference,
-    debitUserId: Number(t.debitAccount.split(':')[1]),
-    creditUserId: Number(t.creditAccount.split(':')[1]),
+    debitUserId: userIdOf(t.debitAccount) ?? 0,
+    creditUserId: userIdOf(t.creditAccount) ?? 0,
     amountPaise: t.amount,
     state: STATES[t.state],
     timeoutAt: t.timeoutAt ? new Date(t.timeoutAt).toISOString() : '',

@@ -64,6 +64,20 @@ export function createHistoryStore(conn: Connection) {
   const Lines = conn.model<HistoryLine>('HistoryLine', historySchema);
   const feeds = feedsOf<HistoryLine>(conn, Lines, { user: (l) => l.userId });
 
+  /** One page of the lines matching `filter` in `sort` order (the numeric id breaks ties), and their count. */
+  async function sortedPage(filter: object, sort: HistorySort, page: number, pageSize: number) {
+    const [items, total] = await Promise.all([
+      Lines.find(filter)
+        .sort({ [sort.field]: sort.direction, id: sort.direction })
+        .skip((page - 1) * pageSize)
+        .limit(pageSize)
+        .lean<HistoryLine[]>()
+        .exec(),
+      Lines.countDocuments(filter).exec(),
+    ]);
+    return { items, total };
+  }
+
   return {
     model: Lines,
     byKey: (key: string) => Lines.findById(key).lean<HistoryLine>().exec(),
@@ -112,35 +126,14 @@ export function createHistoryStore(conn: Connection) {
     },
 
     /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
-    async ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {
+    ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {
       if (!status) return feeds.page('user', userId, page, pageSize);
-      const filter = { userId, status };
-      const [items, total] = await Promise.all([
-        Lines.find(filter)
-          .sort({ createdAt: -1, id: -1 })
-          .skip((page - 1) * pageSize)
-          .limit(pageSize)
-          .lean<HistoryLine[]>()
-          .exec(),
-        Lines.countDocuments(filter).exec(),
-      ]);
-      return { items, total };
+      return sortedPage({ userId, status }, { field: 'createdAt', direction: -1 }, page, pageSize);
     },
 
     /** Every line (administrators), filtered and sorted. */
-    async all(page: number, pageSize: number, sort: HistorySort, status?: TransactionStatusName) {
-      const filter = status ? { status } : {};
-      const [items, total] = await Promise.all([
-        Lines.find(filter)
-          .sort({ [sort.field]: sort.direction, id: sort.direction })
-          .skip((page - 1) * pageSize)
-          .limit(pageSize)
-          .lean<HistoryLine[]>()
-          .exec(),
-        Lines.countDocuments(filter).exec(),
-      ]);
-      return { items, total };
-    },
+    all: (page: number, pageSize: number, sort: HistorySort, status?: TransactionStatusName) =>
+      sortedPage(status ? { status } : {}, sort, page, pageSize),
 
     countByStatus: (status: TransactionStatusName) => Lines.countDocuments({ status }).exec(),
   };
