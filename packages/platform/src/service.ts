@@ -74,13 +74,14 @@ export async function startService<S extends z.ZodRawShape>(
   const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN });
   const rt = { config, log, conn, bus, grpc };
   const own = (await def.setup(rt)) ?? {};
-  const stopBackground = await startBackground(own, bus, log);
+  // Indexes first: consumers and jobs may insert at once, and a unique index must already hold.
   const indexBackend = indexBackendFor(config.FERRETDB_POSTGRESQL_URL);
   try {
     await ensureIndexes(conn, indexBackend);
   } finally {
     await indexBackend?.close();
   }
+  const stopBackground = await startBackground(own, bus, log);
   const bound = await grpc.listen(config.GRPC_PORT);
   grpc.setServing(true);
   log.info({ port: bound, db: config.MONGO_DB, events: bus.prefix }, `${def.name} service ready`);

@@ -41,7 +41,6 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     const entries = createEntryStore(conn);
     const history = createHistoryStore(conn);
     const pinStore = createPinStore(conn);
-    for (const store of [accounts, transfers, entries, history, pinStore]) await store.model.createIndexes();
 
     const outbox = createOutbox({
       conn,
@@ -86,7 +85,6 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     });
     const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });
     const topups = createTopUpStore(conn);
-    await topups.model.createIndexes();
     const providers = createProviders(conn, topUpSettings(config), log);
     const topUps = createTopUps({ accounts, history, ledger, topups, providers, idempotency, outbox, log });
     addWalletService(grpc, { wallets, pins, holds, topUps });
