@@ -26,8 +26,7 @@ export async function sessionsFromConfig(
   clients: Pick<Clients, 'identity'>,
   log: Logger,
 ): Promise<{ sessions: SessionManager; close(): Promise<void> }> {
-  // Sessions are whole-document inserts and sets by id, never read-modify-write counters, so they
-  // need not be serialised on one connection (docs/adr/002): a few connections keep lookups parallel.
+  // A few connections keep session lookups parallel (docs/adr/008).
   const store = cachedSessionStore(
     mongoSessionStore({
       url: config.MONGO_URL,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_POOL_SIZE } from './mongo';
 
 /** An environment's name on a shared NATS server: it goes into subjects, streams and durables. */
 export const EVENTS_PREFIX_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -11,7 +12,7 @@ export const serviceEnv = {
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
     .default('mongodb://127.0.0.1:27017'),
-  MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(1),
+  MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(DEFAULT_POOL_SIZE),
   // Only where the database is FerretDB v1 on PostgreSQL (the local stack): see docs/adr/004.
   FERRETDB_POSTGRESQL_URL: z
     .string()

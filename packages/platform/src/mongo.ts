@@ -6,15 +6,17 @@ mongoose.set('strictQuery', true);
 /**
  * One database per service (ARCHITECTURE §3). Resolves once the server answered a ping.
  *
- * maxPoolSize defaults to 1: FerretDB v1 runs every update as a query followed by a write with
- * nothing holding them together, so two concurrent `$inc`s on one document lose one. One
- * connection per service serializes that service's commands and keeps single-document
- * conditional updates atomic (docs/adr/002). Against real MongoDB raise it with MONGO_MAX_POOL_SIZE.
+ * Single-document conditional updates are atomic with any number of connections: MongoDB makes
+ * them so, and locally our FerretDB build does (scripts/patches/ferretdb-*-writes-atomic-per-collection,
+ * docs/adr/008). maxPoolSize comes from MONGO_MAX_POOL_SIZE.
  */
+/** Enough for a service's concurrent requests on a 2-core machine without crowding the database. */
+export const DEFAULT_POOL_SIZE = 10;
+
 export async function connectMongo(
   url: string,
   dbName: string,
-  { maxPoolSize = 1 } = {},
+  { maxPoolSize = DEFAULT_POOL_SIZE } = {},
 ): Promise<Connection> {
   const conn = mongoose.createConnection(url, {
     dbName,

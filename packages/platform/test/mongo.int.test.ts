@@ -1,12 +1,14 @@
 import type { Connection } from 'mongoose';
-import { nextSequence } from '../src';
-import { testDb } from './infra';
+import { connectMongo, nextSequence } from '../src';
+import { MONGO_URL, uniqueName } from './infra';
 
-// docs/adr/002: the platform's default connection keeps conditional single-document updates atomic.
-describe('single-document updates through connectMongo (real database)', () => {
+// docs/adr/008: single-document conditional updates are atomic, also with many connections at once
+// (locally thanks to scripts/patches/ferretdb-*-writes-atomic-per-collection.patch).
+describe('single-document updates from a pool of connections (real database)', () => {
+  const POOL = 40;
   let db: Connection;
   beforeAll(async () => {
-    db = await testDb('mongo');
+    db = await connectMongo(MONGO_URL, uniqueName('qm_test_mongo'), { maxPoolSize: POOL });
   });
   afterAll(async () => {
     await db.dropDatabase();
@@ -14,20 +16,65 @@ describe('single-document updates through connectMongo (real database)', () => {
   });
 
   it('hands out unique numeric ids under concurrency', async () => {
-    const ids = await Promise.all(Array.from({ length: 50 }, () => nextSequence(db, 'things')));
-    expect(new Set(ids).size).toBe(50);
-    expect(Math.max(...ids)).toBe(50);
+    const ids = await Promise.all(Array.from({ length: 200 }, () => nextSequence(db, 'things')));
+    expect(new Set(ids).size).toBe(200);
+    expect(Math.max(...ids)).toBe(200);
   });
 
   it('never lets a conditional decrement take stock below zero', async () => {
     const col = db.collection<{ _id: string; stock: number }>('stock');
     await col.insertOne({ _id: 'p1', stock: 10 });
     const results = await Promise.all(
-      Array.from({ length: 40 }, () =>
+      Array.from({ length: 120 }, () =>
         col.updateOne({ _id: 'p1', stock: { $gte: 1 } }, { $inc: { stock: -1 } }),
       ),
     );
     expect(results.reduce((n, r) => n + r.modifiedCount, 0)).toBe(10);
     expect((await col.findOne({ _id: 'p1' }))?.stock).toBe(0);
+  });
+
+  it('keeps every $inc and $push of concurrent updates to one document', async () => {
+    const col = db.collection<{ _id: string; n: number; seen: number[] }>('tally');
+    await col.insertOne({ _id: 't', n: 0, seen: [] });
+    await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        i % 2
+          ? col.updateOne({ _id: 't' }, { $inc: { n: 1 }, $push: { seen: i } })
+          : col.findOneAndUpdate({ _id: 't' }, { $inc: { n: 1 }, $push: { seen: i } }),
+      ),
+    );
+    const doc = await col.findOne({ _id: 't' });
+    expect(doc?.n).toBe(120);
+    expect(new Set(doc?.seen).size).toBe(120);
+  });
+
+  it('moves a state exactly once when many compare-and-set it at once', async () => {
+    const col = db.collection<{ _id: string; state: string; by?: number }>('cas');
+    await col.insertOne({ _id: 'x', state: 'pending' });
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        col.findOneAndUpdate(
+          { _id: 'x', state: 'pending' },
+          { $set: { state: i % 2 ? 'posted' : 'voided', by: i } },
+        ),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('deletes a document only while it still matches', async () => {
+    const col = db.collection<{ _id: string; state: string }>('holds');
+    await col.insertOne({ _id: 'h', state: 'open' });
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        i % 2
+          ? col.deleteOne({ _id: 'h', state: 'open' }).then((r) => r.deletedCount)
+          : col
+              .updateOne({ _id: 'h', state: 'open' }, { $set: { state: 'closed' } })
+              .then((r) => r.modifiedCount),
+      ),
+    );
+    // Exactly one of the deletes and updates won; the others found nothing to match.
+    expect(outcomes.reduce((a, b) => a + b, 0)).toBe(1);
   });
 });

@@ -12,11 +12,6 @@ export const walletEnv = {
   /** Durable name of the identity.user.approved consumer (tests use their own). */
   WALLET_USER_APPROVED_DURABLE: z.string().min(1).default(DEFAULT_USER_APPROVED_DURABLE),
   OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
-  /**
-   * Connections for reads only (histories, balances, admin lists). Writes stay on the one connection
-   * of MONGO_MAX_POOL_SIZE (docs/adr/002); reads cannot lose an update, so they may run side by side.
-   */
-  WALLET_READ_POOL_SIZE: z.coerce.number().int().min(1).max(50).default(4),
   /** How long a purchase's hold lasts when the orders service does not say. */
   HOLD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** How often the sweeper looks for unsettled transfers and expired holds; 0 turns it off. */

@@ -1,10 +1,4 @@
-import {
-  connectMongo,
-  createIdempotency,
-  createMailer,
-  createOutbox,
-  type ServiceDefinition,
-} from '@qm/platform';
+import { createIdempotency, createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
@@ -69,12 +63,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         : undefined;
     const ledger = createLedger({ accounts, transfers, entries, history, log, fault });
     const pins = createPins({ pins: pinStore, directory, mailer, log });
-    const readConn = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
-      maxPoolSize: config.WALLET_READ_POOL_SIZE,
-    });
-    const reads = { accounts: createAccountStore(readConn), history: createHistoryStore(readConn) };
     const wallets = createWallets({
-      reads,
       accounts,
       history,
       ledger,
@@ -110,7 +99,6 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         ],
       }),
       stop: async () => {
-        await readConn.close();
         outbox.stop();
         mailer.close();
         directory.close();

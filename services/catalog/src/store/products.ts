@@ -6,7 +6,7 @@ import { type ProductChanges, type ProductRecord, searchForm } from '../domain/p
 
 /**
  * The products collection. Every change is one single-document conditional update (ARCHITECTURE §3,
- * docs/adr/002), so concurrent edits never overwrite each other's fields and stock moves by `$inc`.
+ * docs/adr/008), so concurrent edits never overwrite each other's fields and stock moves by `$inc`.
  */
 interface ProductDoc extends Searchable {
   /** Keys of the latest keyed stock movements applied to this product (idempotency, see move). */

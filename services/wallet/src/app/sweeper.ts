@@ -25,8 +25,7 @@ export function createSweeper(opts: {
 
   /**
    * Drops the markers of transfers settled before `before` (their drivers are long gone): one
-   * update per account however many of its transfers settled, so the sweep stays cheap on the
-   * service's one connection.
+   * update per account however many of its transfers settled, so the sweep stays cheap.
    */
   async function clearSettledMarkers(before: Date): Promise<number> {
     const done = await transfers.settledWithMarkers(before, batch);
