@@ -94,22 +94,25 @@ async function record(
       transfer.creditAccount === req.credit;
     if (!same) throw conflict('This transfer reference was already used for a different transfer');
   }
-  return transfer;
+  return { transfer, created };
+}
+
+/** The users' lines exist (pending) before money moves; writing them again changes nothing. */
+async function openHistory(history: HistoryStore, t: Transfer, isNew = false): Promise<void> {
+  await Promise.all(
+    t.history.map((line) => history.open({ ...line, transferId: t._id }, t.createdAt, isNew)),
+  );
 }
 
 export function createLedger(d: LedgerDeps) {
   const { accounts, transfers, entries, history } = d;
 
-  /** The users' lines exist (pending) before money moves; writing them again changes nothing. */
-  async function openHistory(t: Transfer): Promise<void> {
-    for (const line of t.history) await history.open({ ...line, transferId: t._id }, t.createdAt);
-  }
-
   const historyIds = (t: Transfer) => t.history.map((l) => l._id);
 
-  async function start(t: Transfer): Promise<Transfer> {
-    await openHistory(t);
-    return advance(t);
+  async function start({ transfer, created }: { transfer: Transfer; created: boolean }) {
+    // A transfer recorded just now has no lines yet, except a top-up's, opened when its payment began.
+    await openHistory(history, transfer, created && transfer.kind !== 'topup');
+    return advance(transfer);
   }
 
   /** Ends a transfer that could not take its money. */
@@ -124,9 +127,12 @@ export function createLedger(d: LedgerDeps) {
    */
   async function complete(t: Transfer): Promise<Transfer> {
     const at = new Date();
-    await accounts.credit(t.creditAccount, t._id, t.amount, at);
-    await entries.writePair(t, at);
-    await history.close(historyIds(t), 'completed');
+    // Independent steps, each applied once whoever repeats them: one round trip instead of three.
+    await Promise.all([
+      accounts.credit(t.creditAccount, t._id, t.amount, at),
+      entries.writePair(t, at),
+      history.close(historyIds(t), 'completed'),
+    ]);
     const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', {
       settled: true,
       settledAt: at,
@@ -234,7 +240,7 @@ export function createLedger(d: LedgerDeps) {
      * provider's credit too, as that money was paid and its key (the payment id) is used up.
      */
     async resume(t: Transfer): Promise<Transfer> {
-      await openHistory(t);
+      await openHistory(history, t);
       if (t.state === 'initiated' && isUserAccount(t.debitAccount)) {
         const acct = await accounts.get(t.debitAccount);
         const started = t.twoPhase ? acct?.holds.includes(t._id) : acct?.applied.includes(`${t._id}:debit`);

@@ -28,11 +28,6 @@ export interface PinGate {
 
 export interface WalletDeps {
   accounts: AccountStore;
-  /**
-   * The same stores on the read connection: pages and balances are read there, so they do not queue
-   * behind the money path's writes on the service's one write connection (docs/adr/006).
-   */
-  reads: { accounts: AccountStore; history: HistoryStore };
   history: HistoryStore;
   ledger: Ledger;
   directory: Directory;
@@ -63,12 +58,12 @@ export async function ownAccount(accounts: AccountStore, caller: Caller | undefi
 }
 
 export function createWallets(d: WalletDeps) {
-  const { accounts, history, ledger, directory, reads } = d;
+  const { accounts, history, ledger, directory } = d;
 
-  /** The caller's wallet as read on the read connection; opened on the write side the first time. */
+  /** The caller's wallet, read without a write when it exists (it is opened the first time). */
   async function readOwn(caller: Caller | undefined): Promise<Account> {
     if (caller && !hasRole(caller, ADMIN)) {
-      const found = await reads.accounts.get(userAccount(caller.userId));
+      const found = await accounts.get(userAccount(caller.userId));
       if (found) return found;
     }
     return ownAccount(accounts, caller);
@@ -86,10 +81,16 @@ export function createWallets(d: WalletDeps) {
     req: { receiverUsername: string; amountPaise: number; pin: string; key: string },
   ) {
     const amount = validAmount(req.amountPaise);
-    const receiver = await receiverOf(caller, req.receiverUsername);
-    await d.pins.verify(caller.userId, req.pin);
-    const from = await ownAccount(accounts, caller);
-    const to = await accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username);
+    // Side by side where nothing depends on the other; the PIN only once the receiver is known good,
+    // so a transfer that cannot go anyway does not spend one of the PIN's attempts.
+    const [receiver, from] = await Promise.all([
+      receiverOf(caller, req.receiverUsername),
+      ownAccount(accounts, caller),
+    ]);
+    const [, to] = await Promise.all([
+      d.pins.verify(caller.userId, req.pin),
+      accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username),
+    ]);
     const key = `p2p:${caller.userId}:${req.key}`;
     const transfer = await ledger.transfer({
       key,
@@ -109,14 +110,18 @@ export function createWallets(d: WalletDeps) {
       ),
     });
     if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
-    await d.outbox.publish([
-      activityEvent(caller, 'wallet_transfer', `Transferred ₹${formatMoney(amount)} to ${receiver.username}`),
+    const [wallet, transaction] = await Promise.all([
+      accounts.get(from._id),
+      history.byKey(`${key}:out`),
+      d.outbox.publish([
+        activityEvent(
+          caller,
+          'wallet_transfer',
+          `Transferred ₹${formatMoney(amount)} to ${receiver.username}`,
+        ),
+      ]),
     ]);
-    return {
-      message: WALLET_MESSAGES.transferred,
-      wallet: (await accounts.get(from._id))!,
-      transaction: (await history.byKey(`${key}:out`))!,
-    };
+    return { message: WALLET_MESSAGES.transferred, wallet: wallet!, transaction: transaction! };
   }
 
   return {
@@ -133,7 +138,7 @@ export function createWallets(d: WalletDeps) {
       status?: TransactionStatusName,
     ) {
       const account = await readOwn(caller);
-      return reads.history.ofUser(account.userId!, page, pageSize, status);
+      return history.ofUser(account.userId!, page, pageSize, status);
     },
 
     async eligibility(caller: Caller | undefined, username: string) {
@@ -159,9 +164,9 @@ export function createWallets(d: WalletDeps) {
     async listWallets(caller: Caller | undefined, page: number, pageSize: number) {
       assertAdmin(caller);
       const [wallets, total, totalBalance] = await Promise.all([
-        reads.accounts.list((page - 1) * pageSize, pageSize),
-        reads.accounts.countUsers(),
-        totalUserBalance(reads.accounts),
+        accounts.list((page - 1) * pageSize, pageSize),
+        accounts.countUsers(),
+        totalUserBalance(accounts),
       ]);
       return { wallets, total, totalBalance };
     },
@@ -175,11 +180,11 @@ export function createWallets(d: WalletDeps) {
     ) {
       assertAdmin(caller);
       const [list, pending, completed, failed, totalBalance] = await Promise.all([
-        reads.history.all(page, pageSize, sort, status),
-        reads.history.countByStatus('pending'),
-        reads.history.countByStatus('completed'),
-        reads.history.countByStatus('failed'),
-        totalUserBalance(reads.accounts),
+        history.all(page, pageSize, sort, status),
+        history.countByStatus('pending'),
+        history.countByStatus('completed'),
+        history.countByStatus('failed'),
+        totalUserBalance(accounts),
       ]);
       return { ...list, pending, completed, failed, totalBalance };
     },

@@ -49,20 +49,22 @@ export function createEntryStore(conn: Connection) {
       t: { _id: string; debitAccount: AccountId; creditAccount: AccountId; amount: number },
       at: Date,
     ) {
-      await write({
-        _id: `${t._id}:debit`,
-        transferId: t._id,
-        account: t.debitAccount,
-        amount: -t.amount,
-        createdAt: at,
-      });
-      await write({
-        _id: `${t._id}:credit`,
-        transferId: t._id,
-        account: t.creditAccount,
-        amount: t.amount,
-        createdAt: at,
-      });
+      await Promise.all([
+        write({
+          _id: `${t._id}:debit`,
+          transferId: t._id,
+          account: t.debitAccount,
+          amount: -t.amount,
+          createdAt: at,
+        }),
+        write({
+          _id: `${t._id}:credit`,
+          transferId: t._id,
+          account: t.creditAccount,
+          amount: t.amount,
+          createdAt: at,
+        }),
+      ]);
     },
     page: (account: AccountId, page: number, pageSize: number) =>
       feeds.page('account', account, page, pageSize),

@@ -82,11 +82,14 @@ export function createHistoryStore(conn: Connection) {
     model: Lines,
     byKey: (key: string) => Lines.findById(key).lean<HistoryLine>().exec(),
 
-    /** Writes the line once (pending); a retry answers the line already there. */
-    async open(line: NewHistoryLine, at: Date): Promise<HistoryLine> {
-      // Looked up first: a top-up's line exists before its credit, and a number taken for nothing
-      // would leave a gap in the user's feed.
-      const found = await Lines.findById(line._id).lean<HistoryLine>().exec();
+    /**
+     * Writes the line once (pending); a retry answers the line already there. `isNew` skips the
+     * lookup for a line no one can have written yet (its transfer was recorded just now).
+     */
+    async open(line: NewHistoryLine, at: Date, isNew = false): Promise<HistoryLine> {
+      // Otherwise looked up first: a top-up's line exists before its credit, and a number taken for
+      // nothing would leave a gap in the user's feed.
+      const found = isNew ? null : await Lines.findById(line._id).lean<HistoryLine>().exec();
       if (found) return found;
       const doc: HistoryLine = {
         ...line,
