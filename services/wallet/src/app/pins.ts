@@ -21,10 +21,12 @@ import { lockedUntil, PIN_LOCK_MS, PIN_MAX_FAILURES, PIN_MESSAGES, validPin } fr
 import { walletMails } from '../mail/templates';
 import type { PinStore } from '../store/pins';
 import type { Directory } from './identity';
+import { createVerifiedPins } from './verified-pins';
 import type { PinGate } from './wallets';
 
 /** Setting the PIN with an emailed code, and checking it for transfers (issue 8 §3). */
 export function createPins(d: { pins: PinStore; directory: Directory; mailer: Mailer; log: Logger }) {
+  const verified = createVerifiedPins();
   const signedIn = (caller: Caller | undefined): Caller => {
     if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
     return caller;
@@ -40,10 +42,13 @@ export function createPins(d: { pins: PinStore; directory: Directory; mailer: Ma
       if (!doc?.pin) throw conflict(WALLET_MESSAGES.pinSetupFirst);
       const locked = lockedUntil(doc.lockedUntil, now);
       if (locked) throw tooMany(WALLET_MESSAGES.pinLocked(locked.toISOString()));
-      if (await slowHashMatches(pin, doc.pin)) {
+      const stored = doc.pin.codeHash;
+      if (verified.matches(userId, stored, pin) || (await slowHashMatches(pin, doc.pin))) {
         if (doc.failures > 0) await d.pins.rightPin(userId);
+        verified.remember(userId, stored, pin);
         return;
       }
+      verified.forget(userId);
       const after = await d.pins.wrongPin(userId, PIN_MAX_FAILURES, new Date(now.getTime() + PIN_LOCK_MS));
       if (after.lockedUntil) throw tooMany(WALLET_MESSAGES.pinLocked(after.lockedUntil.toISOString()));
       throw invalid(WALLET_MESSAGES.wrongPin(PIN_MAX_FAILURES - after.failures));
