@@ -7,7 +7,7 @@ mongoose.set('strictQuery', true);
  * One database per service (ARCHITECTURE §3). Resolves once the server answered a ping.
  *
  * Single-document conditional updates are atomic with any number of connections: MongoDB makes
- * them so, and locally our FerretDB build does (scripts/patches/ferretdb-*-writes-atomic-per-collection,
+ * them so, and locally our FerretDB build does (scripts/patches/ferretdb-*-writes-atomic-per-document,
  * docs/adr/008). maxPoolSize comes from MONGO_MAX_POOL_SIZE.
  */
 /** Enough for a service's concurrent requests on a 2-core machine without crowding the database. */
@@ -38,15 +38,16 @@ interface CounterDoc {
 
 /**
  * Numeric, user-visible ids ("Order #42") from a per-collection sequence: one atomic $inc on a
- * counter document, so concurrent inserts never share an id.
+ * counter document, so concurrent inserts never share an id. With `count`, takes that many
+ * consecutive numbers at once and answers the last.
  */
-export async function nextSequence(conn: Connection, name: string): Promise<number> {
+export async function nextSequence(conn: Connection, name: string, count = 1): Promise<number> {
   const counters = conn.collection<CounterDoc>('counters');
   for (let attempt = 0; ; attempt++) {
     try {
       const doc = await counters.findOneAndUpdate(
         { _id: name },
-        { $inc: { seq: 1 } },
+        { $inc: { seq: count } },
         { upsert: true, returnDocument: 'after' },
       );
       if (!doc) throw new Error(`sequence ${name} did not return a value`);

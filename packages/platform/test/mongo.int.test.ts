@@ -3,7 +3,7 @@ import { connectMongo, nextSequence } from '../src';
 import { MONGO_URL, uniqueName } from './infra';
 
 // docs/adr/008: single-document conditional updates are atomic, also with many connections at once
-// (locally thanks to scripts/patches/ferretdb-*-writes-atomic-per-collection.patch).
+// (locally thanks to scripts/patches/ferretdb-*-writes-atomic-per-document.patch).
 describe('single-document updates from a pool of connections (real database)', () => {
   const POOL = 40;
   let db: Connection;
@@ -60,6 +60,20 @@ describe('single-document updates from a pool of connections (real database)', (
       ),
     );
     expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it('keeps a document atomic when some updates find it by _id and others by another field', async () => {
+    const col = db.collection<{ _id: string; key: string; n: number }>('mixed');
+    await col.insertOne({ _id: 'm', key: 'k', n: 0 });
+    const results = await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        col.updateOne(i % 2 ? { _id: 'm', n: { $lt: 30 } } : { key: 'k', n: { $lt: 30 } }, {
+          $inc: { n: 1 },
+        }),
+      ),
+    );
+    expect(results.reduce((n, r) => n + r.modifiedCount, 0)).toBe(30);
+    expect((await col.findOne({ _id: 'm' }))?.n).toBe(30);
   });
 
   it('deletes a document only while it still matches', async () => {
