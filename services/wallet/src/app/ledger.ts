@@ -99,9 +99,9 @@ async function record(
 
 /** The users' lines exist (pending) before money moves; writing them again changes nothing. */
 async function openHistory(history: HistoryStore, t: Transfer, isNew = false): Promise<void> {
-  await Promise.all(
-    t.history.map((line) => history.open({ ...line, transferId: t._id }, t.createdAt, isNew)),
-  );
+  const lines = t.history.map((line) => ({ ...line, transferId: t._id }));
+  if (isNew) await history.openNew(lines, t.createdAt);
+  else await Promise.all(lines.map((line) => history.open(line, t.createdAt)));
 }
 
 export function createLedger(d: LedgerDeps) {

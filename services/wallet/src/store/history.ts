@@ -78,33 +78,34 @@ export function createHistoryStore(conn: Connection) {
     return { items, total };
   }
 
+  async function insert(line: NewHistoryLine, id: number, at: Date): Promise<HistoryLine> {
+    const doc: HistoryLine = { ...line, id, status: 'pending', createdAt: at, updatedAt: at };
+    try {
+      return await feeds.insert(doc);
+    } catch (err) {
+      // Written by a concurrent retry: the number and feed slot taken now stay unused.
+      if (!isDuplicateKeyError(err)) throw err;
+      return (await Lines.findById(line._id).lean<HistoryLine>().exec())!;
+    }
+  }
+
   return {
     model: Lines,
     byKey: (key: string) => Lines.findById(key).lean<HistoryLine>().exec(),
 
-    /**
-     * Writes the line once (pending); a retry answers the line already there. `isNew` skips the
-     * lookup for a line no one can have written yet (its transfer was recorded just now).
-     */
-    async open(line: NewHistoryLine, at: Date, isNew = false): Promise<HistoryLine> {
-      // Otherwise looked up first: a top-up's line exists before its credit, and a number taken for
-      // nothing would leave a gap in the user's feed.
-      const found = isNew ? null : await Lines.findById(line._id).lean<HistoryLine>().exec();
-      if (found) return found;
-      const doc: HistoryLine = {
-        ...line,
-        id: await nextSequence(conn, 'transactions'),
-        status: 'pending',
-        createdAt: at,
-        updatedAt: at,
-      };
-      try {
-        return await feeds.insert(doc);
-      } catch (err) {
-        // Written by a concurrent retry: the number and feed slot taken now stay unused.
-        if (!isDuplicateKeyError(err)) throw err;
-        return (await Lines.findById(line._id).lean<HistoryLine>().exec())!;
-      }
+    /** Writes the line once (pending); a retry answers the line already there. */
+    async open(line: NewHistoryLine, at: Date): Promise<HistoryLine> {
+      // Looked up first: a top-up's line exists before its credit, and a number taken for nothing
+      // would leave a gap in the user's feed.
+      const found = await Lines.findById(line._id).lean<HistoryLine>().exec();
+      return found ?? insert(line, await nextSequence(conn, 'transactions'), at);
+    },
+
+    /** Writes lines no one can have written yet (their transfer was recorded just now), numbered together. */
+    async openNew(lines: NewHistoryLine[], at: Date): Promise<HistoryLine[]> {
+      if (lines.length === 0) return [];
+      const last = await nextSequence(conn, 'transactions', lines.length);
+      return Promise.all(lines.map((line, i) => insert(line, last - lines.length + 1 + i, at)));
     },
 
     /** Adds what became known of a pending line (a top-up's payment id, once paid). */
