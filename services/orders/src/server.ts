@@ -67,12 +67,12 @@ export function ordersHandlers(d: {
       return {
         orders: orders.map(orderToProto),
         total,
-        allCount: counts.all!,
-        completedCount: counts.completed!,
-        pendingCount: counts.pending!,
-        cancelledCount: counts.cancelled!,
-        armyCount: counts.army!,
-        manufacturerCount: counts.manufacturer!,
+        allCount: counts.all,
+        completedCount: counts.completed,
+        pendingCount: counts.pending,
+        cancelledCount: counts.cancelled,
+        armyCount: counts.army,
+        manufacturerCount: counts.manufacturer,
       };
     },
   };

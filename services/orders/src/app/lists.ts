@@ -4,6 +4,16 @@ import type { OrderRecord } from '../domain/order';
 import { activity } from '../events/orders-events';
 import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
 
+/** The order management page's cards, over every order whatever the tab. */
+export interface OrderCounts {
+  all: number;
+  army: number;
+  manufacturer: number;
+  completed: number;
+  pending: number;
+  cancelled: number;
+}
+
 export interface Paging {
   page: number;
   pageSize: number;
@@ -57,7 +67,7 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
     async all(
       caller: Caller | undefined,
       req: Paging & { scope: OrderScopeName },
-    ): Promise<{ orders: OrderRecord[]; total: number; counts: Record<string, number> }> {
+    ): Promise<{ orders: OrderRecord[]; total: number; counts: OrderCounts }> {
       const who = signedIn(caller);
       if (!hasRole(who, 'Admin')) throw forbidden('Only administrators can list every order');
       const { page, pageSize } = paging(req);

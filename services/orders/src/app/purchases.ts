@@ -91,7 +91,8 @@ export function createPurchases(d: PurchaseDeps) {
       const id = await d.idempotency.run(
         `${caller.userId}:create-order`,
         input.idempotencyKey || undefined,
-        { ...req },
+        // Named as the REST body, so a mismatch names the fields the client sent.
+        { productId: req.productId, quantity: req.quantity, totalPrice: req.totalPaise },
         async () => {
           const order = await d.saga.drive(await place(caller, req));
           if (order.status === 'cancelled') throw refusal(order.cancelReason);
