@@ -1,6 +1,7 @@
+import { ACTIVITY_SUBJECT, ORDERS_SUBJECTS } from '@qm/contracts/events';
 import { ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
-import { GrpcStatus, type RunningService } from '@qm/platform';
-import { eventually } from '@qm/testkit';
+import { connectBus, GrpcStatus, type RunningService } from '@qm/platform';
+import { eventually, INFRA, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
 import { createOrderStore } from '../src/store/orders';
 import { type OrdersStack, startOrdersStack } from './stack';
@@ -270,5 +271,61 @@ describe('orders: placing a purchase', () => {
     expect(doc.paths['/api/orders']!.get!.responses['403']).toBeDefined();
     expect(doc.paths['/api/orders/purchased']!.get!.responses['200']).toBeDefined();
     expect(doc.paths['/api/orders/sold']!.get!.responses['403']).toBeDefined();
+  });
+
+  it('publishes the order ends and the buyer activity: orders.order.completed with order_place, .cancelled, order_view', async () => {
+    const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'orders-events-test', log: testLog() });
+    const seen: { subject: string; data: Record<string, unknown> }[] = [];
+    for (const subject of [ORDERS_SUBJECTS.completed, ORDERS_SUBJECTS.cancelled, ACTIVITY_SUBJECT])
+      bus.listen(subject, (event) => seen.push({ subject, data: event.data as Record<string, unknown> }));
+    await bus.nc.flush();
+    try {
+      const id = await product('200.00', 1);
+      const bought = await as.army.post('/api/orders', { productId: id, quantity: 1, totalPrice: '200.00' });
+      expect(bought.status).toBe(201);
+      const poor = await product('5000.00', 1);
+      expect(
+        (await as.poor.post('/api/orders', { productId: poor, quantity: 1, totalPrice: '5000.00' })).status,
+      ).toBe(409);
+      expect((await as.army.get('/api/orders/purchased')).status).toBe(200);
+      const mine = (subject: string, test: (d: Record<string, unknown>) => boolean) =>
+        seen.filter((e) => e.subject === subject && test(e.data));
+      await eventually(
+        async () => (mine(ORDERS_SUBJECTS.cancelled, (d) => d.productId === poor).length ? true : undefined),
+        10_000,
+      );
+      await eventually(
+        async () =>
+          mine(ACTIVITY_SUBJECT, (d) => d.action === 'order_view' && d.userId === who.army.id).length
+            ? true
+            : undefined,
+        10_000,
+      );
+      expect(mine(ORDERS_SUBJECTS.completed, (d) => d.productId === id)).toEqual([
+        {
+          subject: ORDERS_SUBJECTS.completed,
+          data: expect.objectContaining({
+            id: bought.body.id,
+            status: 'completed',
+            buyerId: who.army.id,
+            totalPaise: 200_00,
+          }),
+        },
+      ]);
+      expect(mine(ORDERS_SUBJECTS.cancelled, (d) => d.productId === poor)).toEqual([
+        {
+          subject: ORDERS_SUBJECTS.cancelled,
+          data: expect.objectContaining({ status: 'cancelled', cancelReason: MSG.insufficientBalance }),
+        },
+      ]);
+      expect(
+        mine(
+          ACTIVITY_SUBJECT,
+          (d) => d.action === 'order_place' && String(d.details).startsWith(`Order #${bought.body.id}:`),
+        ),
+      ).toHaveLength(1);
+    } finally {
+      await bus.close();
+    }
   });
 });
