@@ -6,7 +6,7 @@ import type { OrderStore } from '../store/orders';
 import type { Partners } from './partners';
 
 /**
- * The purchase saga, orchestrated from the order document (docs/adr/008-purchase-saga.md):
+ * The purchase saga, orchestrated from the order document (docs/adr/010-purchase-saga.md):
  *
  *   reserve (catalog ReserveStock) → hold (wallet CreatePendingTransfer) → pay (PostPendingTransfer)
  *   → commit (CommitStock) → done: completed, paid
