@@ -5,3 +5,4 @@ export * from './api/identity';
 export * from './api/assistant';
 export * from './api/numbers';
 export * from './api/wallet';
+export * from './api/orders';

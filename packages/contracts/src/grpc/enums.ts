@@ -4,6 +4,8 @@ import { ProductType } from '../gen/qm/catalog/v1/catalog';
 import { Role, UserStatus } from '../gen/qm/identity/v1/identity';
 import { TransactionSort, TransactionStatus, TransactionType } from '../gen/qm/wallet/v1/wallet';
 import type { TransactionSortName, TransactionStatusName, TransactionTypeName } from '../api/wallet';
+import type { OrderScopeName, OrderStatusName, PaymentStatusName } from '../api/orders';
+import { OrderScope, OrderStatus, PaymentStatus } from '../gen/qm/orders/v1/orders';
 
 /**
  * A proto enum ⇄ REST name mapping, written once from the name side so the compiler proves every
@@ -56,4 +58,22 @@ export const transactionSorts = enumMapping<TransactionSortName, TransactionSort
   date_asc: TransactionSort.TRANSACTION_SORT_DATE_ASC,
   amount_desc: TransactionSort.TRANSACTION_SORT_AMOUNT_DESC,
   amount_asc: TransactionSort.TRANSACTION_SORT_AMOUNT_ASC,
+});
+
+export const orderStatuses = enumMapping<OrderStatusName, OrderStatus>({
+  pending: OrderStatus.ORDER_STATUS_PENDING,
+  completed: OrderStatus.ORDER_STATUS_COMPLETED,
+  cancelled: OrderStatus.ORDER_STATUS_CANCELLED,
+});
+
+export const paymentStatuses = enumMapping<PaymentStatusName, PaymentStatus>({
+  pending: PaymentStatus.PAYMENT_STATUS_PENDING,
+  paid: PaymentStatus.PAYMENT_STATUS_PAID,
+  failed: PaymentStatus.PAYMENT_STATUS_FAILED,
+});
+
+export const orderScopes = enumMapping<OrderScopeName, OrderScope>({
+  all: OrderScope.ORDER_SCOPE_UNSPECIFIED,
+  army: OrderScope.ORDER_SCOPE_ARMY,
+  manufacturer: OrderScope.ORDER_SCOPE_MANUFACTURER,
 });

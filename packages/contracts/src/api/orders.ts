@@ -1,0 +1,242 @@
+import { z } from 'zod';
+import { PRODUCT_LIMITS, type ProductTypeName } from './catalog';
+import type { UserRole } from './identity';
+import { idParam, NUMBER_LIMITS } from './numbers';
+
+/**
+ * REST shapes of spec §7 for orders (purchase, purchases, sales, the administrators' list), shared
+ * by the gateway (validation, OpenAPI), the orders service (the same rules and messages) and the
+ * market and admin remotes. Money travels as a string with two decimals ("2500.00").
+ */
+export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
+export type OrderStatusName = (typeof ORDER_STATUSES)[number];
+/** `failed`: no money moved (the hold was voided, or never made). */
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed'] as const;
+export type PaymentStatusName = (typeof PAYMENT_STATUSES)[number];
+/** The /admin/orders tabs: every order, buyers with role Army, sellers with role Manufacturer. */
+export const ORDER_SCOPES = ['all', 'army', 'manufacturer'] as const;
+export type OrderScopeName = (typeof ORDER_SCOPES)[number];
+
+export const ORDER_LIMITS = {
+  /** A purchase cannot exceed the largest stock a product may have. */
+  quantityMax: PRODUCT_LIMITS.stockMax,
+  /** At most 99,999,999.99 rupees (decimal 10,2). */
+  totalMaxPaise: 9_999_999_999,
+  /** Order lists are read in feed buckets: at most this many per page. */
+  pageSizeMax: 32,
+} as const;
+
+/** The user-facing texts of spec §5 and §8 for orders; the service answers with the same. */
+export const ORDER_MESSAGES = {
+  missingData: 'Missing required data',
+  productRequired: 'Product id is required',
+  quantityRequired: 'Quantity is required',
+  quantityMin: 'Quantity must be at least 1',
+  quantityInteger: 'Quantity must be a whole number',
+  quantityAboveStock: (stock: number) => `Quantity must be at most the available stock (${stock})`,
+  totalPriceRequired: 'Total price is required',
+  totalPriceFormat: 'Total price must be rupees with two decimals, e.g. "2500.00"',
+  totalPriceTooLarge: 'Total price must be at most 99,999,999.99',
+  /** 409 when the total the buyer saw is not price × quantity now: the price changed meanwhile. */
+  priceChanged: 'The price of this product has changed. Please review the new total and try again.',
+  insufficientBalance: 'Insufficient wallet balance',
+  insufficientBalanceDetail:
+    'Your wallet balance is lower than the total amount. Please add money to your wallet.',
+  insufficientStock: 'Insufficient stock',
+  outOfStock: 'Out of Stock',
+  productNotFound: 'Product not found',
+  productNotFoundDetail:
+    "The product you're looking for may have been removed or is temporarily unavailable.",
+  ownProduct: 'You cannot purchase your own product',
+  adminCannotPurchase: 'Administrators cannot purchase products',
+  notApproved: 'Your account must be approved before you can make purchases',
+  salesManufacturersOnly: 'Only manufacturers have sales',
+  /** A purchase the saga gave up on: no reply in time from catalog or wallet. */
+  timedOut: 'The purchase could not be completed in time. No money was taken.',
+  createFailed: 'Failed to create order',
+  purchaseFailedTitle: 'Purchase failed',
+  purchaseSuccessTitle: 'Purchase successful',
+  purchaseSuccess: 'Your order has been placed successfully.',
+  processing: 'Processing Payment...',
+  paymentSuccessful: 'Payment Successful!',
+  fetchPurchasedFailed: 'Failed to fetch purchased orders',
+  fetchSoldFailed: 'Failed to fetch sold orders',
+  noPurchases: 'No Purchases Yet',
+  noSales: 'No Sales Yet',
+  productDetailsUnavailable: 'Product details not available',
+  phoneNotProvided: 'Not provided',
+  idempotencyInProgress: 'A request with this Idempotency-Key is still being processed. Retry later.',
+  idempotencyMismatch: (fields: string[]) =>
+    `This Idempotency-Key was already used with a different ${fields.join(', ')}. Use a new key for a new request.`,
+} as const;
+
+/** Why a purchase quantity is refused against the stock the page shows, or undefined (spec §5). */
+export function quantityProblem(quantity: unknown, stock: number): string | undefined {
+  if (quantity === undefined || quantity === null || quantity === '') return ORDER_MESSAGES.quantityRequired;
+  const n = typeof quantity === 'string' ? Number(quantity.trim()) : quantity;
+  if (typeof n !== 'number' || !Number.isFinite(n)) return ORDER_MESSAGES.quantityInteger;
+  if (n < 1) return ORDER_MESSAGES.quantityMin;
+  if (!Number.isInteger(n)) return ORDER_MESSAGES.quantityInteger;
+  if (n > stock) return ORDER_MESSAGES.quantityAboveStock(stock);
+  return undefined;
+}
+
+/** Why a totalPrice text is refused, or undefined: rupees, at most two decimals, 0 to 99,999,999.99. */
+export function totalPriceProblem(input: unknown): string | undefined {
+  if (input === undefined || input === null || input === '') return ORDER_MESSAGES.totalPriceRequired;
+  if (typeof input !== 'string') return ORDER_MESSAGES.totalPriceFormat;
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(input.trim());
+  if (!m) return ORDER_MESSAGES.totalPriceFormat;
+  if (m[1]!.replace(/^0+/, '').length > 8) return ORDER_MESSAGES.totalPriceTooLarge;
+  return undefined;
+}
+
+const productIdField = z
+  .number({
+    error: (iss) => (iss.input == null ? ORDER_MESSAGES.productRequired : 'Product id must be a number'),
+  })
+  .min(1, 'Product id must be positive')
+  .max(NUMBER_LIMITS.idMax, 'Product id is too large')
+  .int('Product id must be a whole number');
+
+const quantityField = z
+  .number({
+    error: (iss) => (iss.input == null ? ORDER_MESSAGES.quantityRequired : ORDER_MESSAGES.quantityInteger),
+  })
+  .min(1, ORDER_MESSAGES.quantityMin)
+  .int(ORDER_MESSAGES.quantityInteger)
+  .max(
+    ORDER_LIMITS.quantityMax,
+    `Quantity must be at most ${ORDER_LIMITS.quantityMax.toLocaleString('en-US')}`,
+  );
+
+const totalPriceField = z
+  .string({
+    error: (iss) => (iss.input == null ? ORDER_MESSAGES.totalPriceRequired : ORDER_MESSAGES.totalPriceFormat),
+  })
+  .superRefine((v, ctx) => {
+    const problem = totalPriceProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  // The rule above, stated in the OpenAPI document.
+  .meta({ pattern: '^\\s*0*\\d{1,8}(\\.\\d{1,2})?\\s*$' })
+  .describe('price × quantity as the buyer saw it: rupees with two decimals, e.g. "2500.00"');
+
+/**
+ * POST /api/orders. The buyer is the caller (spec §5's buyerId is never taken from the body); the
+ * server recomputes price × quantity and answers 409 with ORDER_MESSAGES.priceChanged when the
+ * totalPrice differs.
+ */
+export const CreateOrderBody = z.object({
+  productId: productIdField,
+  quantity: quantityField,
+  totalPrice: totalPriceField,
+});
+export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
+export type CreateOrderInput = z.input<typeof CreateOrderBody>;
+
+const pageField = z.coerce
+  .number({ error: 'Page must be a number' })
+  .int('Page must be a whole number')
+  .min(1, 'Page must be at least 1')
+  .max(NUMBER_LIMITS.pageMax, 'Page is too large')
+  .default(1);
+
+const pageSizeField = z.coerce
+  .number({ error: 'Page size must be a number' })
+  .int('Page size must be a whole number')
+  .min(1, 'Page size must be at least 1')
+  .max(ORDER_LIMITS.pageSizeMax, `Page size must be at most ${ORDER_LIMITS.pageSizeMax}`)
+  .default(20);
+
+/** GET /api/orders/purchased and GET /api/orders/sold. */
+export const OrdersQuery = z.object({ page: pageField, pageSize: pageSizeField });
+export type OrdersQuery = z.infer<typeof OrdersQuery>;
+
+/** GET /api/orders (administrators). */
+export const AdminOrdersQuery = OrdersQuery.extend({
+  scope: z.enum(ORDER_SCOPES, { error: `Scope must be one of ${ORDER_SCOPES.join(', ')}` }).default('all'),
+});
+export type AdminOrdersQuery = z.infer<typeof AdminOrdersQuery>;
+
+/** An order id in a path. */
+export const OrderIdParams = z.object({ id: idParam('Order id') });
+
+// ---- responses -------------------------------------------------------------------------------------
+
+/** What was bought, as it was when the order was placed; null when not known. */
+export interface OrderProductView {
+  name: string;
+  type: ProductTypeName;
+  description: string;
+}
+
+/** The buyer as the seller sees them (spec §3 buyerDetails), as they were at the purchase. */
+export interface BuyerDetailsView {
+  name: string;
+  role: UserRole;
+  email: string;
+  /** null: "Not provided". */
+  phone: string | null;
+}
+
+export interface OrderPartyView {
+  id: number;
+  name: string;
+  username: string;
+  role: UserRole;
+}
+
+/** An order as its buyer sees it; the answer of POST /api/orders. */
+export interface OrderView {
+  id: number;
+  productId: number;
+  buyerId: number;
+  sellerId: number;
+  quantity: number;
+  unitPrice: string;
+  totalPrice: string;
+  status: OrderStatusName;
+  paymentStatus: PaymentStatusName;
+  /** Why a cancelled order was cancelled; null otherwise. */
+  cancelReason: string | null;
+  /** null: "Product details not available". */
+  product: OrderProductView | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/orders/purchased: the caller's purchases with who sold them. */
+export interface PurchasedOrderView extends OrderView {
+  seller: OrderPartyView;
+}
+
+/** GET /api/orders/sold: the Manufacturer's sales with the buyer's details. */
+export interface SoldOrderView extends OrderView {
+  buyer: OrderPartyView;
+  buyerDetails: BuyerDetailsView;
+}
+
+/** GET /api/orders: every field. */
+export interface AdminOrderView extends OrderView {
+  buyer: OrderPartyView;
+  seller: OrderPartyView;
+  buyerDetails: BuyerDetailsView;
+}
+
+export interface OrdersPage<T extends OrderView> {
+  orders: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** GET /api/orders: the page in its scope and the counts of the page's cards over every order. */
+export interface AdminOrdersPage extends OrdersPage<AdminOrderView> {
+  allCount: number;
+  completedCount: number;
+  pendingCount: number;
+  cancelledCount: number;
+  armyCount: number;
+  manufacturerCount: number;
+}
