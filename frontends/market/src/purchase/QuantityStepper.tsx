@@ -30,7 +30,8 @@ export function QuantityStepper({ value, stock, onChange, disabled }: QuantitySt
       <NumberInput
         aria-label="Quantity"
         value={value}
-        // Typing is clamped as it happens; an emptied input may be retyped and reads 1 when left empty.
+        // A number outside 1..stock cannot be typed ("strict"); an emptied input may be retyped and reads
+        // 1 when left empty.
         onChange={(next) => (next === '' ? onChange('') : set(next))}
         onBlur={() => value === '' && onChange(1)}
         min={1}
