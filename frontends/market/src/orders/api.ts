@@ -15,9 +15,6 @@ export const SOLD_KEY = ['/api/orders/sold'] as const;
 /** The wallet remote's queries start with the same key; this one never records a wallet_view. */
 const WALLET_BALANCE_KEY = ['/api/wallet', 'balance'] as const;
 
-/** How often a list holding a pending order is read again. */
-const PENDING_POLL_MS = 2_000;
-
 /** Order cards per page (the API allows at most 32: one feed bucket). */
 export const ORDERS_PAGE_SIZE = 20;
 
@@ -46,11 +43,9 @@ export const ordersQuery = <T extends OrdersTab>(tab: T, page: number) =>
         { signal },
       ),
     placeholderData: keepPreviousData,
-    // Another user's purchase may have landed since the last visit.
+    // Every visit reads afresh (another user's purchase may have landed) and counts as an order_view
+    // (the gateway records one per read of the first page, so the list is not polled).
     refetchOnMount: 'always',
-    // An order still settling (the purchase saga answers within seconds) is read again until final.
-    refetchInterval: (query) =>
-      query.state.data?.orders.some((order) => order.status === 'pending') ? PENDING_POLL_MS : false,
   });
 
 /** POST /api/orders; the key makes a retry of the same attempt place one order only. */
