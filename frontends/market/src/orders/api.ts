@@ -56,13 +56,20 @@ export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
     headers: { 'Idempotency-Key': idempotencyKey },
   });
 
-/** After a purchase: the stock, the balance and the purchases all changed. */
+/**
+ * After a purchase attempt the stock, the balance and the purchases may have changed. After a success
+ * they are only marked stale (read when next shown): the payment page keeps showing what was bought for
+ * its 2 s instead of "Out of Stock" or a low-balance warning. After a failure the page reads the product
+ * and the balance at once, so that a changed price or balance is on screen before the next try.
+ */
 export function useRefreshAfterPurchase() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: PRODUCTS_KEY }),
-      queryClient.invalidateQueries({ queryKey: WALLET_BALANCE_KEY }),
-      queryClient.invalidateQueries({ queryKey: PURCHASED_KEY }),
-    ]);
+  return (succeeded: boolean) => {
+    const refetchType = succeeded ? 'none' : 'active';
+    return Promise.all(
+      [PRODUCTS_KEY, WALLET_BALANCE_KEY, PURCHASED_KEY].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey, refetchType }),
+      ),
+    );
+  };
 }
