@@ -7,7 +7,7 @@ import type {
   WalletView,
 } from '@qm/contracts/rest';
 import { apiFetch, toQueryString } from '@qm/ui';
-import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { PRODUCTS_KEY } from '../api';
 
 export const PURCHASED_KEY = ['/api/orders/purchased'] as const;
@@ -62,14 +62,16 @@ export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
  * its 2 s instead of "Out of Stock" or a low-balance warning. After a failure the page reads the product
  * and the balance at once, so that a changed price or balance is on screen before the next try.
  */
+export function refreshAfterPurchase(queryClient: QueryClient, succeeded: boolean) {
+  const refetchType = succeeded ? 'none' : 'active';
+  return Promise.all(
+    [PRODUCTS_KEY, WALLET_BALANCE_KEY, PURCHASED_KEY].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey, refetchType }),
+    ),
+  );
+}
+
 export function useRefreshAfterPurchase() {
   const queryClient = useQueryClient();
-  return (succeeded: boolean) => {
-    const refetchType = succeeded ? 'none' : 'active';
-    return Promise.all(
-      [PRODUCTS_KEY, WALLET_BALANCE_KEY, PURCHASED_KEY].map((queryKey) =>
-        queryClient.invalidateQueries({ queryKey, refetchType }),
-      ),
-    );
-  };
+  return (succeeded: boolean) => refreshAfterPurchase(queryClient, succeeded);
 }
