@@ -461,7 +461,15 @@ const mustFail = [
   },
   {
     what: 'a call to a service that is not enabled',
-    args: ['--set', 'services.wallet.enabled=true', '--set', 'services.identity.enabled=false'],
+    // orders calls identity too: off, so the message names the wallet's call.
+    args: [
+      '--set',
+      'services.wallet.enabled=true',
+      '--set',
+      'services.orders.enabled=false',
+      '--set',
+      'services.identity.enabled=false',
+    ],
     message: 'services.wallet calls identity, which is not enabled',
   },
   {

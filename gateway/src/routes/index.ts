@@ -3,6 +3,7 @@ import type { Api } from '../http/api';
 import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
+import { registerOrderRoutes } from './orders';
 import { registerWalletRoutes } from './wallet';
 
 /** Every REST area of spec §7, one module each. */
@@ -10,5 +11,6 @@ export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerCatalogRoutes(api, deps);
   registerIdentityRoutes(api, deps);
   registerWalletRoutes(api, deps);
+  registerOrderRoutes(api, deps);
   registerAssistantRoutes(api, deps);
 }

@@ -4,3 +4,4 @@ export * from './events/streams';
 export * from './events/activity';
 export * from './events/identity';
 export * from './events/catalog';
+export * from './events/orders';

@@ -16,8 +16,11 @@ import { mails } from '../mail/templates';
 import type { StoredUser } from '../store/users';
 import { bestEffort, type Deps, recordActivity } from './deps';
 
-/** Internal services that may look a user up by id or username (docs/adr/005). */
-const LOOKUP_SERVICES: ReadonlySet<string> = new Set(['wallet']);
+/**
+ * Internal services that may look a user up by id or username (docs/adr/005): the wallet, and orders
+ * for a purchase's buyer (approval, details) and seller.
+ */
+const LOOKUP_SERVICES: ReadonlySet<string> = new Set(['wallet', 'orders']);
 import { register } from './registration';
 import { updateProfile } from './profiles';
 

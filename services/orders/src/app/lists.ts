@@ -1,0 +1,82 @@
+import { ORDER_LIMITS, ORDER_MESSAGES as MSG, type OrderScopeName } from '@qm/contracts/rest';
+import { type Caller, forbidden, hasRole, invalid, type Outbox, unauthenticated } from '@qm/platform';
+import type { OrderRecord } from '../domain/order';
+import { activity } from '../events/orders-events';
+import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+function paging(req: Paging): Paging {
+  const page = req.page || 1;
+  const pageSize = req.pageSize || 20;
+  if (!Number.isSafeInteger(page) || page < 1) throw invalid('Page must be at least 1');
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > ORDER_LIMITS.pageSizeMax)
+    throw invalid(`Page size must be between 1 and ${ORDER_LIMITS.pageSizeMax}`);
+  return { page, pageSize };
+}
+
+const signedIn = (caller: Caller | undefined): Caller => {
+  if (!caller) throw unauthenticated();
+  return caller;
+};
+
+/** The administrators' tabs (spec §2 /admin/orders) as feeds: buyers with role Army, sellers Manufacturer. */
+const SCOPES: Record<OrderScopeName, { feed: OrderFeed; owner: string }> = {
+  all: { feed: 'all', owner: ALL_ORDERS },
+  army: { feed: 'buyerRole', owner: 'Army' },
+  manufacturer: { feed: 'sellerRole', owner: 'Manufacturer' },
+};
+
+/** Reading orders: one's purchases, a Manufacturer's sales, and every order for administrators. */
+export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
+  const viewed = async (caller: Caller, recordView: boolean) => {
+    if (recordView) await d.outbox.publish([activity(caller, 'order_view', 'Viewed orders')]);
+  };
+
+  return {
+    async purchased(caller: Caller | undefined, req: Paging & { recordView: boolean }) {
+      const who = signedIn(caller);
+      const { page, pageSize } = paging(req);
+      const out = await d.orders.page('buyer', who.userId, page, pageSize);
+      await viewed(who, req.recordView);
+      return out;
+    },
+
+    async sold(caller: Caller | undefined, req: Paging & { recordView: boolean }) {
+      const who = signedIn(caller);
+      if (!hasRole(who, 'Manufacturer')) throw forbidden(MSG.salesManufacturersOnly);
+      const { page, pageSize } = paging(req);
+      const out = await d.orders.page('seller', who.userId, page, pageSize);
+      await viewed(who, req.recordView);
+      return out;
+    },
+
+    async all(
+      caller: Caller | undefined,
+      req: Paging & { scope: OrderScopeName },
+    ): Promise<{ orders: OrderRecord[]; total: number; counts: Record<string, number> }> {
+      const who = signedIn(caller);
+      if (!hasRole(who, 'Admin')) throw forbidden('Only administrators can list every order');
+      const { page, pageSize } = paging(req);
+      const scope = SCOPES[req.scope];
+      const [pageOut, all, army, manufacturer, completed, pending, cancelled] = await Promise.all([
+        d.orders.page(scope.feed, scope.owner, page, pageSize),
+        d.orders.feedSize('all', ALL_ORDERS),
+        d.orders.feedSize('buyerRole', 'Army'),
+        d.orders.feedSize('sellerRole', 'Manufacturer'),
+        d.orders.countByStatus('completed'),
+        d.orders.countByStatus('pending'),
+        d.orders.countByStatus('cancelled'),
+      ]);
+      return {
+        ...pageOut,
+        counts: { all, army, manufacturer, completed, pending, cancelled },
+      };
+    },
+  };
+}
+
+export type OrderLists = ReturnType<typeof createOrderLists>;

@@ -1,0 +1,130 @@
+import { catalogV1, identityV1, productTypes, roles, userStatuses, walletV1 } from '@qm/contracts/grpc';
+import { createClient, GrpcStatus, isServiceError, type ServiceIdentity } from '@qm/platform';
+import type { ProductFacts, UserFacts } from '../domain/order';
+
+/**
+ * The services a purchase calls, with the orders service's own identity (docs/adr/005): identity
+ * (who buys and sells), catalog (the product and its stock reservation) and wallet (the hold).
+ * Refusals arrive as gRPC errors; the saga decides which end a purchase and which are retried.
+ */
+export interface Partners {
+  /** The user, or null when there is none. */
+  user(id: number): Promise<UserFacts | null>;
+  /** The product, or null when it does not exist (any more). */
+  product(id: number): Promise<ProductFacts | null>;
+  reserve(reference: string, productId: number, quantity: number, ttlSeconds: number): Promise<void>;
+  release(reference: string): Promise<void>;
+  commit(reference: string): Promise<void>;
+  hold(req: {
+    reference: string;
+    buyerId: number;
+    sellerId: number;
+    amountPaise: number;
+    timeoutSeconds: number;
+    description: string;
+  }): Promise<void>;
+  post(reference: string): Promise<void>;
+  void(reference: string): Promise<void>;
+  close(): void;
+}
+
+export interface PartnerAddresses {
+  identity: string;
+  catalog: string;
+  wallet: string;
+  token: string | undefined;
+  deadlineMs: number;
+}
+
+const isNotFound = (err: unknown) => isServiceError(err) && err.code === GrpcStatus.NOT_FOUND;
+
+export function grpcPartners(a: PartnerAddresses): Partners {
+  const opts = {
+    defaultDeadlineMs: a.deadlineMs,
+    identity: a.token ? ({ service: 'orders', token: a.token } satisfies ServiceIdentity) : undefined,
+  };
+  const identity = createClient(
+    'qm.identity.v1.IdentityService',
+    identityV1.IdentityServiceService,
+    a.identity,
+    opts,
+  );
+  const catalog = createClient(
+    'qm.catalog.v1.CatalogService',
+    catalogV1.CatalogServiceService,
+    a.catalog,
+    opts,
+  );
+  const wallet = createClient('qm.wallet.v1.WalletService', walletV1.WalletServiceService, a.wallet, opts);
+
+  return {
+    async user(id) {
+      try {
+        const { user: u } = await identity.lookupUser({ by: { $case: 'id', value: id } });
+        if (!u) return null;
+        return {
+          id: u.id,
+          username: u.username,
+          firstName: u.firstName,
+          lastName: u.lastName,
+          email: u.email,
+          phoneNumber: u.phoneNumber,
+          role: roles.fromProto(u.role) ?? '',
+          status: userStatuses.fromProto(u.status) ?? '',
+          isAdmin: u.isAdmin,
+        };
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+    },
+    async product(id) {
+      try {
+        const { product: p } = await catalog.getProduct({ id, recordView: false });
+        if (!p) return null;
+        return {
+          id: p.id,
+          name: p.name,
+          type: productTypes.fromProto(p.type) ?? 'Other',
+          description: p.description,
+          pricePaise: p.pricePaise,
+          stock: p.stock,
+          manufacturerId: p.manufacturerId,
+        };
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+    },
+    async reserve(reference, productId, quantity, ttlSeconds) {
+      await catalog.reserveStock({ reference, productId, quantity, ttlSeconds });
+    },
+    async release(reference) {
+      await catalog.releaseStock({ reference });
+    },
+    async commit(reference) {
+      await catalog.commitStock({ reference });
+    },
+    async hold(h) {
+      await wallet.createPendingTransfer({
+        reference: h.reference,
+        debitUserId: h.buyerId,
+        creditUserId: h.sellerId,
+        amountPaise: h.amountPaise,
+        timeoutSeconds: h.timeoutSeconds,
+        description: h.description,
+      });
+    },
+    async post(reference) {
+      await wallet.postPendingTransfer({ reference });
+    },
+    async void(reference) {
+      await wallet.voidPendingTransfer({ reference });
+    },
+    close() {
+      identity.close();
+      catalog.close();
+      wallet.close();
+    },
+  };
+}

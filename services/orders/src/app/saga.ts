@@ -1,0 +1,219 @@
+import { ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
+import { GrpcStatus, isServiceError, type Logger, type Outbox } from '@qm/platform';
+import { type OrderRecord, pastDeadline, type SagaStep, undoFor } from '../domain/order';
+import { orderEnded } from '../events/orders-events';
+import type { OrderStore } from '../store/orders';
+import type { Partners } from './partners';
+
+/**
+ * The purchase saga, orchestrated from the order document (docs/adr/008-purchase-saga.md):
+ *
+ *   reserve (catalog ReserveStock) → hold (wallet CreatePendingTransfer) → pay (PostPendingTransfer)
+ *   → commit (CommitStock) → done: completed, paid
+ *   any refusal before pay succeeds → compensate (VoidPendingTransfer, ReleaseStock) → done: cancelled
+ *
+ * Each call is keyed by the order's reference, so repeating a step after a crash or a lost reply has
+ * no further effect. A refusal (not found, insufficient, expired) decides the order; a failure a
+ * retry may cure (unavailable, deadline) leaves it where it is for the sweeper.
+ */
+export interface SagaDeps {
+  orders: OrderStore;
+  partners: Partners;
+  outbox: Outbox;
+  log: Logger;
+  holdTimeoutSeconds: number;
+  /** Test-only pause between the hold and the payment (ORDERS_PAUSE_AFTER_HOLD_MS). */
+  pauseAfterHoldMs?: number;
+}
+
+/** Answers the service gives when it has decided; anything else may go otherwise on a retry. */
+const DECIDED = new Set([
+  GrpcStatus.NOT_FOUND,
+  GrpcStatus.FAILED_PRECONDITION,
+  GrpcStatus.INVALID_ARGUMENT,
+  GrpcStatus.PERMISSION_DENIED,
+  GrpcStatus.ALREADY_EXISTS,
+  GrpcStatus.OUT_OF_RANGE,
+]);
+const decided = (err: unknown) => isServiceError(err) && DECIDED.has(err.code);
+const is = (err: unknown, code: GrpcStatus, text?: RegExp) =>
+  isServiceError(err) && err.code === code && (!text || text.test(err.details));
+
+/** Thrown inside the outbox run when another driver ended the order first: nothing to publish. */
+class AlreadyMoved {
+  constructor(readonly order: OrderRecord) {}
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Why catalog's refusal of a reservation cancels the order. */
+const reserveRefused = (err: unknown) =>
+  is(err, GrpcStatus.NOT_FOUND)
+    ? MSG.productNotFound
+    : is(err, GrpcStatus.FAILED_PRECONDITION, /insufficient stock/i)
+      ? MSG.insufficientStock
+      : MSG.createFailed;
+
+/** Why the wallet's refusal of a hold cancels the order. */
+const holdRefused = (err: unknown) =>
+  is(err, GrpcStatus.FAILED_PRECONDITION, /insufficient wallet balance/i)
+    ? MSG.insufficientBalance
+    : MSG.createFailed;
+
+/** Puts a reservation's stock back; none made, or already released, is fine. */
+async function releaseStock({ partners, log, holdTimeoutSeconds }: SagaDeps, o: OrderRecord): Promise<void> {
+  try {
+    await partners.release(o.reference);
+  } catch (err) {
+    if (is(err, GrpcStatus.NOT_FOUND)) return;
+    if (is(err, GrpcStatus.FAILED_PRECONDITION, /holds no stock/)) {
+      // Left half-made by a crash in catalog: finishing the reservation lets it be released.
+      await partners.reserve(o.reference, o.productId, o.quantity, holdTimeoutSeconds).catch((e: unknown) => {
+        if (!decided(e)) throw e;
+      });
+      await partners.release(o.reference).catch((e: unknown) => {
+        if (!is(e, GrpcStatus.NOT_FOUND) && !is(e, GrpcStatus.FAILED_PRECONDITION, /holds no stock/)) throw e;
+      });
+      return;
+    }
+    if (!decided(err)) throw err;
+    log.error({ err, order: o.id }, 'stock release refused');
+  }
+}
+
+export function createSaga(d: SagaDeps) {
+  const { orders, partners, log } = d;
+
+  const move = async (o: OrderRecord, set: Parameters<OrderStore['advance']>[2]) =>
+    (await orders.advance(o.id, o.step, set)).order;
+  /** Turns to compensation; `refused`: the current step's partner refused it (so it took no effect). */
+  const cancel = (o: OrderRecord, reason: string, refused = false) =>
+    move(o, { step: 'compensate', cancelReason: reason, undo: undoFor(o, refused) });
+
+  /** Runs a forward step: on success to `next`, on a refusal to compensation with its reason. */
+  async function forward(
+    o: OrderRecord,
+    call: () => Promise<unknown>,
+    next: Parameters<OrderStore['advance']>[2],
+    reasonFor: (err: unknown) => string,
+  ): Promise<OrderRecord> {
+    try {
+      await call();
+    } catch (err) {
+      if (!decided(err)) throw err;
+      const reason = reasonFor(err);
+      if (reason === MSG.createFailed) log.error({ err, order: o.id, step: o.step }, 'purchase step refused');
+      return cancel(o, reason, true);
+    }
+    return move(o, next);
+  }
+
+  /** The order's last change, with its event (and the buyer's activity) through the outbox. */
+  async function end(o: OrderRecord, status: 'completed' | 'cancelled'): Promise<OrderRecord> {
+    const now = new Date();
+    try {
+      return await d.outbox.run(orderEnded(o, status, now), async () => {
+        const r = await orders.advance(o.id, o.step, {
+          step: 'done',
+          status,
+          paymentStatus: status === 'completed' ? 'paid' : 'failed',
+        });
+        if (!r.moved) throw new AlreadyMoved(r.order);
+        return r.order;
+      });
+    } catch (err) {
+      if (err instanceof AlreadyMoved) return err.order;
+      throw err;
+    }
+  }
+
+  const steps: Record<Exclude<SagaStep, 'done'>, (o: OrderRecord) => Promise<OrderRecord>> = {
+    reserve: (o) =>
+      forward(
+        o,
+        () => partners.reserve(o.reference, o.productId, o.quantity, d.holdTimeoutSeconds),
+        { step: 'hold' },
+        reserveRefused,
+      ),
+
+    hold: (o) =>
+      // A free product moves no money: nothing to hold.
+      o.totalPaise === 0
+        ? move(o, { step: 'pay' })
+        : forward(
+            o,
+            () =>
+              partners.hold({
+                reference: o.reference,
+                buyerId: o.buyerId,
+                sellerId: o.sellerId,
+                amountPaise: o.totalPaise,
+                timeoutSeconds: d.holdTimeoutSeconds,
+                description: `Order #${o.id}: ${o.quantity} × ${o.product.name}`,
+              }),
+            { step: 'pay' },
+            holdRefused,
+          ),
+
+    async pay(o) {
+      if (d.pauseAfterHoldMs) await sleep(d.pauseAfterHoldMs);
+      // The product may have been deleted while the saga ran: then nothing is sold.
+      if (!(await partners.product(o.productId))) return cancel(o, MSG.productNotFound);
+      return forward(
+        o,
+        () => (o.totalPaise === 0 ? Promise.resolve() : partners.post(o.reference)),
+        { step: 'commit', paymentStatus: 'paid' },
+        // The hold expired (or was voided) before it could be posted.
+        () => MSG.timedOut,
+      );
+    },
+
+    async commit(o) {
+      try {
+        await partners.commit(o.reference);
+      } catch (err) {
+        if (!decided(err)) throw err;
+        // Paid already, so the order completes; the reservation's state is for catalog to explain.
+        log.error({ err, order: o.id }, 'stock commit refused after payment');
+      }
+      return end(o, 'completed');
+    },
+
+    async compensate(o) {
+      // Without a record of it, undo everything: each undo is harmless where nothing took effect.
+      const undo = o.undo ?? { hold: o.totalPaise > 0, stock: true };
+      if (undo.hold) {
+        try {
+          await partners.void(o.reference);
+        } catch (err) {
+          // A payment posted meanwhile (a concurrent driver) wins: the order completes instead.
+          if (is(err, GrpcStatus.FAILED_PRECONDITION, /already post/))
+            return move(o, { step: 'commit', paymentStatus: 'paid', cancelReason: '' });
+          // Otherwise no hold, or one already failed, voided or expired: nothing is held.
+          if (!decided(err)) throw err;
+        }
+      }
+      if (undo.stock) await releaseStock(d, o);
+      return end(o, 'cancelled');
+    },
+  };
+
+  return {
+    /**
+     * Drives the order as far as it goes now. A failure a retry may cure stops it where it is (the
+     * sweeper resumes it); the order is answered as it stands.
+     */
+    async drive(order: OrderRecord, opts: { deadline?: boolean } = {}): Promise<OrderRecord> {
+      let o = order;
+      try {
+        if (opts.deadline && pastDeadline(o, new Date())) o = await cancel(o, MSG.timedOut);
+        while (o.step !== 'done') o = await steps[o.step](o);
+      } catch (err) {
+        log.warn({ err, order: o.id, step: o.step }, 'purchase paused; the sweeper resumes it');
+      }
+      return o;
+    },
+  };
+}
+
+export type Saga = ReturnType<typeof createSaga>;

@@ -1,0 +1,36 @@
+import { type Logger, newRequestId, runWithContext } from '@qm/platform';
+import { abandoned, type OrderRecord } from '../domain/order';
+import type { OrderStore } from '../store/orders';
+import type { Saga } from './saga';
+
+/**
+ * Resumes orders left mid-saga (a crash, a partner down): each pending order untouched for
+ * `graceMs` is driven on from its step; one past its deadline and not yet paid is cancelled. So no
+ * order stays pending much longer than its deadline (the hold timeout) plus a sweep.
+ */
+export function createSweeper(d: { orders: OrderStore; saga: Saga; log: Logger; graceMs: number }) {
+  /** The saga acts for the buyer (catalog's product read needs a signed-in caller). */
+  const asBuyer = <T>(o: OrderRecord, fn: () => Promise<T>) =>
+    runWithContext(
+      {
+        requestId: newRequestId(),
+        caller: { userId: o.buyerId, username: o.buyer.username, roles: [o.buyer.role] },
+      },
+      fn,
+    );
+
+  return {
+    async sweep(): Promise<number> {
+      const now = new Date();
+      // By status only (an equality FerretDB pushes down); the age is checked here.
+      const due = (await d.orders.pending()).filter((o) => abandoned(o, now, d.graceMs));
+      let ended = 0;
+      for (const o of due) {
+        const after = await asBuyer(o, () => d.saga.drive(o, { deadline: true }));
+        if (after.status !== 'pending') ended++;
+      }
+      if (due.length) d.log.info({ resumed: due.length, ended }, 'orders sweep');
+      return ended;
+    },
+  };
+}

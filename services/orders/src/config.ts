@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** The orders service's own environment (CONVENTIONS "Environment variables"), on top of the common service variables. */
+export const ordersEnv = {
+  /** Buyers' and sellers' details and approval are read from identity (LookupUser). */
+  IDENTITY_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50051'),
+  /** Products and their stock reservations. */
+  CATALOG_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50052'),
+  /** The buyer's hold and its posting or voiding. */
+  WALLET_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50053'),
+  /**
+   * How long a purchase may take: the hold's timeout in the wallet and the reservation's lifetime in
+   * catalog. An order still pending after this is cancelled by the sweeper (unless already paid).
+   */
+  ORDERS_HOLD_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(120),
+  /** Deadline of each call to catalog, wallet and identity. */
+  ORDERS_CALL_DEADLINE_MS: z.coerce.number().int().min(100).default(5000),
+  /** How often the sweeper looks for orders left mid-saga; 0 turns it off. */
+  ORDERS_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * A pending order untouched this long is taken to be abandoned by its process and resumed by the
+   * sweeper. Longer than a call's deadline, so a step still in flight is never raced.
+   */
+  ORDERS_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(15_000),
+  OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
+  /**
+   * Test-only: a pause between the hold and the payment, so a test can delete the product mid-saga.
+   * Refused in production.
+   */
+  ORDERS_PAUSE_AFTER_HOLD_MS: z.coerce.number().int().min(0).default(0),
+};

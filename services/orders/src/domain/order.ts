@@ -1,0 +1,170 @@
+import { ORDER_MESSAGES as MSG, type OrderStatusName, type PaymentStatusName } from '@qm/contracts/rest';
+import { conflict, forbidden, invalid, MAX_PAISE, notFound } from '@qm/platform';
+
+/** An order's rules (spec §3 orders, §5 order creation and purchase, §6): no I/O, no proto here. */
+
+/**
+ * Where an order's saga stands. Forward: reserve → hold → pay → commit → done. Any failure before
+ * the payment is posted turns to compensate (void the hold, release the stock) → done, cancelled.
+ */
+export type SagaStep = 'reserve' | 'hold' | 'pay' | 'commit' | 'compensate' | 'done';
+
+/** What compensation must undo: the steps that may have taken effect before the order was cancelled. */
+export interface Undo {
+  hold: boolean;
+  stock: boolean;
+}
+
+export interface OrderParty {
+  id: number;
+  name: string;
+  username: string;
+  role: string;
+}
+
+export interface BuyerDetails {
+  name: string;
+  role: string;
+  email: string;
+  /** Empty when the buyer gave none. */
+  phone: string;
+}
+
+export interface OrderProduct {
+  name: string;
+  type: string;
+  description: string;
+}
+
+export interface OrderRecord {
+  id: number;
+  /** The saga's key in catalog and wallet. */
+  reference: string;
+  productId: number;
+  buyerId: number;
+  sellerId: number;
+  quantity: number;
+  unitPricePaise: number;
+  totalPaise: number;
+  status: OrderStatusName;
+  paymentStatus: PaymentStatusName;
+  step: SagaStep;
+  cancelReason: string;
+  /** Set when the order turns to compensation. */
+  undo?: Undo;
+  product: OrderProduct;
+  buyerDetails: BuyerDetails;
+  buyer: OrderParty;
+  seller: OrderParty;
+  /** After this, a purchase not yet paid is cancelled (the hold and the reservation expire too). */
+  deadlineAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** What the rules need to know of a user (identity's LookupUser). */
+export interface UserFacts {
+  id: number;
+  username: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNumber: string;
+  role: string;
+  status: string;
+  isAdmin: boolean;
+}
+
+/** What the rules need to know of a product (catalog's GetProduct). */
+export interface ProductFacts {
+  id: number;
+  name: string;
+  type: string;
+  description: string;
+  pricePaise: number;
+  stock: number;
+  manufacturerId: number;
+}
+
+export interface PurchaseRequest {
+  productId: number;
+  quantity: number;
+  totalPaise: number;
+}
+
+const ADMIN = 'Admin';
+
+export const referenceOf = (id: number) => `order-${id}`;
+export const fullName = (u: Pick<UserFacts, 'firstName' | 'lastName'>) =>
+  `${u.firstName} ${u.lastName}`.trim();
+export const partyOf = (u: UserFacts): OrderParty => ({
+  id: u.id,
+  name: fullName(u),
+  username: u.username,
+  role: u.role,
+});
+
+/** The shape of a request, before anything is looked up. */
+export function validRequest(req: PurchaseRequest): PurchaseRequest {
+  if (!Number.isSafeInteger(req.productId) || req.productId < 1) throw invalid(MSG.productRequired);
+  if (!Number.isSafeInteger(req.quantity)) throw invalid(MSG.quantityInteger);
+  if (req.quantity < 1) throw invalid(MSG.quantityMin);
+  if (!Number.isSafeInteger(req.totalPaise) || req.totalPaise < 0) throw invalid(MSG.totalPriceFormat);
+  if (req.totalPaise > MAX_PAISE) throw invalid(MSG.totalPriceTooLarge);
+  return req;
+}
+
+/** Who may buy at all (spec §6): an approved user who is not an administrator. */
+export function assertMayBuy(buyer: UserFacts | null, roles: string[]): UserFacts {
+  if (roles.includes(ADMIN) || buyer?.isAdmin || buyer?.role === ADMIN)
+    throw forbidden(MSG.adminCannotPurchase);
+  if (!buyer || buyer.status !== 'approved') throw forbidden(MSG.notApproved);
+  return buyer;
+}
+
+/**
+ * This purchase of this product: not one's own, 1 to the stock, and the total the buyer saw equal to
+ * price × quantity now (else the price changed: 409). Answers the unit price and total in paise.
+ */
+export function priceOrder(
+  buyer: UserFacts,
+  product: ProductFacts,
+  req: PurchaseRequest,
+): { unitPricePaise: number; totalPaise: number } {
+  if (product.manufacturerId === buyer.id) throw forbidden(MSG.ownProduct);
+  if (product.stock < 1) throw conflict(MSG.insufficientStock);
+  if (req.quantity > product.stock) throw invalid(MSG.quantityAboveStock(product.stock));
+  const totalPaise = product.pricePaise * req.quantity;
+  if (!Number.isSafeInteger(totalPaise) || totalPaise > MAX_PAISE) throw invalid(MSG.totalPriceTooLarge);
+  if (totalPaise !== req.totalPaise) throw conflict(MSG.priceChanged);
+  return { unitPricePaise: product.pricePaise, totalPaise };
+}
+
+export const productMissing = () => notFound(MSG.productNotFound);
+
+/**
+ * What a cancellation at `step` must undo. A step its partner refused took no effect (a refused
+ * reservation took no stock, a refused hold holds nothing); one given up at the deadline may have.
+ */
+export function undoFor(o: Pick<OrderRecord, 'step' | 'totalPaise'>, refused: boolean): Undo {
+  const moneyMoves = o.totalPaise > 0;
+  switch (o.step) {
+    case 'reserve':
+      return { stock: !refused, hold: false };
+    case 'hold':
+      return { stock: true, hold: moneyMoves && !refused };
+    default:
+      return { stock: true, hold: moneyMoves };
+  }
+}
+
+/** Forward steps may be cancelled; once the payment is posted the order can only complete. */
+export const isCancellable = (step: SagaStep) => step === 'reserve' || step === 'hold' || step === 'pay';
+
+/** Whether the sweeper must give up on an order that has not been paid by its deadline. */
+export const pastDeadline = (o: Pick<OrderRecord, 'step' | 'deadlineAt'>, now: Date) =>
+  isCancellable(o.step) && o.deadlineAt.getTime() <= now.getTime();
+
+/** Whether a pending order has been left alone long enough for the sweeper to take it over. */
+export const abandoned = (o: Pick<OrderRecord, 'status' | 'updatedAt'>, now: Date, graceMs: number) =>
+  o.status === 'pending' && now.getTime() - o.updatedAt.getTime() >= graceMs;

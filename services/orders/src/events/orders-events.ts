@@ -1,0 +1,60 @@
+import {
+  ACTIVITY_SUBJECT,
+  type ActivityData,
+  type OrderEndedData,
+  ORDERS_SUBJECTS,
+} from '@qm/contracts/events';
+import { type Caller, type EventEnvelope, formatMoney, makeEvent, type OutgoingEvent } from '@qm/platform';
+import type { OrderRecord } from '../domain/order';
+import type { OrderStore } from '../store/orders';
+
+/** What the orders service publishes: an order's end, and its users' order activity (spec §3). */
+
+export function activity(caller: Pick<Caller, 'userId' | 'username'>, action: string, details: string) {
+  return {
+    subject: ACTIVITY_SUBJECT,
+    event: makeEvent<ActivityData>(ACTIVITY_SUBJECT, {
+      userId: caller.userId,
+      username: caller.username,
+      action,
+      details,
+    }),
+  };
+}
+
+/** orders.order.completed or .cancelled, and for a completed order the buyer's order_place. */
+export function orderEnded(o: OrderRecord, status: 'completed' | 'cancelled', at: Date): OutgoingEvent[] {
+  const subject = ORDERS_SUBJECTS[status];
+  const ended: OutgoingEvent = {
+    subject,
+    event: makeEvent<OrderEndedData>(subject, {
+      id: o.id,
+      reference: o.reference,
+      productId: o.productId,
+      buyerId: o.buyerId,
+      sellerId: o.sellerId,
+      quantity: o.quantity,
+      totalPaise: o.totalPaise,
+      status,
+      cancelReason: status === 'cancelled' ? o.cancelReason : '',
+      updatedAt: at.toISOString(),
+    }),
+  };
+  if (status === 'cancelled') return [ended];
+  const details = `Order #${o.id}: ${o.quantity} × ${o.product.name} for ₹${formatMoney(o.totalPaise)}`;
+  return [ended, activity({ userId: o.buyerId, username: o.buyer.username }, 'order_place', details)];
+}
+
+/**
+ * The outbox's question for an order's end event whose process died before publishing it: did the
+ * order really end so? (Activity follows the event it was written with.)
+ */
+export function confirmer(orders: OrderStore) {
+  return async (event: EventEnvelope, subject: string): Promise<boolean> => {
+    if (subject === ACTIVITY_SUBJECT) return true;
+    const data = event.data as Partial<OrderEndedData>;
+    if (typeof data.id !== 'number') return false;
+    const order = await orders.get(data.id);
+    return !!order && order.status === data.status;
+  };
+}

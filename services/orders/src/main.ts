@@ -1,0 +1,4 @@
+import { runService } from '@qm/platform';
+import { ordersService } from './service';
+
+void runService(ordersService);

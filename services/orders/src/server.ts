@@ -1,0 +1,83 @@
+import { orderScopes, ordersV1, orderStatuses, paymentStatuses } from '@qm/contracts/grpc';
+import type { GrpcServer, UnaryImpl } from '@qm/platform';
+import type { OrderLists } from './app/lists';
+import type { Purchases } from './app/purchases';
+import type { OrderRecord } from './domain/order';
+
+export const ORDERS_SERVICE = 'qm.orders.v1.OrdersService';
+
+// ---- domain → proto ----------------------------------------------------------------------------
+
+export function orderToProto(o: OrderRecord): ordersV1.Order {
+  return {
+    id: o.id,
+    reference: o.reference,
+    productId: o.productId,
+    buyerId: o.buyerId,
+    sellerId: o.sellerId,
+    quantity: o.quantity,
+    unitPricePaise: o.unitPricePaise,
+    totalPaise: o.totalPaise,
+    status: orderStatuses.toProto(o.status),
+    paymentStatus: paymentStatuses.toProto(o.paymentStatus),
+    cancelReason: o.cancelReason,
+    product: { ...o.product },
+    buyerDetails: { ...o.buyerDetails },
+    buyer: { ...o.buyer },
+    seller: { ...o.seller },
+    createdAt: o.createdAt.toISOString(),
+    updatedAt: o.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * gRPC handlers: the request arrives decoded and the caller comes from the metadata (the gateway's
+ * session); the use cases authorise and apply the rules, and AppErrors become gRPC statuses in
+ * @qm/platform's server.
+ */
+export function ordersHandlers(d: {
+  purchases: Purchases;
+  lists: OrderLists;
+}): UnaryImpl<typeof ordersV1.OrdersServiceService> {
+  return {
+    createOrder: async (req, ctx) => ({
+      order: orderToProto(
+        await d.purchases.create(ctx.caller, {
+          productId: req.productId,
+          quantity: req.quantity,
+          totalPaise: req.totalPaise,
+          idempotencyKey: req.idempotencyKey,
+        }),
+      ),
+    }),
+    listPurchasedOrders: async (req, ctx) => {
+      const { orders, total } = await d.lists.purchased(ctx.caller, req);
+      return { orders: orders.map(orderToProto), total };
+    },
+    listSoldOrders: async (req, ctx) => {
+      const { orders, total } = await d.lists.sold(ctx.caller, req);
+      return { orders: orders.map(orderToProto), total };
+    },
+    listOrders: async (req, ctx) => {
+      const { orders, total, counts } = await d.lists.all(ctx.caller, {
+        page: req.page,
+        pageSize: req.pageSize,
+        scope: orderScopes.fromProto(req.scope) ?? 'all',
+      });
+      return {
+        orders: orders.map(orderToProto),
+        total,
+        allCount: counts.all!,
+        completedCount: counts.completed!,
+        pendingCount: counts.pending!,
+        cancelledCount: counts.cancelled!,
+        armyCount: counts.army!,
+        manufacturerCount: counts.manufacturer!,
+      };
+    },
+  };
+}
+
+export function addOrdersService(grpc: GrpcServer, d: Parameters<typeof ordersHandlers>[0]): void {
+  grpc.add(ORDERS_SERVICE, ordersV1.OrdersServiceService, ordersHandlers(d));
+}

@@ -1,0 +1,71 @@
+import { createIdempotency, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { serviceDefaults } from '@qm/roster';
+import { ORDER_MESSAGES } from '@qm/contracts/rest';
+import { createOrderLists } from './app/lists';
+import { grpcPartners } from './app/partners';
+import { createPurchases } from './app/purchases';
+import { createSaga } from './app/saga';
+import { createSweeper } from './app/sweeper';
+import { ordersEnv } from './config';
+import { ordersBackground } from './events/consumers';
+import { confirmer } from './events/orders-events';
+import { addOrdersService } from './server';
+import { createOrderStore } from './store/orders';
+
+export { ordersEnv } from './config';
+
+/** The orders service (port and database: @qm/roster): spec §3 orders and the purchase saga. */
+export const ordersService: ServiceDefinition<typeof ordersEnv> = {
+  ...serviceDefaults('orders'),
+  env: ordersEnv,
+  async setup({ config, log, conn, bus, grpc }) {
+    if (config.ORDERS_PAUSE_AFTER_HOLD_MS && config.NODE_ENV === 'production')
+      throw new Error('ORDERS_PAUSE_AFTER_HOLD_MS is for tests only');
+    const orders = createOrderStore(conn);
+    const outbox = createOutbox({
+      conn,
+      bus,
+      log,
+      confirm: confirmer(orders),
+      intervalMs: config.OUTBOX_RELAY_MS,
+    });
+    outbox.start();
+    const partners = grpcPartners({
+      identity: config.IDENTITY_GRPC_ADDR,
+      catalog: config.CATALOG_GRPC_ADDR,
+      wallet: config.WALLET_GRPC_ADDR,
+      token: config.INTERNAL_TOKEN,
+      deadlineMs: config.ORDERS_CALL_DEADLINE_MS,
+    });
+    const idempotency = createIdempotency({
+      conn,
+      messages: {
+        inProgress: ORDER_MESSAGES.idempotencyInProgress,
+        mismatch: ORDER_MESSAGES.idempotencyMismatch,
+      },
+    });
+    const holdTimeoutSeconds = config.ORDERS_HOLD_TIMEOUT_SECONDS;
+    const saga = createSaga({
+      orders,
+      partners,
+      outbox,
+      log,
+      holdTimeoutSeconds,
+      pauseAfterHoldMs: config.ORDERS_PAUSE_AFTER_HOLD_MS,
+    });
+    const purchases = createPurchases({ orders, partners, saga, idempotency, holdTimeoutSeconds });
+    addOrdersService(grpc, { purchases, lists: createOrderLists({ orders, outbox }) });
+
+    const sweeper = createSweeper({ orders, saga, log, graceMs: config.ORDERS_SWEEP_GRACE_MS });
+    return {
+      ...ordersBackground([
+        { name: 'saga-sweep', everyMs: config.ORDERS_SWEEP_INTERVAL_MS, run: () => sweeper.sweep() },
+        { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },
+      ]),
+      stop: () => {
+        outbox.stop();
+        partners.close();
+      },
+    };
+  },
+};

@@ -1,0 +1,138 @@
+import type { OrderStatusName } from '@qm/contracts/rest';
+import { addFeeds, feedCounterId, feedsOf, nextSequence } from '@qm/platform';
+import { type Connection, Schema } from 'mongoose';
+import type { OrderRecord, SagaStep } from '../domain/order';
+
+/**
+ * Orders, one document each, carrying their saga's state (`step`). Every change is a conditional
+ * update on the step it starts from, so of two drivers (the request and the sweeper) only one
+ * moves an order on; the other reads where it went.
+ *
+ * A user's purchases and sales, and the administrators' list and tabs, are feeds (@qm/platform
+ * feeds): a page costs the same however many orders there are.
+ */
+interface OrderDoc extends OrderRecord {
+  _id: number;
+}
+
+const party = { id: Number, name: String, username: String, role: String };
+
+const orderSchema = new Schema<OrderDoc>(
+  {
+    _id: { type: Number, required: true },
+    id: { type: Number, required: true },
+    reference: { type: String, required: true },
+    productId: { type: Number, required: true },
+    buyerId: { type: Number, required: true },
+    sellerId: { type: Number, required: true },
+    quantity: { type: Number, required: true },
+    unitPricePaise: { type: Number, required: true },
+    totalPaise: { type: Number, required: true },
+    status: { type: String, required: true },
+    paymentStatus: { type: String, required: true },
+    step: { type: String, required: true },
+    cancelReason: { type: String, default: '' },
+    undo: { type: new Schema({ hold: Boolean, stock: Boolean }, { _id: false }) },
+    product: { type: new Schema({ name: String, type: String, description: String }, { _id: false }) },
+    buyerDetails: {
+      type: new Schema({ name: String, role: String, email: String, phone: String }, { _id: false }),
+    },
+    buyer: { type: new Schema(party, { _id: false }) },
+    seller: { type: new Schema(party, { _id: false }) },
+    deadlineAt: { type: Date, required: true },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'orders', versionKey: false, strict: true, autoIndex: false },
+);
+orderSchema.index({ reference: 1 }, { unique: true });
+// The sweeper's query and the administrators' counts: equality only (FerretDB v1 pushes down no more).
+orderSchema.index({ status: 1 });
+
+/**
+ * buyer: a user's purchases; seller: a manufacturer's sales; all: the administrators' list;
+ * buyerRole / sellerRole: its Army Orders and Manufacturer Sales tabs.
+ */
+const FEEDS = ['buyer', 'seller', 'all', 'buyerRole', 'sellerRole'] as const;
+addFeeds(orderSchema, [...FEEDS]);
+const ALL = 'all';
+
+export type OrderFeed = (typeof FEEDS)[number];
+
+const toRecord = ({ _id, ...d }: OrderDoc & Record<string, unknown>): OrderRecord => {
+  for (const k of Object.keys(d)) if (k.startsWith('feed')) delete d[k];
+  return d as OrderRecord;
+};
+
+export function createOrderStore(conn: Connection) {
+  const Orders = conn.model<OrderDoc>('Order', orderSchema);
+  const feeds = feedsOf<OrderDoc>(conn, Orders, {
+    buyer: (o) => o.buyerId,
+    seller: (o) => o.sellerId,
+    all: () => ALL,
+    buyerRole: (o) => o.buyer.role,
+    sellerRole: (o) => o.seller.role,
+  });
+  const counters = conn.collection<{ _id: string; seq: number }>('counters');
+  const collection = Orders.collection.collectionName;
+
+  return {
+    model: Orders,
+
+    nextId: () => nextSequence(conn, 'orders'),
+
+    async insert(order: OrderRecord): Promise<OrderRecord> {
+      return toRecord((await feeds.insert({ _id: order.id, ...order })) as never);
+    },
+
+    async get(id: number): Promise<OrderRecord | null> {
+      const d = await Orders.findById(id).lean<OrderDoc>().exec();
+      return d ? toRecord(d as never) : null;
+    },
+
+    /**
+     * Moves the order on from `from`, if (and only if) it is still there. Answers the order as it is
+     * now, and whether this call moved it.
+     */
+    async advance(
+      id: number,
+      from: SagaStep,
+      set: Partial<Pick<OrderRecord, 'step' | 'status' | 'paymentStatus' | 'cancelReason' | 'undo'>>,
+    ): Promise<{ moved: boolean; order: OrderRecord }> {
+      const moved = await Orders.findOneAndUpdate(
+        { _id: id, step: from },
+        { $set: { ...set, updatedAt: new Date() } },
+        { new: true },
+      )
+        .lean<OrderDoc>()
+        .exec();
+      if (moved) return { moved: true, order: toRecord(moved as never) };
+      const now = await Orders.findById(id).lean<OrderDoc>().exec();
+      if (!now) throw new Error(`order ${id} vanished`);
+      return { moved: false, order: toRecord(now as never) };
+    },
+
+    /** Every order not yet completed or cancelled (few: a saga takes seconds). */
+    async pending(): Promise<OrderRecord[]> {
+      const docs = await Orders.find({ status: 'pending' }).lean<OrderDoc[]>().exec();
+      return docs.map((d) => toRecord(d as never));
+    },
+
+    /** Page `page` of an owner's feed, newest first. */
+    async page(feed: OrderFeed, owner: string | number, page: number, pageSize: number) {
+      const { items, total } = await feeds.page(feed, owner, page, pageSize);
+      return { orders: items.map((d) => toRecord(d as never)), total };
+    },
+
+    /** How many orders a feed holds (its counter: no order is read). */
+    async feedSize(feed: OrderFeed, owner: string | number): Promise<number> {
+      const c = await counters.findOne({ _id: feedCounterId(collection, feed, owner) });
+      return c?.seq ?? 0;
+    },
+
+    countByStatus: (status: OrderStatusName) => Orders.countDocuments({ status }).exec(),
+  };
+}
+
+export const ALL_ORDERS = ALL;
+export type OrderStore = ReturnType<typeof createOrderStore>;

@@ -1,0 +1,269 @@
+import { ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
+import { GrpcStatus, type RunningService } from '@qm/platform';
+import { eventually } from '@qm/testkit';
+import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
+import { createOrderStore } from '../src/store/orders';
+import { type OrdersStack, startOrdersStack } from './stack';
+
+/**
+ * A purchase's rules and its saga's ends (issue 9 §1, spec §5 and §6) through the real gateway,
+ * orders, catalog, wallet and identity: the refusals, the Idempotency-Key, insufficient balance,
+ * the product deleted mid-saga, the sweeper's resumption of an abandoned order, and the lists.
+ */
+jest.setTimeout(120_000);
+
+describe('orders: placing a purchase', () => {
+  let s: OrdersStack;
+  const as = {} as Record<'maker' | 'army' | 'poor', Browser>;
+  const who = {} as Record<'maker' | 'army' | 'poor', Registered>;
+
+  beforeAll(async () => {
+    s = await startOrdersStack();
+    for (const [name, role, funds] of [
+      ['maker', 'Manufacturer', 0],
+      ['army', 'Army', 20_000],
+      ['poor', 'Army', 100],
+    ] as const) {
+      const u = await s.user(role, funds);
+      as[name] = u.as;
+      who[name] = u.who;
+    }
+  }, 120_000);
+  afterAll(() => s?.stop());
+
+  async function product(price = '1250.50', stock = 10) {
+    const res = await as.maker.post('/api/products', {
+      name: 'Field Radio',
+      type: 'Equipment',
+      price,
+      description: 'VHF, 5 W',
+      stock,
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as number;
+  }
+  const stockOf = async (id: number) => (await as.army.get(`/api/products/${id}`)).body.stock as number;
+  const wallet = async (b: Browser) => (await b.get('/api/wallet')).body;
+  const ordersOf = (productId: number) => s.orders.rt.conn.collection('orders').find({ productId }).toArray();
+  const holdOf = (reference: string) =>
+    s.wallet.rt.conn.collection('transfers').findOne({ key: `hold:${reference}` });
+
+  it('buys: stock, both wallets and the order move together; the order carries the buyer details', async () => {
+    const id = await product('1250.50', 10);
+    const before = await wallet(as.army);
+    const res = await as.army.post('/api/orders', { productId: id, quantity: 2, totalPrice: '2501.00' });
+    expect(res).toMatchObject({
+      status: 201,
+      body: {
+        productId: id,
+        buyerId: who.army.id,
+        sellerId: who.maker.id,
+        quantity: 2,
+        unitPrice: '1250.50',
+        totalPrice: '2501.00',
+        status: 'completed',
+        paymentStatus: 'paid',
+        cancelReason: null,
+        product: { name: 'Field Radio', type: 'Equipment', description: 'VHF, 5 W' },
+      },
+    });
+    expect(await stockOf(id)).toBe(8);
+    const after = await wallet(as.army);
+    expect(Number(before.balance) * 100 - Number(after.balance) * 100).toBeCloseTo(250100, 0);
+    expect(after.heldBalance).toBe('0.00');
+    expect((await wallet(as.maker)).balance).toBe('2501.00');
+
+    const sold = await as.maker.get('/api/orders/sold');
+    expect(sold.status).toBe(200);
+    expect(sold.body.orders[0]).toMatchObject({
+      id: res.body.id,
+      buyer: { id: who.army.id, username: who.army.username, role: 'Army', name: 'Gate Soldier' },
+      buyerDetails: { name: 'Gate Soldier', role: 'Army', email: who.army.email, phone: '+91 90000 00000' },
+    });
+    const purchased = await as.army.get('/api/orders/purchased');
+    expect(purchased.body.orders[0]).toMatchObject({
+      id: res.body.id,
+      seller: { id: who.maker.id, username: who.maker.username, role: 'Manufacturer' },
+    });
+    const hold = await holdOf(`order-${res.body.id}`);
+    expect(hold).toMatchObject({ state: 'posted', amount: 250100 });
+  });
+
+  it('refuses a tampered total (409, the price changed), the own product and administrators, creating nothing', async () => {
+    const id = await product('1000.00', 3);
+    const tampered = await as.army.post('/api/orders', { productId: id, quantity: 2, totalPrice: '1000.00' });
+    expect(tampered).toMatchObject({ status: 409, body: { message: MSG.priceChanged } });
+    const own = await as.maker.post('/api/orders', { productId: id, quantity: 1, totalPrice: '1000.00' });
+    expect(own).toMatchObject({ status: 403, body: { message: MSG.ownProduct } });
+    const admin = await s.admin.post('/api/orders', { productId: id, quantity: 1, totalPrice: '1000.00' });
+    expect(admin).toMatchObject({ status: 403, body: { message: MSG.adminCannotPurchase } });
+    const tooMany = await as.army.post('/api/orders', { productId: id, quantity: 4, totalPrice: '4000.00' });
+    expect(tooMany).toMatchObject({ status: 400, body: { message: MSG.quantityAboveStock(3) } });
+    const zero = await as.army.post('/api/orders', { productId: id, quantity: 0, totalPrice: '0.00' });
+    expect(zero).toMatchObject({ status: 400, body: { message: MSG.quantityMin } });
+    const gone = await as.army.post('/api/orders', { productId: 987654321, quantity: 1, totalPrice: '1.00' });
+    expect(gone).toMatchObject({ status: 404, body: { message: MSG.productNotFound } });
+    expect(await ordersOf(id)).toHaveLength(0);
+    expect(await stockOf(id)).toBe(3);
+  });
+
+  it('the same Idempotency-Key answers the same order once; another body under it is a 409', async () => {
+    const id = await product('500.00', 5);
+    const key = `buy-${Date.now()}`;
+    const body = { productId: id, quantity: 1, totalPrice: '500.00' };
+    const first = await as.army.request('POST', '/api/orders', body, { 'idempotency-key': key });
+    const again = await as.army.request('POST', '/api/orders', body, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    expect(again).toMatchObject({ status: 201, body: { id: first.body.id, status: 'completed' } });
+    const other = await as.army.request(
+      'POST',
+      '/api/orders',
+      { ...body, quantity: 2, totalPrice: '1000.00' },
+      {
+        'idempotency-key': key,
+      },
+    );
+    expect(other.status).toBe(409);
+    expect(other.body.message).toMatch(/Idempotency-Key was already used with a different/);
+    expect(await ordersOf(id)).toHaveLength(1);
+    expect(await stockOf(id)).toBe(4);
+    expect(
+      await s.wallet.rt.conn.collection('transfers').countDocuments({ key: `hold:order-${first.body.id}` }),
+    ).toBe(1);
+  });
+
+  it('insufficient balance: "Insufficient wallet balance", the order cancelled, its stock back, nothing held', async () => {
+    const id = await product('150.00', 2);
+    const res = await as.poor.post('/api/orders', { productId: id, quantity: 1, totalPrice: '150.00' });
+    expect(res).toMatchObject({ status: 409, body: { message: MSG.insufficientBalance } });
+    const [order] = await ordersOf(id);
+    expect(order).toMatchObject({
+      status: 'cancelled',
+      paymentStatus: 'failed',
+      cancelReason: MSG.insufficientBalance,
+    });
+    expect(await stockOf(id)).toBe(2);
+    expect(await wallet(as.poor)).toMatchObject({ balance: '100.00', heldBalance: '0.00' });
+    expect(
+      await s.catalog.rt.conn.collection('stock_reservations').findOne({ _id: order!.reference } as never),
+    ).toMatchObject({
+      state: 'released',
+    });
+  });
+
+  describe('with a pause between the hold and the payment', () => {
+    let paused: RunningService<unknown>;
+    beforeAll(async () => {
+      paused = await s.startOrders({ ORDERS_PAUSE_AFTER_HOLD_MS: '2000' });
+    });
+
+    it('the product deleted mid-saga: the hold is voided, the reservation released, the order cancelled', async () => {
+      const id = await product('700.00', 4);
+      const before = await wallet(as.army);
+      const client = s.grpc(paused, { userId: who.army.id, username: who.army.username, roles: ['Army'] });
+      const buying = client
+        .createOrder({ productId: id, quantity: 1, totalPaise: 700_00, idempotencyKey: '' })
+        .then(
+          () => undefined,
+          (err: { code: number; details: string }) => err,
+        );
+      // The order is held (the wallet shows it) and waits in the pause: now the product goes.
+      await eventually(
+        async () => ((await wallet(as.army)).heldBalance === '700.00' ? true : undefined),
+        20_000,
+      );
+      expect((await as.maker.delete(`/api/products/${id}`)).status).toBe(200);
+      expect(await buying).toMatchObject({ code: GrpcStatus.NOT_FOUND, details: MSG.productNotFound });
+
+      const [order] = await ordersOf(id);
+      expect(order).toMatchObject({ status: 'cancelled', cancelReason: MSG.productNotFound });
+      expect(await holdOf(order!.reference)).toMatchObject({ state: 'voided' });
+      expect(await wallet(as.army)).toMatchObject({ balance: before.balance, heldBalance: '0.00' });
+    });
+  });
+
+  it('the sweeper finishes an order its process left behind, and cancels one past its deadline', async () => {
+    const id = await product('300.00', 5);
+    const store = createOrderStore(s.orders.rt.conn);
+    const base = {
+      productId: id,
+      buyerId: who.army.id,
+      sellerId: who.maker.id,
+      quantity: 1,
+      unitPricePaise: 300_00,
+      totalPaise: 300_00,
+      status: 'pending' as const,
+      paymentStatus: 'pending' as const,
+      step: 'reserve' as const,
+      cancelReason: '',
+      product: { name: 'Field Radio', type: 'Equipment', description: '' },
+      buyerDetails: { name: 'Gate Soldier', role: 'Army', email: who.army.email, phone: '' },
+      buyer: { id: who.army.id, name: 'Gate Soldier', username: who.army.username, role: 'Army' },
+      seller: { id: who.maker.id, name: 'Gate Maker', username: who.maker.username, role: 'Manufacturer' },
+    };
+    // As a crash right after recording them leaves them: pending at the first step, untouched since.
+    const longAgo = new Date(Date.now() - 60_000);
+    const left = await store.nextId();
+    await store.insert({
+      ...base,
+      id: left,
+      reference: `order-${left}`,
+      deadlineAt: new Date(Date.now() + 60_000),
+      createdAt: longAgo,
+      updatedAt: longAgo,
+    });
+    const late = await store.nextId();
+    await store.insert({
+      ...base,
+      id: late,
+      reference: `order-${late}`,
+      deadlineAt: new Date(Date.now() - 1000),
+      createdAt: longAgo,
+      updatedAt: longAgo,
+    });
+    await eventually(
+      async () => ((await store.get(left))?.status === 'completed' ? true : undefined),
+      20_000,
+    );
+    await eventually(
+      async () => ((await store.get(late))?.status === 'cancelled' ? true : undefined),
+      20_000,
+    );
+    expect(await store.get(late)).toMatchObject({ cancelReason: MSG.timedOut, paymentStatus: 'failed' });
+    expect(await holdOf(`order-${left}`)).toMatchObject({ state: 'posted' });
+    expect(await holdOf(`order-${late}`)).toBeNull();
+    expect(await stockOf(id)).toBe(4);
+  });
+
+  it('lists: sales are for Manufacturers only (403), administrators see every order with the cards', async () => {
+    const sold = await as.army.get('/api/orders/sold');
+    expect(sold).toMatchObject({ status: 403, body: { message: MSG.salesManufacturersOnly } });
+    expect((await as.army.get('/api/orders')).status).toBe(403);
+    const all = await s.admin.get('/api/orders?pageSize=32');
+    expect(all.status).toBe(200);
+    const total = (await s.orders.rt.conn.collection('orders').countDocuments({})) as number;
+    expect(all.body).toMatchObject({ total, allCount: total, armyCount: total, manufacturerCount: total });
+    expect(all.body.completedCount + all.body.cancelledCount + all.body.pendingCount).toBe(total);
+    expect(all.body.orders[0]).toMatchObject({
+      product: expect.any(Object),
+      buyer: { role: 'Army' },
+      seller: { role: 'Manufacturer' },
+      buyerDetails: { role: 'Army' },
+    });
+    const army = await s.admin.get('/api/orders?scope=army&pageSize=5');
+    expect(army.body).toMatchObject({ total, pageSize: 5 });
+    expect(army.body.orders).toHaveLength(Math.min(5, total));
+  });
+
+  it('the OpenAPI document carries the order calls with their refusals and the Idempotency-Key', async () => {
+    const doc = await (await fetch(`${s.stack.url}/api/openapi.json`)).json();
+    const create = doc.paths['/api/orders'].post;
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '403', '404', '409']),
+    );
+    expect(create.parameters.map((p: { name: string }) => p.name)).toContain('idempotency-key');
+    expect(doc.paths['/api/orders'].get.responses['403']).toBeDefined();
+    expect(doc.paths['/api/orders/purchased'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/api/orders/sold'].get.responses['403']).toBeDefined();
+  });
+});

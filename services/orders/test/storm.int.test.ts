@@ -1,0 +1,113 @@
+import { ORDER_MESSAGES } from '@qm/contracts/rest';
+import { parseMoney } from '@qm/platform';
+import type { Browser } from '@qm/testkit/src/identity-stack';
+import { inBatches, type OrdersStack, startOrdersStack } from './stack';
+
+/**
+ * The last-item storm (issue 9 §3): 200 concurrent purchases of a product with 5 in stock by 40
+ * funded buyers, through the real gateway, orders, catalog and wallet. eShop's basket checks stock
+ * without reserving it and oversells here; the saga must sell exactly 5.
+ */
+jest.setTimeout(240_000);
+
+const BUYERS = 40;
+const ATTEMPTS = 200;
+const STOCK = 5;
+
+const paise = (text: string) => {
+  const m = parseMoney(text);
+  if (!m.ok) throw new Error(`not money: ${text}`);
+  return m.paise;
+};
+
+describe('orders: the last-item storm', () => {
+  let s: OrdersStack;
+  let maker: Browser;
+  let buyers: Browser[];
+
+  beforeAll(async () => {
+    s = await startOrdersStack();
+    maker = (await s.user('Manufacturer')).as;
+    buyers = (await inBatches(BUYERS, 8, () => s.user('Army', 5000))).map((u) => u.as);
+  }, 200_000);
+  afterAll(() => s?.stop());
+
+  const balances = async (b: Browser) => {
+    const w = (await b.get('/api/wallet')).body;
+    return { balance: paise(w.balance), held: paise(w.heldBalance) };
+  };
+
+  it('sells exactly the stock: 5 completed, stock 0 and never below, debits = credits, nothing left held', async () => {
+    const created = await maker.post('/api/products', {
+      name: 'Last Rifles',
+      type: 'Weapon',
+      price: '1000.00',
+      description: 'Five left',
+      stock: STOCK,
+    });
+    expect(created.status).toBe(201);
+    const productId = created.body.id as number;
+    const before = await Promise.all(buyers.map(balances));
+    const products = s.catalog.rt.conn.collection('products');
+
+    // Watch the stock while the storm runs: it must never be seen below zero.
+    let lowest = STOCK;
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const p = await products.findOne({ id: productId });
+        lowest = Math.min(lowest, p!.stock as number);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: ATTEMPTS }, (_, i) =>
+        buyers[i % BUYERS]!.post('/api/orders', { productId, quantity: 1, totalPrice: '1000.00' }),
+      ),
+    );
+    const elapsed = Date.now() - started;
+    watching = false;
+    await watcher;
+
+    const ok = answers.filter((a) => a.status === 201);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(ok).toHaveLength(STOCK);
+    expect(ok.every((a) => a.body.status === 'completed' && a.body.paymentStatus === 'paid')).toBe(true);
+    // Every other attempt is told the stock ran out (before or during its saga).
+    expect(refused.map((a) => [a.status, a.body.message])).toEqual(
+      refused.map(() => [409, ORDER_MESSAGES.insufficientStock]),
+    );
+    expect(elapsed).toBeLessThan(60_000);
+
+    expect((await products.findOne({ id: productId }))!.stock).toBe(0);
+    expect(lowest).toBeGreaterThanOrEqual(0);
+
+    // Orders: 5 completed and paid, every other one cancelled with nothing paid, none left pending.
+    const orders = await s.orders.rt.conn.collection('orders').find({ productId }).toArray();
+    const completed = orders.filter((o) => o.status === 'completed');
+    expect(completed).toHaveLength(STOCK);
+    expect(completed.every((o) => o.paymentStatus === 'paid')).toBe(true);
+    expect(orders.filter((o) => o.status === 'pending')).toHaveLength(0);
+    const cancelled = orders.filter((o) => o.status === 'cancelled');
+    expect(cancelled.every((o) => o.paymentStatus === 'failed')).toBe(true);
+
+    // The wallet: exactly one posted payment per completed order, no other hold posted or still held.
+    const holds = await s.wallet.rt.conn
+      .collection('transfers')
+      .find({ key: { $in: orders.map((o) => `hold:${o.reference}`) } })
+      .toArray();
+    const byKey = new Map(holds.map((t) => [t.key as string, t.state as string]));
+    for (const o of completed) expect(byKey.get(`hold:${o.reference}`)).toBe('posted');
+    for (const o of cancelled)
+      expect(['voided', 'failed', undefined]).toContain(byKey.get(`hold:${o.reference}`));
+
+    // Money: what the buyers paid is what the seller got, to the paisa; nothing stays held.
+    const after = await Promise.all(buyers.map(balances));
+    const debited = before.reduce((sum, b, i) => sum + b.balance - after[i]!.balance, 0);
+    expect(after.every((b) => b.held === 0)).toBe(true);
+    expect(debited).toBe(STOCK * 1000_00);
+    expect(await balances(maker)).toEqual({ balance: STOCK * 1000_00, held: 0 });
+  });
+});
