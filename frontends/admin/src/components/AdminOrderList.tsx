@@ -17,7 +17,7 @@ export function AdminOrderList({ orders }: { orders: AdminOrderView[] }) {
             <Table.Thead>
               <Table.Tr>
                 {['Order ID', 'Product', 'Buyer', 'Seller'].map((column) => (
-                  <Table.Th key={column} scope="col">
+                  <Table.Th key={column} scope="col" style={{ whiteSpace: 'nowrap' }}>
                     {column}
                   </Table.Th>
                 ))}

@@ -113,16 +113,17 @@ function BuyerDetails({ details }: { details: BuyerDetailsView }) {
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6} verticalSpacing={4}>
         <Detail label="Name" value={details.name} />
         <Detail label="Role" value={details.role} />
-        <Detail label="Email" value={details.email} />
         <Detail label="Phone" value={details.phone || ORDER_MESSAGES.phoneNotProvided} />
+        {/* A whole row: an address broken mid-word in a half-width column is hard to read. */}
+        <Detail label="Email" value={details.email} span />
       </SimpleGrid>
     </Card>
   );
 }
 
-function Detail({ label, value }: { label: string; value: string }) {
+function Detail({ label, value, span }: { label: string; value: string; span?: boolean }) {
   return (
-    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+    <Text size="sm" style={{ overflowWrap: 'anywhere', gridColumn: span ? '1 / -1' : undefined }}>
       <Text span c="dimmed" size="sm">
         {label}:{' '}
       </Text>
