@@ -173,6 +173,12 @@ await step(
 
     await quantity(page).fill('9');
     await page.waitForFunction(() => document.querySelector('input[aria-label="Quantity"]')?.value === '5');
+    // Retyping: an emptied input disables Pay Now without a warning, and reads 1 when left.
+    await quantity(page).fill('');
+    await page.getByTestId('insufficient-balance').waitFor({ state: 'hidden' });
+    assert(await payNow(page).isDisabled(), 'Pay Now enabled without a quantity');
+    await quantity(page).blur();
+    await page.waitForFunction(() => document.querySelector('input[aria-label="Quantity"]')?.value === '1');
     await quantity(page).fill('2');
     await totalIs(page, '₹2,501.00');
     await page.getByTestId('insufficient-balance').waitFor({ state: 'hidden' });

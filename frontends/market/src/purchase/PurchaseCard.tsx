@@ -47,7 +47,9 @@ export function PurchaseCard({ product }: { product: Product }) {
   const total = orderTotal(product.price, quantity);
   const balance = wallet.data?.availableBalance;
   const busy = phase === 'processing' || phase === 'success';
-  const insufficient = wallet.isSuccess && !outOfStock && exceedsBalance(total, balance);
+  // No warning while the quantity is being retyped (no total yet): Pay Now is disabled meanwhile anyway.
+  const insufficient =
+    wallet.isSuccess && !outOfStock && total !== undefined && exceedsBalance(total, balance);
   const enabled = canPay({
     productLoaded: true,
     walletLoaded: wallet.isSuccess,
