@@ -324,8 +324,8 @@ await step(
     await purchase.click();
     await page.waitForURL((url) => url.pathname === `/market/payment/${PRODUCT.id}`);
     await page.getByRole('heading', { name: PRODUCT.name }).waitFor();
-    await page.getByText('Purchasing opens soon').waitFor();
-    await page.getByText('₹999.99').waitFor();
+    await page.getByRole('heading', { name: 'Complete Your Purchase' }).waitFor();
+    await page.getByTestId('purchase-total').filter({ hasText: '₹999.99' }).waitFor();
     await shot(page, 'army-payment');
     await page.getByRole('link', { name: 'Back to Market' }).click();
     await page.waitForURL((url) => url.pathname === '/market');

@@ -34,7 +34,7 @@ export function apiClient(baseUrl) {
 
 export const emailOf = (user) => `${user.username}@example.test`;
 
-/** Registers `user` ({ username, firstName, lastName, role }) and answers its id. */
+/** Registers `user` ({ username, firstName, lastName, role, phoneNumber? }) and answers its id. */
 export async function register(baseUrl, user, password) {
   const out = await apiClient(baseUrl)('POST', '/api/register', {
     username: user.username,
@@ -43,7 +43,7 @@ export async function register(baseUrl, user, password) {
     email: emailOf(user),
     firstName: user.firstName,
     lastName: user.lastName,
-    phoneNumber: '+91 98765 43210',
+    phoneNumber: user.phoneNumber ?? '+91 98765 43210',
     role: user.role,
   });
   assert(out?.user?.id, `register ${user.username}: no user id in the answer`);
@@ -57,4 +57,20 @@ export async function signInContext(baseUrl, context, username, password, portal
     data: { username, password, portal },
   });
   assert(res.ok(), `sign in as ${username}: HTTP ${res.status()} ${(await res.text()).slice(0, 200)}`);
+}
+
+/**
+ * Credits `amount` rupees ("500", 100 to 100000) to the wallet of the client's user through the
+ * sandbox checkout, as the wallet page does: create the payment order, pay with the good test card,
+ * verify. `call` is a signed-in apiClient.
+ */
+export async function topUp(call, amount) {
+  const order = await call('POST', '/api/create-order', { amount });
+  const proof = await call('POST', '/api/sandbox/pay', {
+    orderId: order.id,
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12/34',
+    cvc: '123',
+  });
+  await call('POST', '/api/verify-payment', proof);
 }

@@ -32,4 +32,8 @@ export {
   userSummaryQueryOptions,
 } from './userLookup';
 export type { UserSummary } from './userLookup';
-export { exactDate, fromNow } from './dates';
+export { exactDate, fromNow, longDateTime } from './dates';
+export { orderStatusColor, statusLabel } from './order-status';
+export { OrderStatusBadge } from './OrderStatusBadge';
+export type { OrderStatusBadgeProps } from './OrderStatusBadge';
+export { IdempotentAttempt, outcomeUnknown, useIdempotentAttempt } from './idempotency';

@@ -10,6 +10,7 @@ import {
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { OrdersTotal } from '../components/OrdersTotal';
 import { TransactionsTotal } from '../components/TransactionsTotal';
 
 const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
@@ -20,7 +21,7 @@ const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
     icon: IconArrowsExchange,
     figure: <TransactionsTotal />,
   },
-  { label: 'Orders', to: '/admin/orders', icon: IconShoppingCart },
+  { label: 'Orders', to: '/admin/orders', icon: IconShoppingCart, figure: <OrdersTotal /> },
   { label: 'Products', to: '/admin/products', icon: IconPackage },
   { label: 'Queries', to: '/admin/queries', icon: IconMessageQuestion },
 ];

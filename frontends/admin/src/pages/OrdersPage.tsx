@@ -1,5 +1,122 @@
-import { PageHeader } from '@qm/ui';
+import { Alert, Button, Group, Loader, Pagination, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import type { AdminOrdersPage, OrderScopeName } from '@qm/contracts/rest';
+import { EmptyState, errorMessage, PageHeader, PageLoader } from '@qm/ui';
+import {
+  IconAlertTriangle,
+  IconBuildingFactory2,
+  IconReceipt,
+  IconShieldCheck,
+  IconShoppingCart,
+} from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { AdminOrderList } from '../components/AdminOrderList';
+import { SummaryCard } from '../components/SummaryCard';
+import { ADMIN_ORDERS_PAGE_SIZE, adminOrdersQuery, ORDER_TABS } from '../orders';
 
+const count = (n: number) => n.toLocaleString('en-IN');
+
+/** /admin/orders (spec §2): the stat cards, the three tabs and every order of the tab, paged. */
 export function OrdersPage() {
-  return <PageHeader title="Order Management" />;
+  const [scope, setScope] = useState<OrderScopeName>('all');
+  const [page, setPage] = useState(1);
+  const orders = useQuery(adminOrdersQuery({ page, pageSize: ADMIN_ORDERS_PAGE_SIZE, scope }));
+
+  const header = <PageHeader title="Order Management" subtitle="Every order placed in the marketplace." />;
+  if (orders.isPending) {
+    return (
+      <>
+        {header}
+        <PageLoader message="Loading orders..." />
+      </>
+    );
+  }
+  if (orders.isError) {
+    return (
+      <>
+        {header}
+        <Alert color="red" title="Failed to fetch orders" icon={<IconAlertTriangle size={18} />}>
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{errorMessage(orders.error, 'The orders could not be loaded.')}</Text>
+            <Button size="xs" variant="light" color="red" onClick={() => void orders.refetch()}>
+              Retry
+            </Button>
+          </Stack>
+        </Alert>
+      </>
+    );
+  }
+
+  const data = orders.data;
+  const totalPages = Math.max(1, Math.ceil(data.total / ADMIN_ORDERS_PAGE_SIZE));
+  return (
+    <>
+      {header}
+      <OrderStats data={data} />
+      <Tabs
+        value={scope}
+        onChange={(value) => {
+          setScope((value as OrderScopeName | null) ?? 'all');
+          setPage(1);
+        }}
+        mb="md"
+      >
+        <Tabs.List>
+          {ORDER_TABS.map((tab) => (
+            <Tabs.Tab key={tab.value} value={tab.value}>
+              {tab.label}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      {data.orders.length === 0 ? (
+        <EmptyState icon={<IconReceipt size={26} />} title="No orders found" />
+      ) : (
+        <AdminOrderList orders={data.orders} />
+      )}
+      <Group justify="space-between" mt="md" gap="sm">
+        <Group gap="xs">
+          <Text size="sm" c="dimmed">
+            {count(data.total)} {data.total === 1 ? 'order' : 'orders'}
+          </Text>
+          {orders.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+        </Group>
+        {totalPages > 1 && (
+          <Pagination
+            total={totalPages}
+            value={Math.min(page, totalPages)}
+            onChange={setPage}
+            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+            siblings={1}
+            boundaries={1}
+          />
+        )}
+      </Group>
+    </>
+  );
+}
+
+function OrderStats({ data }: { data: AdminOrdersPage }) {
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">
+      <SummaryCard
+        label="Total Orders"
+        value={count(data.allCount)}
+        icon={IconShoppingCart}
+        detail={`${count(data.completedCount)} completed · ${count(data.pendingCount)} pending`}
+      />
+      <SummaryCard
+        label="Army Purchases"
+        value={count(data.armyCount)}
+        icon={IconShieldCheck}
+        color="green"
+      />
+      <SummaryCard
+        label="Manufacturer Sales"
+        value={count(data.manufacturerCount)}
+        icon={IconBuildingFactory2}
+        color="blue"
+      />
+    </SimpleGrid>
+  );
 }

@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Group,
   Loader,
   Pagination,
@@ -34,10 +33,10 @@ import {
   IconClockHour4,
   IconReceipt,
   IconWallet,
-  type Icon,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { SummaryCard } from '../components/SummaryCard';
 import { adminTransactionsQuery, parseSort, toggleSort, type SortColumn } from '../transactions';
 
 const PAGE_SIZE = 20;
@@ -174,34 +173,6 @@ export function TransactionsPage() {
         )}
       </Group>
     </>
-  );
-}
-
-function SummaryCard({
-  label,
-  value,
-  icon: CardIcon,
-  color,
-}: {
-  label: string;
-  value: string;
-  icon: Icon;
-  color?: string;
-}) {
-  return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-label={label}>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={4}>
-          <Text size="sm" c="dimmed">
-            {label}
-          </Text>
-          <Text fw={700} fz="xl">
-            {value}
-          </Text>
-        </Stack>
-        <CardIcon size={24} color={color ? `var(--mantine-color-${color}-6)` : undefined} aria-hidden />
-      </Group>
-    </Card>
   );
 }
 

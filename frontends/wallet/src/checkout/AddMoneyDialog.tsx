@@ -1,12 +1,12 @@
 import { Button, Group, Loader, NumberInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AddMoneyForm, type PaymentOrderView, WALLET_LIMITS } from '@qm/contracts/rest';
+import { useIdempotentAttempt } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { lazy, Suspense, useState } from 'react';
 import { createOrder } from '../api';
 import { WalletModal } from '../components/WalletModal';
-import { useIdempotentAttempt } from '../idempotency';
 import { toast } from '../toast';
 import { SandboxCheckout } from './SandboxCheckout';
 

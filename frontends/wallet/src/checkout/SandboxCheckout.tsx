@@ -6,14 +6,13 @@ import {
   type PaymentOrderView,
   type SandboxPaymentView,
 } from '@qm/contracts/rest';
-import { errorMessage, formatINR } from '@qm/ui';
+import { errorMessage, formatINR, outcomeUnknown } from '@qm/ui';
 import { IconAlertTriangle, IconFlask } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { sandboxPay, type SandboxCard } from '../api';
 import { formatCardNumber, formatExpiry } from '../cardFormat';
-import { outcomeUnknown } from '../idempotency';
 import { toast } from '../toast';
 import { PAYMENT_FAILED_TITLE, useVerifyPayment } from './useVerifyPayment';
 

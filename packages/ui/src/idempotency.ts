@@ -1,5 +1,5 @@
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
-import { ApiError } from '@qm/ui';
+import { ApiError } from './api';
 import { useState } from 'react';
 import { v4 as uuidv4 } from 'uuid';
 

@@ -1,5 +1,5 @@
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
-import { ApiError } from '@qm/ui';
+import { ApiError } from '../src/api';
 import { IdempotentAttempt, outcomeUnknown } from '../src/idempotency';
 
 const apiError = (status: number, message = 'x') => new ApiError(status, JSON.stringify({ message }));

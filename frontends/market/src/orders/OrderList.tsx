@@ -1,0 +1,76 @@
+import { Alert, Button, Group, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
+import { EmptyState, errorMessage, PageLoader } from '@qm/ui';
+import { IconAlertTriangle, IconReceipt } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { ORDERS_PAGE_SIZE, ordersQuery, type OrdersTab } from './api';
+import { OrderCard } from './OrderCard';
+
+export interface OrderListProps {
+  tab: OrdersTab;
+  /** Spec §8: "Failed to fetch purchased orders" / "Failed to fetch sold orders". */
+  failedTitle: string;
+  emptyTitle: string;
+  emptyText: string;
+  emptyAction?: ReactNode;
+}
+
+/** One tab of /orders: the caller's purchases or sales as cards, newest first, paged. */
+export function OrderList({ tab, failedTitle, emptyTitle, emptyText, emptyAction }: OrderListProps) {
+  const [page, setPage] = useState(1);
+  const orders = useQuery(ordersQuery(tab, page));
+
+  if (orders.isPending) return <PageLoader message="Loading orders..." />;
+  if (orders.isError) {
+    return (
+      <Alert color="red" title={failedTitle} icon={<IconAlertTriangle size={18} />}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{errorMessage(orders.error, 'Please try again in a moment.')}</Text>
+          <Button size="xs" variant="light" color="red" onClick={() => void orders.refetch()}>
+            Retry
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+
+  const { orders: items, total } = orders.data;
+  if (items.length === 0 && page === 1) {
+    return (
+      <EmptyState
+        icon={<IconReceipt size={26} />}
+        title={emptyTitle}
+        description={emptyText}
+        action={emptyAction}
+      />
+    );
+  }
+  const totalPages = Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
+  return (
+    <Stack gap="md">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        {items.map((order) => (
+          <OrderCard key={order.id} order={order} />
+        ))}
+      </SimpleGrid>
+      <Group justify="space-between" gap="sm">
+        <Group gap="xs">
+          <Text size="sm" c="dimmed">
+            {total.toLocaleString('en-IN')} {total === 1 ? 'order' : 'orders'}
+          </Text>
+          {orders.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+        </Group>
+        {totalPages > 1 && (
+          <Pagination
+            total={totalPages}
+            value={Math.min(page, totalPages)}
+            onChange={setPage}
+            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+            siblings={1}
+            boundaries={1}
+          />
+        )}
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,77 @@
+import type {
+  CreateOrderBody,
+  OrderView,
+  OrdersPage,
+  PurchasedOrderView,
+  SoldOrderView,
+  WalletView,
+} from '@qm/contracts/rest';
+import { apiFetch, toQueryString } from '@qm/ui';
+import { keepPreviousData, queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { PRODUCTS_KEY } from '../api';
+
+export const PURCHASED_KEY = ['/api/orders/purchased'] as const;
+export const SOLD_KEY = ['/api/orders/sold'] as const;
+/** The wallet remote's queries start with the same key; this one never records a wallet_view. */
+const WALLET_BALANCE_KEY = ['/api/wallet', 'balance'] as const;
+
+/** Order cards per page (the API allows at most 32: one feed bucket). */
+export const ORDERS_PAGE_SIZE = 20;
+
+/** GET /api/wallet without `?view=1`: the payment page reads the balance, it does not view the wallet. */
+export const walletBalanceQuery = () =>
+  queryOptions({
+    queryKey: WALLET_BALANCE_KEY,
+    queryFn: ({ signal }) => apiFetch<WalletView>('/api/wallet', { signal }),
+    // A top-up in another tab must count: the balance is read afresh on every visit.
+    refetchOnMount: 'always',
+  });
+
+/** The /orders tabs: the caller's purchases, or a Manufacturer's sales with the buyers' details. */
+export type OrdersTab = 'purchased' | 'sold';
+type TabOrder = { purchased: PurchasedOrderView; sold: SoldOrderView };
+
+const TAB_KEYS = { purchased: PURCHASED_KEY, sold: SOLD_KEY } as const;
+
+/** GET /api/orders/purchased or /api/orders/sold, newest first. */
+export const ordersQuery = <T extends OrdersTab>(tab: T, page: number) =>
+  queryOptions({
+    queryKey: [...TAB_KEYS[tab], page] as const,
+    queryFn: ({ signal }) =>
+      apiFetch<OrdersPage<TabOrder[T]>>(
+        `/api/orders/${tab}${toQueryString({ page, pageSize: ORDERS_PAGE_SIZE })}`,
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+    // Every visit reads afresh (another user's purchase may have landed) and counts as an order_view
+    // (the gateway records one per read of the first page, so the list is not polled).
+    refetchOnMount: 'always',
+  });
+
+/** POST /api/orders; the key makes a retry of the same attempt place one order only. */
+export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
+  apiFetch<OrderView>('/api/orders', {
+    method: 'POST',
+    body,
+    headers: { 'Idempotency-Key': idempotencyKey },
+  });
+
+/**
+ * After a purchase attempt the stock, the balance and the purchases may have changed. After a success
+ * they are only marked stale (read when next shown): the payment page keeps showing what was bought for
+ * its 2 s instead of "Out of Stock" or a low-balance warning. After a failure the page reads the product
+ * and the balance at once, so that a changed price or balance is on screen before the next try.
+ */
+export function refreshAfterPurchase(queryClient: QueryClient, succeeded: boolean) {
+  const refetchType = succeeded ? 'none' : 'active';
+  return Promise.all(
+    [PRODUCTS_KEY, WALLET_BALANCE_KEY, PURCHASED_KEY].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey, refetchType }),
+    ),
+  );
+}
+
+export function useRefreshAfterPurchase() {
+  const queryClient = useQueryClient();
+  return (succeeded: boolean) => refreshAfterPurchase(queryClient, succeeded);
+}

@@ -1,0 +1,177 @@
+import { Alert, Badge, Button, Card, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { ORDER_MESSAGES, type WalletView } from '@qm/contracts/rest';
+import { formatINR, StockIndicator } from '@qm/ui';
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconPackageOff,
+  IconShoppingCart,
+  IconWallet,
+} from '@tabler/icons-react';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import type { Product } from '../api';
+import { TYPE_COLORS } from '../components/ProductCard';
+import { walletBalanceQuery } from '../orders/api';
+import { QuantityStepper, type QuantityValue } from './QuantityStepper';
+import { canPay, clampQuantity, exceedsBalance, orderTotal, type PurchasePhase } from './rules';
+import { usePurchase } from './usePurchase';
+
+const PAY_LABELS: Record<PurchasePhase, string> = {
+  idle: 'Pay Now',
+  failed: 'Pay Now',
+  processing: ORDER_MESSAGES.processing,
+  success: ORDER_MESSAGES.paymentSuccessful,
+};
+
+const PAY_ICONS: Record<PurchasePhase, ReactNode> = {
+  idle: <IconShoppingCart size={18} />,
+  failed: <IconShoppingCart size={18} />,
+  processing: <Loader size={16} color="currentColor" />,
+  success: <IconCircleCheck size={18} />,
+};
+
+/**
+ * The "Complete Your Purchase" card (spec §2). Mounted with the product id as its key, so the quantity
+ * starts at 1 again when the product changes.
+ */
+export function PurchaseCard({ product }: { product: Product }) {
+  const wallet = useQuery(walletBalanceQuery());
+  const { phase, failure, pay } = usePurchase();
+  const [input, setInput] = useState<QuantityValue>(1);
+
+  const outOfStock = product.stock < 1;
+  // The stock may fall under the chosen quantity when the product is read again.
+  const quantity = input === '' ? 0 : clampQuantity(input, product.stock);
+  const total = orderTotal(product.price, quantity);
+  const balance = wallet.data?.availableBalance;
+  const busy = phase === 'processing' || phase === 'success';
+  // No warning while the quantity is being retyped (no total yet): Pay Now is disabled meanwhile anyway.
+  const insufficient =
+    wallet.isSuccess && !outOfStock && total !== undefined && exceedsBalance(total, balance);
+  const enabled = canPay({
+    productLoaded: true,
+    walletLoaded: wallet.isSuccess,
+    stock: product.stock,
+    quantity,
+    total,
+    balance,
+    busy,
+  });
+
+  return (
+    <Card withBorder radius="md" padding="lg" data-testid="purchase-card">
+      <Stack gap="md">
+        <Title order={1} size="h2">
+          Complete Your Purchase
+        </Title>
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+          <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+            {product.name}
+          </Title>
+          <Badge color={TYPE_COLORS[product.type]} variant="light" style={{ flexShrink: 0 }}>
+            {product.type}
+          </Badge>
+        </Group>
+        {product.description && (
+          <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+            {product.description}
+          </Text>
+        )}
+        <StockIndicator stock={product.stock} w="fit-content" />
+        <Divider />
+        <Line label="Price per unit">
+          <Text fw={700} size="lg">
+            {formatINR(product.price)}
+          </Text>
+        </Line>
+        {outOfStock ? (
+          <Alert color="red" variant="light" title="Out of Stock" icon={<IconPackageOff size={18} />}>
+            This product is currently out of stock. Check back later.
+          </Alert>
+        ) : (
+          <>
+            <Line label="Quantity">
+              <QuantityStepper value={input} stock={product.stock} onChange={setInput} disabled={busy} />
+            </Line>
+            <Line label="Available stock">
+              <Text fw={500} data-testid="available-stock">
+                {product.stock.toLocaleString('en-IN')}
+              </Text>
+            </Line>
+            <Divider />
+            <Line label="Total amount">
+              <Text fw={700} size="xl" data-testid="purchase-total">
+                {total === undefined ? '—' : formatINR(total)}
+              </Text>
+            </Line>
+          </>
+        )}
+        <Line label="Wallet balance">
+          <WalletBalance query={wallet} />
+        </Line>
+        {insufficient && (
+          <Alert
+            color="yellow"
+            variant="light"
+            title={ORDER_MESSAGES.insufficientBalance}
+            icon={<IconAlertTriangle size={18} />}
+            data-testid="insufficient-balance"
+          >
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{ORDER_MESSAGES.insufficientBalanceDetail}</Text>
+              <Button component={Link} to="/wallet" size="xs" variant="light" color="yellow">
+                Go to Wallet
+              </Button>
+            </Stack>
+          </Alert>
+        )}
+        {failure && (
+          <Alert color="red" variant="light" title={ORDER_MESSAGES.purchaseFailedTitle} role="alert">
+            {failure}
+          </Alert>
+        )}
+        <Button
+          size="md"
+          fullWidth
+          color={phase === 'success' ? 'green' : undefined}
+          leftSection={PAY_ICONS[phase]}
+          disabled={outOfStock || !enabled}
+          onClick={() => total && pay({ productId: product.id, quantity, totalPrice: total })}
+          data-phase={phase}
+        >
+          {outOfStock ? 'Out of Stock' : PAY_LABELS[phase]}
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+function Line({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Group justify="space-between" gap="sm" wrap="nowrap">
+      <Text c="dimmed">{label}</Text>
+      {children}
+    </Group>
+  );
+}
+
+function WalletBalance({ query }: { query: UseQueryResult<WalletView> }) {
+  if (query.isPending) return <Loader size="xs" aria-label="Loading wallet balance" />;
+  if (query.isError) {
+    return (
+      <Button size="compact-sm" variant="subtle" color="red" onClick={() => void query.refetch()}>
+        Failed to fetch wallet balance · Retry
+      </Button>
+    );
+  }
+  return (
+    <Group gap={6} wrap="nowrap">
+      <IconWallet size={16} aria-hidden />
+      <Text fw={600} data-testid="wallet-balance">
+        {formatINR(query.data.availableBalance)}
+      </Text>
+    </Group>
+  );
+}

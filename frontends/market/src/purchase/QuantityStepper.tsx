@@ -1,0 +1,59 @@
+import { ActionIcon, Group, NumberInput } from '@mantine/core';
+import { IconMinus, IconPlus } from '@tabler/icons-react';
+import { clampQuantity } from './rules';
+
+/** A whole number from 1 to the stock, or '' while the input is being retyped. */
+export type QuantityValue = number | '';
+
+export interface QuantityStepperProps {
+  value: QuantityValue;
+  stock: number;
+  onChange: (quantity: QuantityValue) => void;
+  disabled?: boolean;
+}
+
+/** Spec §2: minus, plus and a number input, holding a whole number from 1 up to the stock. */
+export function QuantityStepper({ value, stock, onChange, disabled }: QuantityStepperProps) {
+  const set = (next: number | string) => onChange(clampQuantity(next, stock));
+  const current = value === '' ? 1 : value;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label="Decrease quantity"
+        onClick={() => set(current - 1)}
+        disabled={disabled || current <= 1}
+      >
+        <IconMinus size={16} />
+      </ActionIcon>
+      <NumberInput
+        aria-label="Quantity"
+        value={value}
+        // A number outside 1..stock cannot be typed ("strict"); an emptied input may be retyped and reads
+        // 1 when left empty.
+        onChange={(next) => (next === '' ? onChange('') : set(next))}
+        onBlur={() => value === '' && onChange(1)}
+        min={1}
+        max={Math.max(1, stock)}
+        step={1}
+        allowDecimal={false}
+        allowNegative={false}
+        clampBehavior="strict"
+        hideControls
+        disabled={disabled}
+        w={80}
+        styles={{ input: { textAlign: 'center' } }}
+      />
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label="Increase quantity"
+        onClick={() => set(current + 1)}
+        disabled={disabled || current >= stock}
+      >
+        <IconPlus size={16} />
+      </ActionIcon>
+    </Group>
+  );
+}
