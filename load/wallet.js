@@ -17,6 +17,7 @@
 // http_req_duration{endpoint:…}.
 import http from 'k6/http';
 import { check, fail, sleep } from 'k6';
+import { client, loopbackOnly, must, step } from './lib/k6-api.js';
 
 const BASE = __ENV.BASE_URL || 'http://127.0.0.1:8080';
 const MAILDEV = __ENV.MAILDEV_URL || 'http://127.0.0.1:1080';
@@ -25,11 +26,9 @@ const ADMIN_PASSWORD = __ENV.ADMIN_PASSWORD || 'Admin@12345';
 const THINK_SECONDS = Number(__ENV.THINK_SECONDS ?? 1);
 const PASSWORD = 'LoadTest@12345';
 const PIN = '246810';
-const LOOPBACK = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/;
 
-for (const url of [BASE, MAILDEV]) {
-  if (!LOOPBACK.test(url)) throw new Error(`refusing to send load anywhere but loopback: ${url}`);
-}
+loopbackOnly(BASE, MAILDEV);
+const { post, get, signIn, register, approve, topUp } = client(BASE);
 
 export const options = {
   setupTimeout: '10m',
@@ -49,51 +48,6 @@ export const options = {
     'http_req_duration{endpoint:verify-payment}': ['p(95)<1000'],
   },
 };
-
-const JSON_HEADERS = { 'content-type': 'application/json', origin: BASE };
-
-function post(path, body, { cookie, key, endpoint = 'setup' } = {}) {
-  const headers = { ...JSON_HEADERS };
-  if (cookie) headers.cookie = cookie;
-  if (key) headers['idempotency-key'] = key;
-  return http.post(`${BASE}${path}`, JSON.stringify(body), { headers, tags: { endpoint } });
-}
-
-function get(path, cookie, endpoint) {
-  return http.get(`${BASE}${path}`, { headers: { cookie }, tags: { endpoint } });
-}
-
-function must(res, status, what) {
-  if (res.status !== status) fail(`${what}: ${res.status} ${res.error || res.body}`);
-  return res;
-}
-
-/** A setup step, tried again while the gateway answers 502-504 (the stack busy right after seeding). */
-function step(call, status, what) {
-  let res = call();
-  for (let attempt = 1; attempt < 5 && res.status >= 502 && res.status <= 504; attempt++) {
-    sleep(2 * attempt);
-    res = call();
-  }
-  return must(res, status, what);
-}
-
-/** Signs in and answers the session cookie as a Cookie header (the jar is cleared for the next). */
-function signIn(username, password, portal = 'user') {
-  const res = must(
-    http.post(`${BASE}/api/login`, JSON.stringify({ username, password, portal }), {
-      headers: JSON_HEADERS,
-      tags: { endpoint: 'login' },
-    }),
-    200,
-    `sign-in ${username}`,
-  );
-  const cookie = Object.entries(res.cookies)
-    .map(([name, values]) => `${name}=${values[0].value}`)
-    .join('; ');
-  http.cookieJar().clear(BASE);
-  return cookie;
-}
 
 /** The six-digit code of the newest mail to `address` that was not there before. */
 function mailedCode(address, seenIds) {
@@ -122,61 +76,14 @@ const mailIdsTo = (address) =>
       .map((m) => m.id),
   );
 
-/** Add Money through the sandbox with the test card that succeeds; answers the credited response. */
-function topUp(cookie, amount, key) {
-  const order = post(
-    '/api/create-order',
-    { amount },
-    { cookie, key: `${key}:order`, endpoint: 'create-order' },
-  );
-  if (!check(order, { 'order created': (r) => r.status === 200 || r.status === 201 })) return order;
-  const paid = post(
-    '/api/sandbox/pay',
-    { orderId: order.json('id'), cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
-    { cookie, endpoint: 'sandbox-pay' },
-  );
-  if (!check(paid, { 'sandbox paid': (r) => r.status === 200 })) return paid;
-  const verified = post(
-    '/api/verify-payment',
-    {
-      providerOrderId: paid.json('providerOrderId'),
-      providerPaymentId: paid.json('providerPaymentId'),
-      providerSignature: paid.json('providerSignature'),
-    },
-    { cookie, key: `${key}:verify`, endpoint: 'verify-payment' },
-  );
-  check(verified, { 'payment verified': (r) => r.status === 200 });
-  return verified;
-}
-
 export function setup() {
   const run = Date.now().toString(36);
   const admin = signIn('admin', ADMIN_PASSWORD, 'admin');
   const users = [];
   for (let i = 0; i < VUS; i++) {
-    const username = `wload_${run}_${i}`;
-    const reg = must(
-      post('/api/register', {
-        username,
-        password: PASSWORD,
-        confirmPassword: PASSWORD,
-        email: `${username}@load.local`,
-        firstName: 'Wallet',
-        lastName: `Load ${i}`,
-        phoneNumber: '',
-        role: 'Army',
-      }),
-      201,
-      `register ${username}`,
-    );
-    users.push({ username, email: `${username}@load.local`, id: reg.json('user.id') });
+    users.push(register(`wload_${run}_${i}`, PASSWORD, 'Army', `Wallet ${i}`));
   }
-  for (const u of users) {
-    const res = http.patch(`${BASE}/api/users/${u.id}/status`, JSON.stringify({ status: 'approved' }), {
-      headers: { ...JSON_HEADERS, cookie: admin },
-    });
-    must(res, 200, `approve ${u.username}`);
-  }
+  for (const u of users) approve(admin, u);
   for (const u of users) {
     u.cookie = signIn(u.username, PASSWORD);
     // The PIN: setup-pin records it, the mailed code confirms it (send-otp → verify-otp; spec §5).
