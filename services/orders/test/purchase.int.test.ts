@@ -256,12 +256,18 @@ describe('orders: placing a purchase', () => {
   });
 
   it('the OpenAPI document carries the order calls with their refusals and the Idempotency-Key', async () => {
-    const doc = await (await fetch(`${s.stack.url}/api/openapi.json`)).json();
+    type Operation = { responses: Record<string, unknown>; parameters: { name: string }[] };
+    const doc = (await (await fetch(`${s.stack.url}/api/openapi.json`)).json()) as {
+      paths: Record<
+        '/api/orders' | '/api/orders/purchased' | '/api/orders/sold',
+        Record<'get' | 'post', Operation>
+      >;
+    };
     const create = doc.paths['/api/orders'].post;
     expect(Object.keys(create.responses)).toEqual(
       expect.arrayContaining(['201', '400', '403', '404', '409']),
     );
-    expect(create.parameters.map((p: { name: string }) => p.name)).toContain('idempotency-key');
+    expect(create.parameters.map((p) => p.name)).toContain('idempotency-key');
     expect(doc.paths['/api/orders'].get.responses['403']).toBeDefined();
     expect(doc.paths['/api/orders/purchased'].get.responses['200']).toBeDefined();
     expect(doc.paths['/api/orders/sold'].get.responses['403']).toBeDefined();
