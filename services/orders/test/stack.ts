@@ -213,7 +213,9 @@ export async function startProcessStack(env: Partial<Record<Killable, Record<str
   };
   const running = new Map<Killable, ChildProcess>();
   const start = async (name: Killable, extra: Record<string, string> = {}) => {
-    running.set(name, await startServiceProcess(name, envs[name]({ ...env[name], ...extra })));
+    // `info`: startServiceProcess waits for the service's "ready" line.
+    const childEnv = envs[name]({ LOG_LEVEL: 'info', ...env[name], ...extra });
+    running.set(name, await startServiceProcess(name, childEnv));
   };
   const kill = async (name: Killable) => {
     const child = running.get(name);
@@ -223,7 +225,16 @@ export async function startProcessStack(env: Partial<Record<Killable, Record<str
     child.kill('SIGKILL');
     await dead;
   };
-  for (const name of ['catalog', 'wallet', 'orders'] as const) await start(name);
+  const stopAll = async () => {
+    for (const name of ['orders', 'wallet', 'catalog'] as const) await kill(name);
+  };
+  try {
+    for (const name of ['catalog', 'wallet', 'orders'] as const) await start(name);
+  } catch (err) {
+    await stopAll();
+    await stack.stop();
+    throw err;
+  }
   const admin = await signInAdmin(stack);
   const stacked: ProcessStack = {
     stack,
@@ -233,7 +244,7 @@ export async function startProcessStack(env: Partial<Record<Killable, Record<str
     kill,
     start,
     async stop() {
-      for (const name of ['orders', 'wallet', 'catalog'] as const) await kill(name);
+      await stopAll();
       const conn = await connectMongo(INFRA.MONGO_URL, dbs.orders);
       for (const db of Object.values(dbs))
         await conn
