@@ -156,7 +156,7 @@ describe('system:check', () => {
     expect(await kinds(dbs)).toEqual([]);
     // Without the product's record of the movement, that reservation took nothing: 2 units unaccounted.
     await dbs.catalog
-      .collection('products')
+      .collection<{ id: number; movements: string[] }>('products')
       .updateOne({ id: ids.product }, { $pull: { movements: `reserve:order-${ids.completed}` } });
     expect(await kinds(dbs)).toEqual(['stock-supplied']);
   });
