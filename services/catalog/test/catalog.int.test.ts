@@ -94,6 +94,7 @@ describe('catalog service (real database, NATS and gateway)', () => {
           'pricePaise',
           'status',
           'stock',
+          'suppliedStock',
           'type',
           'updatedAt',
           'version',

@@ -46,6 +46,26 @@ describe('catalog stock: who may move it, and reservations', () => {
     expect((await s.grpc('maker', 'adjustStock', { id: p.id, delta: 2 })).product!.stock).toBe(7);
   });
 
+  it("keeps the stock its owner supplied: the owner's adjustments and settings move it, purchases do not", async () => {
+    const p = await create(10);
+    const supplied = async () =>
+      (await s.catalog.rt.conn.collection('products').findOne({ id: p.id }))!.suppliedStock as number;
+    expect(await supplied()).toBe(10);
+    await s.grpc('maker', 'adjustStock', { id: p.id, delta: 5 });
+    const sold = ref();
+    await orders.reserveStock({ productId: p.id, quantity: 3, reference: sold, ttlSeconds: 0 });
+    await orders.commitStock({ reference: sold });
+    const released = ref();
+    await orders.reserveStock({ productId: p.id, quantity: 2, reference: released, ttlSeconds: 0 });
+    await orders.releaseStock({ reference: released });
+    expect([await stockOf(p.id), await supplied()]).toEqual([12, 15]);
+    // The owner sets 4 on top of the 3 sold: 7 supplied in all.
+    const { product: now } = await s.grpc('maker', 'getProduct', { id: p.id, recordView: false });
+    await s.grpc('maker', 'updateProduct', { id: p.id, stock: 4, version: now!.version });
+    await s.grpc('maker', 'adjustStock', { id: p.id, delta: -1 });
+    expect([await stockOf(p.id), await supplied()]).toEqual([3, 6]);
+  });
+
   it('reserve, release and commit without the orders identity are PERMISSION_DENIED, and move nothing', async () => {
     const p = await create(5);
     const reference = ref();

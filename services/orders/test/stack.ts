@@ -1,14 +1,18 @@
+import { type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { catalogService } from '@qm/catalog/src/service';
 import { ordersV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
+  connectMongo,
   createClient,
   newRequestId,
   type RunningService,
   runWithContext,
   startService,
 } from '@qm/platform';
-import { freePort, serviceTestEnv, uniqueName } from '@qm/testkit';
+import { freePort, INFRA, serviceTestEnv, uniqueName } from '@qm/testkit';
+import { startServiceProcess } from '@qm/testkit/src/process';
 import {
   ADMIN_PASSWORD,
   Browser,
@@ -44,45 +48,63 @@ export interface OrdersStack {
 
 type OrdersClient = ReturnType<typeof createClient<typeof ordersV1.OrdersServiceService>>;
 
-export async function startOrdersStack(): Promise<OrdersStack> {
-  const [catalogPort, walletPort, ordersPort] = await Promise.all([freePort(), freePort(), freePort()]);
+/** Each service's database and environment in one stack (in process or as child processes). */
+interface StackPlan {
+  ports: Record<'catalog' | 'wallet' | 'orders', number>;
+  dbs: Record<'catalog' | 'wallet' | 'orders', string>;
+  stack: Stack;
+}
+
+async function planStack(): Promise<StackPlan> {
+  const [catalog, wallet, orders] = await Promise.all([freePort(), freePort(), freePort()]);
   const stack = await startIdentityStack({
     identity: { INTERNAL_TOKEN },
     gateway: {
-      CATALOG_GRPC_ADDR: `127.0.0.1:${catalogPort}`,
-      WALLET_GRPC_ADDR: `127.0.0.1:${walletPort}`,
-      ORDERS_GRPC_ADDR: `127.0.0.1:${ordersPort}`,
+      CATALOG_GRPC_ADDR: `127.0.0.1:${catalog}`,
+      WALLET_GRPC_ADDR: `127.0.0.1:${wallet}`,
+      ORDERS_GRPC_ADDR: `127.0.0.1:${orders}`,
       AUTH_RATE_LIMIT_SCALE: '1000',
       GRPC_DEADLINE_MS: '30000',
     },
   });
-  const catalog = await startService(
-    catalogService,
-    serviceTestEnv(uniqueName('qm_test_orders_catalog'), {
-      GRPC_PORT: String(catalogPort),
-      INTERNAL_TOKEN,
-      CATALOG_USER_DELETED_DURABLE: uniqueName('orders_test_catalog'),
-      OUTBOX_RELAY_MS: '500',
-    }),
-  );
-  const wallet = await startService(
-    walletService,
-    serviceTestEnv(uniqueName('qm_test_orders_wallet'), {
-      GRPC_PORT: String(walletPort),
+  return {
+    ports: { catalog, wallet, orders },
+    dbs: {
+      catalog: uniqueName('qm_test_orders_catalog'),
+      wallet: uniqueName('qm_test_orders_wallet'),
+      orders: uniqueName('qm_test_orders'),
+    },
+    stack,
+  };
+}
+
+const catalogEnv = ({ ports, dbs }: StackPlan) =>
+  serviceTestEnv(dbs.catalog, {
+    GRPC_PORT: String(ports.catalog),
+    INTERNAL_TOKEN,
+    CATALOG_USER_DELETED_DURABLE: uniqueName('orders_test_catalog'),
+    OUTBOX_RELAY_MS: '500',
+  });
+
+const walletEnv = ({ ports, dbs, stack }: StackPlan) =>
+  serviceTestEnv(dbs.wallet, {
+    GRPC_PORT: String(ports.wallet),
+    IDENTITY_GRPC_ADDR: `127.0.0.1:${stack.identity.port}`,
+    INTERNAL_TOKEN,
+    WALLET_PROVIDER: 'sandbox',
+    WALLET_WEBHOOK_URL: `${stack.url}/api/webhooks/sandbox`,
+    WEBHOOK_RETRY_MS: '200',
+    WALLET_USER_APPROVED_DURABLE: uniqueName('orders_test_wallet'),
+  });
+
+const ordersEnvOf =
+  ({ ports, dbs, stack }: StackPlan) =>
+  (env: Record<string, string>) =>
+    serviceTestEnv(dbs.orders, {
+      GRPC_PORT: String(ports.orders),
       IDENTITY_GRPC_ADDR: `127.0.0.1:${stack.identity.port}`,
-      INTERNAL_TOKEN,
-      WALLET_PROVIDER: 'sandbox',
-      WALLET_WEBHOOK_URL: `${stack.url}/api/webhooks/sandbox`,
-      WEBHOOK_RETRY_MS: '200',
-      WALLET_USER_APPROVED_DURABLE: uniqueName('orders_test_wallet'),
-    }),
-  );
-  const ordersDb = uniqueName('qm_test_orders');
-  const ordersEnv = (env: Record<string, string>) =>
-    serviceTestEnv(ordersDb, {
-      IDENTITY_GRPC_ADDR: `127.0.0.1:${stack.identity.port}`,
-      CATALOG_GRPC_ADDR: `127.0.0.1:${catalogPort}`,
-      WALLET_GRPC_ADDR: `127.0.0.1:${walletPort}`,
+      CATALOG_GRPC_ADDR: `127.0.0.1:${ports.catalog}`,
+      WALLET_GRPC_ADDR: `127.0.0.1:${ports.wallet}`,
       INTERNAL_TOKEN,
       ORDERS_SWEEP_INTERVAL_MS: '500',
       ORDERS_SWEEP_GRACE_MS: '3000',
@@ -90,11 +112,32 @@ export async function startOrdersStack(): Promise<OrdersStack> {
       OUTBOX_RELAY_MS: '500',
       ...env,
     });
-  const extra: RunningService<unknown>[] = [];
-  const orders = await startService(ordersService, ordersEnv({ GRPC_PORT: String(ordersPort) }));
+
+async function signInAdmin(stack: Stack): Promise<Browser> {
   const admin = new Browser(stack.url);
   if ((await admin.login('admin', ADMIN_PASSWORD, 'admin')).status !== 200)
     throw new Error('admin sign-in failed');
+  return admin;
+}
+
+async function newUser(stack: Stack, admin: Browser, role: 'Army' | 'Manufacturer', funds?: number) {
+  const who = await registerUser(stack, role === 'Army' ? 'OrdArmy' : 'OrdMaker', role, admin);
+  const as = new Browser(stack.url);
+  const signedIn = await as.login(who.username, who.password);
+  if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.status}`);
+  if (funds) await topUp(as, funds);
+  return { who, as };
+}
+
+export async function startOrdersStack(): Promise<OrdersStack> {
+  const plan = await planStack();
+  const { stack } = plan;
+  const catalog = await startService(catalogService, catalogEnv(plan));
+  const wallet = await startService(walletService, walletEnv(plan));
+  const ordersEnv = ordersEnvOf(plan);
+  const extra: RunningService<unknown>[] = [];
+  const orders = await startService(ordersService, ordersEnv({}));
+  const admin = await signInAdmin(stack);
   const clients: OrdersClient[] = [];
 
   return {
@@ -103,14 +146,7 @@ export async function startOrdersStack(): Promise<OrdersStack> {
     wallet: wallet as RunningService<unknown>,
     orders: orders as RunningService<unknown>,
     admin,
-    async user(role, funds) {
-      const who = await registerUser(stack, role === 'Army' ? 'OrdArmy' : 'OrdMaker', role, admin);
-      const as = new Browser(stack.url);
-      const signedIn = await as.login(who.username, who.password);
-      if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.status}`);
-      if (funds) await topUp(as, funds);
-      return { who, as };
-    },
+    user: (role, funds) => newUser(stack, admin, role, funds),
     async startOrders(env = {}) {
       const svc = await startService(ordersService, ordersEnv({ GRPC_PORT: '0', ...env }));
       extra.push(svc as RunningService<unknown>);
@@ -146,6 +182,80 @@ export async function startOrdersStack(): Promise<OrdersStack> {
       await stack.stop();
     },
   };
+}
+
+export type Killable = 'catalog' | 'wallet' | 'orders';
+
+export interface ProcessStack {
+  stack: Stack;
+  admin: Browser;
+  /** The services' databases (read them with the system check). */
+  dbs: Record<Killable, string>;
+  user: OrdersStack['user'];
+  /** SIGKILLs the service's process; resolves once it is dead. */
+  kill(name: Killable): Promise<void>;
+  /** Starts the service again on its port and database; `env` adds to its test environment. */
+  start(name: Killable, env?: Record<string, string>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The same stack with catalog, wallet and orders as real child processes (identity and the gateway
+ * stay in this process), so a test can kill any of them outright and start it again.
+ */
+export async function startProcessStack(env: Partial<Record<Killable, Record<string, string>>> = {}) {
+  const plan = await planStack();
+  const { stack, dbs } = plan;
+  const envs: Record<Killable, (extra: Record<string, string>) => Record<string, string>> = {
+    catalog: (extra) => ({ ...catalogEnv(plan), ...extra }),
+    wallet: (extra) => ({ ...walletEnv(plan), ...extra }),
+    orders: ordersEnvOf(plan),
+  };
+  const running = new Map<Killable, ChildProcess>();
+  const start = async (name: Killable, extra: Record<string, string> = {}) => {
+    // `info`: startServiceProcess waits for the service's "ready" line.
+    const childEnv = envs[name]({ LOG_LEVEL: 'info', ...env[name], ...extra });
+    running.set(name, await startServiceProcess(name, childEnv));
+  };
+  const kill = async (name: Killable) => {
+    const child = running.get(name);
+    running.delete(name);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const dead = once(child, 'exit');
+    child.kill('SIGKILL');
+    await dead;
+  };
+  const stopAll = async () => {
+    for (const name of ['orders', 'wallet', 'catalog'] as const) await kill(name);
+  };
+  try {
+    for (const name of ['catalog', 'wallet', 'orders'] as const) await start(name);
+  } catch (err) {
+    await stopAll();
+    await stack.stop();
+    throw err;
+  }
+  const admin = await signInAdmin(stack);
+  const stacked: ProcessStack = {
+    stack,
+    admin,
+    dbs,
+    user: (role, funds) => newUser(stack, admin, role, funds),
+    kill,
+    start,
+    async stop() {
+      await stopAll();
+      const conn = await connectMongo(INFRA.MONGO_URL, dbs.orders);
+      for (const db of Object.values(dbs))
+        await conn
+          .useDb(db)
+          .dropDatabase()
+          .catch(() => undefined);
+      await conn.close();
+      await stack.stop();
+    },
+  };
+  return stacked;
 }
 
 /** A sandbox top-up through the checkout, as the Add Money dialog does it. */

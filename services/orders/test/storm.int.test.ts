@@ -1,6 +1,7 @@
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
 import { parseMoney } from '@qm/platform';
 import type { Browser } from '@qm/testkit/src/identity-stack';
+import { checkSystem, type SystemDbs } from '../../../load/system/check';
 import { inBatches, type OrdersStack, startOrdersStack } from './stack';
 
 /**
@@ -116,5 +117,14 @@ describe('orders: the last-item storm', () => {
     expect(after.every((b) => b.held === 0)).toBe(true);
     expect(debited).toBe(STOCK * 1000_00);
     expect(await balances(maker)).toEqual({ balance: STOCK * 1000_00, held: 0 });
+
+    // And the whole system agrees: ledger, stock supplied = stock + sold, one payment per order.
+    const report = await checkSystem({
+      wallet: s.wallet.rt.conn.db!,
+      catalog: s.catalog.rt.conn.db!,
+      orders: s.orders.rt.conn.db!,
+    } as unknown as SystemDbs);
+    expect(report.breaks).toEqual([]);
+    expect(report).toMatchObject({ unitsSold: STOCK, orders: { completed: STOCK, pending: 0 } });
   });
 });

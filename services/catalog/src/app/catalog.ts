@@ -146,7 +146,7 @@ function products(
       const signed = delta > 0 ? `+${delta}` : String(delta);
       const activity = ev.activity(who, 'product_update', current, `stock ${signed}`);
       const saved = await change([event, activity], async () => {
-        const moved = await store.move(current.id, delta, now);
+        const moved = await store.move(current.id, delta, now, { supply: true });
         if ('product' in moved) return moved.product;
         if (moved.kind === 'missing') throw notFound(MSG.notFound);
         throw conflict(moved.kind === 'insufficient' ? MSG.insufficientStock : MSG.stockRange);

@@ -11,6 +11,12 @@ import { type ProductChanges, type ProductRecord, searchForm } from '../domain/p
 interface ProductDoc extends Searchable {
   /** Keys of the latest keyed stock movements applied to this product (idempotency, see move). */
   movements?: string[];
+  /**
+   * The stock its manufacturer has supplied: the initial stock plus every change the owner made
+   * (AdjustStock, UpdateProduct's stock). Purchases never move it, so `npm run system:check` can
+   * prove stock + units reserved or sold = this. Absent on products created before it was kept.
+   */
+  suppliedStock?: number;
 }
 
 /** How many movement keys a product remembers; the reservations remember their own state. */
@@ -32,6 +38,7 @@ const productSchema = new Schema<ProductDoc>(
     nameSearch: { type: String, required: true },
     descriptionSearch: { type: String, default: '' },
     movements: { type: [String], default: undefined },
+    suppliedStock: { type: Number },
   },
   // strict: fields outside the schema are never stored, whatever a caller sends.
   { collection: 'products', versionKey: false, strict: true, autoIndex: false },
@@ -51,6 +58,8 @@ export interface MoveOptions {
   key?: string;
   /** Refuses to go above the stock maximum (false: stock that was reserved comes back regardless). */
   capped?: boolean;
+  /** The owner's own movement: it changes the stock supplied too (reservations do not). */
+  supply?: boolean;
 }
 
 const PUBLIC_FIELDS = {
@@ -148,6 +157,7 @@ export function createProductStore(conn: Connection) {
     async insert(p: ProductRecord): Promise<Searchable> {
       const doc: ProductDoc = {
         ...p,
+        suppliedStock: p.stock,
         nameSearch: searchForm(p.name),
         descriptionSearch: searchForm(p.description),
       };
@@ -188,9 +198,19 @@ export function createProductStore(conn: Connection) {
       const set: Partial<ProductDoc> = { ...changes, updatedAt };
       if (changes.name !== undefined) set.nameSearch = searchForm(changes.name);
       if (changes.description !== undefined) set.descriptionSearch = searchForm(changes.description);
+      const inc: Record<string, number> = { version: 1 };
+      if (changes.stock !== undefined) {
+        // The stock at `version` is the one this change replaces (every stock movement bumps the
+        // version), so the supplied stock moves by the difference, in the same conditional update.
+        const before = await Products.findOne(
+          { id, manufacturerId, version },
+          { stock: 1 },
+        ).lean<ProductDoc>();
+        if (before) inc.suppliedStock = changes.stock - before.stock;
+      }
       const d = await Products.findOneAndUpdate(
         { id, manufacturerId, version },
-        { $set: set, $inc: { version: 1 } },
+        { $set: set, $inc: inc },
         // No projection: FerretDB v1 does not implement one on findAndModify; toRecord picks the fields.
         { new: true },
       ).lean<ProductDoc>();
@@ -208,12 +228,13 @@ export function createProductStore(conn: Connection) {
       id: number,
       delta: number,
       at: Date,
-      { key, capped = true }: MoveOptions = {},
+      { key, capped = true, supply = false }: MoveOptions = {},
     ): Promise<MoveOutcome> {
       const filter: FilterQuery<ProductDoc> = { id };
       if (delta < 0) filter.stock = { $gte: -delta };
       else if (capped) filter.stock = { $lte: PRODUCT_LIMITS.stockMax - delta };
-      const update: Record<string, unknown> = { $inc: { stock: delta, version: 1 }, $set: { updatedAt: at } };
+      const inc = supply ? { stock: delta, suppliedStock: delta, version: 1 } : { stock: delta, version: 1 };
+      const update: Record<string, unknown> = { $inc: inc, $set: { updatedAt: at } };
       if (key) {
         filter.movements = { $ne: key };
         update.$push = { movements: { $each: [key], $slice: -MOVEMENT_WINDOW } };

@@ -1,0 +1,126 @@
+import { eventually, INFRA } from '@qm/testkit';
+import type { Browser } from '@qm/testkit/src/identity-stack';
+import { MongoClient } from 'mongodb';
+import { checkSystem, type SystemDbs } from '../../../load/system/check';
+import { type Killable, type ProcessStack, startProcessStack } from './stack';
+
+/**
+ * Issue 9 §3: each of orders, wallet and catalog, as a real process, is killed (SIGKILL) while
+ * purchases are mid-saga — reserved and held, not yet paid — and started again. Every order must end
+ * completed or cancelled before its deadline plus a sweep, and the system check must hold after.
+ * Orders pause after the hold (ORDERS_PAUSE_AFTER_HOLD_MS) so the kill lands inside the saga.
+ */
+jest.setTimeout(120_000);
+
+const PAUSE_MS = 3_000;
+const HOLD_TIMEOUT_S = 45;
+const BUYERS = 3;
+
+interface OrderDoc {
+  id: number;
+  productId: number;
+  status: string;
+  step: string;
+  deadlineAt: Date;
+  updatedAt: Date;
+}
+
+describe('purchases survive a killed process', () => {
+  let s: ProcessStack;
+  let client: MongoClient;
+  let dbs: SystemDbs;
+  let maker: Browser;
+  let buyers: Browser[];
+
+  beforeAll(async () => {
+    s = await startProcessStack({
+      orders: {
+        ORDERS_PAUSE_AFTER_HOLD_MS: String(PAUSE_MS),
+        ORDERS_HOLD_TIMEOUT_SECONDS: String(HOLD_TIMEOUT_S),
+      },
+    });
+    maker = (await s.user('Manufacturer')).as;
+    buyers = [];
+    for (let i = 0; i < BUYERS; i++) buyers.push((await s.user('Army', 5_000)).as);
+    client = await MongoClient.connect(INFRA.MONGO_URL);
+    dbs = {
+      wallet: client.db(s.dbs.wallet),
+      catalog: client.db(s.dbs.catalog),
+      orders: client.db(s.dbs.orders),
+    };
+  }, 180_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await s?.stop();
+  });
+
+  const ordersOf = (productId: number) =>
+    dbs.orders.collection<OrderDoc>('orders').find({ productId }).toArray();
+
+  /** Every buyer buys one unit of a new product; resolves once all are held and paused before paying. */
+  async function purchasesMidSaga() {
+    const created = await maker.post('/api/products', {
+      name: 'Field Radio',
+      type: 'Equipment',
+      price: '1000.00',
+      description: 'VHF, 5 W',
+      stock: 10,
+    });
+    expect(created.status).toBe(201);
+    const productId = created.body.id as number;
+    const requests = buyers.map((b) =>
+      b.post('/api/orders', { productId, quantity: 1, totalPrice: '1000.00' }).catch(() => undefined),
+    );
+    await eventually(async () => {
+      const orders = await ordersOf(productId);
+      return orders.length === BUYERS && orders.every((o) => o.step === 'pay');
+    }, 30_000);
+    return { productId, requests };
+  }
+
+  async function expectAllEnded(productId: number) {
+    const orders = await ordersOf(productId);
+    // The sweeper's bound: the deadline (the hold's timeout) plus a sweep; ours sweeps every 0.5 s.
+    const bound = Math.max(...orders.map((o) => new Date(o.deadlineAt).getTime())) + 5_000;
+    const ended = await eventually(async () => {
+      const now = await ordersOf(productId);
+      return now.every((o) => o.status !== 'pending') && now;
+    }, bound - Date.now());
+    for (const o of ended) {
+      expect(['completed', 'cancelled']).toContain(o.status);
+      expect(new Date(o.updatedAt).getTime()).toBeLessThanOrEqual(bound);
+    }
+    const report = await checkSystem(dbs);
+    expect(report.breaks).toEqual([]);
+    return ended.map((o) => o.status);
+  }
+
+  it.each<[Killable, string]>([
+    ['wallet', 'holding the buyers’ funds'],
+    ['catalog', 'holding the reserved stock'],
+  ])('%s killed %s: the restarted service lets every order end, the system holds', async (name) => {
+    const { productId, requests } = await purchasesMidSaga();
+    await s.kill(name);
+    // Orders finds its partner gone after the pause: the orders wait at their step, nothing is lost.
+    await new Promise((r) => setTimeout(r, PAUSE_MS + 500));
+    expect((await ordersOf(productId)).map((o) => o.status)).toEqual(Array(BUYERS).fill('pending'));
+    await s.start(name);
+    expect(await expectAllEnded(productId)).toEqual(Array(BUYERS).fill('completed'));
+    await Promise.all(requests);
+  });
+
+  it('orders killed: the restarted service’s sweeper finishes every order, the system holds', async () => {
+    const { productId, requests } = await purchasesMidSaga();
+    await s.kill('orders');
+    const held = await dbs.wallet
+      .collection('transfers')
+      .find({ kind: 'purchase', state: 'pending' })
+      .toArray();
+    expect(held).toHaveLength(BUYERS);
+    await s.start('orders', { ORDERS_PAUSE_AFTER_HOLD_MS: '0' });
+    expect(await expectAllEnded(productId)).toEqual(Array(BUYERS).fill('completed'));
+    expect((await maker.get(`/api/products/${productId}`)).body.stock).toBe(10 - BUYERS);
+    await Promise.all(requests);
+  });
+});
