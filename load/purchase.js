@@ -6,7 +6,7 @@
 // answer comes after the whole saga: reserve → hold → pay → commit). Then the ledger must balance.
 //
 //   AUTH_RATE_LIMIT_SCALE=100 make dev                      # sign-ins would answer 429
-//   npm run bench:purchase                                 # k6 run load/purchase.js, then ledger:check
+//   npm run bench:purchase                                 # k6 run load/purchase.js, then system:check
 //   VUS=5 DURATION=20s PRODUCTS=40 .tools/bin/k6 run load/purchase.js   # a quick try
 //
 // setup() registers MAKERS manufacturers and VUS buyers, approves them as admin, signs each in once
