@@ -16,7 +16,7 @@
 // Screenshots go to e2e/artifacts/orders-*.png. Last line: `orders: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser } from './lib/browser.mjs';
+import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import {
   apiClient as api,
   emailOf,
@@ -200,13 +200,7 @@ await step(
   async () => {
     const page = buyerPage;
     // The real answer, held back 800 ms, so that the processing state can be seen.
-    await page.route(
-      (url) => url.pathname === '/api/orders',
-      async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 800));
-        await route.continue();
-      },
-    );
+    const undelay = await delayAnswers(page, '/api/orders', 800);
     const [request] = await Promise.all([
       page.waitForRequest((req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/orders'),
       payNow(page).click(),
@@ -220,7 +214,7 @@ await step(
     await page.getByRole('button', { name: 'Processing Payment...' }).waitFor();
     assert(await payNow(page).isDisabled(), 'Pay Now enabled while processing');
     await shot(page, 'processing');
-    await page.unroute((url) => url.pathname === '/api/orders');
+    await undelay();
     const order = await (await request.response()).json();
     state.order = order;
     await page.getByRole('button', { name: 'Payment Successful!' }).waitFor();

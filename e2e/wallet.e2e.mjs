@@ -14,7 +14,7 @@
 // Screenshots go to e2e/artifacts/wallet-*.png. Last line: `wallet: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser } from './lib/browser.mjs';
+import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { apiClient as api, emailOf, register as registerUser, signInContext as signIn } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
@@ -271,16 +271,10 @@ await step(
   async () => {
     const page = senderPage;
     // The real answer, held back 800 ms, so that the progress dialog can be seen.
-    await page.route(
-      (url) => url.pathname === '/api/wallet/pin-status',
-      async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 800));
-        await route.continue();
-      },
-    );
+    const undelay = await delayAnswers(page, '/api/wallet/pin-status', 800);
     await page.getByRole('button', { name: 'Transfer', exact: true }).click();
     await page.getByRole('dialog', { name: 'Checking PIN Status' }).waitFor();
-    await page.unroute((url) => url.pathname === '/api/wallet/pin-status');
+    await undelay();
     const dialog = page.getByRole('dialog', { name: 'Setup Wallet PIN' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Send OTP' }).click();

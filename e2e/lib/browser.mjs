@@ -44,3 +44,23 @@ export function finish(journey, results) {
   const passed = all.filter((result) => result.ok).length;
   report(journey, passed, all.length - passed);
 }
+
+/**
+ * Holds back the real answers to requests for `pathname` by `ms`, so that a progress state can be
+ * seen; resolves to the function that stops it once the requests held now have gone on (Playwright
+ * unroutes by the same matcher and handler, and would otherwise answer a held request itself).
+ */
+export async function delayAnswers(page, pathname, ms) {
+  const matches = (url) => url.pathname === pathname;
+  const held = new Set();
+  const handler = (route) => {
+    const going = new Promise((resolve) => setTimeout(resolve, ms)).then(() => route.continue());
+    held.add(going);
+    return going.finally(() => held.delete(going));
+  };
+  await page.route(matches, handler);
+  return async () => {
+    await Promise.all(held);
+    await page.unroute(matches, handler);
+  };
+}
