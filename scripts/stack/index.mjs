@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { StackError, waitHealthy } from './health.mjs';
 import { createLogger, reservePrefixWidth } from './log.mjs';
 import { planStack } from './plan.mjs';
-import { assertPortsFree, waitPortsFree, whoUses } from './ports.mjs';
+import { assertPortsFree, reserveFromEphemeralRange, waitPortsFree, whoUses } from './ports.mjs';
 import { describeExit, groupMembers, startProcess, stopGroup } from './process.mjs';
 import { provisionTools } from './setup.mjs';
 
@@ -113,7 +113,9 @@ export async function startStack(options = {}) {
   mkdirSync(logDir, { recursive: true });
   mkdirSync(path.dirname(runFile), { recursive: true });
   await reapStale(runFile, root, log);
-  await assertPortsFree(specs.flatMap((s) => s.ports.map((port) => ({ port, owner: s.name }))));
+  const ports = specs.flatMap((s) => s.ports.map((port) => ({ port, owner: s.name })));
+  reserveFromEphemeralRange(ports.map((p) => p.port));
+  await assertPortsFree(ports);
 
   const started = []; // { proc, tier }
   const writeRunFile = () =>

@@ -1,6 +1,6 @@
 // Port checks: is a TCP port free, who holds it, and waiting for ports to be released.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -65,12 +65,46 @@ export function whoUses(port) {
   return `an unknown process (check with: ss -ltnp 'sport = :${port}')`;
 }
 
+const RESERVED_PORTS = '/proc/sys/net/ipv4/ip_local_reserved_ports';
+
+/**
+ * Our fixed ports (gRPC 50051+) lie inside Linux's ephemeral range (32768–60999), so an outgoing
+ * connection — FerretDB's pool to PostgreSQL, say — can be handed one of them as its local port and
+ * the service then cannot listen. Where we may (root, Linux), keep the kernel from handing them
+ * out; elsewhere this is a no-op and the check below explains a collision.
+ */
+export function reserveFromEphemeralRange(ports) {
+  try {
+    const current = readFileSync(RESERVED_PORTS, 'utf8').trim();
+    const missing = ports.filter((p) => !rangesInclude(current, p));
+    if (missing.length) writeFileSync(RESERVED_PORTS, [current, ...missing].filter(Boolean).join(','));
+  } catch {
+    // not Linux, not root, or a read-only /proc (containers): nothing to do
+  }
+}
+
+function rangesInclude(list, port) {
+  return list
+    .split(',')
+    .filter(Boolean)
+    .some((range) => {
+      const [lo, hi = lo] = range.split('-').map(Number);
+      return port >= lo && port <= hi;
+    });
+}
+
 /** Fails with one message naming every busy port and its owner. */
 export async function assertPortsFree(ports) {
+  // A port held only by a closing or short-lived client connection is released within seconds.
+  const stillBusy = new Set(
+    await waitPortsFree(
+      ports.map((p) => p.port),
+      3000,
+    ),
+  );
   const busy = [];
   for (const { port, owner } of ports) {
-    if (!(await isPortFree(port)))
-      busy.push(`  port ${port} (needed by ${owner}) is in use by ${whoUses(port)}`);
+    if (stillBusy.has(port)) busy.push(`  port ${port} (needed by ${owner}) is in use by ${whoUses(port)}`);
   }
   if (busy.length) {
     const err = new Error(
