@@ -75,8 +75,11 @@ export function indexBackendFor(ferretdbPostgresqlUrl: string | undefined): Inde
   return ferretdbPostgresqlUrl ? ferretdbPostgresBackend(ferretdbPostgresqlUrl) : undefined;
 }
 
-/** Collections @qm/platform itself keeps in every service database (sequences, consumers, outbox). */
-const PLATFORM_COLLECTIONS = ['counters', 'processed_events', 'outbox'];
+/**
+ * Collections @qm/platform itself keeps in every service database (sequences, consumers, outbox,
+ * idempotency keys). They have no mongoose model, so they are listed here.
+ */
+const PLATFORM_COLLECTIONS = ['counters', 'processed_events', 'outbox', 'idempotency_keys'];
 
 async function createCollection(conn: Connection, name: string): Promise<void> {
   await conn.createCollection(name).catch((err: unknown) => {
