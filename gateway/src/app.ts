@@ -2,9 +2,9 @@ import compression from 'compression';
 import cookieParser from 'cookie-parser';
 import express, { type Express, type RequestHandler, Router } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import swaggerUi from 'swagger-ui-express';
 import type { GatewayDeps } from './deps';
+import { accessLog } from './http/access-log';
 import { createApi, type Api } from './http/api';
 import { requestContext } from './http/context';
 import { originCheck } from './http/csrf';
@@ -25,16 +25,7 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
   const keycloakOrigin = new URL(config.KEYCLOAK_PUBLIC_URL).origin;
 
   app.use(requestContext);
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (_req, res) => res.getHeader('X-Request-Id') as string,
-      autoLogging: {
-        ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics',
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(accessLog(log));
   app.use(
     helmet({
       contentSecurityPolicy: {
