@@ -5,8 +5,8 @@ import { checkSystem, type SystemDbs } from '../../../load/system/check';
 import { inBatches, type OrdersStack, startOrdersStack } from './stack';
 
 /**
- * The last-item storm (issue 9 §3): 200 purchases of a product with 5 in stock by 40 funded buyers
- * at once, through the real gateway, orders, catalog and wallet. eShop's basket checks stock
+ * The last-item storm (issue 9 §3): 200 concurrent purchases of a product with 5 in stock by 40
+ * funded buyers, through the real gateway, orders, catalog and wallet. eShop's basket checks stock
  * without reserving it and oversells here; the saga must sell exactly 5.
  */
 jest.setTimeout(240_000);
@@ -63,37 +63,47 @@ describe('orders: the last-item storm', () => {
     })();
 
     const started = Date.now();
-    // Every buyer at once, each with its attempts one after another (as a person retrying would): 40
-    // purchases in flight at any moment, what two shared cores serve without the gateway timing out.
-    const perBuyer = await Promise.all(
-      buyers.map(async (b) => {
-        const mine = [];
-        for (let i = 0; i < ATTEMPTS / BUYERS; i++)
-          mine.push(await b.post('/api/orders', { productId, quantity: 1, totalPrice: '1000.00' }));
-        return mine;
-      }),
+    // All 200 at once, five per buyer. A purchase the gateway gave up on (504) is an unknown outcome,
+    // as in Jepsen's bank test: its saga goes on, and the orders below say how it ended.
+    const answers = await Promise.all(
+      Array.from({ length: ATTEMPTS }, (_, i) =>
+        buyers[i % BUYERS]!.post('/api/orders', { productId, quantity: 1, totalPrice: '1000.00' }),
+      ),
     );
-    const answers = perBuyer.flat();
-    expect(answers).toHaveLength(ATTEMPTS);
     const elapsed = Date.now() - started;
-    watching = false;
-    await watcher;
 
     const ok = answers.filter((a) => a.status === 201);
-    const refused = answers.filter((a) => a.status !== 201);
-    expect(ok).toHaveLength(STOCK);
+    const unknown = answers.filter((a) => a.status === 504);
+    const refused = answers.filter((a) => a.status !== 201 && a.status !== 504);
+    expect(ok.length).toBeLessThanOrEqual(STOCK);
     expect(ok.every((a) => a.body.status === 'completed' && a.body.paymentStatus === 'paid')).toBe(true);
-    // Every other attempt is told the stock ran out (before or during its saga).
+    // Every other answered attempt is told the stock ran out (before or during its saga).
     expect(refused.map((a) => [a.status, a.body.message])).toEqual(
       refused.map(() => [409, ORDER_MESSAGES.insufficientStock]),
     );
-    expect(elapsed).toBeLessThan(60_000);
+    expect(ok.length + refused.length + unknown.length).toBe(ATTEMPTS);
+    expect(elapsed).toBeLessThan(120_000);
+
+    // Every order ends (the unknown ones too) before the stock is judged.
+    const orderDocs = s.orders.rt.conn.collection('orders');
+    for (
+      let waited = 0;
+      (await orderDocs.countDocuments({ productId, status: 'pending' })) > 0;
+      waited += 250
+    ) {
+      if (waited > 90_000) throw new Error('orders still pending 90 s after the storm');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    watching = false;
+    await watcher;
 
     expect((await products.findOne({ id: productId }))!.stock).toBe(0);
     expect(lowest).toBeGreaterThanOrEqual(0);
 
     // Orders: 5 completed and paid, every other one cancelled with nothing paid, none left pending.
-    const orders = await s.orders.rt.conn.collection('orders').find({ productId }).toArray();
+    const orders = await orderDocs.find({ productId }).toArray();
+    // Attempts refused up front, once the stock reads 0, make no order at all.
+    expect(orders.length).toBeLessThanOrEqual(ATTEMPTS);
     const completed = orders.filter((o) => o.status === 'completed');
     expect(completed).toHaveLength(STOCK);
     expect(completed.every((o) => o.paymentStatus === 'paid')).toBe(true);
