@@ -1,7 +1,8 @@
 #!/usr/bin/env tsx
 // `make seed`: demo data through the product's own REST API (never the databases), idempotent.
 // Creates the demo accounts of the README (admin is ensured by the identity service itself),
-// approves the ones meant to be approved, and lists a handful of products for the manufacturer.
+// approves the ones meant to be approved, lists a handful of products for the manufacturer and
+// tops the Army buyer's wallet up through the sandbox.
 // Writes <QM_DATA_DIR>/seed-accounts.json so `make dev` can print the accounts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -181,6 +182,8 @@ async function main(): Promise<void> {
   }
   console.log(`seed: ${created} products created, ${mine.size} already listed`);
 
+  await fundDemoBuyer();
+
   const dataDir = process.env.QM_DATA_DIR ?? path.resolve('.data');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(
@@ -204,6 +207,38 @@ async function main(): Promise<void> {
       2,
     ),
   );
+}
+
+/** What the demo buyer starts with, so purchases can be tried at once. */
+const DEMO_BALANCE = '100000.00';
+
+/**
+ * Tops the demo buyer's empty wallet up through the sandbox checkout with Stripe's test card, as a
+ * person would in the Add Money dialog. Where Stripe is configured there is no sandbox: left empty.
+ */
+async function fundDemoBuyer(): Promise<void> {
+  const army = new Session();
+  await army.must('POST', '/api/login', { username: 'army_demo', password: 'Army@12345' });
+  const wallet = await army.must<{ balance: string }>('GET', '/api/wallet');
+  if (wallet.balance !== '0.00') {
+    console.log(`seed: army_demo's wallet holds ₹${wallet.balance}`);
+    return;
+  }
+  const order = await army.must<{ id: string; provider: string }>('POST', '/api/create-order', {
+    amount: Number(DEMO_BALANCE),
+  });
+  if (order.provider !== 'sandbox') {
+    console.log(`seed: army_demo's wallet left empty (top-ups go through ${order.provider})`);
+    return;
+  }
+  const proof = await army.must('POST', '/api/sandbox/pay', {
+    orderId: order.id,
+    cardNumber: '4242 4242 4242 4242',
+    expiry: '12/34',
+    cvc: '123',
+  });
+  await army.must('POST', '/api/verify-payment', proof);
+  console.log(`seed: army_demo's wallet topped up with ₹${DEMO_BALANCE} through the sandbox`);
 }
 
 main().catch((err: unknown) => {
