@@ -28,7 +28,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     approve: true,
     firstName: 'Arjun',
     lastName: 'Rathore',
-    description: 'approved Army buyer',
+    description: 'approved Army buyer, ₹1,00,000 in the wallet',
   },
   {
     username: 'maker_demo',
