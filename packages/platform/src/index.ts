@@ -5,6 +5,7 @@ export * from './logger';
 export * from './money';
 export * from './mongo';
 export * from './indexes';
+export * from './ordered';
 export * from './feeds';
 export * from './idempotency';
 export * from './one-time-codes';

@@ -1,4 +1,10 @@
-import { createIdempotency, createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
+import {
+  createIdempotency,
+  createMailer,
+  createOutbox,
+  orderedReaderFor,
+  type ServiceDefinition,
+} from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
@@ -33,7 +39,8 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     const accounts = createAccountStore(conn);
     const transfers = createTransferStore(conn);
     const entries = createEntryStore(conn);
-    const history = createHistoryStore(conn);
+    const ordered = orderedReaderFor(config.FERRETDB_POSTGRESQL_URL);
+    const history = createHistoryStore(conn, ordered);
     const pinStore = createPinStore(conn);
 
     const outbox = createOutbox({
@@ -102,6 +109,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         outbox.stop();
         mailer.close();
         directory.close();
+        await ordered?.close();
       },
     };
   },

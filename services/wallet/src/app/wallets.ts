@@ -179,14 +179,12 @@ export function createWallets(d: WalletDeps) {
       status?: TransactionStatusName,
     ) {
       assertAdmin(caller);
-      const [list, pending, completed, failed, totalBalance] = await Promise.all([
+      const [list, counts, totalBalance] = await Promise.all([
         history.all(page, pageSize, sort, status),
-        history.countByStatus('pending'),
-        history.countByStatus('completed'),
-        history.countByStatus('failed'),
+        history.countByStatus(),
         totalUserBalance(accounts),
       ]);
-      return { ...list, pending, completed, failed, totalBalance };
+      return { ...list, ...counts, totalBalance };
     },
   };
 }

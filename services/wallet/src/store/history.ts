@@ -1,5 +1,12 @@
 import type { TransactionStatusName, TransactionTypeName } from '@qm/contracts/rest';
-import { addFeeds, feedsOf, isDuplicateKeyError, nextSequence } from '@qm/platform';
+import {
+  addFeeds,
+  feedsOf,
+  isDuplicateKeyError,
+  nextSequence,
+  orderedPage,
+  type OrderedReader,
+} from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 
 /**
@@ -55,27 +62,38 @@ historySchema.index({ id: 1 }, { unique: true });
 historySchema.index({ userId: 1 });
 historySchema.index({ status: 1 });
 historySchema.index({ transferId: 1 });
+// The administrators' list: by date or amount, all lines or one status (orderedPage).
+historySchema.index({ createdAt: -1, id: -1 });
+historySchema.index({ amount: -1, id: -1 });
+historySchema.index({ status: 1, createdAt: -1, id: -1 });
+historySchema.index({ status: 1, amount: -1, id: -1 });
 historySchema.index({ providerOrderId: 1 });
 addFeeds(historySchema, ['user']);
 
 export type HistorySort = { field: 'createdAt' | 'amount'; direction: 1 | -1 };
 
-export function createHistoryStore(conn: Connection) {
+/** `ordered`: FerretDB's sorted reads for the administrators' list (absent on MongoDB). */
+export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
   const Lines = conn.model<HistoryLine>('HistoryLine', historySchema);
   const feeds = feedsOf<HistoryLine>(conn, Lines, { user: (l) => l.userId });
 
-  /** One page of the lines matching `filter` in `sort` order (the numeric id breaks ties), and their count. */
-  async function sortedPage(filter: object, sort: HistorySort, page: number, pageSize: number) {
-    const [items, total] = await Promise.all([
-      Lines.find(filter)
-        .sort({ [sort.field]: sort.direction, id: sort.direction })
-        .skip((page - 1) * pageSize)
-        .limit(pageSize)
-        .lean<HistoryLine[]>()
-        .exec(),
-      Lines.countDocuments(filter).exec(),
-    ]);
-    return { items, total };
+  /** One page of the lines matching `equals` in `sort` order (the numeric id breaks ties), and their count. */
+  function sortedPage(
+    equals: Record<string, string | number>,
+    sort: HistorySort,
+    page: number,
+    pageSize: number,
+    reader = ordered,
+  ) {
+    return orderedPage(Lines, reader, {
+      equals,
+      sort: [
+        [sort.field, sort.direction],
+        ['id', sort.direction],
+      ],
+      skip: (page - 1) * pageSize,
+      limit: pageSize,
+    });
   }
 
   async function insert(line: NewHistoryLine, id: number, at: Date): Promise<HistoryLine> {
@@ -132,14 +150,30 @@ export function createHistoryStore(conn: Connection) {
     /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
     ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {
       if (!status) return feeds.page('user', userId, page, pageSize);
-      return sortedPage({ userId, status }, { field: 'createdAt', direction: -1 }, page, pageSize);
+      // One user's lines are few: the plain query serves them on every backend.
+      return sortedPage({ userId, status }, { field: 'createdAt', direction: -1 }, page, pageSize, undefined);
     },
 
     /** Every line (administrators), filtered and sorted. */
     all: (page: number, pageSize: number, sort: HistorySort, status?: TransactionStatusName) =>
       sortedPage(status ? { status } : {}, sort, page, pageSize),
 
-    countByStatus: (status: TransactionStatusName) => Lines.countDocuments({ status }).exec(),
+    /**
+     * Lines per status. Pending and failed lines are few and counted by index; completed ones are
+     * the rest of the total (every line has one of the three statuses).
+     */
+    async countByStatus(): Promise<Record<TransactionStatusName, number>> {
+      const count = (equals: Record<string, string>) =>
+        ordered
+          ? ordered.count(conn.name, Lines.collection.collectionName, equals)
+          : Lines.countDocuments(equals).exec();
+      const [total, pending, failed] = await Promise.all([
+        count({}),
+        count({ status: 'pending' }),
+        count({ status: 'failed' }),
+      ]);
+      return { pending, failed, completed: total - pending - failed };
+    },
   };
 }
 
