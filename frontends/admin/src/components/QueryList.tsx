@@ -12,7 +12,7 @@ export function QueryList({ queries, onView }: { queries: QueryView[]; onView: (
   return (
     <>
       <Paper withBorder radius="md" visibleFrom="sm">
-        <Table.ScrollContainer minWidth={760}>
+        <Table.ScrollContainer minWidth={820}>
           <Table striped highlightOnHover verticalSpacing="sm" aria-label="User queries" layout="fixed">
             <Table.Thead>
               <Table.Tr>
@@ -26,10 +26,10 @@ export function QueryList({ queries, onView }: { queries: QueryView[]; onView: (
                 <Table.Th scope="col" w={120}>
                   Status
                 </Table.Th>
-                <Table.Th scope="col" w={130}>
+                <Table.Th scope="col" w={150}>
                   Date
                 </Table.Th>
-                <Table.Th scope="col" w={90}>
+                <Table.Th scope="col" w={110}>
                   Action
                 </Table.Th>
               </Table.Tr>
