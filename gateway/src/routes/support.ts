@@ -16,7 +16,7 @@ import { limit } from '../http/rate-limit';
 /** Per client address and gateway instance, scaled by AUTH_RATE_LIMIT_SCALE (load tests). */
 export const CONTACT_RATE_LIMIT = {
   windowMs: 15 * 60_000,
-  limit: 5,
+  limit: 10,
   message: MSG.tooManySubmissions,
 } as const;
 
