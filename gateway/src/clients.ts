@@ -1,4 +1,4 @@
-import { assistantV1, catalogV1, identityV1, ordersV1, walletV1 } from '@qm/contracts/grpc';
+import { assistantV1, catalogV1, identityV1, ordersV1, supportV1, walletV1 } from '@qm/contracts/grpc';
 import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
 import { serviceOf, type ServiceName } from '@qm/roster';
 
@@ -11,6 +11,7 @@ export const DEFINITIONS = {
   catalog: catalogV1.CatalogServiceService,
   wallet: walletV1.WalletServiceService,
   orders: ordersV1.OrdersServiceService,
+  support: supportV1.SupportServiceService,
   assistant: assistantV1.AssistantServiceService,
 } as const satisfies Partial<Record<ServiceName, ServiceDef>>;
 

@@ -4,6 +4,7 @@ import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
 import { registerOrderRoutes } from './orders';
+import { registerSupportRoutes } from './support';
 import { registerWalletRoutes } from './wallet';
 
 /** Every REST area of spec §7, one module each. */
@@ -12,5 +13,6 @@ export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerIdentityRoutes(api, deps);
   registerWalletRoutes(api, deps);
   registerOrderRoutes(api, deps);
+  registerSupportRoutes(api, deps);
   registerAssistantRoutes(api, deps);
 }

@@ -5,3 +5,4 @@ export * from './events/activity';
 export * from './events/identity';
 export * from './events/catalog';
 export * from './events/orders';
+export * from './events/support';

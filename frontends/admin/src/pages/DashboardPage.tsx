@@ -11,6 +11,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { OrdersTotal } from '../components/OrdersTotal';
+import { QueriesTotal } from '../components/QueriesTotal';
 import { TransactionsTotal } from '../components/TransactionsTotal';
 
 const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
@@ -23,7 +24,7 @@ const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
   },
   { label: 'Orders', to: '/admin/orders', icon: IconShoppingCart, figure: <OrdersTotal /> },
   { label: 'Products', to: '/admin/products', icon: IconPackage },
-  { label: 'Queries', to: '/admin/queries', icon: IconMessageQuestion },
+  { label: 'Queries', to: '/admin/queries', icon: IconMessageQuestion, figure: <QueriesTotal /> },
 ];
 
 export function DashboardPage() {

@@ -13,20 +13,11 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
+import { ContactBody, type ContactInput, SUPPORT_LIMITS, SUPPORT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { apiFetch, errorMessage } from '@qm/ui';
 import { IconClock, IconMail, IconMapPin, IconPhone } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
-import { z } from 'zod';
-
-const contactSchema = z.object({
-  fullName: z.string().trim().min(1, 'Full name is required'),
-  email: z.email('Enter a valid email address'),
-  subject: z.string().trim().min(1, 'Subject is required'),
-  message: z.string().trim().min(1, 'Message is required'),
-});
-
-type ContactForm = z.infer<typeof contactSchema>;
 
 const DETAILS = [
   { icon: IconMail, label: 'Email', value: 'support@quartermaster.example' },
@@ -36,26 +27,24 @@ const DETAILS = [
 ];
 
 export default function ContactPage() {
-  const form = useForm<ContactForm>({
+  // The API's own schema (@qm/contracts): the same required fields, lengths and messages.
+  const form = useForm<ContactInput>({
     mode: 'controlled',
     initialValues: { fullName: '', email: '', subject: '', message: '' },
-    validate: zod4Resolver(contactSchema),
+    validate: zod4Resolver(ContactBody),
   });
 
   const submit = useMutation({
-    mutationFn: (values: ContactForm) => apiFetch('/api/contact', { method: 'POST', body: values }),
+    mutationFn: (values: ContactBody) => apiFetch('/api/contact', { method: 'POST', body: values }),
     onSuccess: () => {
       form.reset();
-      notifications.show({
-        color: 'green',
-        title: 'Query Submitted Successfully',
-        message: 'Thank you for contacting us. Our team will review your query and get back to you shortly.',
-      });
+      notifications.show({ color: 'green', title: MSG.submitSuccessTitle, message: MSG.submitSuccess });
     },
     onError: (error) => {
+      // Spec §8: "Failed to submit query" with the server's message.
       notifications.show({
         color: 'red',
-        title: 'Failed to submit query',
+        title: MSG.submitFailed,
         message: errorMessage(error, 'Please try again later.'),
       });
     },
@@ -73,12 +62,13 @@ export default function ContactPage() {
       <Grid gutter="xl">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Card withBorder radius="md" padding="lg">
-            <form onSubmit={form.onSubmit((values) => submit.mutate(contactSchema.parse(values)))} noValidate>
+            <form onSubmit={form.onSubmit((values) => submit.mutate(ContactBody.parse(values)))} noValidate>
               <Stack>
                 <TextInput
                   label="Full name"
                   name="fullName"
                   autoComplete="name"
+                  maxLength={SUPPORT_LIMITS.fullNameMax}
                   withAsterisk
                   key={form.key('fullName')}
                   {...form.getInputProps('fullName')}
@@ -95,6 +85,7 @@ export default function ContactPage() {
                 <TextInput
                   label="Subject"
                   name="subject"
+                  maxLength={SUPPORT_LIMITS.subjectMax}
                   withAsterisk
                   key={form.key('subject')}
                   {...form.getInputProps('subject')}
@@ -103,13 +94,14 @@ export default function ContactPage() {
                   label="Message"
                   name="message"
                   minRows={5}
+                  maxLength={SUPPORT_LIMITS.messageMax}
                   autosize
                   withAsterisk
                   key={form.key('message')}
                   {...form.getInputProps('message')}
                 />
                 <Group justify="flex-end">
-                  <Button type="submit" disabled={submit.isPending}>
+                  <Button type="submit" disabled={submit.isPending} data-testid="contact-submit">
                     {submit.isPending ? 'Submitting...' : 'Send Message'}
                   </Button>
                 </Group>

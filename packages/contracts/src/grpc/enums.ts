@@ -6,6 +6,8 @@ import { TransactionSort, TransactionStatus, TransactionType } from '../gen/qm/w
 import type { TransactionSortName, TransactionStatusName, TransactionTypeName } from '../api/wallet';
 import type { OrderScopeName, OrderStatusName, PaymentStatusName } from '../api/orders';
 import { OrderScope, OrderStatus, PaymentStatus } from '../gen/qm/orders/v1/orders';
+import type { QueryStatusName } from '../api/support';
+import { QueryStatus } from '../gen/qm/support/v1/support';
 
 /**
  * A proto enum ⇄ REST name mapping, written once from the name side so the compiler proves every
@@ -76,4 +78,10 @@ export const orderScopes = enumMapping<OrderScopeName, OrderScope>({
   all: OrderScope.ORDER_SCOPE_UNSPECIFIED,
   army: OrderScope.ORDER_SCOPE_ARMY,
   manufacturer: OrderScope.ORDER_SCOPE_MANUFACTURER,
+});
+
+export const queryStatuses = enumMapping<QueryStatusName, QueryStatus>({
+  pending: QueryStatus.QUERY_STATUS_PENDING,
+  'in-progress': QueryStatus.QUERY_STATUS_IN_PROGRESS,
+  resolved: QueryStatus.QUERY_STATUS_RESOLVED,
 });

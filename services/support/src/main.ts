@@ -1,0 +1,4 @@
+import { runService } from '@qm/platform';
+import { supportService } from './service';
+
+void runService(supportService);

@@ -1,0 +1,122 @@
+import type { QueryStatusName } from '@qm/contracts/rest';
+import { addFeeds, feedCounterId, feedsOf, nextSequence } from '@qm/platform';
+import { type Connection, Schema } from 'mongoose';
+import type { QueryRecord, QueryReply } from '../domain/query';
+
+/**
+ * Queries, one document each with the replies that moved it. A reply is one conditional update on
+ * the status it starts from, so of two administrators answering at once only one moves the query.
+ *
+ * The unfiltered list is a feed (@qm/platform feeds: a page costs the same at any size); a status
+ * filter is an equality read sorted here (FerretDB v1 sorts in the process), which suits an inbox
+ * of thousands rather than millions.
+ */
+interface QueryDoc extends QueryRecord {
+  _id: number;
+}
+
+const replySchema = new Schema<QueryReply>(
+  {
+    id: { type: String, required: true },
+    status: { type: String, required: true },
+    response: { type: String, required: true },
+    byUserId: { type: Number, required: true },
+    at: { type: Date, required: true },
+  },
+  { _id: false },
+);
+
+const querySchema = new Schema<QueryDoc>(
+  {
+    _id: { type: Number, required: true },
+    id: { type: Number, required: true },
+    fullName: { type: String, required: true },
+    email: { type: String, required: true },
+    subject: { type: String, required: true },
+    message: { type: String, required: true },
+    status: { type: String, required: true },
+    response: { type: String, default: '' },
+    replies: { type: [replySchema], default: [] },
+    createdAt: { type: Date, required: true },
+    updatedAt: { type: Date, required: true },
+  },
+  { collection: 'queries', versionKey: false, strict: true, autoIndex: false },
+);
+// The status filter and the cards' counts: equality only (FerretDB v1 pushes down no more).
+querySchema.index({ status: 1 });
+
+const ALL = 'all';
+addFeeds(querySchema, [ALL]);
+
+const toRecord = ({ _id, ...d }: QueryDoc & Record<string, unknown>): QueryRecord => {
+  for (const k of Object.keys(d)) if (k.startsWith('feed')) delete d[k];
+  return d as QueryRecord;
+};
+
+export function createQueryStore(conn: Connection) {
+  const Queries = conn.model<QueryDoc>('Query', querySchema);
+  const feeds = feedsOf<QueryDoc>(conn, Queries, { [ALL]: () => ALL });
+  const counters = conn.collection<{ _id: string; seq: number }>('counters');
+  const collection = Queries.collection.collectionName;
+
+  return {
+    nextId: () => nextSequence(conn, 'queries'),
+
+    async insert(q: QueryRecord): Promise<QueryRecord> {
+      return toRecord((await feeds.insert({ _id: q.id, ...q })) as never);
+    },
+
+    async get(id: number): Promise<QueryRecord | null> {
+      const d = await Queries.findById(id).lean<QueryDoc>().exec();
+      return d ? toRecord(d as never) : null;
+    },
+
+    /**
+     * Records the reply and its status if the query is still `from`. Answers the query as it is
+     * now, or null when it had moved on (or never existed).
+     */
+    async reply(id: number, from: QueryStatusName, reply: QueryReply): Promise<QueryRecord | null> {
+      const d = await Queries.findOneAndUpdate(
+        { _id: id, status: from },
+        {
+          $set: { status: reply.status, response: reply.response, updatedAt: reply.at },
+          $push: { replies: reply },
+        },
+        { new: true },
+      )
+        .lean<QueryDoc>()
+        .exec();
+      return d ? toRecord(d as never) : null;
+    },
+
+    /** Page `page` of every query, newest first. */
+    async pageAll(page: number, pageSize: number) {
+      const { items, total } = await feeds.page(ALL, ALL, page, pageSize);
+      return { queries: items.map((d) => toRecord(d as never)), total };
+    },
+
+    /** Page `page` of the queries of one status, newest first. */
+    async pageByStatus(status: QueryStatusName, page: number, pageSize: number) {
+      const [docs, total] = await Promise.all([
+        Queries.find({ status })
+          .sort({ _id: -1 })
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .lean<QueryDoc[]>()
+          .exec(),
+        Queries.countDocuments({ status }).exec(),
+      ]);
+      return { queries: docs.map((d) => toRecord(d as never)), total };
+    },
+
+    /** How many queries were ever submitted (the feed's counter: no query is read). */
+    async size(): Promise<number> {
+      const c = await counters.findOne({ _id: feedCounterId(collection, ALL, ALL) });
+      return c?.seq ?? 0;
+    },
+
+    countByStatus: (status: QueryStatusName) => Queries.countDocuments({ status }).exec(),
+  };
+}
+
+export type QueryStore = ReturnType<typeof createQueryStore>;
