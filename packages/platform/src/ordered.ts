@@ -25,7 +25,8 @@ export interface OrderedPageQuery {
 }
 
 export interface OrderedReader {
-  pageIds(db: string, collection: string, q: OrderedPageQuery): Promise<string[]>;
+  /** The page's `_id`s (strings or numbers, as stored). */
+  pageIds(db: string, collection: string, q: OrderedPageQuery): Promise<(string | number)[]>;
   count(db: string, collection: string, equals: Record<string, Scalar>): Promise<number>;
   close(): Promise<void>;
 }
@@ -65,8 +66,8 @@ export function ferretdbOrderedReader(url: string): OrderedReader {
         .map(([field, dir]) => `(${ferretdbFieldExpression(field)})${dir === -1 ? ' DESC' : ''}`)
         .join(', ');
       args.push(q.limit, q.skip);
-      const rows = await pool.query<{ id: string }>(
-        `SELECT _jsonb->>'_id' AS id FROM ${await tableOf(db, collection)}${filter} ` +
+      const rows = await pool.query<{ id: string | number }>(
+        `SELECT _jsonb->'_id' AS id FROM ${await tableOf(db, collection)}${filter} ` +
           `ORDER BY ${order} LIMIT $${args.length - 1} OFFSET $${args.length}`,
         args,
       );
@@ -89,11 +90,8 @@ export function orderedReaderFor(ferretdbPostgresqlUrl: string | undefined): Ord
   return ferretdbPostgresqlUrl ? ferretdbOrderedReader(ferretdbPostgresqlUrl) : undefined;
 }
 
-/**
- * One page of `model`'s documents in `q`'s order, and how many match. Documents whose `_id` is a
- * string only (the reader answers ids as text).
- */
-export async function orderedPage<T extends { _id: string }>(
+/** One page of `model`'s documents in `q`'s order, and how many match (`_id`: a string or number). */
+export async function orderedPage<T extends { _id: string | number }>(
   model: Model<T>,
   reader: OrderedReader | undefined,
   q: OrderedPageQuery,

@@ -1,4 +1,4 @@
-import { createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { createMailer, createOutbox, orderedReaderFor, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { createQueries } from './app/queries';
 import { createReplyMails } from './app/reply-mails';
@@ -15,7 +15,8 @@ export const supportService: ServiceDefinition<typeof supportEnv> = {
   ...serviceDefaults('support'),
   env: supportEnv,
   async setup({ config, log, conn, bus, grpc }) {
-    const queries = createQueryStore(conn);
+    const ordered = orderedReaderFor(config.FERRETDB_POSTGRESQL_URL);
+    const queries = createQueryStore(conn, ordered);
     const outbox = createOutbox({
       conn,
       bus,
@@ -35,9 +36,10 @@ export const supportService: ServiceDefinition<typeof supportEnv> = {
         replyMailDurable: config.SUPPORT_REPLY_MAIL_DURABLE,
         jobs: [],
       }),
-      stop: () => {
+      stop: async () => {
         outbox.stop();
         mailer.close();
+        await ordered?.close();
       },
     };
   },

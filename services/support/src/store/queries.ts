@@ -1,5 +1,12 @@
 import type { QueryStatusName } from '@qm/contracts/rest';
-import { addFeeds, feedCounterId, feedsOf, nextSequence } from '@qm/platform';
+import {
+  addFeeds,
+  feedCounterId,
+  feedsOf,
+  nextSequence,
+  orderedPage,
+  type OrderedReader,
+} from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import type { QueryRecord, QueryReply } from '../domain/query';
 
@@ -8,8 +15,7 @@ import type { QueryRecord, QueryReply } from '../domain/query';
  * the status it starts from, so of two administrators answering at once only one moves the query.
  *
  * The unfiltered list is a feed (@qm/platform feeds: a page costs the same at any size); a status
- * filter is an equality read sorted here (FerretDB v1 sorts in the process), which suits an inbox
- * of thousands rather than millions.
+ * filter is an ordered page (@qm/platform orderedPage, ADR 013) of the {status, _id} index.
  */
 interface QueryDoc extends QueryRecord {
   _id: number;
@@ -42,8 +48,8 @@ const querySchema = new Schema<QueryDoc>(
   },
   { collection: 'queries', versionKey: false, strict: true, autoIndex: false },
 );
-// The status filter and the cards' counts: equality only (FerretDB v1 pushes down no more).
-querySchema.index({ status: 1 });
+// The status filter (newest first) and the cards' counts.
+querySchema.index({ status: 1, _id: -1 });
 
 const ALL = 'all';
 addFeeds(querySchema, [ALL]);
@@ -53,7 +59,8 @@ const toRecord = ({ _id, ...d }: QueryDoc & Record<string, unknown>): QueryRecor
   return d as QueryRecord;
 };
 
-export function createQueryStore(conn: Connection) {
+/** `ordered`: FerretDB's sorted reads for the status filter (absent on MongoDB). */
+export function createQueryStore(conn: Connection, ordered?: OrderedReader) {
   const Queries = conn.model<QueryDoc>('Query', querySchema);
   const feeds = feedsOf<QueryDoc>(conn, Queries, { [ALL]: () => ALL });
   const counters = conn.collection<{ _id: string; seq: number }>('counters');
@@ -97,15 +104,12 @@ export function createQueryStore(conn: Connection) {
 
     /** Page `page` of the queries of one status, newest first. */
     async pageByStatus(status: QueryStatusName, page: number, pageSize: number) {
-      const [docs, total] = await Promise.all([
-        Queries.find({ status })
-          .sort({ _id: -1 })
-          .skip((page - 1) * pageSize)
-          .limit(pageSize)
-          .lean<QueryDoc[]>()
-          .exec(),
-        Queries.countDocuments({ status }).exec(),
-      ]);
+      const { items: docs, total } = await orderedPage(Queries, ordered, {
+        equals: { status },
+        sort: [['_id', -1]],
+        skip: (page - 1) * pageSize,
+        limit: pageSize,
+      });
       return { queries: docs.map((d) => toRecord(d as never)), total };
     },
 
@@ -115,7 +119,8 @@ export function createQueryStore(conn: Connection) {
       return c?.seq ?? 0;
     },
 
-    countByStatus: (status: QueryStatusName) => Queries.countDocuments({ status }).exec(),
+    countByStatus: (status: QueryStatusName) =>
+      ordered ? ordered.count(conn.name, collection, { status }) : Queries.countDocuments({ status }).exec(),
   };
 }
 
