@@ -4,6 +4,7 @@ import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
 import { registerOrderRoutes } from './orders';
+import { registerStatsRoutes } from './stats';
 import { registerWalletRoutes } from './wallet';
 
 /** Every REST area of spec §7, one module each. */
@@ -13,4 +14,5 @@ export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerWalletRoutes(api, deps);
   registerOrderRoutes(api, deps);
   registerAssistantRoutes(api, deps);
+  registerStatsRoutes(api, deps);
 }
