@@ -1,4 +1,4 @@
-import { bucketByDay, statsDay, statsDayStart, StatsDaysQuery, statsWindow } from '../src/api/stats';
+import { statsDay, statsDayStart, StatsDaysQuery, statsWindow, windowTotals } from '../src/api/stats';
 
 describe('dashboard day buckets (India Standard Time, UTC+05:30)', () => {
   it('puts an instant on its IST calendar day, which starts at 18:30 UTC the day before', () => {
@@ -16,35 +16,15 @@ describe('dashboard day buckets (India Standard Time, UTC+05:30)', () => {
     expect(statsWindow(new Date('2026-11-23T10:00:00Z'), 30).days).toHaveLength(30);
   });
 
-  it('sums counts and paise per day, keeps empty days as zeros and drops items outside the window', () => {
+  it('answers every day of the window from totals per day, zeros for the rest, nothing outside', () => {
     const w = statsWindow(new Date('2026-11-23T10:00:00.000Z'), 2);
-    const items = [
-      { at: '2026-11-21T18:29:00.000Z', paise: 999 }, // 21 Nov IST: before the window
-      { at: '2026-11-21T18:31:00.000Z', paise: 10_000 }, // 22 Nov IST, 00:01
-      { at: '2026-11-22T12:00:00.000Z', paise: 250 }, // 22 Nov IST
-      { at: '2026-11-22T19:00:00.000Z', paise: 5 }, // 23 Nov IST, 00:30
-    ];
-    expect(
-      bucketByDay(
-        w,
-        items,
-        (i) => new Date(i.at),
-        (i) => i.paise,
-      ),
-    ).toEqual([
-      { day: '2026-11-22', count: 2, amountPaise: 10_250 },
-      { day: '2026-11-23', count: 1, amountPaise: 5 },
-    ]);
-    expect(
-      bucketByDay(
-        w,
-        [],
-        () => new Date(),
-        () => 0,
-      ),
-    ).toEqual([
+    const perDay = {
+      '2026-11-21': { count: 9, amountPaise: 999 }, // before the window
+      '2026-11-23': { count: 2, amountPaise: 10_250 },
+    };
+    expect(windowTotals(w, perDay)).toEqual([
       { day: '2026-11-22', count: 0, amountPaise: 0 },
-      { day: '2026-11-23', count: 0, amountPaise: 0 },
+      { day: '2026-11-23', count: 2, amountPaise: 10_250 },
     ]);
   });
 

@@ -6,7 +6,7 @@ export * from './money';
 export * from './mongo';
 export * from './indexes';
 export * from './feeds';
-export * from './feed-window';
+export * from './feed-tally';
 export * from './idempotency';
 export * from './one-time-codes';
 export * from './mail';

@@ -58,7 +58,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     addOrdersService(grpc, {
       purchases,
       lists: createOrderLists({ orders, outbox }),
-      stats: createOrderStats({ orders }),
+      stats: createOrderStats({ conn, orders }),
     });
 
     const sweeper = createSweeper({ orders, saga, log, graceMs: config.ORDERS_SWEEP_GRACE_MS });

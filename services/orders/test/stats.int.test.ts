@@ -28,6 +28,7 @@ describe('admin dashboard statistics', () => {
   let poor: Browser;
   let started: Date;
   let boughtId: number;
+  let productId: number;
 
   beforeAll(async () => {
     started = new Date();
@@ -54,6 +55,7 @@ describe('admin dashboard statistics', () => {
     });
     expect(product.status).toBe(201);
     const id = product.body.id as number;
+    productId = id;
     const bought = await army.post('/api/orders', { productId: id, quantity: 2, totalPrice: '2501.00' });
     expect(bought.body).toMatchObject({ status: 'completed' });
     boughtId = bought.body.id as number;
@@ -120,6 +122,27 @@ describe('admin dashboard statistics', () => {
     const week = await s.admin.get('/api/admin/stats/orders?days=7');
     expect(sum(week.body.days)).toEqual({ count: 1, amountPaise: 2501_00 });
     expect(week.body.byStatus).toEqual(res.body.byStatus);
+  });
+
+  it('the running tallies take in what came after the first read, once', async () => {
+    const before = {
+      money: sum((await s.admin.get('/api/admin/stats/money')).body.days),
+      orders: sum((await s.admin.get('/api/admin/stats/orders')).body.days),
+    };
+    await topUp(army, 100);
+    const bought = await army.post('/api/orders', { productId, quantity: 1, totalPrice: '1250.50' });
+    expect(bought.body).toMatchObject({ status: 'completed' });
+    for (let i = 0; i < 2; i++) {
+      // Asked twice: the second read finds nothing new and must not count anything again.
+      expect(sum((await s.admin.get('/api/admin/stats/money')).body.days)).toEqual({
+        count: before.money.count + 1,
+        amountPaise: before.money.amountPaise + 100_00,
+      });
+      expect(sum((await s.admin.get('/api/admin/stats/orders')).body.days)).toEqual({
+        count: before.orders.count + 1,
+        amountPaise: before.orders.amountPaise + 1250_50,
+      });
+    }
   });
 
   it('users: the counts by status and by role agree with the users list', async () => {

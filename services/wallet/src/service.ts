@@ -77,7 +77,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     const topups = createTopUpStore(conn);
     const providers = createProviders(conn, topUpSettings(config), log);
     const topUps = createTopUps({ accounts, history, ledger, topups, providers, idempotency, outbox, log });
-    const stats = createMoneyStats({ accounts, entries });
+    const stats = createMoneyStats({ conn, accounts, entries });
     addWalletService(grpc, { wallets, pins, holds, topUps, stats });
 
     const sweeper = createSweeper({

@@ -44,23 +44,18 @@ export interface DayTotal {
 }
 
 /**
- * Sums `items` into one DayTotal per window day (oldest first, zeros included); items outside the
- * window are left out.
+ * One DayTotal per day of the window, oldest first, from totals kept per day key (days without any
+ * are zeros; days outside the window are left out).
  */
-export function bucketByDay<T>(
+export function windowTotals(
   window: { days: string[] },
-  items: Iterable<T>,
-  at: (item: T) => Date,
-  paise: (item: T) => number,
+  perDay: Record<string, { count: number; amountPaise: number } | undefined>,
 ): DayTotal[] {
-  const totals = new Map(window.days.map((day) => [day, { day, count: 0, amountPaise: 0 }]));
-  for (const item of items) {
-    const total = totals.get(statsDay(at(item)));
-    if (!total) continue;
-    total.count += 1;
-    total.amountPaise += paise(item);
-  }
-  return [...totals.values()];
+  return window.days.map((day) => ({
+    day,
+    count: perDay[day]?.count ?? 0,
+    amountPaise: perDay[day]?.amountPaise ?? 0,
+  }));
 }
 
 // ---- REST ---------------------------------------------------------------------------------------
