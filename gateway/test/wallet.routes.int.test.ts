@@ -84,6 +84,7 @@ const defaults: Impl = {
   postPendingTransfer: async () => ({}),
   voidPendingTransfer: async () => ({}),
   listWallets: async () => ({ wallets: [wallet], total: 1, totalBalancePaise: 123450 }),
+  getMoneyStats: async () => ({ days: [] }),
   listAllTransactions: async () => ({
     transactions: [transaction],
     total: 1,

@@ -5,6 +5,7 @@ import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
 import { registerOrderRoutes } from './orders';
 import { registerSupportRoutes } from './support';
+import { registerStatsRoutes } from './stats';
 import { registerWalletRoutes } from './wallet';
 
 /** Every REST area of spec §7, one module each. */
@@ -15,4 +16,5 @@ export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerOrderRoutes(api, deps);
   registerSupportRoutes(api, deps);
   registerAssistantRoutes(api, deps);
+  registerStatsRoutes(api, deps);
 }

@@ -7,3 +7,4 @@ export * from './api/numbers';
 export * from './api/wallet';
 export * from './api/orders';
 export * from './api/support';
+export * from './api/stats';

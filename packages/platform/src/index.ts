@@ -7,6 +7,7 @@ export * from './mongo';
 export * from './indexes';
 export * from './ordered';
 export * from './feeds';
+export * from './feed-tally';
 export * from './idempotency';
 export * from './one-time-codes';
 export * from './mail';

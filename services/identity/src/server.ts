@@ -1,5 +1,5 @@
 import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
-import { IDENTITY_MESSAGES, ProfileUpdateBody, RegisterBody } from '@qm/contracts/rest';
+import { IDENTITY_MESSAGES, ProfileUpdateBody, RegisterBody, type UserRole } from '@qm/contracts/rest';
 import {
   AppError,
   type Caller,
@@ -254,6 +254,19 @@ export function registerIdentityServer(
       admin(ctx);
       await accounts.deleteUser(req.userId);
       return {};
+    },
+    getUserStats: async (_req, ctx) => {
+      admin(ctx);
+      const { byStatus, byRole } = await accounts.stats();
+      return {
+        pendingCount: byStatus.pending,
+        approvedCount: byStatus.approved,
+        rejectedCount: byStatus.rejected,
+        roles: Object.entries(byRole).map(([role, count]) => ({
+          role: roles.toProto(role as UserRole),
+          count,
+        })),
+      };
     },
   };
 

@@ -2,6 +2,7 @@ import { orderScopes, ordersV1, orderStatuses, paymentStatuses } from '@qm/contr
 import type { GrpcServer, UnaryImpl } from '@qm/platform';
 import type { OrderLists } from './app/lists';
 import type { Purchases } from './app/purchases';
+import type { OrderStats } from './app/stats';
 import type { OrderRecord } from './domain/order';
 
 export const ORDERS_SERVICE = 'qm.orders.v1.OrdersService';
@@ -38,6 +39,7 @@ export function orderToProto(o: OrderRecord): ordersV1.Order {
 export function ordersHandlers(d: {
   purchases: Purchases;
   lists: OrderLists;
+  stats: OrderStats;
 }): UnaryImpl<typeof ordersV1.OrdersServiceService> {
   return {
     createOrder: async (req, ctx) => ({
@@ -73,6 +75,15 @@ export function ordersHandlers(d: {
         cancelledCount: counts.cancelled,
         armyCount: counts.army,
         manufacturerCount: counts.manufacturer,
+      };
+    },
+    getOrderStats: async (req, ctx) => {
+      const { days, byStatus } = await d.stats.get(ctx.caller, req.days);
+      return {
+        days,
+        pendingCount: byStatus.pending,
+        completedCount: byStatus.completed,
+        cancelledCount: byStatus.cancelled,
       };
     },
   };

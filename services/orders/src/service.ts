@@ -5,6 +5,7 @@ import { createOrderLists } from './app/lists';
 import { grpcPartners } from './app/partners';
 import { createPurchases } from './app/purchases';
 import { createSaga } from './app/saga';
+import { createOrderStats } from './app/stats';
 import { createSweeper } from './app/sweeper';
 import { ordersEnv } from './config';
 import { ordersBackground } from './events/consumers';
@@ -54,7 +55,11 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       pauseAfterHoldMs: config.ORDERS_PAUSE_AFTER_HOLD_MS,
     });
     const purchases = createPurchases({ orders, partners, saga, idempotency, holdTimeoutSeconds });
-    addOrdersService(grpc, { purchases, lists: createOrderLists({ orders, outbox }) });
+    addOrdersService(grpc, {
+      purchases,
+      lists: createOrderLists({ orders, outbox }),
+      stats: createOrderStats({ conn, orders }),
+    });
 
     const sweeper = createSweeper({ orders, saga, log, graceMs: config.ORDERS_SWEEP_GRACE_MS });
     return {

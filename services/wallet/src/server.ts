@@ -3,6 +3,7 @@ import type { TransactionStatusName } from '@qm/contracts/rest';
 import { type Caller, type GrpcServer, invalid, type UnaryImpl } from '@qm/platform';
 import type { Holds } from './app/holds';
 import type { Pins } from './app/pins';
+import type { MoneyStats } from './app/stats';
 import type { Wallets } from './app/wallets';
 import { type TransferState, userIdOf } from './domain/ledger';
 import type { Account } from './store/accounts';
@@ -120,6 +121,7 @@ export interface WalletUseCases {
   pins: Pins;
   holds: Holds;
   topUps: TopUps;
+  stats: MoneyStats;
 }
 
 /**
@@ -127,7 +129,7 @@ export interface WalletUseCases {
  * orders service's proven identity for holds), map back. AppErrors become statuses in @qm/platform.
  */
 export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.WalletServiceService> {
-  const { wallets, pins, holds, topUps } = u;
+  const { wallets, pins, holds, topUps, stats } = u;
   const withPin = async (caller: Caller | undefined, a: Account) =>
     walletToProto(a, { isPinSetup: caller ? await pins.gate.isSetUp(caller.userId) : false });
   const hold = (ref: string) => async (t: Transfer) => ({ transfer: pendingToProto(t, ref) });
@@ -185,6 +187,7 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
         totalBalancePaise: totalBalance,
       };
     },
+    getMoneyStats: async (req, ctx) => ({ days: await stats.perDay(ctx.caller, req.days) }),
     listAllTransactions: async (req, ctx) => {
       const { page, pageSize } = paging(req.page, req.pageSize, 100);
       const sortName = req.sort ? transactionSorts.fromProto(req.sort) : 'date_desc';

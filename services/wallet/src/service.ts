@@ -12,6 +12,7 @@ import { createHolds } from './app/holds';
 import { identityDirectory } from './app/identity';
 import { createLedger } from './app/ledger';
 import { createPins } from './app/pins';
+import { createMoneyStats } from './app/stats';
 import { createSweeper } from './app/sweeper';
 import { createTopUps } from './app/topups';
 import { createWallets } from './app/wallets';
@@ -83,7 +84,8 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     const topups = createTopUpStore(conn);
     const providers = createProviders(conn, topUpSettings(config), log);
     const topUps = createTopUps({ accounts, history, ledger, topups, providers, idempotency, outbox, log });
-    addWalletService(grpc, { wallets, pins, holds, topUps });
+    const stats = createMoneyStats({ conn, accounts, entries });
+    addWalletService(grpc, { wallets, pins, holds, topUps, stats });
 
     const sweeper = createSweeper({
       accounts,

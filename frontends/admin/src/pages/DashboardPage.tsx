@@ -1,4 +1,4 @@
-import { Box, Card, Group, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
+import { Box, Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
 import { PageHeader } from '@qm/ui';
 import {
   IconArrowsExchange,
@@ -8,14 +8,19 @@ import {
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Link } from 'react-router-dom';
 import { OrdersTotal } from '../components/OrdersTotal';
 import { QueriesTotal } from '../components/QueriesTotal';
+import { ProductsTotal } from '../components/ProductsTotal';
 import { TransactionsTotal } from '../components/TransactionsTotal';
+import { UsersTotal } from '../components/UsersTotal';
+
+/** The charts bring recharts: a chunk of their own, fetched only when the dashboard opens. */
+const DashboardCharts = lazy(() => import('../components/DashboardCharts'));
 
 const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
-  { label: 'Users', to: '/admin/users', icon: IconUsers },
+  { label: 'Users', to: '/admin/users', icon: IconUsers, figure: <UsersTotal /> },
   {
     label: 'Transactions',
     to: '/admin/transactions',
@@ -23,7 +28,7 @@ const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
     figure: <TransactionsTotal />,
   },
   { label: 'Orders', to: '/admin/orders', icon: IconShoppingCart, figure: <OrdersTotal /> },
-  { label: 'Products', to: '/admin/products', icon: IconPackage },
+  { label: 'Products', to: '/admin/products', icon: IconPackage, figure: <ProductsTotal /> },
   { label: 'Queries', to: '/admin/queries', icon: IconMessageQuestion, figure: <QueriesTotal /> },
 ];
 
@@ -44,6 +49,9 @@ export function DashboardPage() {
           </Card>
         ))}
       </SimpleGrid>
+      <Suspense fallback={<Skeleton h={320} mt="lg" radius="md" aria-label="Loading charts" />}>
+        <DashboardCharts />
+      </Suspense>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { UsernameSchema } from '@qm/contracts/rest';
+import { USER_ROLES, USER_STATUSES, type UserRole, UsernameSchema } from '@qm/contracts/rest';
 import { type Caller, conflict, forbidden, invalid, notFound } from '@qm/platform';
 import { isValidAction, SERVER_RECORDED } from '../domain/activity';
 import {
@@ -97,6 +97,18 @@ export function createAccounts(d: Deps) {
     },
 
     list: (status?: UserStatus) => d.users.list(status),
+
+    /** Every user counted by status and by role (the dashboard): one indexed count each, no rows read. */
+    async stats() {
+      const [byStatus, byRole] = await Promise.all([
+        Promise.all(USER_STATUSES.map(async (status) => [status, await d.users.count({ status })] as const)),
+        Promise.all(USER_ROLES.map(async (role) => [role, await d.users.count({ role })] as const)),
+      ]);
+      return { byStatus: Object.fromEntries(byStatus), byRole: Object.fromEntries(byRole) } as {
+        byStatus: Record<UserStatus, number>;
+        byRole: Record<UserRole, number>;
+      };
+    },
 
     async get(caller: Caller, id: number) {
       const user = await d.users.byId(id);

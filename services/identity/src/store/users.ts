@@ -1,5 +1,5 @@
 import { type Connection, Schema } from 'mongoose';
-import { USER_ROLES, USER_STATUSES } from '@qm/contracts/rest';
+import { USER_ROLES, USER_STATUSES, type UserRole } from '@qm/contracts/rest';
 import type { Decision, UserRecord, UserStatus } from '../domain/users';
 
 /** Stored user: the domain record plus bookkeeping for work that must be finished after a crash. */
@@ -52,6 +52,8 @@ userSchema.index({ usernameKey: 1 }, { unique: true });
 userSchema.index({ emailKey: 1 }, { unique: true });
 userSchema.index({ kcId: 1 });
 userSchema.index({ status: 1 });
+// The dashboard's counts per role: an equality FerretDB v1 serves from this index.
+userSchema.index({ role: 1 });
 
 export type UserStore = ReturnType<typeof createUserStore>;
 
@@ -117,6 +119,8 @@ export function createUserStore(conn: Connection) {
       const res = await Users.deleteOne({ id });
       return res.deletedCount === 1;
     },
+    /** How many users match one equality (indexed: status, role), without reading them. */
+    count: (filter: { status: UserStatus } | { role: UserRole }) => Users.countDocuments(filter).exec(),
     list(status?: UserStatus): Promise<StoredUser[]> {
       return Users.find(status ? { status } : {})
         .sort({ id: 1 })

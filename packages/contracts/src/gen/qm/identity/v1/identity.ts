@@ -482,6 +482,22 @@ export interface LookupUserResponse {
   user?: User | undefined;
 }
 
+export interface GetUserStatsRequest {
+}
+
+export interface RoleCount {
+  role: Role;
+  count: number;
+}
+
+export interface GetUserStatsResponse {
+  pendingCount: number;
+  approvedCount: number;
+  rejectedCount: number;
+  /** One per role, zeros included. */
+  roles: RoleCount[];
+}
+
 function createBaseUser(): User {
   return {
     id: 0,
@@ -5028,6 +5044,272 @@ export const LookupUserResponse: MessageFns<LookupUserResponse> = {
   },
 };
 
+function createBaseGetUserStatsRequest(): GetUserStatsRequest {
+  return {};
+}
+
+export const GetUserStatsRequest: MessageFns<GetUserStatsRequest> = {
+  encode(_: GetUserStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetUserStatsRequest {
+    return {};
+  },
+
+  toJSON(_: GetUserStatsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserStatsRequest>, I>>(base?: I): GetUserStatsRequest {
+    return GetUserStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserStatsRequest>, I>>(_: I): GetUserStatsRequest {
+    const message = createBaseGetUserStatsRequest();
+    return message;
+  },
+};
+
+function createBaseRoleCount(): RoleCount {
+  return { role: 0, count: 0 };
+}
+
+export const RoleCount: MessageFns<RoleCount> = {
+  encode(message: RoleCount, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.role !== 0) {
+      writer.uint32(8).int32(message.role);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RoleCount {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRoleCount();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RoleCount {
+    return {
+      role: isSet(object.role) ? roleFromJSON(object.role) : 0,
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: RoleCount): unknown {
+    const obj: any = {};
+    if (message.role !== 0) {
+      obj.role = roleToJSON(message.role);
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RoleCount>, I>>(base?: I): RoleCount {
+    return RoleCount.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RoleCount>, I>>(object: I): RoleCount {
+    const message = createBaseRoleCount();
+    message.role = object.role ?? 0;
+    message.count = object.count ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetUserStatsResponse(): GetUserStatsResponse {
+  return { pendingCount: 0, approvedCount: 0, rejectedCount: 0, roles: [] };
+}
+
+export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
+  encode(message: GetUserStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pendingCount !== 0) {
+      writer.uint32(8).int64(message.pendingCount);
+    }
+    if (message.approvedCount !== 0) {
+      writer.uint32(16).int64(message.approvedCount);
+    }
+    if (message.rejectedCount !== 0) {
+      writer.uint32(24).int64(message.rejectedCount);
+    }
+    for (const v of message.roles) {
+      RoleCount.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pendingCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.approvedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.rejectedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.roles.push(RoleCount.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUserStatsResponse {
+    return {
+      pendingCount: isSet(object.pendingCount)
+        ? globalThis.Number(object.pendingCount)
+        : isSet(object.pending_count)
+        ? globalThis.Number(object.pending_count)
+        : 0,
+      approvedCount: isSet(object.approvedCount)
+        ? globalThis.Number(object.approvedCount)
+        : isSet(object.approved_count)
+        ? globalThis.Number(object.approved_count)
+        : 0,
+      rejectedCount: isSet(object.rejectedCount)
+        ? globalThis.Number(object.rejectedCount)
+        : isSet(object.rejected_count)
+        ? globalThis.Number(object.rejected_count)
+        : 0,
+      roles: globalThis.Array.isArray(object?.roles) ? object.roles.map((e: any) => RoleCount.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: GetUserStatsResponse): unknown {
+    const obj: any = {};
+    if (message.pendingCount !== 0) {
+      obj.pendingCount = Math.round(message.pendingCount);
+    }
+    if (message.approvedCount !== 0) {
+      obj.approvedCount = Math.round(message.approvedCount);
+    }
+    if (message.rejectedCount !== 0) {
+      obj.rejectedCount = Math.round(message.rejectedCount);
+    }
+    if (message.roles?.length) {
+      obj.roles = message.roles.map((e) => RoleCount.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserStatsResponse>, I>>(base?: I): GetUserStatsResponse {
+    return GetUserStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserStatsResponse>, I>>(object: I): GetUserStatsResponse {
+    const message = createBaseGetUserStatsResponse();
+    message.pendingCount = object.pendingCount ?? 0;
+    message.approvedCount = object.approvedCount ?? 0;
+    message.rejectedCount = object.rejectedCount ?? 0;
+    message.roles = object.roles?.map((e) => RoleCount.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * Accounts, approval, sessions, profiles and password flows (spec §3 users, §4, §5, §7, §8).
  * Credentials live in Keycloak; this service keeps the profile and the approval status. Tokens
@@ -5235,6 +5517,17 @@ export const IdentityServiceService = {
     responseSerialize: (value: DeleteUserResponse): Buffer => Buffer.from(DeleteUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteUserResponse => DeleteUserResponse.decode(value),
   },
+  /** How many users there are in each status and each role (the dashboard's card and charts). */
+  getUserStats: {
+    path: "/qm.identity.v1.IdentityService/GetUserStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUserStatsRequest): Buffer => Buffer.from(GetUserStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUserStatsRequest => GetUserStatsRequest.decode(value),
+    responseSerialize: (value: GetUserStatsResponse): Buffer =>
+      Buffer.from(GetUserStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUserStatsResponse => GetUserStatsResponse.decode(value),
+  },
   /**
    * Internal services only, proven by their service identity (docs/adr/005): the wallet looks up a
    * transfer's receiver by username and a PIN code's recipient by id. NOT_FOUND when there is none.
@@ -5274,6 +5567,8 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
   updateUserStatus: handleUnaryCall<UpdateUserStatusRequest, UpdateUserStatusResponse>;
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
+  /** How many users there are in each status and each role (the dashboard's card and charts). */
+  getUserStats: handleUnaryCall<GetUserStatsRequest, GetUserStatsResponse>;
   /**
    * Internal services only, proven by their service identity (docs/adr/005): the wallet looks up a
    * transfer's receiver by username and a PIN code's recipient by id. NOT_FOUND when there is none.
@@ -5570,6 +5865,22 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,
+  ): ClientUnaryCall;
+  /** How many users there are in each status and each role (the dashboard's card and charts). */
+  getUserStats(
+    request: GetUserStatsRequest,
+    callback: (error: ServiceError | null, response: GetUserStatsResponse) => void,
+  ): ClientUnaryCall;
+  getUserStats(
+    request: GetUserStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetUserStatsResponse) => void,
+  ): ClientUnaryCall;
+  getUserStats(
+    request: GetUserStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetUserStatsResponse) => void,
   ): ClientUnaryCall;
   /**
    * Internal services only, proven by their service identity (docs/adr/005): the wallet looks up a

@@ -265,6 +265,28 @@ export interface ListOrdersResponse {
   manufacturerCount: number;
 }
 
+export interface GetOrderStatsRequest {
+  /** 1..90; 0: 30. */
+  days: number;
+}
+
+/** One India Standard Time day's count and amount. */
+export interface DayTotal {
+  /** YYYY-MM-DD. */
+  day: string;
+  count: number;
+  amountPaise: number;
+}
+
+export interface GetOrderStatsResponse {
+  /** Oldest first, one per day of the window (zeros included). */
+  days: DayTotal[];
+  /** Every order, whatever its date. */
+  pendingCount: number;
+  completedCount: number;
+  cancelledCount: number;
+}
+
 function createBaseOrderProduct(): OrderProduct {
   return { name: "", type: "", description: "" };
 }
@@ -1894,6 +1916,307 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
   },
 };
 
+function createBaseGetOrderStatsRequest(): GetOrderStatsRequest {
+  return { days: 0 };
+}
+
+export const GetOrderStatsRequest: MessageFns<GetOrderStatsRequest> = {
+  encode(message: GetOrderStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days !== 0) {
+      writer.uint32(8).int32(message.days);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrderStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrderStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrderStatsRequest {
+    return { days: isSet(object.days) ? globalThis.Number(object.days) : 0 };
+  },
+
+  toJSON(message: GetOrderStatsRequest): unknown {
+    const obj: any = {};
+    if (message.days !== 0) {
+      obj.days = Math.round(message.days);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrderStatsRequest>, I>>(base?: I): GetOrderStatsRequest {
+    return GetOrderStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrderStatsRequest>, I>>(object: I): GetOrderStatsRequest {
+    const message = createBaseGetOrderStatsRequest();
+    message.days = object.days ?? 0;
+    return message;
+  },
+};
+
+function createBaseDayTotal(): DayTotal {
+  return { day: "", count: 0, amountPaise: 0 };
+}
+
+export const DayTotal: MessageFns<DayTotal> = {
+  encode(message: DayTotal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.day !== "") {
+      writer.uint32(10).string(message.day);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    if (message.amountPaise !== 0) {
+      writer.uint32(24).int64(message.amountPaise);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DayTotal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDayTotal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.day = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amountPaise = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DayTotal {
+    return {
+      day: isSet(object.day) ? globalThis.String(object.day) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amountPaise: isSet(object.amountPaise)
+        ? globalThis.Number(object.amountPaise)
+        : isSet(object.amount_paise)
+        ? globalThis.Number(object.amount_paise)
+        : 0,
+    };
+  },
+
+  toJSON(message: DayTotal): unknown {
+    const obj: any = {};
+    if (message.day !== "") {
+      obj.day = message.day;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amountPaise !== 0) {
+      obj.amountPaise = Math.round(message.amountPaise);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DayTotal>, I>>(base?: I): DayTotal {
+    return DayTotal.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DayTotal>, I>>(object: I): DayTotal {
+    const message = createBaseDayTotal();
+    message.day = object.day ?? "";
+    message.count = object.count ?? 0;
+    message.amountPaise = object.amountPaise ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetOrderStatsResponse(): GetOrderStatsResponse {
+  return { days: [], pendingCount: 0, completedCount: 0, cancelledCount: 0 };
+}
+
+export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
+  encode(message: GetOrderStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.days) {
+      DayTotal.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.pendingCount !== 0) {
+      writer.uint32(16).int64(message.pendingCount);
+    }
+    if (message.completedCount !== 0) {
+      writer.uint32(24).int64(message.completedCount);
+    }
+    if (message.cancelledCount !== 0) {
+      writer.uint32(32).int64(message.cancelledCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrderStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrderStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.days.push(DayTotal.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pendingCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.completedCount = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.cancelledCount = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrderStatsResponse {
+    return {
+      days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => DayTotal.fromJSON(e)) : [],
+      pendingCount: isSet(object.pendingCount)
+        ? globalThis.Number(object.pendingCount)
+        : isSet(object.pending_count)
+        ? globalThis.Number(object.pending_count)
+        : 0,
+      completedCount: isSet(object.completedCount)
+        ? globalThis.Number(object.completedCount)
+        : isSet(object.completed_count)
+        ? globalThis.Number(object.completed_count)
+        : 0,
+      cancelledCount: isSet(object.cancelledCount)
+        ? globalThis.Number(object.cancelledCount)
+        : isSet(object.cancelled_count)
+        ? globalThis.Number(object.cancelled_count)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetOrderStatsResponse): unknown {
+    const obj: any = {};
+    if (message.days?.length) {
+      obj.days = message.days.map((e) => DayTotal.toJSON(e));
+    }
+    if (message.pendingCount !== 0) {
+      obj.pendingCount = Math.round(message.pendingCount);
+    }
+    if (message.completedCount !== 0) {
+      obj.completedCount = Math.round(message.completedCount);
+    }
+    if (message.cancelledCount !== 0) {
+      obj.cancelledCount = Math.round(message.cancelledCount);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrderStatsResponse>, I>>(base?: I): GetOrderStatsResponse {
+    return GetOrderStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrderStatsResponse>, I>>(object: I): GetOrderStatsResponse {
+    const message = createBaseGetOrderStatsResponse();
+    message.days = object.days?.map((e) => DayTotal.fromPartial(e)) || [];
+    message.pendingCount = object.pendingCount ?? 0;
+    message.completedCount = object.completedCount ?? 0;
+    message.cancelledCount = object.cancelledCount ?? 0;
+    return message;
+  },
+};
+
 /**
  * Orders: an approved user buys a product from its manufacturer with their wallet (spec §3 orders,
  * §5 order creation and purchase, §7 the order calls). Money is integer paise.
@@ -1968,6 +2291,20 @@ export const OrdersServiceService = {
     responseSerialize: (value: ListOrdersResponse): Buffer => Buffer.from(ListOrdersResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListOrdersResponse => ListOrdersResponse.decode(value),
   },
+  /**
+   * Completed purchases per India Standard Time day (by the day placed) over the last `days` days,
+   * and every order by status (administrators; the dashboard's charts).
+   */
+  getOrderStats: {
+    path: "/qm.orders.v1.OrdersService/GetOrderStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOrderStatsRequest): Buffer => Buffer.from(GetOrderStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOrderStatsRequest => GetOrderStatsRequest.decode(value),
+    responseSerialize: (value: GetOrderStatsResponse): Buffer =>
+      Buffer.from(GetOrderStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOrderStatsResponse => GetOrderStatsResponse.decode(value),
+  },
 } as const;
 
 export interface OrdersServiceServer extends UntypedServiceImplementation {
@@ -1993,6 +2330,11 @@ export interface OrdersServiceServer extends UntypedServiceImplementation {
    * order management page's cards.
    */
   listOrders: handleUnaryCall<ListOrdersRequest, ListOrdersResponse>;
+  /**
+   * Completed purchases per India Standard Time day (by the day placed) over the last `days` days,
+   * and every order by status (administrators; the dashboard's charts).
+   */
+  getOrderStats: handleUnaryCall<GetOrderStatsRequest, GetOrderStatsResponse>;
 }
 
 export interface OrdersServiceClient extends Client {
@@ -2073,6 +2415,25 @@ export interface OrdersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListOrdersResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Completed purchases per India Standard Time day (by the day placed) over the last `days` days,
+   * and every order by status (administrators; the dashboard's charts).
+   */
+  getOrderStats(
+    request: GetOrderStatsRequest,
+    callback: (error: ServiceError | null, response: GetOrderStatsResponse) => void,
+  ): ClientUnaryCall;
+  getOrderStats(
+    request: GetOrderStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOrderStatsResponse) => void,
+  ): ClientUnaryCall;
+  getOrderStats(
+    request: GetOrderStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOrderStatsResponse) => void,
   ): ClientUnaryCall;
 }
 

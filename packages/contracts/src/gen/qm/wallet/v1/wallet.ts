@@ -459,6 +459,24 @@ export interface ListAllTransactionsResponse {
   totalBalancePaise: number;
 }
 
+export interface GetMoneyStatsRequest {
+  /** 1..90; 0: 30. */
+  days: number;
+}
+
+/** One India Standard Time day's count and amount. */
+export interface DayTotal {
+  /** YYYY-MM-DD. */
+  day: string;
+  count: number;
+  amountPaise: number;
+}
+
+export interface GetMoneyStatsResponse {
+  /** Oldest first, one per day of the window (zeros included). */
+  days: DayTotal[];
+}
+
 function createBaseWallet(): Wallet {
   return {
     id: 0,
@@ -4353,6 +4371,245 @@ export const ListAllTransactionsResponse: MessageFns<ListAllTransactionsResponse
   },
 };
 
+function createBaseGetMoneyStatsRequest(): GetMoneyStatsRequest {
+  return { days: 0 };
+}
+
+export const GetMoneyStatsRequest: MessageFns<GetMoneyStatsRequest> = {
+  encode(message: GetMoneyStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days !== 0) {
+      writer.uint32(8).int32(message.days);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMoneyStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMoneyStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMoneyStatsRequest {
+    return { days: isSet(object.days) ? globalThis.Number(object.days) : 0 };
+  },
+
+  toJSON(message: GetMoneyStatsRequest): unknown {
+    const obj: any = {};
+    if (message.days !== 0) {
+      obj.days = Math.round(message.days);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetMoneyStatsRequest>, I>>(base?: I): GetMoneyStatsRequest {
+    return GetMoneyStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetMoneyStatsRequest>, I>>(object: I): GetMoneyStatsRequest {
+    const message = createBaseGetMoneyStatsRequest();
+    message.days = object.days ?? 0;
+    return message;
+  },
+};
+
+function createBaseDayTotal(): DayTotal {
+  return { day: "", count: 0, amountPaise: 0 };
+}
+
+export const DayTotal: MessageFns<DayTotal> = {
+  encode(message: DayTotal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.day !== "") {
+      writer.uint32(10).string(message.day);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int64(message.count);
+    }
+    if (message.amountPaise !== 0) {
+      writer.uint32(24).int64(message.amountPaise);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DayTotal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDayTotal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.day = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amountPaise = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DayTotal {
+    return {
+      day: isSet(object.day) ? globalThis.String(object.day) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amountPaise: isSet(object.amountPaise)
+        ? globalThis.Number(object.amountPaise)
+        : isSet(object.amount_paise)
+        ? globalThis.Number(object.amount_paise)
+        : 0,
+    };
+  },
+
+  toJSON(message: DayTotal): unknown {
+    const obj: any = {};
+    if (message.day !== "") {
+      obj.day = message.day;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amountPaise !== 0) {
+      obj.amountPaise = Math.round(message.amountPaise);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DayTotal>, I>>(base?: I): DayTotal {
+    return DayTotal.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DayTotal>, I>>(object: I): DayTotal {
+    const message = createBaseDayTotal();
+    message.day = object.day ?? "";
+    message.count = object.count ?? 0;
+    message.amountPaise = object.amountPaise ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetMoneyStatsResponse(): GetMoneyStatsResponse {
+  return { days: [] };
+}
+
+export const GetMoneyStatsResponse: MessageFns<GetMoneyStatsResponse> = {
+  encode(message: GetMoneyStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.days) {
+      DayTotal.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetMoneyStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetMoneyStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.days.push(DayTotal.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetMoneyStatsResponse {
+    return { days: globalThis.Array.isArray(object?.days) ? object.days.map((e: any) => DayTotal.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: GetMoneyStatsResponse): unknown {
+    const obj: any = {};
+    if (message.days?.length) {
+      obj.days = message.days.map((e) => DayTotal.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetMoneyStatsResponse>, I>>(base?: I): GetMoneyStatsResponse {
+    return GetMoneyStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetMoneyStatsResponse>, I>>(object: I): GetMoneyStatsResponse {
+    const message = createBaseGetMoneyStatsResponse();
+    message.days = object.days?.map((e) => DayTotal.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * The wallet: a double-entry ledger in integer paise (docs/adr/006-ledger.md, spec §3 wallets and
  * transactions, §5 add money / PIN / transfer).
@@ -4580,6 +4837,20 @@ export const WalletServiceService = {
       Buffer.from(ListAllTransactionsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAllTransactionsResponse => ListAllTransactionsResponse.decode(value),
   },
+  /**
+   * Completed card top-ups (money in) per India Standard Time day over the last `days` days
+   * (administrators; the dashboard's chart).
+   */
+  getMoneyStats: {
+    path: "/qm.wallet.v1.WalletService/GetMoneyStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetMoneyStatsRequest): Buffer => Buffer.from(GetMoneyStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetMoneyStatsRequest => GetMoneyStatsRequest.decode(value),
+    responseSerialize: (value: GetMoneyStatsResponse): Buffer =>
+      Buffer.from(GetMoneyStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetMoneyStatsResponse => GetMoneyStatsResponse.decode(value),
+  },
 } as const;
 
 export interface WalletServiceServer extends UntypedServiceImplementation {
@@ -4640,6 +4911,11 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
   /** ---- administrators ---------------------------------------------------------------------------- */
   listWallets: handleUnaryCall<ListWalletsRequest, ListWalletsResponse>;
   listAllTransactions: handleUnaryCall<ListAllTransactionsRequest, ListAllTransactionsResponse>;
+  /**
+   * Completed card top-ups (money in) per India Standard Time day over the last `days` days
+   * (administrators; the dashboard's chart).
+   */
+  getMoneyStats: handleUnaryCall<GetMoneyStatsRequest, GetMoneyStatsResponse>;
 }
 
 export interface WalletServiceClient extends Client {
@@ -4937,6 +5213,25 @@ export interface WalletServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAllTransactionsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Completed card top-ups (money in) per India Standard Time day over the last `days` days
+   * (administrators; the dashboard's chart).
+   */
+  getMoneyStats(
+    request: GetMoneyStatsRequest,
+    callback: (error: ServiceError | null, response: GetMoneyStatsResponse) => void,
+  ): ClientUnaryCall;
+  getMoneyStats(
+    request: GetMoneyStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetMoneyStatsResponse) => void,
+  ): ClientUnaryCall;
+  getMoneyStats(
+    request: GetMoneyStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetMoneyStatsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,65 @@
+import {
+  type DayTotal,
+  STATS_LIMITS,
+  StatsDaysQuery,
+  statsDay,
+  statsWindow,
+  windowTotals,
+} from '@qm/contracts/rest';
+import { type Caller, feedTally, forbidden, hasRole, invalid } from '@qm/platform';
+import type { Connection } from 'mongoose';
+import type { OrderRecord } from '../domain/order';
+import { ALL_ORDERS, type OrderStore } from '../store/orders';
+
+/** An order still pending this long is not waited for: it is not a purchase (ADR 010's sweeper ends it). */
+const PENDING_WAIT_MS = 60 * 60_000;
+
+/**
+ * The admin dashboard's order figures: completed purchases per IST day (the day placed) and every
+ * order by status. The days are a running tally of the administrators' feed of every order
+ * (@qm/platform feedTally): a request reads only the orders placed since the last one, never the
+ * window's rows again; the statuses are the indexed counts of the order management page.
+ */
+export function createOrderStats(d: { conn: Connection; orders: OrderStore }) {
+  const purchases = feedTally<OrderRecord>({
+    conn: d.conn,
+    model: d.orders.model as never,
+    feed: 'all',
+    owner: ALL_ORDERS,
+    id: 'orders:completed-per-day',
+    dateOf: (o) => o.createdAt,
+    dayOf: (o) => (o.status === 'completed' ? statsDay(o.createdAt) : null),
+    paiseOf: (o) => o.totalPaise,
+    settled: (o, now) => o.status !== 'pending' || now.getTime() - o.createdAt.getTime() > PENDING_WAIT_MS,
+    horizon: (now) => {
+      const longest = statsWindow(now, STATS_LIMITS.daysMax);
+      return { since: longest.since, oldestDay: longest.days[0]! };
+    },
+  });
+
+  return {
+    /** `days` 0 means the default (30). */
+    async get(
+      caller: Caller | undefined,
+      days: number,
+      now = new Date(),
+    ): Promise<{ days: DayTotal[]; byStatus: Record<OrderRecord['status'], number> }> {
+      if (!caller || !hasRole(caller, 'Admin'))
+        throw forbidden('Only administrators can read order statistics');
+      const parsed = StatsDaysQuery.safeParse({ days: days || undefined });
+      if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'Invalid days');
+      const [tally, pending, completed, cancelled] = await Promise.all([
+        purchases.days(now),
+        d.orders.countByStatus('pending'),
+        d.orders.countByStatus('completed'),
+        d.orders.countByStatus('cancelled'),
+      ]);
+      return {
+        days: windowTotals(statsWindow(now, parsed.data.days), tally),
+        byStatus: { pending, completed, cancelled },
+      };
+    },
+  };
+}
+
+export type OrderStats = ReturnType<typeof createOrderStats>;
