@@ -14,6 +14,7 @@ import {
   feedCounterId,
   feedFields,
   indexBackendFor,
+  orderedReaderFor,
 } from '../packages/platform/src';
 import { statsWindow } from '../packages/contracts/src/api/stats';
 import { createOrderStats } from '../services/orders/src/app/stats';
@@ -66,8 +67,9 @@ function order(id: number, at: Date): Record<string, unknown> {
 async function run(size: number) {
   const conn = await connectMongo(MONGO_URL, `qm_bench_dashboard_${Date.now()}`, { maxPoolSize: 10 });
   const backend = indexBackendFor(PG_URL);
+  const ordered = orderedReaderFor(PG_URL);
   try {
-    const orders = createOrderStore(conn);
+    const orders = createOrderStore(conn, ordered);
     await ensureIndexes(conn, backend);
     const now = Date.now();
     const since = statsWindow(new Date(now), 30).since.getTime();
@@ -130,6 +132,7 @@ async function run(size: number) {
     await conn.dropDatabase().catch(() => undefined);
     await conn.close();
     await backend?.close();
+    await ordered?.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { createIdempotency, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { createIdempotency, createOutbox, orderedReaderFor, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
 import { createOrderLists } from './app/lists';
@@ -22,7 +22,8 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
   async setup({ config, log, conn, bus, grpc }) {
     if (config.ORDERS_PAUSE_AFTER_HOLD_MS && config.NODE_ENV === 'production')
       throw new Error('ORDERS_PAUSE_AFTER_HOLD_MS is for tests only');
-    const orders = createOrderStore(conn);
+    const ordered = orderedReaderFor(config.FERRETDB_POSTGRESQL_URL);
+    const orders = createOrderStore(conn, ordered);
     const outbox = createOutbox({
       conn,
       bus,
@@ -67,9 +68,10 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
         { name: 'saga-sweep', everyMs: config.ORDERS_SWEEP_INTERVAL_MS, run: () => sweeper.sweep() },
         { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },
       ]),
-      stop: () => {
+      stop: async () => {
         outbox.stop();
         partners.close();
+        await ordered?.close();
       },
     };
   },

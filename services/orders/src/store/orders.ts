@@ -1,5 +1,5 @@
 import type { OrderStatusName } from '@qm/contracts/rest';
-import { addFeeds, feedCounterId, feedsOf, nextSequence } from '@qm/platform';
+import { addFeeds, feedCounterId, feedsOf, nextSequence, type OrderedReader } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import type { OrderRecord, SagaStep } from '../domain/order';
 
@@ -64,7 +64,8 @@ const toRecord = ({ _id, ...d }: OrderDoc & Record<string, unknown>): OrderRecor
   return d as OrderRecord;
 };
 
-export function createOrderStore(conn: Connection) {
+/** `ordered`: counts by FerretDB's PostgreSQL (ADR 013; FerretDB itself reads every row it counts). */
+export function createOrderStore(conn: Connection, ordered?: OrderedReader) {
   const Orders = conn.model<OrderDoc>('Order', orderSchema);
   const feeds = feedsOf<OrderDoc>(conn, Orders, {
     buyer: (o) => o.buyerId,
@@ -130,7 +131,10 @@ export function createOrderStore(conn: Connection) {
       return c?.seq ?? 0;
     },
 
-    countByStatus: (status: OrderStatusName) => Orders.countDocuments({ status }).exec(),
+    countByStatus: (status: OrderStatusName) =>
+      ordered
+        ? ordered.count(conn.name, Orders.collection.collectionName, { status })
+        : Orders.countDocuments({ status }).exec(),
   };
 }
 
