@@ -5,4 +5,5 @@ export * as identityV1 from './gen/qm/identity/v1/identity';
 export * as assistantV1 from './gen/qm/assistant/v1/assistant';
 export * as walletV1 from './gen/qm/wallet/v1/wallet';
 export * as ordersV1 from './gen/qm/orders/v1/orders';
+export * as activityV1 from './gen/qm/activity/v1/activity';
 export * from './grpc/enums';

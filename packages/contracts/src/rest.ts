@@ -6,3 +6,4 @@ export * from './api/assistant';
 export * from './api/numbers';
 export * from './api/wallet';
 export * from './api/orders';
+export * from './api/activity';

@@ -6,6 +6,8 @@ import { TransactionSort, TransactionStatus, TransactionType } from '../gen/qm/w
 import type { TransactionSortName, TransactionStatusName, TransactionTypeName } from '../api/wallet';
 import type { OrderScopeName, OrderStatusName, PaymentStatusName } from '../api/orders';
 import { OrderScope, OrderStatus, PaymentStatus } from '../gen/qm/orders/v1/orders';
+import type { ActivityCategoryName } from '../api/activity';
+import { ActivityCategory } from '../gen/qm/activity/v1/activity';
 
 /**
  * A proto enum ⇄ REST name mapping, written once from the name side so the compiler proves every
@@ -76,4 +78,12 @@ export const orderScopes = enumMapping<OrderScopeName, OrderScope>({
   all: OrderScope.ORDER_SCOPE_UNSPECIFIED,
   army: OrderScope.ORDER_SCOPE_ARMY,
   manufacturer: OrderScope.ORDER_SCOPE_MANUFACTURER,
+});
+
+export const activityCategories = enumMapping<ActivityCategoryName, ActivityCategory>({
+  login: ActivityCategory.ACTIVITY_CATEGORY_LOGIN,
+  profile: ActivityCategory.ACTIVITY_CATEGORY_PROFILE,
+  wallet: ActivityCategory.ACTIVITY_CATEGORY_WALLET,
+  orders: ActivityCategory.ACTIVITY_CATEGORY_ORDERS,
+  password: ActivityCategory.ACTIVITY_CATEGORY_PASSWORD,
 });
