@@ -19,7 +19,9 @@ export function activityToProto(r: ActivityRecord): activityV1.Activity {
 }
 
 /** gRPC handlers: the caller comes from the metadata; the lists authorise and apply the rules. */
-export function activityHandlers(d: { lists: ActivityLists }): UnaryImpl<typeof activityV1.ActivityServiceService> {
+export function activityHandlers(d: {
+  lists: ActivityLists;
+}): UnaryImpl<typeof activityV1.ActivityServiceService> {
   return {
     listMyActivities: async (req, ctx) => {
       const { items, total } = await d.lists.mine(ctx.caller, req);

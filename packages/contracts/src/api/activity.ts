@@ -66,8 +66,8 @@ export function categoriesOf(action: string): ActivityCategoryName[] {
 
 /**
  * The one category a record is filed under, so the tab filter is an equality: the first tab that
- * matches (every action of ACTIVITY_ACTIONS matches exactly one; a unit test holds that), or
- * undefined when none does.
+ * matches (no action of ACTIVITY_ACTIONS matches two; a unit test holds that), or undefined when
+ * none does (logout: it contains no "login", so it shows under All only).
  */
 export function categoryOf(action: string): ActivityCategoryName | undefined {
   return categoriesOf(action)[0];
@@ -121,7 +121,9 @@ export const RecordActivityBody = z.object({
   details: z
     .preprocess(
       (v) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : v),
-      z.string({ error: ACTIVITY_MESSAGES.detailsText }).max(ACTIVITY_LIMITS.detailsMax, ACTIVITY_MESSAGES.detailsMax),
+      z
+        .string({ error: ACTIVITY_MESSAGES.detailsText })
+        .max(ACTIVITY_LIMITS.detailsMax, ACTIVITY_MESSAGES.detailsMax),
     )
     // Objects and arrays are stored as their JSON text; null as no details.
     .meta({ type: ['string', 'object', 'array', 'null'], maxLength: ACTIVITY_LIMITS.detailsMax })

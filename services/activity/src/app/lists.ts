@@ -74,7 +74,8 @@ export function createActivityLists(d: { store: ActivityStore; search: ActivityS
 /** The filters checked as the gateway checks them, for callers that are not the gateway. */
 function filterOf(req: Partial<AdminFilter>): Omit<AdminFilter, keyof Paging> {
   const userId = req.userId || undefined;
-  if (userId !== undefined && (!Number.isSafeInteger(userId) || userId < 1)) throw invalid('User id must be positive');
+  if (userId !== undefined && (!Number.isSafeInteger(userId) || userId < 1))
+    throw invalid('User id must be positive');
   if (req.category !== undefined && !ACTIVITY_CATEGORIES.includes(req.category))
     throw invalid(MSG.categoryUnknown);
   const action = req.action?.trim() || undefined;

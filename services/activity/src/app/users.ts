@@ -24,7 +24,9 @@ export function identityDirectory(opts: {
     opts.address,
     {
       defaultDeadlineMs: opts.deadlineMs,
-      identity: opts.token ? ({ service: 'activity', token: opts.token } satisfies ServiceIdentity) : undefined,
+      identity: opts.token
+        ? ({ service: 'activity', token: opts.token } satisfies ServiceIdentity)
+        : undefined,
     },
   );
   const cache = new Map<number, { email: string; at: number }>();

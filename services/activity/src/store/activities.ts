@@ -76,11 +76,10 @@ export function fromDoc(d: Pick<ActivityDoc, Exclude<keyof ActivityDoc, 'search'
 }
 
 /** Which feed and owner serve a filter of user, category and action (no text). */
-export function feedFor(f: {
-  userId?: number;
-  category?: ActivityCategoryName;
-  action?: string;
-}): { feed: ActivityFeed; owner: string | number } {
+export function feedFor(f: { userId?: number; category?: ActivityCategoryName; action?: string }): {
+  feed: ActivityFeed;
+  owner: string | number;
+} {
   if (f.userId !== undefined && f.action !== undefined)
     return { feed: 'userAction', owner: ACTIVITY_FEEDS.userAction({ userId: f.userId, action: f.action }) };
   if (f.userId !== undefined && f.category !== undefined)
