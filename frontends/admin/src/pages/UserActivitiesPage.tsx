@@ -294,53 +294,79 @@ function ActivitiesView({ user, onBack }: { user: User | null; onBack: () => voi
   );
 }
 
+function Details({ text }: { text: string }) {
+  return text ? (
+    <Tooltip label={text} multiline maw={400} withArrow>
+      <Text size="sm" truncate>
+        {text}
+      </Text>
+    </Tooltip>
+  ) : (
+    <Text size="sm">-</Text>
+  );
+}
+
+/** A table from the small breakpoint up; below it, one card per activity (no sideways scrolling). */
 function ActivitiesTable({ rows }: { rows: ActivityView[] }) {
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>User</Table.Th>
-            <Table.Th>Action</Table.Th>
-            <Table.Th>Details</Table.Th>
-            <Table.Th>Time</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((a) => (
-            <Table.Tr key={a.id}>
-              <Table.Td>
-                <Text size="sm" fw={500}>
-                  {a.username}
-                </Text>
-                <Text size="xs" c="dimmed">
-                  {a.email}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <ActionBadge action={a.action} />
-              </Table.Td>
-              <Table.Td maw={320}>
-                {a.details ? (
-                  <Tooltip label={a.details} multiline maw={400} withArrow>
-                    <Text size="sm" truncate>
-                      {a.details}
-                    </Text>
-                  </Tooltip>
-                ) : (
-                  <Text size="sm">-</Text>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                  {fromNow(a.created_at)}
-                </Text>
-              </Table.Td>
+    <>
+      <Stack gap="xs" hiddenFrom="sm" data-testid="activity-cards">
+        {rows.map((a) => (
+          <Card key={a.id} withBorder radius="md" padding="sm">
+            <Group justify="space-between" wrap="nowrap" gap="xs">
+              <ActionBadge action={a.action} />
+              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                {fromNow(a.created_at)}
+              </Text>
+            </Group>
+            <Text size="sm" fw={500} mt={6} truncate>
+              {a.username}
+            </Text>
+            <Text size="xs" c="dimmed" truncate>
+              {a.email}
+            </Text>
+            <Details text={a.details} />
+          </Card>
+        ))}
+      </Stack>
+      <Table.ScrollContainer minWidth={640} visibleFrom="sm">
+        <Table striped highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>User</Table.Th>
+              <Table.Th>Action</Table.Th>
+              <Table.Th>Details</Table.Th>
+              <Table.Th>Time</Table.Th>
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((a) => (
+              <Table.Tr key={a.id}>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {a.username}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {a.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <ActionBadge action={a.action} />
+                </Table.Td>
+                <Table.Td maw={320}>
+                  <Details text={a.details} />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+                    {fromNow(a.created_at)}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </>
   );
 }
 
