@@ -601,7 +601,10 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       ).toEqual({ recorded: true });
       for (const action of ['login', 'wallet_transfer', 'password_change', 'made_up']) {
         const forged = await refused(as(me, () => svc.client.recordActivity({ action, details: 'forged' })));
-        expect(forged).toMatchObject({ code: GrpcStatus.INVALID_ARGUMENT, details: ACTIVITY_MESSAGES.actionNotClient });
+        expect(forged).toMatchObject({
+          code: GrpcStatus.INVALID_ARGUMENT,
+          details: ACTIVITY_MESSAGES.actionNotClient,
+        });
       }
       const bad = await refused(
         as(me, () => svc.client.recordActivity({ action: 'DROP TABLE', details: '' })),

@@ -137,7 +137,8 @@ export function createAccounts(d: Deps) {
      */
     async recordActivity(caller: Caller, action: string, details: string): Promise<boolean> {
       const a = action.trim();
-      if (!(CLIENT_ACTIVITY_ACTIONS as readonly string[]).includes(a)) throw invalid(ACTIVITY_MESSAGES.actionNotClient);
+      if (!(CLIENT_ACTIVITY_ACTIONS as readonly string[]).includes(a))
+        throw invalid(ACTIVITY_MESSAGES.actionNotClient);
       if (details.length > ACTIVITY_LIMITS.detailsMax) throw invalid(ACTIVITY_MESSAGES.detailsMax);
       await recordActivity(d, { id: caller.userId, username: caller.username }, a, details);
       return true;
