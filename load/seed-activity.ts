@@ -1,7 +1,8 @@
 // Seeds the activity log for the admin page's benchmark (load/activity.js): `--records` activities
 // (default 1 M) of `--users` users, written in bulk straight into qm_activity, filed in every feed
 // exactly as the service files them (services/activity/src/store/activities.ts). It REPLACES the
-// log: the collection and its feed counters are dropped first.
+// log: the collection and its feed counters are dropped first. The users are numbered from
+// SEEDED_USER_BASE + 1 (user1000001…), apart from the stack's real users.
 //
 //   npx tsx load/seed-activity.ts [--records 1000000] [--users 1000] [--seed 1]
 //
@@ -33,6 +34,8 @@ import { ensureSearchIndexes } from '../services/activity/src/store/search';
 const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
 const BATCH = 2000;
 const IN_FLIGHT = 3;
+/** load/activity.js picks its users above the same base. */
+const SEEDED_USER_BASE = 1_000_000;
 
 /** A small deterministic generator, so two runs with one --seed write the same log. */
 function random(seed: number) {
@@ -117,7 +120,7 @@ async function main() {
     for (let i = 0; i < records; i += BATCH) {
       const docs = [];
       for (let j = i; j < Math.min(records, i + BATCH); j++) {
-        const userId = 1 + Math.floor(rand() * users);
+        const userId = SEEDED_USER_BASE + 1 + Math.floor(rand() * users);
         const action = ACTIVITY_ACTIONS[Math.floor(rand() * ACTIVITY_ACTIONS.length)]!;
         const record = toRecord(
           { id: randomUUID(), occurredAt: new Date(from + j * step).toISOString() },
