@@ -1,4 +1,4 @@
-import { assistantV1, catalogV1, identityV1, ordersV1, supportV1, walletV1 } from '@qm/contracts/grpc';
+import { activityV1, assistantV1, catalogV1, identityV1, ordersV1, supportV1, walletV1 } from '@qm/contracts/grpc';
 import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
 import { serviceOf, type ServiceName } from '@qm/roster';
 
@@ -13,6 +13,7 @@ export const DEFINITIONS = {
   orders: ordersV1.OrdersServiceService,
   support: supportV1.SupportServiceService,
   assistant: assistantV1.AssistantServiceService,
+  activity: activityV1.ActivityServiceService,
 } as const satisfies Partial<Record<ServiceName, ServiceDef>>;
 
 type Defined = keyof typeof DEFINITIONS;

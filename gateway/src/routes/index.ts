@@ -1,5 +1,6 @@
 import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
+import { registerActivityRoutes } from './activity';
 import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
@@ -17,4 +18,5 @@ export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerSupportRoutes(api, deps);
   registerAssistantRoutes(api, deps);
   registerStatsRoutes(api, deps);
+  registerActivityRoutes(api, deps);
 }

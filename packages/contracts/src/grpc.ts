@@ -6,4 +6,5 @@ export * as assistantV1 from './gen/qm/assistant/v1/assistant';
 export * as walletV1 from './gen/qm/wallet/v1/wallet';
 export * as ordersV1 from './gen/qm/orders/v1/orders';
 export * as supportV1 from './gen/qm/support/v1/support';
+export * as activityV1 from './gen/qm/activity/v1/activity';
 export * from './grpc/enums';

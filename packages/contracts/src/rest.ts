@@ -8,3 +8,4 @@ export * from './api/wallet';
 export * from './api/orders';
 export * from './api/support';
 export * from './api/stats';
+export * from './api/activity';

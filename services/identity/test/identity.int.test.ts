@@ -1,5 +1,5 @@
 import { identityV1 } from '@qm/contracts/grpc';
-import { IDENTITY_MESSAGES as MSG } from '@qm/contracts/rest';
+import { ACTIVITY_MESSAGES, IDENTITY_MESSAGES as MSG } from '@qm/contracts/rest';
 import { type Caller, GrpcStatus } from '@qm/platform';
 import {
   ADMIN_PASSWORD,
@@ -593,15 +593,19 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect(list.users.map((x) => x.username)).toEqual(expect.arrayContaining(['admin', army.username]));
     });
 
-    it('records activities a screen reports, but not the ones the server records itself', async () => {
+    it('records the activities only a screen knows of, and refuses the ones a server records', async () => {
       const u = await approvedUser('Act');
       const me = callerOf(u.user);
       expect(
         await as(me, () => svc.client.recordActivity({ action: 'profile_view', details: 'Viewed profile' })),
       ).toEqual({ recorded: true });
-      expect(await as(me, () => svc.client.recordActivity({ action: 'login', details: 'forged' }))).toEqual({
-        recorded: false,
-      });
+      for (const action of ['login', 'wallet_transfer', 'password_change', 'made_up']) {
+        const forged = await refused(as(me, () => svc.client.recordActivity({ action, details: 'forged' })));
+        expect(forged).toMatchObject({
+          code: GrpcStatus.INVALID_ARGUMENT,
+          details: ACTIVITY_MESSAGES.actionNotClient,
+        });
+      }
       const bad = await refused(
         as(me, () => svc.client.recordActivity({ action: 'DROP TABLE', details: '' })),
       );

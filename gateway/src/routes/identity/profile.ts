@@ -1,10 +1,9 @@
-import { ProfileUpdateBody, RecordActivityBody, IDENTITY_MESSAGES, UserSchema } from '@qm/contracts/rest';
-import { z } from 'zod';
+import { ProfileUpdateBody, IDENTITY_MESSAGES, UserSchema } from '@qm/contracts/rest';
 import type { Api } from '../../http/api';
 import type { IdentityContext } from './context';
 import { userToRest } from './rest';
 
-/** The signed-in user's profile and the activities the browser records. */
+/** The signed-in user's profile (the activities the browser records: ../activity.ts). */
 export function registerProfileRoutes(api: Api, { clients }: IdentityContext): void {
   api.route({
     method: 'patch',
@@ -36,20 +35,6 @@ export function registerProfileRoutes(api: Api, { clients }: IdentityContext): v
         serviceYears: count(body.serviceYears),
       });
       return userToRest(user!);
-    },
-  });
-
-  api.route({
-    method: 'post',
-    path: '/api/user/activity',
-    tag: 'Profile',
-    summary:
-      'Records an activity of the signed-in user (e.g. profile_view). Actions the server records itself (login, logout, failed_login, profile_update, password_*) are accepted but not recorded twice.',
-    access: 'user',
-    body: RecordActivityBody,
-    response: z.object({ recorded: z.boolean() }),
-    async handler({ body }) {
-      return clients.identity.recordActivity({ action: body.action, details: body.details ?? '' });
     },
   });
 }

@@ -346,21 +346,7 @@ export const ProfileUpdateBody = z.object({
 });
 export type ProfileUpdateInput = z.input<typeof ProfileUpdateBody>;
 
-/** POST /api/user/activity (spec §7). */
-export const RecordActivityBody = z.object({
-  action: z
-    .string({ error: 'Action is required' })
-    .trim()
-    .regex(/^[a-z][a-z0-9_]{1,63}$/, 'Action must be a lowercase name such as profile_view'),
-  details: z
-    .preprocess(
-      (v) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : v),
-      z.string({ error: 'Details must be text' }).max(2000, 'Details must be at most 2000 characters'),
-    )
-    // Objects and arrays are stored as their JSON text; null as no details.
-    .meta({ type: ['string', 'object', 'array', 'null'], maxLength: 2000 })
-    .optional(),
-});
+// POST /api/user/activity: RecordActivityBody in ./activity (client-side actions only).
 
 // ---------------------------------------------------------------------------------------------
 // Forgot password (three steps) and password change (signed in)

@@ -8,6 +8,8 @@ import type { OrderScopeName, OrderStatusName, PaymentStatusName } from '../api/
 import { OrderScope, OrderStatus, PaymentStatus } from '../gen/qm/orders/v1/orders';
 import type { QueryStatusName } from '../api/support';
 import { QueryStatus } from '../gen/qm/support/v1/support';
+import type { ActivityCategoryName } from '../api/activity';
+import { ActivityCategory } from '../gen/qm/activity/v1/activity';
 
 /**
  * A proto enum ⇄ REST name mapping, written once from the name side so the compiler proves every
@@ -84,4 +86,12 @@ export const queryStatuses = enumMapping<QueryStatusName, QueryStatus>({
   pending: QueryStatus.QUERY_STATUS_PENDING,
   'in-progress': QueryStatus.QUERY_STATUS_IN_PROGRESS,
   resolved: QueryStatus.QUERY_STATUS_RESOLVED,
+});
+
+export const activityCategories = enumMapping<ActivityCategoryName, ActivityCategory>({
+  login: ActivityCategory.ACTIVITY_CATEGORY_LOGIN,
+  profile: ActivityCategory.ACTIVITY_CATEGORY_PROFILE,
+  wallet: ActivityCategory.ACTIVITY_CATEGORY_WALLET,
+  orders: ActivityCategory.ACTIVITY_CATEGORY_ORDERS,
+  password: ActivityCategory.ACTIVITY_CATEGORY_PASSWORD,
 });

@@ -1,6 +1,13 @@
-import { USER_ROLES, USER_STATUSES, type UserRole, UsernameSchema } from '@qm/contracts/rest';
+import {
+  ACTIVITY_LIMITS,
+  ACTIVITY_MESSAGES,
+  CLIENT_ACTIVITY_ACTIONS,
+  USER_ROLES,
+  USER_STATUSES,
+  type UserRole,
+  UsernameSchema,
+} from '@qm/contracts/rest';
 import { type Caller, conflict, forbidden, invalid, notFound } from '@qm/platform';
-import { isValidAction, SERVER_RECORDED } from '../domain/activity';
 import {
   assertDeletable,
   availability,
@@ -18,9 +25,9 @@ import { bestEffort, type Deps, recordActivity } from './deps';
 
 /**
  * Internal services that may look a user up by id or username (docs/adr/005): the wallet, and orders
- * for a purchase's buyer (approval, details) and seller.
+ * for a purchase's buyer (approval, details) and seller, activity for the email of an activity record.
  */
-const LOOKUP_SERVICES: ReadonlySet<string> = new Set(['wallet', 'orders']);
+const LOOKUP_SERVICES: ReadonlySet<string> = new Set(['wallet', 'orders', 'activity']);
 import { register } from './registration';
 import { updateProfile } from './profiles';
 
@@ -139,12 +146,15 @@ export function createAccounts(d: Deps) {
 
     updateProfile: (caller: Caller, req: ProfileInput) => updateProfile(d, caller, req),
 
-    /** POST /api/user/activity: what the screens report (profile_view, wallet_view, ...). */
+    /**
+     * POST /api/user/activity: what only the browser knows happened (profile_view). Every other
+     * action is recorded by the service that performed it, so a client can neither forge nor double it.
+     */
     async recordActivity(caller: Caller, action: string, details: string): Promise<boolean> {
       const a = action.trim();
-      if (!isValidAction(a)) throw invalid('Action must be a lowercase name such as profile_view');
-      if (details.length > 2000) throw invalid('Details must be at most 2000 characters');
-      if (SERVER_RECORDED.has(a)) return false;
+      if (!(CLIENT_ACTIVITY_ACTIONS as readonly string[]).includes(a))
+        throw invalid(ACTIVITY_MESSAGES.actionNotClient);
+      if (details.length > ACTIVITY_LIMITS.detailsMax) throw invalid(ACTIVITY_MESSAGES.detailsMax);
       await recordActivity(d, { id: caller.userId, username: caller.username }, a, details);
       return true;
     },

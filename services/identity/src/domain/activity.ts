@@ -11,27 +11,6 @@ export const ACTIONS = {
   passwordChangeOtpRequested: 'password_change_otp_requested',
 } as const;
 
-/**
- * Actions the service records itself, from the server side of the event. A client reporting one
- * of them through POST /api/user/activity is not recorded twice (nor can it forge one).
- */
-export const SERVER_RECORDED: ReadonlySet<string> = new Set([
-  ACTIONS.login,
-  ACTIONS.logout,
-  ACTIONS.failedLogin,
-  ACTIONS.profileUpdate,
-  ACTIONS.passwordChange,
-  ACTIONS.passwordResetRequest,
-  ACTIONS.passwordChangeOtpRequested,
-]);
-
-const ACTION_NAME = /^[a-z][a-z0-9_]{1,63}$/;
-
-export function isValidAction(action: string): boolean {
-  return ACTION_NAME.test(action);
-}
-
-/** The browser, shortened to what fits an activity line. */
 export function browserOf(userAgent: string): string {
   const ua = userAgent.trim();
   if (!ua) return 'unknown';

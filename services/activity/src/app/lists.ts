@@ -1,0 +1,90 @@
+import {
+  ACTIVITY_CATEGORIES,
+  ACTIVITY_LIMITS,
+  ACTIVITY_MESSAGES as MSG,
+  type ActivityCategoryName,
+  categoryOf,
+} from '@qm/contracts/rest';
+import { type Caller, forbidden, hasRole, invalid, unauthenticated } from '@qm/platform';
+import type { ActivityRecord } from '../domain/activity';
+import { type ActivityStore, feedFor } from '../store/activities';
+import type { ActivitySearch } from '../store/search';
+
+export interface Paging {
+  page: number;
+  pageSize: number;
+}
+
+export interface AdminFilter extends Paging {
+  userId?: number;
+  category?: ActivityCategoryName;
+  action?: string;
+  search?: string;
+}
+
+export interface AdminPage {
+  items: ActivityRecord[];
+  /** Undefined with a text filter. */
+  total?: number;
+  hasMore: boolean;
+}
+
+function paging(req: Partial<Paging>): Paging {
+  const page = req.page || 1;
+  const pageSize = req.pageSize || 20;
+  if (!Number.isSafeInteger(page) || page < 1) throw invalid('Page must be at least 1');
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > ACTIVITY_LIMITS.pageSizeMax)
+    throw invalid(`Page size must be between 1 and ${ACTIVITY_LIMITS.pageSizeMax}`);
+  return { page, pageSize };
+}
+
+const signedIn = (caller: Caller | undefined): Caller => {
+  if (!caller) throw unauthenticated();
+  return caller;
+};
+
+/** Reading the log: one's own activity, and everyone's for administrators (spec §5 filters). */
+export function createActivityLists(d: { store: ActivityStore; search: ActivitySearch }) {
+  return {
+    async mine(caller: Caller | undefined, req: Partial<Paging>) {
+      const who = signedIn(caller);
+      const { page, pageSize } = paging(req);
+      return d.store.page('user', who.userId, page, pageSize);
+    },
+
+    async all(caller: Caller | undefined, req: Partial<AdminFilter>): Promise<AdminPage> {
+      if (!hasRole(signedIn(caller), 'Admin')) throw forbidden(MSG.adminOnly);
+      const { page, pageSize } = paging(req);
+      const f = filterOf(req);
+      // An action outside the chosen tab matches nothing (both filters hold, spec §5).
+      if (f.action && f.category && categoryOf(f.action) !== f.category)
+        return { items: [], total: 0, hasMore: false };
+      const offset = (page - 1) * pageSize;
+      if (f.search) {
+        const found = await d.search.find({ ...f, text: f.search, offset, limit: pageSize });
+        return { items: found.slice(0, pageSize), hasMore: found.length > pageSize };
+      }
+      const { feed, owner } = feedFor(f);
+      const { items, total } = await d.store.page(feed, owner, page, pageSize);
+      return { items, total, hasMore: offset + pageSize < total };
+    },
+  };
+}
+
+/** The filters checked as the gateway checks them, for callers that are not the gateway. */
+function filterOf(req: Partial<AdminFilter>): Omit<AdminFilter, keyof Paging> {
+  const userId = req.userId || undefined;
+  if (userId !== undefined && (!Number.isSafeInteger(userId) || userId < 1))
+    throw invalid('User id must be positive');
+  if (req.category !== undefined && !ACTIVITY_CATEGORIES.includes(req.category))
+    throw invalid(MSG.categoryUnknown);
+  const action = req.action?.trim() || undefined;
+  if (action !== undefined && !/^[a-z][a-z0-9_]{1,63}$/.test(action)) throw invalid(MSG.actionUnknown);
+  const search = req.search?.trim().toLowerCase() || undefined;
+  if (search !== undefined && search.length > ACTIVITY_LIMITS.searchMax) throw invalid(MSG.searchMax);
+  // eslint-disable-next-line no-control-regex
+  if (search !== undefined && /[\u0000-\u001f\u007f]/.test(search)) throw invalid(MSG.searchLine);
+  return { userId, category: req.category, action, search };
+}
+
+export type ActivityLists = ReturnType<typeof createActivityLists>;

@@ -1,0 +1,22 @@
+import { ACTIVITY_SUBJECT, streamOf } from '@qm/contracts/events';
+import type { BackgroundWork, EventEnvelope } from '@qm/platform';
+
+/**
+ * What the activity service hears: activity.recorded from every service, through one durable
+ * consumer (at least once; the recorder stores each event id once).
+ */
+export function activityConsumers(opts: {
+  durable: string;
+  record(event: EventEnvelope): Promise<void>;
+}): BackgroundWork {
+  return {
+    consumers: [
+      {
+        stream: streamOf('activity').name,
+        durable: opts.durable,
+        filterSubjects: [ACTIVITY_SUBJECT],
+        handle: (event) => opts.record(event),
+      },
+    ],
+  };
+}

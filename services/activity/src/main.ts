@@ -1,0 +1,4 @@
+import { runService } from '@qm/platform';
+import { activityService } from './service';
+
+void runService(activityService);

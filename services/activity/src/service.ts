@@ -1,0 +1,40 @@
+import type { ServiceDefinition } from '@qm/platform';
+import { serviceDefaults } from '@qm/roster';
+import { createActivityLists } from './app/lists';
+import { createRecorder } from './app/recorder';
+import { identityDirectory } from './app/users';
+import { activityEnv } from './config';
+import { activityConsumers } from './events/consumers';
+import { addActivityService } from './server';
+import { createActivityStore } from './store/activities';
+import { ensureSearchIndexes, postgresSearch, regexSearch } from './store/search';
+
+export { activityEnv } from './config';
+
+/** The activity service (port and database: @qm/roster): spec §3 activity records, §5 admin filters. */
+export const activityService: ServiceDefinition<typeof activityEnv> = {
+  ...serviceDefaults('activity'),
+  env: activityEnv,
+  async setup({ config, log, conn, grpc }) {
+    const store = createActivityStore(conn);
+    const pgUrl = config.FERRETDB_POSTGRESQL_URL;
+    if (pgUrl) await ensureSearchIndexes(conn, pgUrl);
+    const search = pgUrl ? await postgresSearch(conn, pgUrl) : regexSearch(store.model);
+    const users = identityDirectory({
+      address: config.IDENTITY_GRPC_ADDR,
+      token: config.INTERNAL_TOKEN,
+      deadlineMs: config.ACTIVITY_CALL_DEADLINE_MS,
+    });
+    addActivityService(grpc, { lists: createActivityLists({ store, search }) });
+    return {
+      ...activityConsumers({
+        durable: config.ACTIVITY_DURABLE,
+        record: createRecorder({ store, users, log }),
+      }),
+      stop: async () => {
+        users.close();
+        await search.close();
+      },
+    };
+  },
+};

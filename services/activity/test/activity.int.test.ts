@@ -1,0 +1,283 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
+import { ACTIVITY_ACTIONS, ACTIVITY_MESSAGES, type ActivityView } from '@qm/contracts/rest';
+import { type EventBus, makeEvent } from '@qm/platform';
+import { eventually } from '@qm/testkit';
+import { Browser, latestCode, type Registered } from '@qm/testkit/src/identity-stack';
+import { JSONCodec } from 'nats';
+import { createActivityStore } from '../src/store/activities';
+import { postgresSearch, regexSearch } from '../src/store/search';
+import { type ActivityStack, startActivityStack, topUp } from './stack';
+
+jest.setTimeout(240_000);
+
+let s: ActivityStack;
+let army: { who: Registered; as: Browser };
+let maker: { who: Registered; as: Browser };
+
+const logOf = async (
+  query: string,
+): Promise<{ activities: ActivityView[]; total: number | null; hasMore: boolean }> => {
+  const res = await s.admin.get(`/api/admin/user-activities?pageSize=32&${query}`);
+  expect(res.status).toBe(200);
+  return res.body;
+};
+const actionsOf = async (query: string) => (await logOf(query)).activities.map((a) => a.action);
+
+beforeAll(async () => {
+  s = await startActivityStack();
+  army = await s.user('Army');
+  maker = await s.user('Manufacturer');
+});
+
+afterAll(async () => {
+  await s?.stop();
+});
+
+describe('every action of spec §3, recorded by the service that knows it happened', () => {
+  it('appears in the activity service after the real thing', async () => {
+    const { who, as } = army;
+    // failed_login: the error message and the browser
+    const wrong = new Browser(s.stack.url, 'Mozilla/5.0 ActivityTestBrowser/2.0');
+    expect((await wrong.login(who.username, 'Wrong#1234')).status).toBe(401);
+    // profile_view (the browser's report), profile_update
+    expect(
+      (await as.post('/api/user/activity', { action: 'profile_view', details: 'Viewed profile page' })).body,
+    ).toEqual({
+      recorded: true,
+    });
+    expect((await as.patch('/api/user/profile', { firstName: 'Renamed' })).status).toBe(200);
+    // wallet_view, wallet_add_money + wallet_transaction (a top-up), wallet_transfer
+    expect((await as.get('/api/wallet?view=1')).status).toBe(200);
+    await topUp(as, 5000);
+    expect((await as.post('/api/wallet/setup-pin', { pin: '246810', confirmPin: '246810' })).status).toBe(
+      200,
+    );
+    const sent = Date.now() - 1000;
+    expect((await as.post('/api/wallet/send-otp', {})).status).toBe(200);
+    const pinCode = await latestCode(who.email, /wallet PIN/i, sent);
+    expect((await as.post('/api/wallet/verify-otp', { otp: pinCode })).status).toBe(200);
+    const transfer = await as.request(
+      'POST',
+      '/api/wallet/transfer',
+      { receiverUsername: maker.who.username, amount: '10.00', pin: '246810' },
+      { 'Idempotency-Key': `act-${randomBytes(6).toString('hex')}` },
+    );
+    expect(transfer.status).toBe(200);
+    // product_create, product_update, product_view, order_place, order_view, product_delete
+    const product = {
+      name: 'Field Radio',
+      type: 'Equipment',
+      price: '100.00',
+      description: 'VHF, 5 W',
+      stock: 5,
+    };
+    const created = await maker.as.post('/api/products', product);
+    expect(created.status).toBe(201);
+    const id = created.body.id as number;
+    expect(
+      (
+        await maker.as.patch(`/api/products/${id}`, {
+          description: 'VHF, 10 W',
+          version: created.body.version,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await as.get(`/api/products/${id}`)).status).toBe(200);
+    const order = await as.post('/api/orders', { productId: id, quantity: 1, totalPrice: '100.00' });
+    expect(order.status).toBe(201);
+    expect((await as.get('/api/orders/purchased')).status).toBe(200);
+    const doomed = await maker.as.post('/api/products', { ...product, name: 'Spare Radio' });
+    expect((await maker.as.delete(`/api/products/${doomed.body.id}`)).status).toBeLessThan(300);
+    // password_change_otp_requested, password_change, password_reset_request, logout
+    const asked = Date.now() - 1000;
+    expect((await as.post('/api/user/request-password-change-otp')).status).toBe(200);
+    const otp = await latestCode(who.email, /change code/, asked);
+    const changed = await as.post('/api/user/verify-password-otp', {
+      otp,
+      currentPassword: who.password,
+      newPassword: 'Changed#1357',
+    });
+    expect(changed.status).toBe(200);
+    expect(
+      (await new Browser(s.stack.url).post('/api/request-password-reset', { emailOrUsername: who.username }))
+        .status,
+    ).toBe(200);
+    expect((await as.post('/api/logout')).status).toBe(200);
+
+    const everyone = (q: string) => actionsOf(q);
+    const seen = await eventually(async () => {
+      const all = new Set([
+        ...(await everyone(`userId=${who.id}`)),
+        ...(await everyone(`userId=${maker.who.id}`)),
+      ]);
+      return ACTIVITY_ACTIONS.every((a) => all.has(a)) && all;
+    }, 60_000);
+    expect([...seen].sort()).toEqual([...ACTIVITY_ACTIONS].sort());
+
+    const mine = (await logOf(`userId=${who.id}`)).activities;
+    const failed = mine.find((a) => a.action === 'failed_login')!;
+    expect(failed.details).toMatch(/^Error: .+; Browser: Mozilla\/5\.0 ActivityTestBrowser\/2\.0$/);
+    expect(mine.find((a) => a.action === 'password_change')!.details).toBe('Password changed successfully');
+    expect(
+      mine.every((a) => a.username === who.username && a.email === who.email && a.userId === who.id),
+    ).toBe(true);
+    // newest first
+    const times = mine.map((a) => Date.parse(a.created_at));
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+  });
+});
+
+describe('GET /api/admin/user-activities: the filters of spec §5, on the server', () => {
+  it('narrows by category tab (action substrings), by action, and both', async () => {
+    const id = army.who.id;
+    expect(new Set(await actionsOf(`userId=${id}&category=login`))).toEqual(
+      new Set(['login', 'failed_login']),
+    );
+    // "logout" contains no "login": it is in no tab, only under All
+    expect(await logOf(`action=logout&category=login`)).toMatchObject({ activities: [], total: 0 });
+    expect(new Set(await actionsOf(`userId=${id}&category=profile`))).toEqual(
+      new Set(['profile_view', 'profile_update']),
+    );
+    expect(new Set(await actionsOf(`userId=${id}&category=wallet`))).toEqual(
+      new Set(['wallet_view', 'wallet_add_money', 'wallet_transaction', 'wallet_transfer']),
+    );
+    expect(new Set(await actionsOf(`userId=${id}&category=orders`))).toEqual(
+      new Set(['product_view', 'order_place', 'order_view']),
+    );
+    expect(new Set(await actionsOf(`userId=${id}&category=password`))).toEqual(
+      new Set(['password_change_otp_requested', 'password_change', 'password_reset_request']),
+    );
+    expect(await actionsOf(`userId=${id}&action=wallet_view`)).toEqual(['wallet_view']);
+    expect(await actionsOf(`userId=${id}&category=wallet&action=wallet_view`)).toEqual(['wallet_view']);
+    // an action outside the tab: nothing
+    expect(await logOf(`userId=${id}&category=login&action=wallet_view`)).toMatchObject({
+      activities: [],
+      total: 0,
+    });
+    // without a user: everyone's, e.g. both users' logins
+    const logins = (await logOf('action=login')).activities.map((a) => a.userId);
+    expect(logins).toEqual(expect.arrayContaining([army.who.id, maker.who.id]));
+  });
+
+  it('searches username, email, action and details, case-insensitively, with the other filters', async () => {
+    const { who } = army;
+    const byEmail = await logOf(`search=${encodeURIComponent(who.email.toUpperCase())}`);
+    expect(byEmail.total).toBeNull();
+    expect(byEmail.activities.length).toBeGreaterThan(5);
+    expect(byEmail.activities.every((a) => a.userId === who.id)).toBe(true);
+    expect(await actionsOf(`userId=${who.id}&search=SUCCESSFULLY`)).toEqual(['password_change']);
+    expect(await actionsOf(`userId=${who.id}&category=wallet&search=via%20sandbox`)).toEqual([
+      'wallet_add_money',
+    ]);
+    expect(await actionsOf(`userId=${maker.who.id}&search=spare%20radio`)).toEqual(
+      expect.arrayContaining(['product_create', 'product_delete']),
+    );
+    // LIKE's wildcards are literal
+    expect(await actionsOf(`userId=${who.id}&search=%25`)).toEqual([]);
+  });
+
+  it('pages newest first with a total (feeds) or hasMore (search)', async () => {
+    const id = army.who.id;
+    const all = await logOf(`userId=${id}`);
+    const first = await s.admin.get(`/api/admin/user-activities?userId=${id}&pageSize=5&page=1`);
+    const second = await s.admin.get(`/api/admin/user-activities?userId=${id}&pageSize=5&page=2`);
+    expect(first.body).toMatchObject({ total: all.total, hasMore: true, page: 1, pageSize: 5 });
+    expect([...first.body.activities, ...second.body.activities].map((a: ActivityView) => a.id)).toEqual(
+      all.activities.slice(0, 10).map((a) => a.id),
+    );
+    const searched = await s.admin.get(
+      `/api/admin/user-activities?userId=${id}&search=${encodeURIComponent(army.who.username)}&pageSize=3&page=2`,
+    );
+    expect(searched.body.activities.map((a: ActivityView) => a.id)).toEqual(
+      all.activities.slice(3, 6).map((a) => a.id),
+    );
+    expect(searched.body).toMatchObject({ total: null, hasMore: true });
+  });
+
+  it('answers the same with the regex search (any MongoDB) as with PostgreSQL trigrams', async () => {
+    const svc = s.activity;
+    const store = createActivityStore(svc.rt.conn);
+    const url = svc.rt.config.FERRETDB_POSTGRESQL_URL!;
+    // Rare texts are read through the trigram index, common ones by walking the order: both ways.
+    const rare = await postgresSearch(svc.rt.conn, url);
+    const common = await postgresSearch(svc.rt.conn, url, { rareBelow: 1 });
+    try {
+      for (const q of [
+        { text: army.who.email, offset: 0, limit: 32 },
+        { text: 'wallet', userId: army.who.id, offset: 1, limit: 3 },
+        { text: 'radio', category: 'orders' as const, offset: 0, limit: 32 },
+        { text: 'log', action: 'login', offset: 0, limit: 32 },
+      ]) {
+        const expected = await regexSearch(store.model).find(q);
+        expect(await rare.find(q)).toEqual(expected);
+        expect(await common.find(q)).toEqual(expected);
+      }
+    } finally {
+      await rare.close();
+      await common.close();
+    }
+  });
+});
+
+describe('the routes: who may call them and what they refuse', () => {
+  it('401 without a session, 403 for non-administrators on the admin log', async () => {
+    const anon = new Browser(s.stack.url);
+    expect((await anon.get('/api/user/activity')).status).toBe(401);
+    expect((await anon.get('/api/admin/user-activities')).status).toBe(401);
+    expect((await anon.post('/api/user/activity', { action: 'profile_view' })).status).toBe(401);
+    expect((await maker.as.get('/api/admin/user-activities')).status).toBe(403);
+  });
+
+  it('400 for bad input', async () => {
+    for (const q of [
+      'category=shopping',
+      'action=made_up',
+      'pageSize=33',
+      'page=0',
+      'userId=-1',
+      'search=a%0Ab',
+      `search=${'x'.repeat(101)}`,
+    ])
+      expect([q, (await s.admin.get(`/api/admin/user-activities?${q}`)).status]).toEqual([q, 400]);
+    expect((await maker.as.get('/api/user/activity?pageSize=0')).status).toBe(400);
+    const forged = await maker.as.post('/api/user/activity', { action: 'login', details: 'forged' });
+    expect([forged.status, forged.body.message]).toEqual([400, ACTIVITY_MESSAGES.actionNotClient]);
+    expect(
+      (await maker.as.post('/api/user/activity', { action: 'profile_view', details: 'x'.repeat(2001) }))
+        .status,
+    ).toBe(400);
+  });
+
+  it("GET /api/user/activity: the caller's own, newest first, paged", async () => {
+    const res = await maker.as.get('/api/user/activity?pageSize=32');
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBeGreaterThanOrEqual(4);
+    expect(res.body.activities.every((a: ActivityView) => a.userId === maker.who.id)).toBe(true);
+    expect(res.body.activities[0].action).not.toBe('login'); // the login came first
+  });
+});
+
+describe('storing each event once', () => {
+  it('a redelivered event (same id) is a no-op', async () => {
+    const bus = s.activity.rt.bus as EventBus;
+    const event = makeEvent(ACTIVITY_SUBJECT, {
+      userId: maker.who.id,
+      username: maker.who.username,
+      action: 'profile_view',
+      details: `once ${randomUUID()}`,
+    });
+    const before = (await maker.as.get('/api/user/activity')).body.total as number;
+    // Two publications JetStream does not deduplicate (other message ids), as a redelivery would be.
+    const codec = JSONCodec();
+    for (const msgID of ['a', 'b'])
+      await bus.js.publish(bus.subject(ACTIVITY_SUBJECT), codec.encode(event), {
+        msgID: `${event.id}-${msgID}`,
+      });
+    await eventually(async () => (await maker.as.get('/api/user/activity')).body.total > before);
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = await maker.as.get(`/api/user/activity`);
+    expect(after.body.total).toBe(before + 1);
+    expect(after.body.activities.filter((a: ActivityView) => a.id === event.id)).toHaveLength(1);
+  });
+});
