@@ -20,6 +20,8 @@ import { isDuplicateKeyError } from './mongo';
  */
 export const GAP_GRACE_MS = 60_000;
 const CONCURRENCY = 4;
+/** Buckets read and saved per step of a catch-up. */
+const STEP_BUCKETS = 64;
 
 export interface DayTally {
   count: number;
@@ -77,13 +79,20 @@ export function feedTally<T>(o: FeedTallyOptions<T>) {
     return out.sort((a, b) => seqOf(a) - seqOf(b));
   }
 
-  /** The last number before `since`: walks back from the newest bucket to one entirely older. */
+  /**
+   * The last number before `since`: a binary search for the newest bucket entirely older (a feed
+   * is filed in time order), so a first tally of a long feed starts in a few reads, not one per bucket.
+   */
   async function start(newest: number, since: Date): Promise<number> {
-    for (let b = Math.floor(newest / BUCKET_SIZE); b >= 0; b--) {
-      const docs = await readBucket(b);
-      if (docs.length > 0 && docs.every((d) => o.dateOf(d) < since)) return (b + 1) * BUCKET_SIZE - 1;
+    const olderThanSince = async (b: number) => (await readBucket(b)).every((d) => o.dateOf(d) < since);
+    let lo = -1; // the newest bucket known to be entirely older (-1: none)
+    let hi = Math.floor(newest / BUCKET_SIZE) + 1; // the oldest bucket known not to be
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (await olderThanSince(mid)) lo = mid;
+      else hi = mid;
     }
-    return 0;
+    return lo < 0 ? 0 : (lo + 1) * BUCKET_SIZE - 1;
   }
 
   async function current(now: Date): Promise<TallyDoc> {
@@ -108,34 +117,47 @@ export function feedTally<T>(o: FeedTallyOptions<T>) {
   return {
     /** The totals per day key, brought up to date with everything filed and settled. */
     async days(now = new Date()): Promise<Record<string, DayTally>> {
-      const tally = await current(now);
+      let tally = await current(now);
       const newest = (await counters.findOne({ _id: counterId }))?.seq ?? 0;
-      if (newest <= tally.throughSeq) return tally.days;
-
-      const days = { ...tally.days };
-      let through = tally.throughSeq;
-      for (const doc of await range(tally.throughSeq, newest)) {
-        const gap = seqOf(doc) !== through + 1;
-        if (gap && now.getTime() - o.dateOf(doc).getTime() < GAP_GRACE_MS) break;
-        if (!o.settled(doc, now)) break;
-        const day = o.dayOf(doc);
-        if (day) {
-          const d = days[day] ?? { count: 0, amountPaise: 0 };
-          days[day] = { count: d.count + 1, amountPaise: d.amountPaise + o.paiseOf(doc) };
+      // In steps of STEP_BUCKETS, each saved: a long catch-up (a first tally of a busy feed) keeps
+      // its progress even if the caller gives up waiting, and no step holds much in memory.
+      while (newest > tally.throughSeq) {
+        const stepEnd = Math.min(
+          newest,
+          (Math.floor((tally.throughSeq + 1) / BUCKET_SIZE) + STEP_BUCKETS) * BUCKET_SIZE - 1,
+        );
+        const days = { ...tally.days };
+        let through = tally.throughSeq;
+        for (const doc of await range(tally.throughSeq, stepEnd)) {
+          const gap = seqOf(doc) !== through + 1;
+          if (gap && now.getTime() - o.dateOf(doc).getTime() < GAP_GRACE_MS) break;
+          if (!o.settled(doc, now)) break;
+          const day = o.dayOf(doc);
+          if (day) {
+            const d = days[day] ?? { count: 0, amountPaise: 0 };
+            days[day] = { count: d.count + 1, amountPaise: d.amountPaise + o.paiseOf(doc) };
+          }
+          through = seqOf(doc);
         }
-        through = seqOf(doc);
-      }
-      if (through === tally.throughSeq) return tally.days;
+        if (through === tally.throughSeq) return tally.days;
 
-      const { oldestDay } = o.horizon(now);
-      const kept = Object.fromEntries(Object.entries(days).filter(([day]) => day >= oldestDay));
-      const moved = await tallies.updateOne(
-        { _id: o.id, throughSeq: tally.throughSeq },
-        { $set: { throughSeq: through, days: kept, updatedAt: now } },
-      );
-      if (moved.modifiedCount === 1) return kept;
-      // Another reader moved it first: answer its totals (the next read catches up on any difference).
-      return (await tallies.findOne({ _id: o.id }))?.days ?? kept;
+        const { oldestDay } = o.horizon(now);
+        const kept = Object.fromEntries(Object.entries(days).filter(([day]) => day >= oldestDay));
+        const moved = await tallies.updateOne(
+          { _id: o.id, throughSeq: tally.throughSeq },
+          { $set: { throughSeq: through, days: kept, updatedAt: now } },
+        );
+        // Another reader moved it first: go on from its totals (they include what we just read).
+        const next =
+          moved.modifiedCount === 1
+            ? { ...tally, throughSeq: through, days: kept }
+            : await tallies.findOne({ _id: o.id });
+        if (!next) return kept;
+        // Stopped early (a pending document or a fresh gap): answer what is settled.
+        if (moved.modifiedCount === 1 && through < stepEnd) return kept;
+        tally = next;
+      }
+      return tally.days;
     },
   };
 }
