@@ -140,11 +140,18 @@ export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
       status: 'completed' | 'failed',
       patch: Partial<HistoryLine> = {},
     ): Promise<void> {
-      if (ids.length === 0) return;
-      await Lines.updateMany(
-        { _id: { $in: ids }, status: 'pending' },
-        { $set: { ...patch, status, updatedAt: new Date() } },
-      ).exec();
+      const at = new Date();
+      // One update per line, by _id: FerretDB v1 pushes no `$in` down, so `updateMany` over
+      // `{_id: {$in}, status: 'pending'}` read every pending line and, under our FerretDB build's
+      // locks (ADR 008), held the whole collection while it did.
+      await Promise.all(
+        ids.map((id) =>
+          Lines.updateOne(
+            { _id: id, status: 'pending' },
+            { $set: { ...patch, status, updatedAt: at } },
+          ).exec(),
+        ),
+      );
     },
 
     /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
