@@ -461,12 +461,14 @@ const mustFail = [
   },
   {
     what: 'a call to a service that is not enabled',
-    // orders calls identity too: off, so the message names the wallet's call.
+    // orders and activity call identity too: off, so the message names the wallet's call.
     args: [
       '--set',
       'services.wallet.enabled=true',
       '--set',
       'services.orders.enabled=false',
+      '--set',
+      'services.activity.enabled=false',
       '--set',
       'services.identity.enabled=false',
     ],

@@ -1,4 +1,12 @@
-import { activityV1, assistantV1, catalogV1, identityV1, ordersV1, supportV1, walletV1 } from '@qm/contracts/grpc';
+import {
+  activityV1,
+  assistantV1,
+  catalogV1,
+  identityV1,
+  ordersV1,
+  supportV1,
+  walletV1,
+} from '@qm/contracts/grpc';
 import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
 import { serviceOf, type ServiceName } from '@qm/roster';
 
