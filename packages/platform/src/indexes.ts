@@ -18,7 +18,8 @@ export interface IndexBackend {
 
 const METADATA_TABLE = '_ferretdb_database_metadata';
 
-const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+/** A PostgreSQL identifier, quoted (schema and table names of FerretDB's storage). */
+export const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 const quoteLiteral = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** The SQL expression FerretDB v1 filters on for a (possibly dotted) field. */

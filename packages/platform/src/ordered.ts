@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
 import pg from 'pg';
-import { ferretdbFieldExpression, ferretdbTableOf } from './indexes';
+import { ferretdbFieldExpression, ferretdbTableOf, quoteIdent } from './indexes';
 
 /**
  * Sorted, skip-paged reads of a large collection (an administrator's list by date or amount, with
@@ -30,8 +30,6 @@ export interface OrderedReader {
   count(db: string, collection: string, equals: Record<string, Scalar>): Promise<number>;
   close(): Promise<void>;
 }
-
-const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** The reader over FerretDB v1's PostgreSQL (its tables hold each document as `_jsonb`). */
 export function ferretdbOrderedReader(url: string): OrderedReader {

@@ -1,5 +1,5 @@
 import type { ActivityCategoryName } from '@qm/contracts/rest';
-import { ferretdbTableOf } from '@qm/platform';
+import { ferretdbTableOf, quoteIdent } from '@qm/platform';
 import type { Connection, Model } from 'mongoose';
 import pg from 'pg';
 import type { ActivityRecord } from '../domain/activity';
@@ -52,7 +52,6 @@ export function regexSearch(model: Model<ActivityDoc>): ActivitySearch {
   };
 }
 
-const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
 /** LIKE's own wildcards in the text are literal. */
 const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
 
