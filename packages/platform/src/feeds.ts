@@ -59,12 +59,17 @@ export function feedsOf<T extends object>(
   const counters = conn.collection<{ _id: string; seq: number }>('counters');
   return {
     async insert(doc) {
-      const filed: Record<string, unknown> = { ...(doc as Record<string, unknown>) };
-      for (const [feed, ownerOf] of Object.entries(owners)) {
-        const owner = ownerOf(doc);
-        const seq = await nextSequence(conn, feedCounterId(collection, feed, owner));
-        Object.assign(filed, feedFields(feed, owner, seq));
-      }
+      // The feeds' counters are independent: number them at once, not one round trip after another.
+      const fields = await Promise.all(
+        Object.entries(owners).map(async ([feed, ownerOf]) => {
+          const owner = ownerOf(doc);
+          return feedFields(feed, owner, await nextSequence(conn, feedCounterId(collection, feed, owner)));
+        }),
+      );
+      const filed: Record<string, unknown> = Object.assign(
+        { ...(doc as Record<string, unknown>) },
+        ...fields,
+      );
       const created = await model.create(filed);
       return created.toObject() as T;
     },
