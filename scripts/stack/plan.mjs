@@ -133,6 +133,9 @@ function ferretdbSpec({ dataDir, tools }) {
       `--state-dir=${path.join(dataDir, 'ferretdb')}`,
       '--debug-addr=-',
     ],
+    // Its heap is small (tens of MiB) and each command leaves much short-lived garbage, so with Go's
+    // default GOGC=100 collection took 23 % of its CPU under purchases; 400 halves that for a few MiB.
+    env: { GOGC: '400' },
     ports: [27017],
     prepare: () => mkdirSync(path.join(dataDir, 'ferretdb'), { recursive: true }),
     check: () => mongoPing('mongodb://127.0.0.1:27017'),
