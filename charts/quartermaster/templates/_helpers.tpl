@@ -219,6 +219,9 @@ Keys that come from the Secret are left out; so are empty values.
   "MONGO_MAX_POOL_SIZE" $root.Values.mongodb.maxPoolSize
   "PUBLIC_URL" (include "qm.publicUrl" $root)
 }}
+{{- with $root.Values.global.faults }}
+{{- $_ := set $env "QM_FAULTS" (toJson .) }}
+{{- end }}
 {{- if eq $svc.kind "grpc" }}
 {{- $_ := set $env "GRPC_PORT" $svc.port }}
 {{- else }}

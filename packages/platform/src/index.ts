@@ -23,3 +23,4 @@ export * from './events/envelope';
 export * from './events/bus';
 export * from './events/idempotent';
 export * from './events/outbox';
+export * from './faults';

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import type { Faults } from './faults';
 import type { Logger } from './logger';
 
 /** An email of the product: plain text and the same as HTML. */
@@ -26,7 +27,7 @@ export function mailMessage(subject: string, paragraphs: string[]): MailMessage 
 }
 
 /** SMTP through nodemailer (maildev locally: smtp://127.0.0.1:1025). */
-export function createMailer(opts: { smtpUrl: string; from: string; log: Logger }): Mailer {
+export function createMailer(opts: { smtpUrl: string; from: string; log: Logger; faults?: Faults }): Mailer {
   const transport = nodemailer.createTransport(opts.smtpUrl, {
     connectionTimeout: 5000,
     greetingTimeout: 5000,
@@ -34,6 +35,8 @@ export function createMailer(opts: { smtpUrl: string; from: string; log: Logger 
   } as never);
   return {
     async send(to, message) {
+      if (await opts.faults?.on('emailFailure'))
+        throw new Error('SMTP refused the message (fault flag emailFailure)');
       await transport.sendMail({
         from: opts.from,
         to,

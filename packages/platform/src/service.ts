@@ -5,6 +5,7 @@ import { type BackgroundWork, startBackground } from './background';
 import { connectBus, type EventBus, type StreamSpec } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
+import { type Faults, faultsFromEnv } from './faults';
 import { ensureIndexes, indexBackendFor } from './indexes';
 import { connectMongo } from './mongo';
 
@@ -14,6 +15,8 @@ export interface ServiceRuntime<C> {
   conn: Connection;
   bus: EventBus;
   grpc: GrpcServer;
+  /** Fault flags (docs/FAULTS.md): off unless QM_FAULTS or QM_FAULTS_FILE is set. */
+  faults: Faults;
 }
 
 export interface ServiceDefinition<S extends z.ZodRawShape> {
@@ -60,6 +63,7 @@ export async function startService<S extends z.ZodRawShape>(
     env,
   ) as ServiceRuntime<z.infer<z.ZodObject<S>>>['config'];
   const log = createLogger(def.name, config.LOG_LEVEL);
+  const faults = await faultsFromEnv(env, log);
   const conn = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
     maxPoolSize: config.MONGO_MAX_POOL_SIZE,
   });
@@ -69,10 +73,11 @@ export async function startService<S extends z.ZodRawShape>(
     log,
     // Unset: the process's own default (eventsPrefix), which in-process test services share with their test.
     prefix: config.EVENTS_PREFIX,
+    faults,
   });
   await bus.ensureStreams(def.streams);
-  const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN });
-  const rt = { config, log, conn, bus, grpc };
+  const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN, faults, name: def.name });
+  const rt = { config, log, conn, bus, grpc, faults };
   const own = (await def.setup(rt)) ?? {};
   // Indexes first: consumers and jobs may insert at once, and a unique index must already hold.
   const indexBackend = indexBackendFor(config.FERRETDB_POSTGRESQL_URL);
@@ -94,6 +99,7 @@ export async function startService<S extends z.ZodRawShape>(
       await own.stop?.();
       await bus.close().catch(() => undefined);
       await conn.close().catch(() => undefined);
+      await faults.close();
     },
   };
 }

@@ -29,7 +29,7 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
   return {
     ...serviceDefaults('identity'),
     env: identityEnv,
-    async setup({ config, log, conn, bus, grpc }) {
+    async setup({ config, log, conn, bus, grpc, faults }) {
       const dev = config.NODE_ENV !== 'production';
       const adminPassword = config.ADMIN_PASSWORD ?? (dev ? DEV_ADMIN_PASSWORD : undefined);
       const clientSecret = config.KEYCLOAK_CLIENT_SECRET ?? (dev ? DEV_CLIENT_SECRET : undefined);
@@ -54,7 +54,7 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
         webClientId: config.KEYCLOAK_WEB_CLIENT_ID,
         log,
       });
-      const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
+      const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, faults });
       const outbox = createOutbox({ conn, bus, log, confirm: confirmFor(users) });
       const deps: Deps = {
         conn,

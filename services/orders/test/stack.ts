@@ -129,11 +129,14 @@ async function newUser(stack: Stack, admin: Browser, role: 'Army' | 'Manufacture
   return { who, as };
 }
 
-export async function startOrdersStack(): Promise<OrdersStack> {
+/** `env` adds to a partner's test environment (e.g. QM_FAULTS_FILE). */
+export async function startOrdersStack(
+  env: Partial<Record<'catalog' | 'wallet', Record<string, string>>> = {},
+): Promise<OrdersStack> {
   const plan = await planStack();
   const { stack } = plan;
-  const catalog = await startService(catalogService, catalogEnv(plan));
-  const wallet = await startService(walletService, walletEnv(plan));
+  const catalog = await startService(catalogService, { ...catalogEnv(plan), ...env.catalog });
+  const wallet = await startService(walletService, { ...walletEnv(plan), ...env.wallet });
   const ordersEnv = ordersEnvOf(plan);
   const extra: RunningService<unknown>[] = [];
   const orders = await startService(ordersService, ordersEnv({}));

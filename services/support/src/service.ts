@@ -14,7 +14,7 @@ export { supportEnv } from './config';
 export const supportService: ServiceDefinition<typeof supportEnv> = {
   ...serviceDefaults('support'),
   env: supportEnv,
-  async setup({ config, log, conn, bus, grpc }) {
+  async setup({ config, log, conn, bus, grpc, faults }) {
     const ordered = orderedReaderFor(config.FERRETDB_POSTGRESQL_URL);
     const queries = createQueryStore(conn, ordered);
     const outbox = createOutbox({
@@ -26,7 +26,7 @@ export const supportService: ServiceDefinition<typeof supportEnv> = {
       graceMs: config.OUTBOX_GRACE_MS,
     });
     outbox.start();
-    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, faults });
     addSupportService(grpc, { queries: createQueries({ queries, outbox }) });
     return {
       ...supportBackground({

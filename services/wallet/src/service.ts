@@ -34,7 +34,7 @@ export { walletEnv } from './config';
 export const walletService: ServiceDefinition<typeof walletEnv> = {
   ...serviceDefaults('wallet'),
   env: walletEnv,
-  async setup({ config, log, conn, bus, grpc }) {
+  async setup({ config, log, conn, bus, grpc, faults }) {
     if (config.WALLET_FAULT && config.NODE_ENV === 'production')
       throw new Error('WALLET_FAULT is for tests only');
     const accounts = createAccountStore(conn);
@@ -53,7 +53,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       intervalMs: config.OUTBOX_RELAY_MS,
     });
     outbox.start();
-    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log });
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, faults });
     const directory = identityDirectory(config.IDENTITY_GRPC_ADDR, config.INTERNAL_TOKEN);
     const idempotency = createIdempotency({
       conn,
@@ -82,8 +82,18 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     });
     const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });
     const topups = createTopUpStore(conn);
-    const providers = createProviders(conn, topUpSettings(config), log);
-    const topUps = createTopUps({ accounts, history, ledger, topups, providers, idempotency, outbox, log });
+    const providers = createProviders(conn, topUpSettings(config), log, faults);
+    const topUps = createTopUps({
+      accounts,
+      history,
+      ledger,
+      topups,
+      providers,
+      idempotency,
+      outbox,
+      log,
+      faults,
+    });
     const stats = createMoneyStats({ conn, accounts, entries });
     addWalletService(grpc, { wallets, pins, holds, topUps, stats });
 

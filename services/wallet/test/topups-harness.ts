@@ -8,6 +8,7 @@ import {
   createOutbox,
   ensureIndexes,
   type EventBus,
+  faultsFromEnv,
   indexBackendFor,
 } from '@qm/platform';
 import { STREAMS } from '@qm/roster';
@@ -88,8 +89,10 @@ export async function startWorld(
     WEBHOOK_RETRY_MS: 0,
     ...env,
   } as Parameters<typeof topUpSettings>[0]);
-  const providers = createProviders(conn, settings, log);
-  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, outbox, log, ...opts });
+  // QM_FAULTS in env turns fault flags on, as in a service process.
+  const faults = await faultsFromEnv(env, log);
+  const providers = createProviders(conn, settings, log, faults);
+  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, outbox, log, faults, ...opts });
   await ensureIndexes(conn, indexBackendFor(INFRA.FERRETDB_POSTGRESQL_URL));
 
   return {
@@ -116,6 +119,7 @@ export async function startWorld(
       await conn.dropDatabase().catch(() => undefined);
       await conn.close();
       await bus.close();
+      await faults.close();
     },
   };
 }

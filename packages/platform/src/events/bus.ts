@@ -14,6 +14,7 @@ import {
 } from 'nats';
 import { EVENTS_PREFIX_PATTERN } from '../config';
 import { runWithContext, newRequestId } from '../context';
+import { type Faults, faultDelay } from '../faults';
 import type { Logger } from '../logger';
 import type { EventEnvelope } from './envelope';
 
@@ -79,6 +80,8 @@ export async function connectBus(opts: {
   log: Logger;
   /** Defaults to eventsPrefix() of the process environment. */
   prefix?: string;
+  /** eventBusDelayMs holds every publish back (docs/FAULTS.md). */
+  faults?: Faults;
 }): Promise<EventBus> {
   const { log } = opts;
   const prefix = eventsPrefix(opts.prefix ? { EVENTS_PREFIX: opts.prefix } : process.env);
@@ -100,6 +103,7 @@ export async function connectBus(opts: {
     stream,
     durable: stream,
     async publish(to, event) {
+      if (opts.faults) await faultDelay(opts.faults, 'eventBusDelayMs');
       const h = natsHeaders();
       if (event.requestId) h.set('x-request-id', event.requestId);
       await js.publish(subject(to), codec.encode(event), { msgID: event.id, headers: h });

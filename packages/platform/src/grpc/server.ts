@@ -1,7 +1,8 @@
 import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { type RequestContext, runWithContext } from '../context';
-import { AppError, toServiceError } from '../errors';
+import { AppError, toServiceError, unavailable } from '../errors';
+import { type Faults, faultDelay } from '../faults';
 import type { Logger } from '../logger';
 import { metadataToContext } from './metadata';
 import { verifyServiceIdentity } from './service-identity';
@@ -23,9 +24,23 @@ export interface GrpcServer {
 export interface GrpcServerOptions {
   /** INTERNAL_TOKEN: lets callers prove a service identity (ctx.service); without it none is accepted. */
   internalToken?: string;
+  /** With the service's name: `<name>Unreachable` and `<name>LatencyMs` act before every call. */
+  faults?: Faults;
+  name?: string;
 }
 
-export function createGrpcServer(log: Logger, { internalToken }: GrpcServerOptions = {}): GrpcServer {
+export function createGrpcServer(
+  log: Logger,
+  { internalToken, faults, name }: GrpcServerOptions = {},
+): GrpcServer {
+  const injected =
+    faults && name
+      ? async () => {
+          if (await faults.on(`${name}Unreachable`))
+            throw unavailable(`The ${name} service is unreachable (fault flag ${name}Unreachable)`);
+          await faultDelay(faults, `${name}LatencyMs`);
+        }
+      : undefined;
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
   const health = new HealthImplementation({ '': 'NOT_SERVING' });
   health.addToServer(server);
@@ -49,7 +64,8 @@ export function createGrpcServer(log: Logger, { internalToken }: GrpcServerOptio
           if (service) ctx.service = service;
           const started = process.hrtime.bigint();
           runWithContext(ctx, () => {
-            fn(call.request as never, ctx).then(
+            const run = () => fn(call.request as never, ctx);
+            (injected ? injected().then(run) : run()).then(
               (res) => {
                 log.debug({ path, ms: elapsed(started) }, 'grpc ok');
                 callback(null, res);

@@ -7,6 +7,7 @@ import {
   formatMoney,
   type Idempotency,
   invalid,
+  type Faults,
   type Logger,
   type Outbox,
   type PeriodicJob,
@@ -38,6 +39,8 @@ export interface TopUpDeps {
   idempotency: Idempotency;
   outbox: Outbox;
   log: Logger;
+  /** paymentFailureRate declines that share of sandbox card payments (docs/FAULTS.md). */
+  faults?: Faults;
   /** How long one caller may take to post a credit before another takes over (default 30 s). */
   creditLeaseMs?: number;
   /** A paid top-up not credited for this long (its crediter died) is credited by the sweep (default 2 min). */
@@ -231,6 +234,7 @@ export function createTopUps(d: TopUpDeps) {
       if (topUp.status === 'failed') throw conflict(WALLET_MESSAGES.orderNotFound);
       // A declined card changes nothing: the order stays open and its line pending for another card.
       chargeCard(card, new Date());
+      if (await d.faults?.chance('paymentFailureRate')) throw conflict(WALLET_MESSAGES.cardDeclined);
       const after = await topups.claimPayment(topUp._id, providers.sandbox.newPaymentId(), new Date());
       paymentId = after!.providerPaymentId!;
     }

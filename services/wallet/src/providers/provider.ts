@@ -24,6 +24,12 @@ export interface ProviderOrder {
   publishableKey: string;
 }
 
+/** What the page is told when the provider cannot be reached (Stripe down, or the fault flag). */
+export const PROVIDER_UNREACHABLE = {
+  createOrder: 'Failed to initiate payment. Please try again.',
+  confirm: 'The payment cannot be checked right now. Please try again.',
+} as const;
+
 /** A card payment provider: the sandbox, or Stripe. */
 export interface PaymentProvider {
   readonly name: PaymentProviderName;

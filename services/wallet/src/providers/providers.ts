@@ -1,9 +1,10 @@
 import type { PaymentProviderName } from '@qm/contracts/rest';
-import type { Logger } from '@qm/platform';
+import type { Faults, Logger } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import type { TopUpSettings } from './config';
 import { createDeliveries } from './deliveries';
 import type { PaymentProvider } from './provider';
+import { withProviderFaults } from './faults';
 import { createSandbox } from './sandbox';
 import { createStripeProvider } from './stripe';
 
@@ -12,7 +13,7 @@ import { createStripeProvider } from './stripe';
  * and webhooks it can still verify (a sandbox top-up opened before Stripe was configured still
  * credits; Stripe's only when its keys are set).
  */
-export function createProviders(conn: Connection, settings: TopUpSettings, log: Logger) {
+export function createProviders(conn: Connection, settings: TopUpSettings, log: Logger, faults: Faults) {
   const sandbox = createSandbox(settings.sandboxSecret);
   const stripe = settings.stripe ? createStripeProvider(settings.stripe) : undefined;
   const deliveries = createDeliveries(conn, {
@@ -21,8 +22,8 @@ export function createProviders(conn: Connection, settings: TopUpSettings, log: 
     log,
   });
   const known: Partial<Record<PaymentProviderName, PaymentProvider>> = {
-    sandbox: sandbox.provider,
-    stripe,
+    sandbox: withProviderFaults(sandbox.provider, faults),
+    stripe: stripe && withProviderFaults(stripe, faults),
   };
   return {
     active: known[settings.provider]!,

@@ -1,6 +1,11 @@
 import { invalid, unavailable } from '@qm/platform';
 import Stripe from 'stripe';
-import type { ConfirmedPayment, PaymentProof, PaymentProvider } from './provider';
+import {
+  type ConfirmedPayment,
+  type PaymentProof,
+  type PaymentProvider,
+  PROVIDER_UNREACHABLE,
+} from './provider';
 
 export interface StripeSettings {
   secretKey: string;
@@ -49,7 +54,7 @@ export function createStripeProvider(
           publishableKey: settings.publishableKey,
         };
       } catch {
-        throw unavailable('Failed to initiate payment. Please try again.');
+        throw unavailable(PROVIDER_UNREACHABLE.createOrder);
       }
     },
 
@@ -60,7 +65,7 @@ export function createStripeProvider(
         return pi.status === 'succeeded' ? paymentOf(pi) : null;
       } catch (err) {
         if (err instanceof Stripe.errors.StripeInvalidRequestError) return null;
-        throw unavailable('The payment cannot be checked right now. Please try again.');
+        throw unavailable(PROVIDER_UNREACHABLE.confirm);
       }
     },
 

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eventually } from '@qm/testkit';
+import type { Browser } from '@qm/testkit/src/identity-stack';
+import { type OrdersStack, startOrdersStack } from './stack';
+
+// Fault flags (docs/FAULTS.md) read at run time from a flagd file shared by catalog and wallet: the
+// purchase saga waits out an unreachable wallet and a slow catalog, and completes once they heal.
+const dir = mkdtempSync(path.join(tmpdir(), 'qm-faults-'));
+const flagFile = path.join(dir, 'flags.json');
+
+function setFlags(flags: { walletUnreachable: boolean; catalogLatencyMs: number }): void {
+  const flag = (variants: Record<string, boolean | number>, on: string) => ({
+    state: 'ENABLED',
+    variants,
+    defaultVariant: on,
+  });
+  writeFileSync(
+    flagFile,
+    JSON.stringify({
+      flags: {
+        walletUnreachable: flag({ on: true, off: false }, flags.walletUnreachable ? 'on' : 'off'),
+        catalogLatencyMs: flag({ none: 0, slow: 400 }, flags.catalogLatencyMs ? 'slow' : 'none'),
+      },
+    }),
+  );
+}
+
+describe('purchases under fault flags', () => {
+  let s: OrdersStack;
+  let maker: Browser;
+  let army: Browser;
+
+  beforeAll(async () => {
+    setFlags({ walletUnreachable: false, catalogLatencyMs: 0 });
+    s = await startOrdersStack({
+      catalog: { QM_FAULTS_FILE: flagFile },
+      wallet: { QM_FAULTS_FILE: flagFile },
+    });
+    maker = (await s.user('Manufacturer')).as;
+    army = (await s.user('Army', 10_000)).as;
+  }, 120_000);
+  afterAll(async () => {
+    await s?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function product(stock = 5) {
+    const res = await maker.post('/api/products', {
+      name: 'Signal Flare',
+      type: 'Equipment',
+      price: '100.00',
+      description: 'Red, 60 s',
+      stock,
+    });
+    expect(res.status).toBe(201);
+    return res.body.id as number;
+  }
+  const buy = (productId: number) =>
+    army.post('/api/orders', { productId, quantity: 1, totalPrice: '100.00' });
+  const orderOf = async (id: number) =>
+    (await army.get('/api/orders/purchased?page=1&pageSize=20')).body.orders.find(
+      (o: { id: number }) => o.id === id,
+    );
+  // The file is polled every 5 s; a flag is in force once the services answer accordingly.
+  const FLIP_MS = 15_000;
+
+  it('an unreachable wallet leaves the order pending with its stock reserved; healed, it completes', async () => {
+    const id = await product(5);
+    setFlags({ walletUnreachable: true, catalogLatencyMs: 0 });
+    await eventually(async () => (await army.get('/api/wallet')).status === 503, FLIP_MS);
+
+    const res = await buy(id);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: 'pending' });
+    expect((await maker.get(`/api/products/${id}`)).body.stock).toBe(4);
+
+    setFlags({ walletUnreachable: false, catalogLatencyMs: 0 });
+    await eventually(async () => (await orderOf(res.body.id))?.status === 'completed', 30_000);
+    expect((await army.get('/api/wallet')).body.balance).toBe('9900.00');
+  }, 90_000);
+
+  it('a slow catalog slows the purchase by its latency on each call, and it still completes', async () => {
+    const id = await product(5);
+    setFlags({ walletUnreachable: false, catalogLatencyMs: 400 });
+    await eventually(async () => {
+      const t = Date.now();
+      await maker.get(`/api/products/${id}`);
+      return Date.now() - t >= 400;
+    }, FLIP_MS);
+    const started = Date.now();
+    expect((await buy(id)).body).toMatchObject({ status: 'completed' });
+    // Reserve and commit each wait 400 ms at the catalog.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(800);
+    setFlags({ walletUnreachable: false, catalogLatencyMs: 0 });
+  }, 90_000);
+});
