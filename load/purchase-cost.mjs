@@ -1,0 +1,93 @@
+// What one purchase costs, apart from queueing: N purchases one after another by army_demo of a
+// maker_demo product (quantity 1), with the CPU time every process of the local stack spent on them
+// (from /proc, so it holds on a busy machine better than latencies do). The k6 figure of
+// load/purchase.js is bounded by it: with C ms of CPU per purchase, two cores complete at most
+// 2000 / C purchases a second.
+//
+//   make dev                                  # or AUTH_RATE_LIMIT_SCALE=100 make dev; `make seed` funds army_demo
+//   node load/purchase-cost.mjs [N=50]
+//
+// Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
+const N = Math.max(1, Number(process.argv[2] || 50));
+if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(BASE)) throw new Error('loopback only');
+
+const json = { 'content-type': 'application/json', origin: BASE };
+const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
+
+async function signIn(username, password) {
+  const res = await fetch(`${BASE}/api/login`, {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ username, password, portal: 'user' }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in ${res.status}: ${await res.text()}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+const PROCESS_NAMES = /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)/;
+
+/** CPU milliseconds so far of every process in this network namespace, by stack component. */
+function cpuByComponent() {
+  const ns = readlinkSync('/proc/self/ns/net');
+  const out = {};
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/ns/net`) !== ns || pid === String(process.pid)) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      const m = cmd.match(PROCESS_NAMES);
+      if (!m) continue;
+      const name = m.slice(1).find(Boolean);
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+const cookie = await signIn('army_demo', process.env.ARMY_PASSWORD || 'Army@12345');
+// Spec §7: the plain list is an array.
+const listed = await (await fetch(`${BASE}/api/products`, { headers: { cookie } })).json();
+const product = (Array.isArray(listed) ? listed : [])
+  .filter((p) => p.stock > N)
+  .sort((a, b) => Number(a.price) - Number(b.price))[0];
+if (!product) throw new Error(`no product with more than ${N} units in stock (make seed adds some)`);
+
+const latencies = [];
+const before = cpuByComponent();
+for (let i = 0; i < N; i++) {
+  const started = performance.now();
+  const res = await fetch(`${BASE}/api/orders`, {
+    method: 'POST',
+    headers: { ...json, cookie, 'idempotency-key': `cost-${Date.now()}-${i}` },
+    body: JSON.stringify({ productId: product.id, quantity: 1, totalPrice: product.price }),
+  });
+  const body = await res.json();
+  latencies.push(performance.now() - started);
+  if (res.status !== 201 || body.status !== 'completed')
+    throw new Error(`purchase ${i}: ${res.status} ${JSON.stringify(body)}`);
+}
+const after = cpuByComponent();
+
+const perPurchase = Object.fromEntries(
+  Object.keys(after)
+    .map((k) => [k, (after[k] - (before[k] ?? 0)) / N])
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, ms]) => [k, Number(ms.toFixed(1))]),
+);
+const total = Object.values(perPurchase).reduce((a, b) => a + b, 0);
+latencies.sort((a, b) => a - b);
+const at = (q) => latencies[Math.min(N - 1, Math.floor(q * N))].toFixed(1);
+console.log(`${N} purchases of "${product.name}" one after another`);
+console.log(`latency ms: p50 ${at(0.5)}, p90 ${at(0.9)}, min ${latencies[0].toFixed(1)}`);
+console.log('CPU ms per purchase:', perPurchase);
+console.log(`total ${total.toFixed(1)} ms → at most ${(2000 / total).toFixed(1)} purchases/s on two cores`);
