@@ -26,6 +26,8 @@ export const FAULT_FLAGS = {
 } as const;
 
 export interface Faults {
+  /** False when no flag source is configured: callers may skip their checks entirely. */
+  readonly active: boolean;
   /** Whether a boolean flag is on. */
   on(name: string): Promise<boolean>;
   /** A numeric flag's value; 0 when unset. */
@@ -38,6 +40,7 @@ export interface Faults {
 const FlagValues = z.record(z.string(), z.union([z.boolean(), z.number().finite()]));
 
 const NO_FAULTS: Faults = {
+  active: false,
   on: async () => false,
   number: async () => 0,
   chance: async () => false,
@@ -67,6 +70,7 @@ export async function faultsFromEnv(env: NodeJS.ProcessEnv, log: Logger): Promis
     return typeof v === 'number' && v > 0 ? v : 0;
   };
   return {
+    active: true,
     on: async (name) =>
       (Object.hasOwn(fixed, name) ? fixed[name] : await client?.getBooleanValue(name, false)) === true,
     number,

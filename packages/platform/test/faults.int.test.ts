@@ -9,7 +9,11 @@ import { eventually, log, testBus } from './infra';
 describe('fault flags', () => {
   it('are off and free without configuration, and refuse a malformed QM_FAULTS with a clear message', async () => {
     const none = await faultsFromEnv({}, log);
-    expect([await none.on('emailFailure'), await none.number('eventBusDelayMs')]).toEqual([false, 0]);
+    expect([none.active, await none.on('emailFailure'), await none.number('eventBusDelayMs')]).toEqual([
+      false,
+      false,
+      0,
+    ]);
     await expect(faultsFromEnv({ QM_FAULTS: 'walletUnreachable' }, log)).rejects.toThrow(/JSON object/);
     await expect(faultsFromEnv({ QM_FAULTS: '{"emailFailure":"yes"}' }, log)).rejects.toThrow(
       /booleans or numbers/,
@@ -36,12 +40,12 @@ describe('fault flags', () => {
       expect(await faults.number('eventBusDelayMs')).toBe(5);
       expect(await faults.on('noSuchFlag')).toBe(false);
       write('on');
-      await eventually(() => faults.on('emailFailure'), 15_000);
+      await eventually(() => faults.on('emailFailure'), 25_000);
     } finally {
       await faults.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 40_000);
 
   it('emailFailure makes every send fail; off, mail goes out', async () => {
     const message = mailMessage('Fault test', ['Hello']);

@@ -103,7 +103,7 @@ export async function connectBus(opts: {
     stream,
     durable: stream,
     async publish(to, event) {
-      if (opts.faults) await faultDelay(opts.faults, 'eventBusDelayMs');
+      if (opts.faults?.active) await faultDelay(opts.faults, 'eventBusDelayMs');
       const h = natsHeaders();
       if (event.requestId) h.set('x-request-id', event.requestId);
       await js.publish(subject(to), codec.encode(event), { msgID: event.id, headers: h });

@@ -34,7 +34,7 @@ export function createGrpcServer(
   { internalToken, faults, name }: GrpcServerOptions = {},
 ): GrpcServer {
   const injected =
-    faults && name
+    faults?.active && name
       ? async () => {
           if (await faults.on(`${name}Unreachable`))
             throw unavailable(`The ${name} service is unreachable (fault flag ${name}Unreachable)`);
