@@ -15,16 +15,6 @@ import type { Logger } from './logger';
  * (walletUnreachable, catalogLatencyMs, ...): the platform's gRPC server answers UNAVAILABLE, or
  * waits, before the handler runs.
  */
-export const FAULT_FLAGS = {
-  paymentFailureRate: 'share (0..1) of sandbox card payments declined as if by the bank',
-  paymentProviderUnreachable:
-    'the payment provider cannot be reached: checkouts and verifications answer 503',
-  eventBusDelayMs: 'milliseconds every event publish waits before it reaches NATS',
-  emailFailure: 'every email send fails (SMTP refused)',
-  '<service>Unreachable': 'that gRPC service answers UNAVAILABLE to every call (e.g. walletUnreachable)',
-  '<service>LatencyMs': 'milliseconds that gRPC service waits before each call (e.g. catalogLatencyMs)',
-} as const;
-
 export interface Faults {
   /** False when no flag source is configured: callers may skip their checks entirely. */
   readonly active: boolean;

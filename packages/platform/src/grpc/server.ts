@@ -33,7 +33,7 @@ export function createGrpcServer(
   log: Logger,
   { internalToken, faults, name }: GrpcServerOptions = {},
 ): GrpcServer {
-  const injected =
+  const beforeEachCall =
     faults?.active && name
       ? async () => {
           if (await faults.on(`${name}Unreachable`))
@@ -65,7 +65,7 @@ export function createGrpcServer(
           const started = process.hrtime.bigint();
           runWithContext(ctx, () => {
             const run = () => fn(call.request as never, ctx);
-            (injected ? injected().then(run) : run()).then(
+            (beforeEachCall ? beforeEachCall().then(run) : run()).then(
               (res) => {
                 log.debug({ path, ms: elapsed(started) }, 'grpc ok');
                 callback(null, res);

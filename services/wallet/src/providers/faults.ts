@@ -2,8 +2,8 @@ import { type Faults, unavailable } from '@qm/platform';
 import { type PaymentProvider, PROVIDER_UNREACHABLE } from './provider';
 
 /**
- * The active provider under the fault flag paymentProviderUnreachable (docs/FAULTS.md): checkouts
- * and verifications fail as when Stripe cannot be reached. Webhooks still arrive: a provider that
+ * A provider under the fault flag paymentProviderUnreachable (docs/FAULTS.md): checkouts and
+ * verifications fail as when Stripe cannot be reached. Webhooks still arrive: a provider that
  * comes back delivers what it owes.
  */
 export function withProviderFaults(provider: PaymentProvider, faults: Faults): PaymentProvider {
