@@ -9,3 +9,4 @@ export * from './api/orders';
 export * from './api/support';
 export * from './api/stats';
 export * from './api/activity';
+export * from './api/chat';

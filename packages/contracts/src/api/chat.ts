@@ -1,0 +1,150 @@
+import { z } from 'zod';
+import { idParam } from './numbers';
+
+/**
+ * REST shapes of the chat assistant (spec §2 "AI chat assistant", §3 chat entities, §5 chat
+ * sending, §7 chat and context calls, §8 Assistant, §9 chat limits), shared by the gateway, the
+ * assistant service and the shell's panel.
+ */
+
+export const CHAT_LIMITS = {
+  /** A question longer than this is refused with CHAT_MESSAGES.tooLong. */
+  messageMaxChars: 1000,
+  /** Spec §9: at most 6 messages go into the fallback context (and the model's context). */
+  contextMessages: 6,
+  /** Spec §9: at most 5 activities in the fallback context. */
+  contextActivities: 5,
+  /** Spec §9: a text sent again among the last 3 user messages within 5 s is not sent. */
+  duplicateWindowMs: 5000,
+  duplicateLookback: 3,
+  /** Spec §9: at least 1 s between user messages. */
+  minGapMs: 1000,
+  /** Spec §7: a 300 ms delay precedes each chat send. */
+  sendDelayMs: 300,
+  /** Messages returned by GET /api/chat/history (the newest, oldest first). */
+  historyMax: 100,
+  /** Per user and minute, on the gateway (a built-in answer is cheap, a model's is not). */
+  perMinute: 30,
+} as const;
+
+/** Spec §3: a new session's name. */
+export const DEFAULT_CHAT_SESSION_NAME = 'New Chat';
+
+/** Spec §2: the four chips of an empty chat. */
+export const CHAT_CHIPS = [
+  'Show my orders',
+  'Check wallet balance',
+  'Latest transactions',
+  'Military products',
+] as const;
+
+export const CHAT_MESSAGES = {
+  empty: 'Please enter a message',
+  tooLong: `Message must be at most ${CHAT_LIMITS.messageMaxChars} characters`,
+  tooMany: 'Too many messages. Please wait a minute and try again.',
+  sessionNotFound: 'Chat session not found',
+  loading: 'Analyzing your query and gathering relevant data...',
+} as const;
+
+const messageText = z
+  .string({ error: CHAT_MESSAGES.empty })
+  .trim()
+  .min(1, CHAT_MESSAGES.empty)
+  .max(CHAT_LIMITS.messageMaxChars, CHAT_MESSAGES.tooLong);
+
+/** POST /api/chat/message: no sessionId (or null) starts a new session. */
+export const ChatMessageBody = z.object({
+  message: messageText,
+  sessionId: idParam('Session id').nullish(),
+});
+export type ChatMessageInput = z.input<typeof ChatMessageBody>;
+
+/**
+ * What the assistant understood (spec §3 chat reply `intent`). `*_fallback` marks a model failure
+ * answered by the built-in engine.
+ */
+export const CHAT_INTENTS = [
+  'orders',
+  'sales',
+  'order_lookup',
+  'wallet_balance',
+  'transactions',
+  'products',
+  'product_details',
+  'activity',
+  'platform_stats',
+  'greeting',
+  'help',
+  'refused',
+  'model',
+] as const;
+
+export const ChatReplySchema = z.object({
+  response: z.string(),
+  sessionId: z.number().int(),
+  messageId: z.number().int(),
+  userMessageId: z.number().int(),
+  intent: z.string(),
+  /** Set when the assistant did something besides answering; the panel toasts "Action Completed". */
+  actionTaken: z.string().nullable(),
+});
+export type ChatReply = z.infer<typeof ChatReplySchema>;
+
+export const CHAT_ROLES = ['user', 'assistant', 'system'] as const;
+export type ChatRole = (typeof CHAT_ROLES)[number];
+
+export const ChatMessageViewSchema = z.object({
+  id: z.number().int(),
+  sessionId: z.number().int(),
+  role: z.enum(CHAT_ROLES),
+  content: z.string(),
+  intent: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ChatMessageView = z.infer<typeof ChatMessageViewSchema>;
+
+/** GET /api/chat/history: the caller's active session (null when there is none). */
+export const ChatHistorySchema = z.object({
+  sessionId: z.number().int().nullable(),
+  name: z.string().nullable(),
+  messages: z.array(ChatMessageViewSchema),
+});
+export type ChatHistory = z.infer<typeof ChatHistorySchema>;
+
+/** DELETE /api/chat/clear-history. */
+export const ClearChatHistorySchema = z.object({ deletedMessages: z.number().int() });
+
+/** GET /api/ai/user-context (spec §3 "AI context"; §7: wallet and user.recentActivity). */
+export const AiContextSchema = z.object({
+  wallet: z.object({ balance: z.string() }),
+  user: z.object({
+    userId: z.number().int(),
+    username: z.string(),
+    role: z.string(),
+    name: z.string(),
+    recentActivity: z.array(z.object({ action: z.string(), details: z.string(), created_at: z.string() })),
+    productInterests: z.array(z.string()),
+  }),
+});
+export type AiContext = z.infer<typeof AiContextSchema>;
+
+/**
+ * POST /api/ai/chat (spec §7: the fallback when the chat call fails). `context` is what the panel
+ * has: its last 6 messages and what it loaded; the server answers from its own tools with the
+ * caller's identity and only takes the conversation from it, never data.
+ */
+export const AiChatBody = z.object({
+  query: messageText,
+  context: z
+    .object({
+      messages: z
+        .array(
+          z.object({ role: z.enum(CHAT_ROLES), content: z.string().max(CHAT_LIMITS.messageMaxChars * 4) }),
+        )
+        .max(CHAT_LIMITS.contextMessages, `At most ${CHAT_LIMITS.contextMessages} messages of context`)
+        .optional(),
+    })
+    .passthrough()
+    .optional(),
+});
+export const AiChatReplySchema = z.object({ response: z.string(), intent: z.string() });
