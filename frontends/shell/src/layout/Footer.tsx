@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Anchor,
   Box,
   Button,
@@ -13,14 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  IconBrandGithub,
-  IconBrandLinkedin,
-  IconBrandX,
-  IconMail,
-  IconMapPin,
-  IconPhone,
-} from '@tabler/icons-react';
+import { IconMail, IconMapPin, IconPhone } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 
@@ -50,12 +42,6 @@ const COLUMNS: { title: string; links: { to: string; label: string }[] }[] = [
       { to: '/refund', label: 'Refund Policy' },
     ],
   },
-];
-
-const SOCIAL = [
-  { href: 'https://github.com', label: 'GitHub', icon: IconBrandGithub },
-  { href: 'https://www.linkedin.com', label: 'LinkedIn', icon: IconBrandLinkedin },
-  { href: 'https://x.com', label: 'X', icon: IconBrandX },
 ];
 
 function Newsletter() {
@@ -121,21 +107,6 @@ export function Footer() {
               <Group gap={6} wrap="nowrap">
                 <IconMapPin size={16} />
                 <Text size="sm">New Delhi, India</Text>
-              </Group>
-              <Group gap="xs" mt="xs">
-                {SOCIAL.map(({ href, label, icon: Icon }) => (
-                  <ActionIcon
-                    key={label}
-                    component="a"
-                    href={href}
-                    target="_blank"
-                    rel="noreferrer"
-                    variant="default"
-                    aria-label={label}
-                  >
-                    <Icon size={16} />
-                  </ActionIcon>
-                ))}
               </Group>
             </Stack>
           </Grid.Col>
