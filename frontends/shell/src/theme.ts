@@ -2,6 +2,8 @@ import {
   createTheme,
   getFontSize,
   getPrimaryShade,
+  Drawer,
+  Modal,
   Notification,
   Pagination,
   PasswordInput,
@@ -47,9 +49,15 @@ export const theme = createTheme({
     PasswordInput: PasswordInput.extend({
       styles: (_theme, props) => ({ root: { '--input-fz': getFontSize(props.size ?? 'sm') } }),
     }),
-    // The toasts' close button has a name (axe "button-name").
+    // Dialogs' and drawers' close buttons have a name (axe "button-name") unless a page gives one.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // The toasts' close button has a name (axe "button-name"); under a title their text is the
+    // (readable) dimmed colour, where Mantine hard-codes grey 6 (3.3:1 on white).
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+      styles: (_theme, props) =>
+        props.title ? { description: { color: 'var(--mantine-color-dimmed)' } } : {},
     }),
     // Every pager's arrows have a name (axe "button-name"); pages name their numbers ("Page 2").
     Pagination: Pagination.extend({
