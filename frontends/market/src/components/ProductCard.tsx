@@ -34,8 +34,8 @@ export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardP
       data-testid="product-card"
       data-product-id={product.id}
     >
-      {/* A flex column whose last block (stock, price, button) is pushed to the bottom, so that the
-          cards of a row line up their prices and buttons whatever their titles and badges. */}
+      {/* A flex column whose last blocks (stock and price, the button) are pushed to the bottom, so that
+          the cards of a row line up their prices and buttons whatever their titles and badges. */}
       <Stack gap="sm" h="100%">
         <Badge color={TYPE_COLORS[product.type]} variant="light" style={{ alignSelf: 'flex-start' }}>
           {product.type}
@@ -59,17 +59,19 @@ export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardP
         <ManufacturerDetails manufacturerId={product.manufacturerId} />
         <Divider />
 
-        <Group justify="space-between" align="center" wrap="nowrap" mt="auto" gap="xs">
+        {/* Stock and price always on two lines: "Selling Quickly! Only 3 left" beside a five-digit price
+            does not fit one line of a card, and a row that wraps in some cards only would misalign them. */}
+        <Stack gap={4} mt="auto">
           <StockIndicator
             stock={product.stock}
             data-testid="stock-indicator"
-            style={{ flexShrink: 0 }}
+            style={{ alignSelf: 'flex-start' }}
             styles={{ label: { overflow: 'visible' } }}
           />
-          <Text fw={700} size="lg" data-testid="product-price" style={{ whiteSpace: 'nowrap' }}>
+          <Text fw={700} size="xl" data-testid="product-price">
             {formatINR(product.price)}
           </Text>
-        </Group>
+        </Stack>
 
         {isOwner ? (
           <Group grow gap="sm">
