@@ -165,7 +165,14 @@ export function TransactionsPage() {
           minWidth={760}
           rowAttributes={() => ({ 'data-testid': 'admin-transaction-row' })}
           cardAttributes={() => ({ 'data-testid': 'admin-transaction-card' })}
-          cardTitle={(tx) => <Description tx={tx} />}
+          cardTitle={(tx) => (
+            <>
+              <Text size="xs" c="dimmed" fw={400}>
+                Transaction #{tx.id}
+              </Text>
+              <Description tx={tx} />
+            </>
+          )}
           cardBadge={(tx) => <StatusBadge tx={tx} />}
         />
       )}
@@ -227,7 +234,7 @@ function UserCell({ id }: { id: number }) {
   const { data, isPending } = useUserSummary(id);
   if (isPending) return <Loader size="xs" aria-label="Loading user" />;
   return (
-    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
       {data?.username ?? `User #${id}`}
     </Text>
   );
@@ -272,8 +279,8 @@ function transactionColumns(
   onSort: (column: SortColumn) => void,
 ): ResponsiveColumn<TransactionView>[] {
   return [
-    { header: 'ID', cell: (tx) => tx.id },
-    { header: 'User', cell: (tx) => <UserCell id={tx.userId} /> },
+    { header: 'ID', cell: (tx) => tx.id, hideOnCard: true },
+    { header: 'User', cell: (tx) => <UserCell id={tx.userId} />, wide: true },
     { header: 'Description', cell: (tx) => <Description tx={tx} />, hideOnCard: true },
     {
       header: 'Amount',
