@@ -9,9 +9,9 @@ import {
 } from '@qm/platform';
 import type { DescriptionModel } from '../adapters/openai';
 import { productInterests, renameRequest, validQuestion } from '../domain/chat-rules';
-import type { ChatTools, UserFact } from '../domain/facts';
+import type { ChatTools } from '../domain/facts';
 import type { ChatStore, StoredMessage } from '../store/chats';
-import { type Answer, builtinAnswer } from './builtin-engine';
+import { type Answer, builtinAnswer, lazyUser } from './builtin-engine';
 import { modelAnswer } from './model-engine';
 
 export interface ChatDeps {
@@ -41,19 +41,19 @@ const isOutage = (err: unknown) =>
  * on any failure of it the built-in engine does, marked "<intent>_fallback".
  */
 export function createChat(d: ChatDeps) {
-  async function answer(question: string, history: Turn[]): Promise<Answer & { engine: string }> {
-    let user: UserFact;
-    try {
-      user = await d.tools.me();
-    } catch (err) {
-      if (isOutage(err)) return { response: UNAVAILABLE, intent: 'unavailable', engine: 'builtin' };
-      throw err;
-    }
+  async function answer(
+    caller: Caller,
+    question: string,
+    history: Turn[],
+  ): Promise<Answer & { engine: string }> {
+    // Name and division are read from identity only when an answer needs them; the caller's roles
+    // already say whether they may see sales or platform figures.
+    const user = lazyUser(caller, d.tools);
     try {
       if (d.model) {
         const started = Date.now();
         try {
-          const out = await modelAnswer(d.model, question, history, d.tools, user, {
+          const out = await modelAnswer(d.model, question, history, d.tools, await user.full(), {
             maxRounds: d.maxRounds,
           });
           return { response: out.response, intent: out.intent, engine: 'model' };
@@ -91,32 +91,28 @@ export function createChat(d: ChatDeps) {
       const who = signedIn(caller);
       const question = validQuestion(req.message);
       const session = await sessionFor(who.userId, req.sessionId);
-      const history = turns(await d.store.recent(session.id, CHAT_LIMITS.contextMessages));
-      const asked = await d.store.addMessage({
-        sessionId: session.id,
-        userId: who.userId,
-        role: 'user',
-        content: question,
-        metadata: {},
-      });
       const rename = renameRequest(question);
+      // Only a model reads the conversation; the built-in engine answers each question alone.
+      const history =
+        d.model && !rename ? turns(await d.store.recent(session.id, CHAT_LIMITS.contextMessages)) : [];
       const out = rename
         ? {
             response: `Done — this chat is now called "${rename}".`,
             intent: 'rename_chat',
             engine: 'builtin',
           }
-        : await answer(question, history);
-      if (rename) await d.store.rename(session.id, rename);
+        : await answer(who, question, history);
       const actionTaken = rename ? `Chat renamed to "${rename}"` : '';
-      const replied = await d.store.addMessage({
-        sessionId: session.id,
-        userId: who.userId,
-        role: 'assistant',
-        content: out.response,
-        metadata: { intent: out.intent, engine: out.engine, ...(actionTaken ? { actionTaken } : {}) },
-      });
-      await d.store.touch(session.id);
+      const [[asked, replied]] = await Promise.all([
+        d.store.addExchange(
+          { sessionId: session.id, userId: who.userId, content: question, metadata: {} },
+          {
+            content: out.response,
+            metadata: { intent: out.intent, engine: out.engine, ...(actionTaken ? { actionTaken } : {}) },
+          },
+        ),
+        rename ? d.store.rename(session.id, rename) : d.store.touch(session.id),
+      ]);
       return {
         response: out.response,
         sessionId: session.id,
@@ -157,9 +153,8 @@ export function createChat(d: ChatDeps) {
 
     /** Spec §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
     async answerOnce(caller: Caller | undefined, req: { query: string; history: Turn[] }) {
-      signedIn(caller);
       const question = validQuestion(req.query);
-      const out = await answer(question, req.history.slice(-CHAT_LIMITS.contextMessages));
+      const out = await answer(signedIn(caller), question, req.history.slice(-CHAT_LIMITS.contextMessages));
       return { response: out.response, intent: out.intent };
     },
   };
