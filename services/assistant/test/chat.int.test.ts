@@ -269,6 +269,19 @@ describe('context and the fallback chat', () => {
     expect(res.body.user.recentActivity.length).toBeLessThanOrEqual(5);
   });
 
+  it('an administrator, who has no wallet, gets a context with ₹0 and the wallet service’s refusal in the chat', async () => {
+    const context = await s.admin.get('/api/ai/user-context');
+    expect(context).toMatchObject({
+      status: 200,
+      body: { wallet: { balance: '0.00' }, user: { role: 'Admin' } },
+    });
+    const balance = await ask(s.admin, 'Check wallet balance');
+    expect(balance.body).toMatchObject({
+      intent: 'refused',
+      response: 'Administrators do not have a wallet.',
+    });
+  });
+
   it('POST /api/ai/chat answers from the caller’s data and stores nothing', async () => {
     const before = (await army.as.get('/api/chat/history')).body.messages.length;
     const res = await army.as.post('/api/ai/chat', {

@@ -34,6 +34,15 @@ const signedIn = (caller: Caller | undefined): Caller => {
 const UNAVAILABLE = "I couldn't reach the records I need right now. Please try again in a moment.";
 const isOutage = (err: unknown) =>
   isServiceError(err) && [GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED].includes(err.code);
+/** The owning service refused the caller (an administrator has no wallet): its words are the answer. */
+const isRefusal = (err: unknown) => isServiceError(err) && err.code === GrpcStatus.PERMISSION_DENIED;
+/** What a refused read leaves: nothing of the caller's (used for the context, which is best effort). */
+const orNothing =
+  <T>(fallback: T) =>
+  (err: unknown) => {
+    if (isRefusal(err)) return fallback;
+    throw err;
+  };
 
 /**
  * The chat assistant's use cases: answer and store a message, read and clear the history, the
@@ -69,6 +78,8 @@ export function createChat(d: ChatDeps) {
       return { ...(await builtinAnswer(question, d.tools, user)), engine: 'builtin' };
     } catch (err) {
       if (isOutage(err)) return { response: UNAVAILABLE, intent: 'unavailable', engine: 'builtin' };
+      if (isRefusal(err))
+        return { response: `${(err as { details: string }).details}.`, intent: 'refused', engine: 'builtin' };
       throw err;
     }
   }
@@ -139,9 +150,9 @@ export function createChat(d: ChatDeps) {
       signedIn(caller);
       const [user, wallet, activity, bought] = await Promise.all([
         d.tools.me(),
-        d.tools.wallet(),
+        d.tools.wallet().catch(orNothing({ balancePaise: 0, heldPaise: 0, availablePaise: 0 })),
         d.tools.activity(CHAT_LIMITS.contextActivities),
-        d.tools.purchases(32),
+        d.tools.purchases(32).catch(orNothing({ items: [], total: 0 })),
       ]);
       return {
         user,
