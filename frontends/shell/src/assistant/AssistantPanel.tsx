@@ -1,5 +1,5 @@
 import { Paper, Transition } from '@mantine/core';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import './assistant.css';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
@@ -47,12 +47,17 @@ export function AssistantPanel({ opened, onClose, greeting, chat, context }: Ass
     if (chat.send(text)) setDraft('');
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') {
-      event.stopPropagation();
+  // Escape closes the panel when the focus is in it (captured: a tooltip would swallow it otherwise).
+  useEffect(() => {
+    if (!opened) return;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== 'Escape' || !(event.target instanceof Node) || !panel.current?.contains(event.target))
+        return;
       onClose();
-    }
-  };
+    };
+    document.addEventListener('keydown', onKeyDown, true);
+    return () => document.removeEventListener('keydown', onKeyDown, true);
+  }, [opened, onClose]);
 
   return (
     <Transition mounted={opened} transition="pop-bottom-right" duration={150} keepMounted>
@@ -67,7 +72,6 @@ export function AssistantPanel({ opened, onClose, greeting, chat, context }: Ass
           shadow="xl"
           radius="md"
           withBorder
-          onKeyDown={onKeyDown}
           data-testid="assistant-panel"
         >
           <PanelHeader

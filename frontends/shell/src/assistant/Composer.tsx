@@ -30,7 +30,7 @@ export function Composer({ value, onChange, onSend, thinking, inputRef }: Compos
         onChange={(event) => onChange(event.currentTarget.value)}
         onKeyDown={onKeyDown}
         disabled={thinking}
-        placeholder={thinking ? 'The assistant is thinking...' : 'Ask about orders, wallet or products...'}
+        placeholder={thinking ? 'The assistant is thinking...' : 'Type your question...'}
         aria-label="Message to the assistant"
       />
       <Tooltip label="Send message" withinPortal zIndex={300}>
