@@ -47,7 +47,7 @@ export const gatewayEnv = {
   KEYCLOAK_PUBLIC_URL: z.url().default('http://localhost:8081'),
   KEYCLOAK_REALM: z.string().min(1).default('quartermaster'),
   KEYCLOAK_WEB_CLIENT_ID: z.string().min(1).default('qm-web'),
-  /** Multiplies the per-IP limits of sign-in, registration, username checks and code endpoints (load tests). */
+  /** Multiplies the per-client limits of sign-in, registration, username checks, code endpoints, the contact form and the chat (load tests). */
   AUTH_RATE_LIMIT_SCALE: z.coerce.number().min(1).max(100_000).default(1),
   ...Object.fromEntries(SERVICE_NAMES.map((n) => [`${n.toUpperCase()}_GRPC_ADDR`, grpcAddr])),
 } as const;

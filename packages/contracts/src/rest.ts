@@ -10,3 +10,4 @@ export * from './api/support';
 export * from './api/stats';
 export * from './api/activity';
 export * from './api/chat';
+export * from './api/display';

@@ -10,6 +10,4 @@ export const fromNow = (iso: string) => dayjs(iso).fromNow();
 export const exactDate = (iso: string) =>
   new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
-/** Spec §2 (/orders): the long form with time, "23 November 2026 at 2:05 pm". */
-export const longDateTime = (iso: string) =>
-  new Intl.DateTimeFormat('en-IN', { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+export { longDateTime } from '@qm/contracts/rest';

@@ -25,12 +25,17 @@ export interface ActivityStack {
   admin: Browser;
   /** Registers, approves and signs in a user. */
   user(role: 'Army' | 'Manufacturer', prefix?: string): Promise<{ who: Registered; as: Browser }>;
+  /** Where each service listens (host:port), for services a test adds to the stack. */
+  addresses: Record<'identity' | 'catalog' | 'wallet' | 'orders' | 'activity', string>;
   /** Another activity service on another database, e.g. without the PostgreSQL search. */
   startActivity(env?: Record<string, string>): Promise<RunningService<unknown>>;
   stop(): Promise<void>;
 }
 
-export async function startActivityStack(): Promise<ActivityStack> {
+/** `gateway` adds to the gateway's environment (e.g. the address of a service the test starts). */
+export async function startActivityStack(
+  opts: { gateway?: Record<string, string> } = {},
+): Promise<ActivityStack> {
   // Events of our own: jest runs every test file in one process, whose default prefix (test-<pid>)
   // also carries the earlier files' activity events, and a new activity consumer would store them.
   const previousPrefix = process.env.EVENTS_PREFIX;
@@ -50,6 +55,7 @@ export async function startActivityStack(): Promise<ActivityStack> {
       ACTIVITY_GRPC_ADDR: `127.0.0.1:${activityPort}`,
       AUTH_RATE_LIMIT_SCALE: '1000',
       GRPC_DEADLINE_MS: '30000',
+      ...opts.gateway,
     },
   });
   const identityAddr = `127.0.0.1:${stack.identity.port}`;
@@ -105,6 +111,13 @@ export async function startActivityStack(): Promise<ActivityStack> {
     stack,
     activity: activity as RunningService<unknown>,
     admin,
+    addresses: {
+      identity: identityAddr,
+      catalog: `127.0.0.1:${catalogPort}`,
+      wallet: `127.0.0.1:${walletPort}`,
+      orders: `127.0.0.1:${ordersPort}`,
+      activity: `127.0.0.1:${activityPort}`,
+    },
     async user(role, prefix = role === 'Army' ? 'ActArmy' : 'ActMaker') {
       const who = await registerUser(stack, prefix, role, admin);
       const as = new Browser(stack.url);

@@ -60,6 +60,7 @@ export function ordersHandlers(d: {
       const { orders, total } = await d.lists.sold(ctx.caller, req);
       return { orders: orders.map(orderToProto), total };
     },
+    getOrder: async (req, ctx) => ({ order: orderToProto(await d.lists.one(ctx.caller, req.orderId)) }),
     listOrders: async (req, ctx) => {
       const { orders, total, counts } = await d.lists.all(ctx.caller, {
         page: req.page,

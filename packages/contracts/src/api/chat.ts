@@ -22,7 +22,7 @@ export const CHAT_LIMITS = {
   /** Spec §7: a 300 ms delay precedes each chat send. */
   sendDelayMs: 300,
   /** Messages returned by GET /api/chat/history (the newest, oldest first). */
-  historyMax: 100,
+  historyMax: 32,
   /** Per user and minute, on the gateway (a built-in answer is cheap, a model's is not). */
   perMinute: 30,
 } as const;

@@ -39,6 +39,7 @@ export const ORDER_MESSAGES = {
   totalPriceTooLarge: 'Total price must be at most 99,999,999.99',
   /** 409 when the total the buyer saw is not price × quantity now: the price changed meanwhile. */
   priceChanged: 'The price of this product has changed. Please review the new total and try again.',
+  orderNotFound: 'Order not found',
   insufficientBalance: 'Insufficient wallet balance',
   insufficientBalanceDetail:
     'Your wallet balance is lower than the total amount. Please add money to your wallet.',

@@ -8,11 +8,29 @@ export interface ModelConfig {
   timeoutMs: number;
 }
 
+/** One tool a model may call: its name, what it does and its arguments as JSON Schema. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export type ModelMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+
+export interface ModelTurn {
+  /** The assistant message as the model sent it (appended to the conversation for the next round). */
+  message: ModelMessage;
+  content: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+}
+
 /** An OpenAI (or OpenAI-compatible: vLLM, Ollama, LocalAI, ...) chat-completions model. */
 export interface DescriptionModel {
   readonly model: string;
   readonly endpoint: string;
   describe(input: DescriptionInput): Promise<string>;
+  /** One round of a conversation in which the model may call `tools`. */
+  converse(messages: ModelMessage[], tools: ToolSpec[], signal?: AbortSignal): Promise<ModelTurn>;
 }
 
 export function openAiModel(cfg: ModelConfig): DescriptionModel {
@@ -40,6 +58,28 @@ export function openAiModel(cfg: ModelConfig): DescriptionModel {
         max_tokens: 400,
       });
       return res.choices[0]?.message?.content ?? '';
+    },
+    async converse(messages, tools, signal) {
+      const res = await client.chat.completions.create(
+        {
+          model: cfg.model,
+          messages,
+          tools: tools.map((t) => ({ type: 'function' as const, function: t })),
+          temperature: 0.2,
+          max_tokens: 600,
+        },
+        { signal },
+      );
+      const message = res.choices[0]?.message;
+      if (!message) throw new Error('the model answered no choice');
+      const toolCalls = (message.tool_calls ?? []).flatMap((c) =>
+        c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments }] : [],
+      );
+      return {
+        message: { role: 'assistant', content: message.content ?? '', tool_calls: message.tool_calls },
+        content: message.content ?? '',
+        toolCalls,
+      };
     },
   };
 }

@@ -1,5 +1,13 @@
 import { ORDER_LIMITS, ORDER_MESSAGES as MSG, type OrderScopeName } from '@qm/contracts/rest';
-import { type Caller, forbidden, hasRole, invalid, type Outbox, unauthenticated } from '@qm/platform';
+import {
+  type Caller,
+  forbidden,
+  hasRole,
+  invalid,
+  notFound,
+  type Outbox,
+  unauthenticated,
+} from '@qm/platform';
 import type { OrderRecord } from '../domain/order';
 import { activity } from '../events/orders-events';
 import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
@@ -62,6 +70,16 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
       const out = await d.orders.page('seller', who.userId, page, pageSize);
       await viewed(who, req.recordView);
       return out;
+    },
+
+    /** One order for its buyer, its seller or an administrator; anyone else learns nothing of it. */
+    async one(caller: Caller | undefined, orderId: number): Promise<OrderRecord> {
+      const who = signedIn(caller);
+      if (!Number.isSafeInteger(orderId) || orderId < 1) throw invalid('Order id must be positive');
+      const order = await d.orders.get(orderId);
+      const mine = order && (order.buyerId === who.userId || order.sellerId === who.userId);
+      if (!order || !(mine || hasRole(who, 'Admin'))) throw notFound(MSG.orderNotFound);
+      return order;
     },
 
     async all(

@@ -76,6 +76,91 @@ export interface GenerateDescriptionResponse {
   source: DescriptionSource;
 }
 
+export interface SendChatMessageRequest {
+  message: string;
+  /** 0: start a new session. */
+  sessionId: number;
+}
+
+export interface SendChatMessageResponse {
+  response: string;
+  sessionId: number;
+  messageId: number;
+  userMessageId: number;
+  /**
+   * What was understood ("orders", "wallet_balance", ...; "<intent>_fallback" when the model failed
+   * and the built-in engine answered).
+   */
+  intent: string;
+  /** Set when the assistant did something besides answering; empty otherwise. */
+  actionTaken: string;
+}
+
+export interface ChatMessage {
+  id: number;
+  sessionId: number;
+  /** user, assistant or system. */
+  role: string;
+  content: string;
+  /** Empty for the user's messages. */
+  intent: string;
+  createdAt: string;
+}
+
+export interface GetChatHistoryRequest {
+}
+
+export interface GetChatHistoryResponse {
+  sessionId: number;
+  name: string;
+  messages: ChatMessage[];
+}
+
+export interface ClearChatHistoryRequest {
+}
+
+export interface ClearChatHistoryResponse {
+  deletedMessages: number;
+}
+
+export interface GetUserContextRequest {
+}
+
+export interface RecentActivity {
+  action: string;
+  details: string;
+  createdAt: string;
+}
+
+export interface GetUserContextResponse {
+  userId: number;
+  username: string;
+  role: string;
+  /** First and last name. */
+  name: string;
+  walletBalancePaise: number;
+  /** The newest 5. */
+  recentActivity: RecentActivity[];
+  /** Product types of the caller's recent purchases, most bought first. */
+  productInterests: string[];
+}
+
+export interface ContextMessage {
+  role: string;
+  content: string;
+}
+
+export interface AnswerOnceRequest {
+  query: string;
+  /** The conversation before the query, oldest first; at most 6. */
+  history: ContextMessage[];
+}
+
+export interface AnswerOnceResponse {
+  response: string;
+  intent: string;
+}
+
 function createBaseGenerateDescriptionRequest(): GenerateDescriptionRequest {
   return { name: "", category: "", features: "" };
 }
@@ -262,9 +347,1312 @@ export const GenerateDescriptionResponse: MessageFns<GenerateDescriptionResponse
   },
 };
 
+function createBaseSendChatMessageRequest(): SendChatMessageRequest {
+  return { message: "", sessionId: 0 };
+}
+
+export const SendChatMessageRequest: MessageFns<SendChatMessageRequest> = {
+  encode(message: SendChatMessageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== "") {
+      writer.uint32(10).string(message.message);
+    }
+    if (message.sessionId !== 0) {
+      writer.uint32(16).int64(message.sessionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendChatMessageRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendChatMessageRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sessionId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendChatMessageRequest {
+    return {
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.Number(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.Number(object.session_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: SendChatMessageRequest): unknown {
+    const obj: any = {};
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.sessionId !== 0) {
+      obj.sessionId = Math.round(message.sessionId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendChatMessageRequest>, I>>(base?: I): SendChatMessageRequest {
+    return SendChatMessageRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendChatMessageRequest>, I>>(object: I): SendChatMessageRequest {
+    const message = createBaseSendChatMessageRequest();
+    message.message = object.message ?? "";
+    message.sessionId = object.sessionId ?? 0;
+    return message;
+  },
+};
+
+function createBaseSendChatMessageResponse(): SendChatMessageResponse {
+  return { response: "", sessionId: 0, messageId: 0, userMessageId: 0, intent: "", actionTaken: "" };
+}
+
+export const SendChatMessageResponse: MessageFns<SendChatMessageResponse> = {
+  encode(message: SendChatMessageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.response !== "") {
+      writer.uint32(10).string(message.response);
+    }
+    if (message.sessionId !== 0) {
+      writer.uint32(16).int64(message.sessionId);
+    }
+    if (message.messageId !== 0) {
+      writer.uint32(24).int64(message.messageId);
+    }
+    if (message.userMessageId !== 0) {
+      writer.uint32(32).int64(message.userMessageId);
+    }
+    if (message.intent !== "") {
+      writer.uint32(42).string(message.intent);
+    }
+    if (message.actionTaken !== "") {
+      writer.uint32(50).string(message.actionTaken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SendChatMessageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSendChatMessageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.response = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sessionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.messageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.userMessageId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.intent = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actionTaken = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SendChatMessageResponse {
+    return {
+      response: isSet(object.response) ? globalThis.String(object.response) : "",
+      sessionId: isSet(object.sessionId)
+        ? globalThis.Number(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.Number(object.session_id)
+        : 0,
+      messageId: isSet(object.messageId)
+        ? globalThis.Number(object.messageId)
+        : isSet(object.message_id)
+        ? globalThis.Number(object.message_id)
+        : 0,
+      userMessageId: isSet(object.userMessageId)
+        ? globalThis.Number(object.userMessageId)
+        : isSet(object.user_message_id)
+        ? globalThis.Number(object.user_message_id)
+        : 0,
+      intent: isSet(object.intent) ? globalThis.String(object.intent) : "",
+      actionTaken: isSet(object.actionTaken)
+        ? globalThis.String(object.actionTaken)
+        : isSet(object.action_taken)
+        ? globalThis.String(object.action_taken)
+        : "",
+    };
+  },
+
+  toJSON(message: SendChatMessageResponse): unknown {
+    const obj: any = {};
+    if (message.response !== "") {
+      obj.response = message.response;
+    }
+    if (message.sessionId !== 0) {
+      obj.sessionId = Math.round(message.sessionId);
+    }
+    if (message.messageId !== 0) {
+      obj.messageId = Math.round(message.messageId);
+    }
+    if (message.userMessageId !== 0) {
+      obj.userMessageId = Math.round(message.userMessageId);
+    }
+    if (message.intent !== "") {
+      obj.intent = message.intent;
+    }
+    if (message.actionTaken !== "") {
+      obj.actionTaken = message.actionTaken;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SendChatMessageResponse>, I>>(base?: I): SendChatMessageResponse {
+    return SendChatMessageResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SendChatMessageResponse>, I>>(object: I): SendChatMessageResponse {
+    const message = createBaseSendChatMessageResponse();
+    message.response = object.response ?? "";
+    message.sessionId = object.sessionId ?? 0;
+    message.messageId = object.messageId ?? 0;
+    message.userMessageId = object.userMessageId ?? 0;
+    message.intent = object.intent ?? "";
+    message.actionTaken = object.actionTaken ?? "";
+    return message;
+  },
+};
+
+function createBaseChatMessage(): ChatMessage {
+  return { id: 0, sessionId: 0, role: "", content: "", intent: "", createdAt: "" };
+}
+
+export const ChatMessage: MessageFns<ChatMessage> = {
+  encode(message: ChatMessage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.sessionId !== 0) {
+      writer.uint32(16).int64(message.sessionId);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.content !== "") {
+      writer.uint32(34).string(message.content);
+    }
+    if (message.intent !== "") {
+      writer.uint32(42).string(message.intent);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(50).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChatMessage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChatMessage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sessionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.intent = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChatMessage {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      sessionId: isSet(object.sessionId)
+        ? globalThis.Number(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.Number(object.session_id)
+        : 0,
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+      intent: isSet(object.intent) ? globalThis.String(object.intent) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ChatMessage): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.sessionId !== 0) {
+      obj.sessionId = Math.round(message.sessionId);
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    if (message.intent !== "") {
+      obj.intent = message.intent;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChatMessage>, I>>(base?: I): ChatMessage {
+    return ChatMessage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChatMessage>, I>>(object: I): ChatMessage {
+    const message = createBaseChatMessage();
+    message.id = object.id ?? 0;
+    message.sessionId = object.sessionId ?? 0;
+    message.role = object.role ?? "";
+    message.content = object.content ?? "";
+    message.intent = object.intent ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseGetChatHistoryRequest(): GetChatHistoryRequest {
+  return {};
+}
+
+export const GetChatHistoryRequest: MessageFns<GetChatHistoryRequest> = {
+  encode(_: GetChatHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChatHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChatHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetChatHistoryRequest {
+    return {};
+  },
+
+  toJSON(_: GetChatHistoryRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChatHistoryRequest>, I>>(base?: I): GetChatHistoryRequest {
+    return GetChatHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChatHistoryRequest>, I>>(_: I): GetChatHistoryRequest {
+    const message = createBaseGetChatHistoryRequest();
+    return message;
+  },
+};
+
+function createBaseGetChatHistoryResponse(): GetChatHistoryResponse {
+  return { sessionId: 0, name: "", messages: [] };
+}
+
+export const GetChatHistoryResponse: MessageFns<GetChatHistoryResponse> = {
+  encode(message: GetChatHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessionId !== 0) {
+      writer.uint32(8).int64(message.sessionId);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.messages) {
+      ChatMessage.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetChatHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetChatHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sessionId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.messages.push(ChatMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetChatHistoryResponse {
+    return {
+      sessionId: isSet(object.sessionId)
+        ? globalThis.Number(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.Number(object.session_id)
+        : 0,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      messages: globalThis.Array.isArray(object?.messages)
+        ? object.messages.map((e: any) => ChatMessage.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetChatHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.sessionId !== 0) {
+      obj.sessionId = Math.round(message.sessionId);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.messages?.length) {
+      obj.messages = message.messages.map((e) => ChatMessage.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetChatHistoryResponse>, I>>(base?: I): GetChatHistoryResponse {
+    return GetChatHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetChatHistoryResponse>, I>>(object: I): GetChatHistoryResponse {
+    const message = createBaseGetChatHistoryResponse();
+    message.sessionId = object.sessionId ?? 0;
+    message.name = object.name ?? "";
+    message.messages = object.messages?.map((e) => ChatMessage.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseClearChatHistoryRequest(): ClearChatHistoryRequest {
+  return {};
+}
+
+export const ClearChatHistoryRequest: MessageFns<ClearChatHistoryRequest> = {
+  encode(_: ClearChatHistoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClearChatHistoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClearChatHistoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ClearChatHistoryRequest {
+    return {};
+  },
+
+  toJSON(_: ClearChatHistoryRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClearChatHistoryRequest>, I>>(base?: I): ClearChatHistoryRequest {
+    return ClearChatHistoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClearChatHistoryRequest>, I>>(_: I): ClearChatHistoryRequest {
+    const message = createBaseClearChatHistoryRequest();
+    return message;
+  },
+};
+
+function createBaseClearChatHistoryResponse(): ClearChatHistoryResponse {
+  return { deletedMessages: 0 };
+}
+
+export const ClearChatHistoryResponse: MessageFns<ClearChatHistoryResponse> = {
+  encode(message: ClearChatHistoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deletedMessages !== 0) {
+      writer.uint32(8).int64(message.deletedMessages);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClearChatHistoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClearChatHistoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.deletedMessages = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClearChatHistoryResponse {
+    return {
+      deletedMessages: isSet(object.deletedMessages)
+        ? globalThis.Number(object.deletedMessages)
+        : isSet(object.deleted_messages)
+        ? globalThis.Number(object.deleted_messages)
+        : 0,
+    };
+  },
+
+  toJSON(message: ClearChatHistoryResponse): unknown {
+    const obj: any = {};
+    if (message.deletedMessages !== 0) {
+      obj.deletedMessages = Math.round(message.deletedMessages);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ClearChatHistoryResponse>, I>>(base?: I): ClearChatHistoryResponse {
+    return ClearChatHistoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ClearChatHistoryResponse>, I>>(object: I): ClearChatHistoryResponse {
+    const message = createBaseClearChatHistoryResponse();
+    message.deletedMessages = object.deletedMessages ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetUserContextRequest(): GetUserContextRequest {
+  return {};
+}
+
+export const GetUserContextRequest: MessageFns<GetUserContextRequest> = {
+  encode(_: GetUserContextRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserContextRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserContextRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetUserContextRequest {
+    return {};
+  },
+
+  toJSON(_: GetUserContextRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserContextRequest>, I>>(base?: I): GetUserContextRequest {
+    return GetUserContextRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserContextRequest>, I>>(_: I): GetUserContextRequest {
+    const message = createBaseGetUserContextRequest();
+    return message;
+  },
+};
+
+function createBaseRecentActivity(): RecentActivity {
+  return { action: "", details: "", createdAt: "" };
+}
+
+export const RecentActivity: MessageFns<RecentActivity> = {
+  encode(message: RecentActivity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.action !== "") {
+      writer.uint32(10).string(message.action);
+    }
+    if (message.details !== "") {
+      writer.uint32(18).string(message.details);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(26).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecentActivity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecentActivity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.details = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecentActivity {
+    return {
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      details: isSet(object.details) ? globalThis.String(object.details) : "",
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: RecentActivity): unknown {
+    const obj: any = {};
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.details !== "") {
+      obj.details = message.details;
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecentActivity>, I>>(base?: I): RecentActivity {
+    return RecentActivity.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecentActivity>, I>>(object: I): RecentActivity {
+    const message = createBaseRecentActivity();
+    message.action = object.action ?? "";
+    message.details = object.details ?? "";
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseGetUserContextResponse(): GetUserContextResponse {
+  return {
+    userId: 0,
+    username: "",
+    role: "",
+    name: "",
+    walletBalancePaise: 0,
+    recentActivity: [],
+    productInterests: [],
+  };
+}
+
+export const GetUserContextResponse: MessageFns<GetUserContextResponse> = {
+  encode(message: GetUserContextResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.username !== "") {
+      writer.uint32(18).string(message.username);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.walletBalancePaise !== 0) {
+      writer.uint32(40).int64(message.walletBalancePaise);
+    }
+    for (const v of message.recentActivity) {
+      RecentActivity.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.productInterests) {
+      writer.uint32(58).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserContextResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserContextResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.walletBalancePaise = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.recentActivity.push(RecentActivity.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.productInterests.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUserContextResponse {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      walletBalancePaise: isSet(object.walletBalancePaise)
+        ? globalThis.Number(object.walletBalancePaise)
+        : isSet(object.wallet_balance_paise)
+        ? globalThis.Number(object.wallet_balance_paise)
+        : 0,
+      recentActivity: globalThis.Array.isArray(object?.recentActivity)
+        ? object.recentActivity.map((e: any) => RecentActivity.fromJSON(e))
+        : globalThis.Array.isArray(object?.recent_activity)
+        ? object.recent_activity.map((e: any) => RecentActivity.fromJSON(e))
+        : [],
+      productInterests: globalThis.Array.isArray(object?.productInterests)
+        ? object.productInterests.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.product_interests)
+        ? object.product_interests.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetUserContextResponse): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.walletBalancePaise !== 0) {
+      obj.walletBalancePaise = Math.round(message.walletBalancePaise);
+    }
+    if (message.recentActivity?.length) {
+      obj.recentActivity = message.recentActivity.map((e) => RecentActivity.toJSON(e));
+    }
+    if (message.productInterests?.length) {
+      obj.productInterests = message.productInterests;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserContextResponse>, I>>(base?: I): GetUserContextResponse {
+    return GetUserContextResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserContextResponse>, I>>(object: I): GetUserContextResponse {
+    const message = createBaseGetUserContextResponse();
+    message.userId = object.userId ?? 0;
+    message.username = object.username ?? "";
+    message.role = object.role ?? "";
+    message.name = object.name ?? "";
+    message.walletBalancePaise = object.walletBalancePaise ?? 0;
+    message.recentActivity = object.recentActivity?.map((e) => RecentActivity.fromPartial(e)) || [];
+    message.productInterests = object.productInterests?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseContextMessage(): ContextMessage {
+  return { role: "", content: "" };
+}
+
+export const ContextMessage: MessageFns<ContextMessage> = {
+  encode(message: ContextMessage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.role !== "") {
+      writer.uint32(10).string(message.role);
+    }
+    if (message.content !== "") {
+      writer.uint32(18).string(message.content);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContextMessage {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContextMessage();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.content = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContextMessage {
+    return {
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      content: isSet(object.content) ? globalThis.String(object.content) : "",
+    };
+  },
+
+  toJSON(message: ContextMessage): unknown {
+    const obj: any = {};
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.content !== "") {
+      obj.content = message.content;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ContextMessage>, I>>(base?: I): ContextMessage {
+    return ContextMessage.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ContextMessage>, I>>(object: I): ContextMessage {
+    const message = createBaseContextMessage();
+    message.role = object.role ?? "";
+    message.content = object.content ?? "";
+    return message;
+  },
+};
+
+function createBaseAnswerOnceRequest(): AnswerOnceRequest {
+  return { query: "", history: [] };
+}
+
+export const AnswerOnceRequest: MessageFns<AnswerOnceRequest> = {
+  encode(message: AnswerOnceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.query !== "") {
+      writer.uint32(10).string(message.query);
+    }
+    for (const v of message.history) {
+      ContextMessage.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnswerOnceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnswerOnceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.history.push(ContextMessage.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnswerOnceRequest {
+    return {
+      query: isSet(object.query) ? globalThis.String(object.query) : "",
+      history: globalThis.Array.isArray(object?.history)
+        ? object.history.map((e: any) => ContextMessage.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AnswerOnceRequest): unknown {
+    const obj: any = {};
+    if (message.query !== "") {
+      obj.query = message.query;
+    }
+    if (message.history?.length) {
+      obj.history = message.history.map((e) => ContextMessage.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnswerOnceRequest>, I>>(base?: I): AnswerOnceRequest {
+    return AnswerOnceRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnswerOnceRequest>, I>>(object: I): AnswerOnceRequest {
+    const message = createBaseAnswerOnceRequest();
+    message.query = object.query ?? "";
+    message.history = object.history?.map((e) => ContextMessage.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseAnswerOnceResponse(): AnswerOnceResponse {
+  return { response: "", intent: "" };
+}
+
+export const AnswerOnceResponse: MessageFns<AnswerOnceResponse> = {
+  encode(message: AnswerOnceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.response !== "") {
+      writer.uint32(10).string(message.response);
+    }
+    if (message.intent !== "") {
+      writer.uint32(18).string(message.intent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AnswerOnceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAnswerOnceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.response = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.intent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AnswerOnceResponse {
+    return {
+      response: isSet(object.response) ? globalThis.String(object.response) : "",
+      intent: isSet(object.intent) ? globalThis.String(object.intent) : "",
+    };
+  },
+
+  toJSON(message: AnswerOnceResponse): unknown {
+    const obj: any = {};
+    if (message.response !== "") {
+      obj.response = message.response;
+    }
+    if (message.intent !== "") {
+      obj.intent = message.intent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AnswerOnceResponse>, I>>(base?: I): AnswerOnceResponse {
+    return AnswerOnceResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AnswerOnceResponse>, I>>(object: I): AnswerOnceResponse {
+    const message = createBaseAnswerOnceResponse();
+    message.response = object.response ?? "";
+    message.intent = object.intent ?? "";
+    return message;
+  },
+};
+
 /**
- * The AI service (spec §2 AI chat assistant, §7 /api/ai/...). Uses an OpenAI-compatible model when
- * one is configured and its own built-in generators otherwise; the API is the same either way.
+ * The AI service (spec §2 AI chat assistant, §7 /api/ai/... and /api/chat/...). Uses an
+ * OpenAI-compatible model when one is configured and its own built-in engines otherwise; the API is
+ * the same either way.
+ *
+ * The chat answers from the caller's own data only: every tool is a gRPC call to the owning service
+ * made with the caller's identity (the metadata this call arrived with), never with a user id the
+ * model or the message chose, so the owning service's per-object rules decide what it sees.
  */
 export type AssistantServiceService = typeof AssistantServiceService;
 export const AssistantServiceService = {
@@ -283,6 +1671,71 @@ export const AssistantServiceService = {
       Buffer.from(GenerateDescriptionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GenerateDescriptionResponse => GenerateDescriptionResponse.decode(value),
   },
+  /**
+   * Answers one chat message and stores both in the caller's session (a new one "New Chat" when
+   * session_id is 0). INVALID_ARGUMENT for an empty or too long message; NOT_FOUND for a session
+   * that is not the caller's or was deleted.
+   */
+  sendChatMessage: {
+    path: "/qm.assistant.v1.AssistantService/SendChatMessage" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SendChatMessageRequest): Buffer =>
+      Buffer.from(SendChatMessageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SendChatMessageRequest => SendChatMessageRequest.decode(value),
+    responseSerialize: (value: SendChatMessageResponse): Buffer =>
+      Buffer.from(SendChatMessageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SendChatMessageResponse => SendChatMessageResponse.decode(value),
+  },
+  /** The caller's active session, its newest messages oldest first (none: session_id 0). */
+  getChatHistory: {
+    path: "/qm.assistant.v1.AssistantService/GetChatHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetChatHistoryRequest): Buffer =>
+      Buffer.from(GetChatHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetChatHistoryRequest => GetChatHistoryRequest.decode(value),
+    responseSerialize: (value: GetChatHistoryResponse): Buffer =>
+      Buffer.from(GetChatHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetChatHistoryResponse => GetChatHistoryResponse.decode(value),
+  },
+  /** Marks every message of the caller deleted and closes their sessions. */
+  clearChatHistory: {
+    path: "/qm.assistant.v1.AssistantService/ClearChatHistory" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClearChatHistoryRequest): Buffer =>
+      Buffer.from(ClearChatHistoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClearChatHistoryRequest => ClearChatHistoryRequest.decode(value),
+    responseSerialize: (value: ClearChatHistoryResponse): Buffer =>
+      Buffer.from(ClearChatHistoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ClearChatHistoryResponse => ClearChatHistoryResponse.decode(value),
+  },
+  /** What the assistant knows of the caller (spec §3 "AI context"). */
+  getUserContext: {
+    path: "/qm.assistant.v1.AssistantService/GetUserContext" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUserContextRequest): Buffer =>
+      Buffer.from(GetUserContextRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUserContextRequest => GetUserContextRequest.decode(value),
+    responseSerialize: (value: GetUserContextResponse): Buffer =>
+      Buffer.from(GetUserContextResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUserContextResponse => GetUserContextResponse.decode(value),
+  },
+  /**
+   * The fallback chat (spec §7 POST /api/ai/chat): answers with the built-in engine from the given
+   * conversation (at most 6 messages) and stores nothing.
+   */
+  answerOnce: {
+    path: "/qm.assistant.v1.AssistantService/AnswerOnce" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AnswerOnceRequest): Buffer => Buffer.from(AnswerOnceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AnswerOnceRequest => AnswerOnceRequest.decode(value),
+    responseSerialize: (value: AnswerOnceResponse): Buffer => Buffer.from(AnswerOnceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AnswerOnceResponse => AnswerOnceResponse.decode(value),
+  },
 } as const;
 
 export interface AssistantServiceServer extends UntypedServiceImplementation {
@@ -291,6 +1744,23 @@ export interface AssistantServiceServer extends UntypedServiceImplementation {
    * INVALID_ARGUMENT "Missing information" without a name or a type.
    */
   generateDescription: handleUnaryCall<GenerateDescriptionRequest, GenerateDescriptionResponse>;
+  /**
+   * Answers one chat message and stores both in the caller's session (a new one "New Chat" when
+   * session_id is 0). INVALID_ARGUMENT for an empty or too long message; NOT_FOUND for a session
+   * that is not the caller's or was deleted.
+   */
+  sendChatMessage: handleUnaryCall<SendChatMessageRequest, SendChatMessageResponse>;
+  /** The caller's active session, its newest messages oldest first (none: session_id 0). */
+  getChatHistory: handleUnaryCall<GetChatHistoryRequest, GetChatHistoryResponse>;
+  /** Marks every message of the caller deleted and closes their sessions. */
+  clearChatHistory: handleUnaryCall<ClearChatHistoryRequest, ClearChatHistoryResponse>;
+  /** What the assistant knows of the caller (spec §3 "AI context"). */
+  getUserContext: handleUnaryCall<GetUserContextRequest, GetUserContextResponse>;
+  /**
+   * The fallback chat (spec §7 POST /api/ai/chat): answers with the built-in engine from the given
+   * conversation (at most 6 messages) and stores nothing.
+   */
+  answerOnce: handleUnaryCall<AnswerOnceRequest, AnswerOnceResponse>;
 }
 
 export interface AssistantServiceClient extends Client {
@@ -312,6 +1782,93 @@ export interface AssistantServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GenerateDescriptionResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Answers one chat message and stores both in the caller's session (a new one "New Chat" when
+   * session_id is 0). INVALID_ARGUMENT for an empty or too long message; NOT_FOUND for a session
+   * that is not the caller's or was deleted.
+   */
+  sendChatMessage(
+    request: SendChatMessageRequest,
+    callback: (error: ServiceError | null, response: SendChatMessageResponse) => void,
+  ): ClientUnaryCall;
+  sendChatMessage(
+    request: SendChatMessageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SendChatMessageResponse) => void,
+  ): ClientUnaryCall;
+  sendChatMessage(
+    request: SendChatMessageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SendChatMessageResponse) => void,
+  ): ClientUnaryCall;
+  /** The caller's active session, its newest messages oldest first (none: session_id 0). */
+  getChatHistory(
+    request: GetChatHistoryRequest,
+    callback: (error: ServiceError | null, response: GetChatHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getChatHistory(
+    request: GetChatHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetChatHistoryResponse) => void,
+  ): ClientUnaryCall;
+  getChatHistory(
+    request: GetChatHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetChatHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /** Marks every message of the caller deleted and closes their sessions. */
+  clearChatHistory(
+    request: ClearChatHistoryRequest,
+    callback: (error: ServiceError | null, response: ClearChatHistoryResponse) => void,
+  ): ClientUnaryCall;
+  clearChatHistory(
+    request: ClearChatHistoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ClearChatHistoryResponse) => void,
+  ): ClientUnaryCall;
+  clearChatHistory(
+    request: ClearChatHistoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ClearChatHistoryResponse) => void,
+  ): ClientUnaryCall;
+  /** What the assistant knows of the caller (spec §3 "AI context"). */
+  getUserContext(
+    request: GetUserContextRequest,
+    callback: (error: ServiceError | null, response: GetUserContextResponse) => void,
+  ): ClientUnaryCall;
+  getUserContext(
+    request: GetUserContextRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetUserContextResponse) => void,
+  ): ClientUnaryCall;
+  getUserContext(
+    request: GetUserContextRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetUserContextResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The fallback chat (spec §7 POST /api/ai/chat): answers with the built-in engine from the given
+   * conversation (at most 6 messages) and stores nothing.
+   */
+  answerOnce(
+    request: AnswerOnceRequest,
+    callback: (error: ServiceError | null, response: AnswerOnceResponse) => void,
+  ): ClientUnaryCall;
+  answerOnce(
+    request: AnswerOnceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AnswerOnceResponse) => void,
+  ): ClientUnaryCall;
+  answerOnce(
+    request: AnswerOnceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AnswerOnceResponse) => void,
   ): ClientUnaryCall;
 }
 
@@ -336,6 +1893,17 @@ type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

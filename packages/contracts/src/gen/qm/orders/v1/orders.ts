@@ -287,6 +287,14 @@ export interface GetOrderStatsResponse {
   cancelledCount: number;
 }
 
+export interface GetOrderRequest {
+  orderId: number;
+}
+
+export interface GetOrderResponse {
+  order?: Order | undefined;
+}
+
 function createBaseOrderProduct(): OrderProduct {
   return { name: "", type: "", description: "" };
 }
@@ -2217,6 +2225,146 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
   },
 };
 
+function createBaseGetOrderRequest(): GetOrderRequest {
+  return { orderId: 0 };
+}
+
+export const GetOrderRequest: MessageFns<GetOrderRequest> = {
+  encode(message: GetOrderRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrderRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrderRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrderRequest {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.Number(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.Number(object.order_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetOrderRequest): unknown {
+    const obj: any = {};
+    if (message.orderId !== 0) {
+      obj.orderId = Math.round(message.orderId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrderRequest>, I>>(base?: I): GetOrderRequest {
+    return GetOrderRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrderRequest>, I>>(object: I): GetOrderRequest {
+    const message = createBaseGetOrderRequest();
+    message.orderId = object.orderId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetOrderResponse(): GetOrderResponse {
+  return { order: undefined };
+}
+
+export const GetOrderResponse: MessageFns<GetOrderResponse> = {
+  encode(message: GetOrderResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.order !== undefined) {
+      Order.encode(message.order, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrderResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrderResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.order = Order.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrderResponse {
+    return { order: isSet(object.order) ? Order.fromJSON(object.order) : undefined };
+  },
+
+  toJSON(message: GetOrderResponse): unknown {
+    const obj: any = {};
+    if (message.order !== undefined) {
+      obj.order = Order.toJSON(message.order);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrderResponse>, I>>(base?: I): GetOrderResponse {
+    return GetOrderResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrderResponse>, I>>(object: I): GetOrderResponse {
+    const message = createBaseGetOrderResponse();
+    message.order = (object.order !== undefined && object.order !== null) ? Order.fromPartial(object.order) : undefined;
+    return message;
+  },
+};
+
 /**
  * Orders: an approved user buys a product from its manufacturer with their wallet (spec §3 orders,
  * §5 order creation and purchase, §7 the order calls). Money is integer paise.
@@ -2305,6 +2453,19 @@ export const OrdersServiceService = {
       Buffer.from(GetOrderStatsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOrderStatsResponse => GetOrderStatsResponse.decode(value),
   },
+  /**
+   * One order by its number, for its buyer, its seller or an administrator. NOT_FOUND for anyone
+   * else, with the same message as a missing order, so an order's existence is not disclosed.
+   */
+  getOrder: {
+    path: "/qm.orders.v1.OrdersService/GetOrder" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOrderRequest): Buffer => Buffer.from(GetOrderRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOrderRequest => GetOrderRequest.decode(value),
+    responseSerialize: (value: GetOrderResponse): Buffer => Buffer.from(GetOrderResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOrderResponse => GetOrderResponse.decode(value),
+  },
 } as const;
 
 export interface OrdersServiceServer extends UntypedServiceImplementation {
@@ -2335,6 +2496,11 @@ export interface OrdersServiceServer extends UntypedServiceImplementation {
    * and every order by status (administrators; the dashboard's charts).
    */
   getOrderStats: handleUnaryCall<GetOrderStatsRequest, GetOrderStatsResponse>;
+  /**
+   * One order by its number, for its buyer, its seller or an administrator. NOT_FOUND for anyone
+   * else, with the same message as a missing order, so an order's existence is not disclosed.
+   */
+  getOrder: handleUnaryCall<GetOrderRequest, GetOrderResponse>;
 }
 
 export interface OrdersServiceClient extends Client {
@@ -2434,6 +2600,25 @@ export interface OrdersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOrderStatsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One order by its number, for its buyer, its seller or an administrator. NOT_FOUND for anyone
+   * else, with the same message as a missing order, so an order's existence is not disclosed.
+   */
+  getOrder(
+    request: GetOrderRequest,
+    callback: (error: ServiceError | null, response: GetOrderResponse) => void,
+  ): ClientUnaryCall;
+  getOrder(
+    request: GetOrderRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOrderResponse) => void,
+  ): ClientUnaryCall;
+  getOrder(
+    request: GetOrderRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOrderResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,59 @@
+/**
+ * How the product shows money, stock and dates, shared by the browser (@qm/ui re-exports these) and
+ * the services that write text for people (the assistant's answers), so both read the same.
+ */
+
+const inr = new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' });
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Formats an amount in rupees, e.g. "1250.00" → "₹1,250.00", 100000 → "₹1,00,000.00".
+ * The REST API carries money as decimal strings; strings are formatted exactly (no float conversion).
+ * Empty values show as ₹0.00; anything that is not a number shows as "—".
+ */
+export function formatINR(amount: string | number | null | undefined): string {
+  if (amount === null || amount === undefined) return inr.format(0);
+  if (typeof amount === 'number') return Number.isFinite(amount) ? inr.format(amount) : '—';
+  const trimmed = amount.trim();
+  if (trimmed === '') return inr.format(0);
+  if (!DECIMAL.test(trimmed)) return '—';
+  return inr.format(trimmed as `${number}`);
+}
+
+/** An integer amount of paise in rupees, exactly: 123456 → "₹1,234.56". */
+export function formatPaise(paise: number): string {
+  const sign = paise < 0 ? '-' : '';
+  const abs = Math.abs(paise);
+  return formatINR(`${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`);
+}
+
+/** Stock of 5 or fewer (but above 0) reads "Selling Quickly!". */
+export const LOW_STOCK_THRESHOLD = 5;
+
+export type StockLevel = 'out' | 'low' | 'in';
+
+export function stockLevel(stock: number): StockLevel {
+  if (stock <= 0) return 'out';
+  if (stock <= LOW_STOCK_THRESHOLD) return 'low';
+  return 'in';
+}
+
+/** 0 → "Out of Stock"; 1–5 → "Selling Quickly! Only {n} left"; above 5 → "In Stock". */
+export function stockLabel(stock: number): string {
+  switch (stockLevel(stock)) {
+    case 'out':
+      return 'Out of Stock';
+    case 'low':
+      return `Selling Quickly! Only ${stock} left`;
+    case 'in':
+      return 'In Stock';
+  }
+}
+
+/** The product's time zone: a server writing dates for people uses it (a browser uses its own). */
+export const PRODUCT_TIME_ZONE = 'Asia/Kolkata';
+
+/** Spec §2 (/orders): the long form with time, "23 November 2026 at 2:05 pm". */
+export const longDateTime = (iso: string, timeZone?: string) =>
+  new Intl.DateTimeFormat('en-IN', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso));

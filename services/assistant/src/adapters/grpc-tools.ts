@@ -1,0 +1,197 @@
+import {
+  activityV1,
+  catalogV1,
+  identityV1,
+  orderStatuses,
+  ordersV1,
+  productTypes,
+  roles,
+  supportV1,
+  transactionStatuses,
+  transactionTypes,
+  walletV1,
+} from '@qm/contracts/grpc';
+import { createClient, currentContext, GrpcStatus, isServiceError } from '@qm/platform';
+import type { ChatTools, OrderFact, ProductFact } from '../domain/facts';
+
+export interface ToolAddresses {
+  identity: string;
+  catalog: string;
+  wallet: string;
+  orders: string;
+  support: string;
+  activity: string;
+  deadlineMs: number;
+}
+
+const isCode = (err: unknown, code: GrpcStatus) => isServiceError(err) && err.code === code;
+
+/** Orders, wallet and others may be larger than a chat answer needs; one page is plenty. */
+const pageOf = (limit: number) => ({ page: 1, pageSize: Math.max(1, Math.min(32, limit)) });
+
+function orderFact(o: ordersV1.Order, side: OrderFact['side']): OrderFact {
+  const other = side === 'purchase' ? o.seller : o.buyer;
+  return {
+    side,
+    id: o.id,
+    productId: o.productId,
+    productName: o.product?.name ?? '',
+    productType: o.product?.type ?? '',
+    quantity: o.quantity,
+    totalPaise: o.totalPaise,
+    status: orderStatuses.fromProto(o.status) ?? 'pending',
+    cancelReason: o.cancelReason,
+    counterparty: other?.name || other?.username || '',
+    createdAt: o.createdAt,
+  };
+}
+
+function productFact(p: catalogV1.Product): ProductFact {
+  return {
+    id: p.id,
+    name: p.name,
+    type: productTypes.fromProto(p.type) ?? 'Other',
+    pricePaise: p.pricePaise,
+    stock: p.stock,
+    description: p.description,
+  };
+}
+
+/**
+ * The chat's tools over gRPC. The clients carry no service identity: each call goes out with the
+ * caller of the current request context (@qm/platform's client interceptor), exactly as the
+ * gateway would send it, so the assistant can reach nothing its caller could not.
+ */
+export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): void } {
+  const opts = { defaultDeadlineMs: a.deadlineMs };
+  const identity = createClient(
+    'qm.identity.v1.IdentityService',
+    identityV1.IdentityServiceService,
+    a.identity,
+    opts,
+  );
+  const catalog = createClient(
+    'qm.catalog.v1.CatalogService',
+    catalogV1.CatalogServiceService,
+    a.catalog,
+    opts,
+  );
+  const wallet = createClient('qm.wallet.v1.WalletService', walletV1.WalletServiceService, a.wallet, opts);
+  const orders = createClient('qm.orders.v1.OrdersService', ordersV1.OrdersServiceService, a.orders, opts);
+  const support = createClient(
+    'qm.support.v1.SupportService',
+    supportV1.SupportServiceService,
+    a.support,
+    opts,
+  );
+  const activity = createClient(
+    'qm.activity.v1.ActivityService',
+    activityV1.ActivityServiceService,
+    a.activity,
+    opts,
+  );
+
+  const tools: ChatTools = {
+    async me() {
+      const { user } = await identity.getCurrentUser({});
+      if (!user) throw new Error('identity answered no user');
+      return {
+        userId: user.id,
+        username: user.username,
+        name: `${user.firstName} ${user.lastName}`.trim(),
+        role: roles.fromProto(user.role) ?? '',
+        division: user.division ?? '',
+        isAdmin: user.isAdmin,
+      };
+    },
+    async purchases(limit) {
+      const out = await orders.listPurchasedOrders({ ...pageOf(limit), recordView: false });
+      return { items: out.orders.map((o) => orderFact(o, 'purchase')), total: out.total };
+    },
+    async sales(limit) {
+      const out = await orders.listSoldOrders({ ...pageOf(limit), recordView: false });
+      return { items: out.orders.map((o) => orderFact(o, 'sale')), total: out.total };
+    },
+    async order(id) {
+      try {
+        const { order } = await orders.getOrder({ orderId: id });
+        if (!order) return null;
+        return orderFact(order, order.sellerId === currentContext()?.caller?.userId ? 'sale' : 'purchase');
+      } catch (err) {
+        if (isCode(err, GrpcStatus.NOT_FOUND) || isCode(err, GrpcStatus.INVALID_ARGUMENT)) return null;
+        throw err;
+      }
+    },
+    async wallet() {
+      const { wallet: w } = await wallet.getWallet({ recordView: false });
+      return {
+        balancePaise: w?.balancePaise ?? 0,
+        heldPaise: w?.heldPaise ?? 0,
+        availablePaise: w?.availablePaise ?? 0,
+      };
+    },
+    async transactions(limit) {
+      const out = await wallet.listTransactions({ ...pageOf(limit), status: 0 });
+      return {
+        items: out.transactions.map((t) => ({
+          id: t.id,
+          type: transactionTypes.fromProto(t.type) ?? 'transfer',
+          status: transactionStatuses.fromProto(t.status) ?? 'pending',
+          amountPaise: t.amountPaise,
+          description: t.description,
+          counterparty: t.counterparty,
+          createdAt: t.createdAt,
+        })),
+        total: out.total,
+      };
+    },
+    async products({ query, type, limit }) {
+      const out = await catalog.listProducts({
+        type: (type && productTypes.toProto(type as never)) || 0,
+        query: query ?? '',
+        manufacturerId: 0,
+        ...pageOf(limit),
+        ids: [],
+        beforeId: 0,
+        ifNoneMatch: '',
+      });
+      return { items: out.products.map(productFact), total: out.total };
+    },
+    async product(id) {
+      try {
+        const { product } = await catalog.getProduct({ id, recordView: false });
+        return product ? productFact(product) : null;
+      } catch (err) {
+        if (isCode(err, GrpcStatus.NOT_FOUND) || isCode(err, GrpcStatus.INVALID_ARGUMENT)) return null;
+        throw err;
+      }
+    },
+    async activity(limit) {
+      const out = await activity.listMyActivities(pageOf(limit));
+      return out.activities.map((x) => ({ action: x.action, details: x.details, createdAt: x.createdAt }));
+    },
+    async platform() {
+      const [users, orderStats, money, queries] = await Promise.all([
+        identity.getUserStats({}),
+        orders.getOrderStats({ days: 1 }),
+        wallet.getMoneyStats({ days: 1 }),
+        support.listQueries({ page: 1, pageSize: 1, status: 0 }),
+      ]);
+      const today = orderStats.days.at(-1);
+      const topUps = money.days.at(-1);
+      return {
+        pendingApprovals: users.pendingCount,
+        ordersToday: today?.count ?? 0,
+        ordersTodayPaise: today?.amountPaise ?? 0,
+        pendingOrders: orderStats.pendingCount,
+        topUpsToday: topUps?.count ?? 0,
+        topUpsTodayPaise: topUps?.amountPaise ?? 0,
+        openQueries: queries.pendingCount + queries.inProgressCount,
+      };
+    },
+  };
+  return {
+    tools,
+    close: () => [identity, catalog, wallet, orders, support, activity].forEach((c) => c.close()),
+  };
+}

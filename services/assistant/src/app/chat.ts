@@ -1,0 +1,168 @@
+import { CHAT_LIMITS, CHAT_MESSAGES } from '@qm/contracts/rest';
+import {
+  type Caller,
+  GrpcStatus,
+  isServiceError,
+  type Logger,
+  notFound,
+  unauthenticated,
+} from '@qm/platform';
+import type { DescriptionModel } from '../adapters/openai';
+import { productInterests, renameRequest, validQuestion } from '../domain/chat-rules';
+import type { ChatTools, UserFact } from '../domain/facts';
+import type { ChatStore, StoredMessage } from '../store/chats';
+import { type Answer, builtinAnswer } from './builtin-engine';
+import { modelAnswer } from './model-engine';
+
+export interface ChatDeps {
+  store: ChatStore;
+  /** The caller's tools (they act as the caller of the current request context). */
+  tools: ChatTools;
+  model?: DescriptionModel;
+  log: Logger;
+  maxRounds: number;
+}
+
+type Turn = { role: 'user' | 'assistant'; content: string };
+
+const signedIn = (caller: Caller | undefined): Caller => {
+  if (!caller) throw unauthenticated();
+  return caller;
+};
+
+/** A service the tools need is down or slow: say so in the chat instead of failing the call. */
+const UNAVAILABLE = "I couldn't reach the records I need right now. Please try again in a moment.";
+const isOutage = (err: unknown) =>
+  isServiceError(err) && [GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED].includes(err.code);
+
+/**
+ * The chat assistant's use cases: answer and store a message, read and clear the history, the
+ * caller's context, and the stateless fallback answer. The model answers when one is configured;
+ * on any failure of it the built-in engine does, marked "<intent>_fallback".
+ */
+export function createChat(d: ChatDeps) {
+  async function answer(question: string, history: Turn[]): Promise<Answer & { engine: string }> {
+    let user: UserFact;
+    try {
+      user = await d.tools.me();
+    } catch (err) {
+      if (isOutage(err)) return { response: UNAVAILABLE, intent: 'unavailable', engine: 'builtin' };
+      throw err;
+    }
+    try {
+      if (d.model) {
+        const started = Date.now();
+        try {
+          const out = await modelAnswer(d.model, question, history, d.tools, user, {
+            maxRounds: d.maxRounds,
+          });
+          return { response: out.response, intent: out.intent, engine: 'model' };
+        } catch (err) {
+          d.log.warn(
+            { model: d.model.model, ms: Date.now() - started, error: (err as Error).message },
+            'model chat failed; the built-in engine answers',
+          );
+          const b = await builtinAnswer(question, d.tools, user);
+          return { ...b, intent: `${b.intent}_fallback`, engine: 'builtin' };
+        }
+      }
+      return { ...(await builtinAnswer(question, d.tools, user)), engine: 'builtin' };
+    } catch (err) {
+      if (isOutage(err)) return { response: UNAVAILABLE, intent: 'unavailable', engine: 'builtin' };
+      throw err;
+    }
+  }
+
+  /** The caller's session `id`: theirs (NOT_FOUND otherwise), or a new one when theirs was cleared. */
+  async function sessionFor(userId: number, id: number) {
+    if (!id) return d.store.openSession(userId);
+    const s = await d.store.session(id);
+    if (!s || s.userId !== userId) throw notFound(CHAT_MESSAGES.sessionNotFound);
+    return s.isActive ? s : d.store.openSession(userId);
+  }
+
+  const turns = (messages: StoredMessage[]): Turn[] =>
+    messages.flatMap((m) =>
+      m.role === 'system' ? [] : [{ role: m.role as Turn['role'], content: m.content }],
+    );
+
+  return {
+    async send(caller: Caller | undefined, req: { message: string; sessionId: number }) {
+      const who = signedIn(caller);
+      const question = validQuestion(req.message);
+      const session = await sessionFor(who.userId, req.sessionId);
+      const history = turns(await d.store.recent(session.id, CHAT_LIMITS.contextMessages));
+      const asked = await d.store.addMessage({
+        sessionId: session.id,
+        userId: who.userId,
+        role: 'user',
+        content: question,
+        metadata: {},
+      });
+      const rename = renameRequest(question);
+      const out = rename
+        ? {
+            response: `Done — this chat is now called "${rename}".`,
+            intent: 'rename_chat',
+            engine: 'builtin',
+          }
+        : await answer(question, history);
+      if (rename) await d.store.rename(session.id, rename);
+      const actionTaken = rename ? `Chat renamed to "${rename}"` : '';
+      const replied = await d.store.addMessage({
+        sessionId: session.id,
+        userId: who.userId,
+        role: 'assistant',
+        content: out.response,
+        metadata: { intent: out.intent, engine: out.engine, ...(actionTaken ? { actionTaken } : {}) },
+      });
+      await d.store.touch(session.id);
+      return {
+        response: out.response,
+        sessionId: session.id,
+        messageId: replied.id,
+        userMessageId: asked.id,
+        intent: out.intent,
+        actionTaken,
+      };
+    },
+
+    async history(caller: Caller | undefined) {
+      const who = signedIn(caller);
+      const session = await d.store.activeSession(who.userId);
+      if (!session) return { sessionId: 0, name: '', messages: [] };
+      const messages = await d.store.recent(session.id, CHAT_LIMITS.historyMax);
+      return { sessionId: session.id, name: session.name, messages };
+    },
+
+    async clear(caller: Caller | undefined) {
+      return { deletedMessages: await d.store.clear(signedIn(caller).userId) };
+    },
+
+    async context(caller: Caller | undefined) {
+      signedIn(caller);
+      const [user, wallet, activity, bought] = await Promise.all([
+        d.tools.me(),
+        d.tools.wallet(),
+        d.tools.activity(CHAT_LIMITS.contextActivities),
+        d.tools.purchases(32),
+      ]);
+      return {
+        user,
+        walletBalancePaise: wallet.balancePaise,
+        recentActivity: activity,
+        productInterests: productInterests(bought.items.map((o) => o.productType)),
+      };
+    },
+
+    /** Spec §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
+    async answerOnce(caller: Caller | undefined, req: { query: string; history: Turn[] }) {
+      signedIn(caller);
+      const question = validQuestion(req.query);
+      const out = await answer(question, req.history.slice(-CHAT_LIMITS.contextMessages));
+      return { response: out.response, intent: out.intent };
+    },
+  };
+}
+
+export type Chat = ReturnType<typeof createChat>;

@@ -1,0 +1,179 @@
+import { formatPaise, longDateTime, PRODUCT_TIME_ZONE, stockLabel } from '@qm/contracts/rest';
+import type {
+  ActivityFact,
+  Listed,
+  OrderFact,
+  PlatformFacts,
+  ProductFact,
+  TransactionFact,
+  UserFact,
+  WalletFact,
+} from './facts';
+import type { Period } from './intents';
+
+/**
+ * The built-in engine's wording: short lines and "•" bullets, money in INR and dates as the UI
+ * shows them (in India Standard Time). Record text (descriptions, details) is quoted as data and
+ * cut short; it never changes what is said around it.
+ */
+
+export const SHOWN = 5;
+const when = (iso: string) => longDateTime(iso, PRODUCT_TIME_ZONE);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+/** Record text inside an answer: one line, bounded. */
+export const quote = (text: string, max = 160) => {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+export const ONLY_YOURS = 'I can only show your own records, so here are yours.';
+
+export const CAPABILITIES = [
+  '• "Show my orders" — your purchases (and "my sales" for Manufacturers)',
+  '• "Order #12" — one of your orders',
+  '• "Check wallet balance" — your balance and any amount on hold',
+  '• "Latest transactions" — your wallet history (add "today" or "last 7 days")',
+  '• "Military products" — what the market offers; name a type or a product for details',
+  '• "My recent activity" — what you did lately',
+];
+
+export function help(user: UserFact): string {
+  const lines = ["I'm not sure what you're asking. I can help with:", ...CAPABILITIES];
+  if (user.isAdmin) lines.push('• "Platform stats" — approvals, orders, top-ups and queries today');
+  return lines.join('\n');
+}
+
+export function greeting(user: UserFact): string {
+  const hello = `Hello${user.name ? ` ${user.name}` : ''}!`;
+  if (user.isAdmin)
+    return `${hello} I can give you platform stats and help with admin tasks: pending approvals, today's orders and top-ups, and open support queries. What would you like to check?`;
+  if (user.role === 'Manufacturer')
+    return `${hello} How can I help with your operations today? Ask me about your products, your sales or your wallet.`;
+  const division = ['Army', 'Navy', 'Airforce'].includes(user.division) ? user.division : user.role;
+  if (['Army', 'Navy', 'Airforce'].includes(division))
+    return `${hello} How can I help with ${division} equipment procurement today? I can find products and track your orders.`;
+  return `${hello} How can I help you today? Ask me about your orders, wallet or the products on the market.`;
+}
+
+const inPeriod = <T extends { createdAt: string }>(items: T[], period?: Period) =>
+  period
+    ? items.filter((i) => +new Date(i.createdAt) >= +period.from && +new Date(i.createdAt) < +period.to)
+    : items;
+
+function orderLine(o: OrderFact): string {
+  const side = o.side;
+  const party = o.counterparty ? ` — ${side === 'purchase' ? 'from' : 'to'} ${o.counterparty}` : '';
+  const reason = o.status === 'cancelled' && o.cancelReason ? ` (${o.cancelReason})` : '';
+  return `• Order #${o.id}: ${o.quantity} × ${o.productName || 'product'} — ${formatPaise(o.totalPaise)} — ${o.status}${reason}${party} — ${when(o.createdAt)}`;
+}
+
+export function orders(list: Listed<OrderFact>, side: 'purchase' | 'sale', period?: Period): string {
+  const noun = side === 'purchase' ? 'order' : 'sale';
+  const items = inPeriod(list.items, period);
+  if (!list.total)
+    return side === 'purchase'
+      ? "You haven't placed any orders yet. Browse the Market to find equipment."
+      : 'You have no sales yet. Your products are on the Market for buyers to find.';
+  if (period && !items.length) return `You have no ${noun}s ${period.label}.`;
+  const shown = items.slice(0, SHOWN);
+  const head = period
+    ? `Your ${noun}s ${period.label} (${items.length}${items.length > shown.length ? `, newest ${shown.length} shown` : ''}):`
+    : `You have ${plural(list.total, noun)}${list.total > shown.length ? `; the newest ${shown.length}` : ''}:`;
+  return [head, ...shown.map(orderLine)].join('\n');
+}
+
+export function order(o: OrderFact | null, id: number): string {
+  if (!o) return `I couldn't find order #${id} among your orders. Check the number on your Orders page.`;
+  return [
+    `Order #${o.id} (${o.side === 'purchase' ? 'your purchase' : 'your sale'}):`,
+    `• Product: ${o.productName}${o.productType ? ` (${o.productType})` : ''}`,
+    `• Quantity: ${o.quantity}`,
+    `• Total: ${formatPaise(o.totalPaise)}`,
+    `• Status: ${capital(o.status)}${o.status === 'cancelled' && o.cancelReason ? ` — ${o.cancelReason}` : ''}`,
+    ...(o.counterparty ? [`• ${o.side === 'purchase' ? 'Seller' : 'Buyer'}: ${o.counterparty}`] : []),
+    `• Placed: ${when(o.createdAt)}`,
+  ].join('\n');
+}
+
+export function balance(w: WalletFact): string {
+  const lines = [`Your wallet balance is ${formatPaise(w.balancePaise)}.`];
+  if (w.heldPaise > 0)
+    lines.push(
+      `${formatPaise(w.heldPaise)} is on hold for purchases in progress, so ${formatPaise(w.availablePaise)} is available to spend.`,
+    );
+  if (w.balancePaise === 0) lines.push('Use Add Money on your Wallet page to top it up.');
+  return lines.join('\n');
+}
+
+const TYPE_LABEL: Record<string, string> = { credit: 'Credit', debit: 'Debit', transfer: 'Transfer' };
+
+export function transactions(list: Listed<TransactionFact>, period?: Period): string {
+  if (!list.total)
+    return 'You have no wallet transactions yet. Add money from your Wallet page to get started.';
+  const items = inPeriod(list.items, period);
+  if (period && !items.length) return `You have no transactions ${period.label}.`;
+  const shown = items.slice(0, SHOWN);
+  const head = period
+    ? `Your transactions ${period.label}:`
+    : `Your latest ${plural(shown.length, 'transaction')} (of ${list.total}):`;
+  return [
+    head,
+    ...shown.map(
+      (t) =>
+        `• ${TYPE_LABEL[t.type] ?? capital(t.type)} ${formatPaise(t.amountPaise)} — ${quote(t.description, 80) || 'Wallet'} — ${t.status} — ${when(t.createdAt)}`,
+    ),
+  ].join('\n');
+}
+
+const productLine = (p: ProductFact) =>
+  `• ${p.name} (${p.type}) — ${formatPaise(p.pricePaise)} — ${stockLabel(p.stock)}`;
+
+export function products(list: Listed<ProductFact>, what: { type?: string; query?: string }): string {
+  const about = [what.query && `"${what.query}"`, what.type && `of type ${what.type}`]
+    .filter(Boolean)
+    .join(' ');
+  if (!list.total)
+    return about ? `I found no products ${about} on the market.` : 'There are no products on the market yet.';
+  const shown = list.items.slice(0, SHOWN);
+  const head = `${plural(list.total, 'product')} on the market${about ? ` ${about}` : ''}${list.total > shown.length ? `; the newest ${shown.length}` : ''}:`;
+  return [head, ...shown.map(productLine), 'Open the Market to buy or see more.'].join('\n');
+}
+
+export function productDetails(p: ProductFact): string {
+  return [
+    `${p.name} (${p.type})`,
+    `• Price: ${formatPaise(p.pricePaise)} per unit`,
+    `• Stock: ${stockLabel(p.stock)}${p.stock > 5 ? ` (${p.stock} units)` : ''}`,
+    ...(p.description ? [`• Description: ${quote(p.description, 240)}`] : []),
+  ].join('\n');
+}
+
+export function activity(items: ActivityFact[]): string {
+  if (!items.length) return 'No activity is recorded for you yet.';
+  return [
+    'Your recent activity:',
+    ...items
+      .slice(0, SHOWN)
+      .map(
+        (a) =>
+          `• ${a.action.replace(/_/g, ' ')}${a.details ? ` — ${quote(a.details, 80)}` : ''} — ${when(a.createdAt)}`,
+      ),
+  ].join('\n');
+}
+
+export function platform(f: PlatformFacts): string {
+  return [
+    'Platform today:',
+    `• Pending approvals: ${f.pendingApprovals}`,
+    `• Completed orders today: ${f.ordersToday} (${formatPaise(f.ordersTodayPaise)})`,
+    `• Orders in progress: ${f.pendingOrders}`,
+    `• Top-ups today: ${f.topUpsToday} (${formatPaise(f.topUpsTodayPaise)})`,
+    `• Open support queries: ${f.openQueries}`,
+  ].join('\n');
+}
+
+export const PLATFORM_ADMINS_ONLY =
+  'Platform figures are for administrators only. I can tell you about your own orders, wallet, transactions and the products on the market.';
+export const SALES_MANUFACTURERS_ONLY =
+  'Sales are shown to Manufacturers only. Ask "Show my orders" to see your purchases.';

@@ -1,0 +1,97 @@
+/**
+ * What the chat's tools return: the caller's own records, in paise and ISO dates, before any
+ * wording. The built-in engine words them (domain/answers.ts); a model gets them as JSON.
+ */
+
+export interface UserFact {
+  userId: number;
+  username: string;
+  name: string;
+  /** Army, Navy, Airforce, Manufacturer or Admin. */
+  role: string;
+  division: string;
+  isAdmin: boolean;
+}
+
+export interface OrderFact {
+  id: number;
+  productId: number;
+  productName: string;
+  productType: string;
+  quantity: number;
+  totalPaise: number;
+  status: string;
+  cancelReason: string;
+  /** Whether the caller bought it or sold it. */
+  side: 'purchase' | 'sale';
+  /** The other party: the seller for a purchase, the buyer for a sale. */
+  counterparty: string;
+  createdAt: string;
+}
+
+export interface WalletFact {
+  balancePaise: number;
+  heldPaise: number;
+  availablePaise: number;
+}
+
+export interface TransactionFact {
+  id: number;
+  type: string;
+  status: string;
+  amountPaise: number;
+  description: string;
+  counterparty: string;
+  createdAt: string;
+}
+
+export interface ProductFact {
+  id: number;
+  name: string;
+  type: string;
+  pricePaise: number;
+  stock: number;
+  description: string;
+}
+
+export interface ActivityFact {
+  action: string;
+  details: string;
+  createdAt: string;
+}
+
+/** An administrator's figures for today (India Standard Time) and what waits on them. */
+export interface PlatformFacts {
+  pendingApprovals: number;
+  ordersToday: number;
+  ordersTodayPaise: number;
+  pendingOrders: number;
+  topUpsToday: number;
+  topUpsTodayPaise: number;
+  openQueries: number;
+}
+
+export interface Listed<T> {
+  items: T[];
+  total: number;
+}
+
+/**
+ * The tools, bound to one caller: every call carries the caller's identity to the owning service,
+ * which applies its own per-object rules. No method takes a user id.
+ */
+export interface ChatTools {
+  me(): Promise<UserFact>;
+  purchases(limit: number): Promise<Listed<OrderFact>>;
+  /** Manufacturers only (the orders service refuses anyone else). */
+  sales(limit: number): Promise<Listed<OrderFact>>;
+  /** null when there is no such order among the caller's (or, for an administrator, at all). */
+  order(id: number): Promise<OrderFact | null>;
+  wallet(): Promise<WalletFact>;
+  transactions(limit: number): Promise<Listed<TransactionFact>>;
+  products(filter: { query?: string; type?: string; limit: number }): Promise<Listed<ProductFact>>;
+  product(id: number): Promise<ProductFact | null>;
+  activity(limit: number): Promise<ActivityFact[]>;
+  /** Administrators only (each service refuses anyone else). */
+  platform(): Promise<PlatformFacts>;
+}
