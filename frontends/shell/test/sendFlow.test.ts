@@ -29,6 +29,20 @@ describe('deliver (spec §7 fallback, §8 errors)', () => {
     expect(api.fallback).not.toHaveBeenCalled();
   });
 
+  it('starts a new session when the one it had is gone (404), once', async () => {
+    const api = calls((_message, sessionId) =>
+      sessionId === 9
+        ? Promise.reject(new ApiError(404, '{"message":"Chat session not found"}'))
+        : Promise.resolve(REPLY),
+    );
+    await expect(deliver(api, 'hi', 9, [])).resolves.toEqual({ kind: 'reply', reply: REPLY });
+    expect(api.send.mock.calls).toEqual([
+      ['hi', 9],
+      ['hi', null],
+    ]);
+    expect(api.fallback).not.toHaveBeenCalled();
+  });
+
   it("shows the server's message of a 400 or 429 as the answer, without the fallback", async () => {
     const tooLong = calls(fail(new ApiError(400, '{"message":"Message must be at most 1000 characters"}')));
     await expect(deliver(tooLong, 'x', null, [])).resolves.toEqual({

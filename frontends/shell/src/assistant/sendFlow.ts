@@ -26,6 +26,16 @@ function refusal(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The chat call; a session that is gone (deleted from another tab) is replaced by a new one. */
+async function sendToSession(calls: SendCalls, message: string, sessionId: number | null) {
+  try {
+    return await calls.send(message, sessionId);
+  } catch (error) {
+    if (sessionId === null || !(error instanceof ApiError) || error.status !== 404) throw error;
+    return calls.send(message, null);
+  }
+}
+
 /**
  * One send (spec §7, §8). The chat call first; when it fails for any reason but a refusal, the fallback
  * POST /api/ai/chat with the last 6 messages, whose answer is shown as the reply (no error).
@@ -45,7 +55,7 @@ export async function deliver(
   context: { role: ChatRole; content: string }[],
 ): Promise<SendOutcome> {
   try {
-    return { kind: 'reply', reply: await calls.send(message, sessionId) };
+    return { kind: 'reply', reply: await sendToSession(calls, message, sessionId) };
   } catch (error) {
     const refused = refusal(error);
     if (refused !== undefined) return { kind: 'refused', message: refused };
