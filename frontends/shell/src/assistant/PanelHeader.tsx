@@ -1,9 +1,15 @@
 import { ActionIcon, Box, Group, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconEraser, IconMessageChatbot, IconRefresh, IconTrash, IconX } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { PANEL_TITLE_ID } from './ids';
 import { ASSISTANT_TEXTS } from './texts';
 import type { ContextStatus } from './useAssistantContext';
+
+const HEADER_BUTTON_VARS = {
+  '--ai-color': 'var(--mantine-color-white)',
+  '--ai-hover': 'rgba(255, 255, 255, 0.16)',
+  '--ai-hover-color': 'var(--mantine-color-white)',
+} as CSSProperties;
 
 function HeaderButton(props: {
   label: string;
@@ -19,6 +25,8 @@ function HeaderButton(props: {
         variant="subtle"
         size={30}
         className="qm-assistant-header-button"
+        // White on the olive header, in both themes (Mantine's subtle colours are for light surfaces).
+        style={HEADER_BUTTON_VARS}
         aria-label={label}
         onClick={onClick}
         disabled={disabled}
