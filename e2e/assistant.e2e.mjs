@@ -61,9 +61,11 @@ const noted = new Set();
 
 /** Console errors (CSP violations are reported there too) of the signed-in pages, as "url: text". */
 const consoleErrors = [];
+/** Set while a step makes calls fail on purpose (their failed loads are logged by the browser). */
+let failingOnPurpose = false;
 function watchConsole(page) {
   page.on('console', (message) => {
-    if (message.type() !== 'error') return;
+    if (message.type() !== 'error' || failingOnPurpose) return;
     const known = KNOWN_CONSOLE_ERRORS.find((pattern) => pattern.test(message.text()));
     if (known) {
       if (!noted.has(known)) console.log(`note - known, not the panel's: ${message.text().slice(0, 120)}`);
@@ -104,22 +106,27 @@ async function openPanel(page) {
 
 let lastSentAt = 0;
 
-/**
- * Sends `text` (by its chip, or typed and Enter) and waits for the answer. Sees the loading message
- * with the input disabled meanwhile. Answers the request's body, the server's reply and the bubble text.
- */
-async function ask(page, text, { chip = false } = {}) {
+/** Sends `text` by its chip or typed with Enter, at least 1 s after the previous message. */
+async function submit(page, text, chip) {
   const gap = lastSentAt + MIN_GAP_MS - Date.now();
   if (gap > 0) await page.waitForTimeout(gap);
-  const sent = page.waitForRequest(
-    (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/chat/message',
-  );
   if (chip) await panel(page).getByRole('button', { name: text }).click();
   else {
     await input(page).fill(text);
     await input(page).press('Enter');
   }
   lastSentAt = Date.now();
+}
+
+/**
+ * Sends `text` (by its chip, or typed and Enter) and waits for the answer. Sees the loading message
+ * with the input disabled meanwhile. Answers the request's body, the server's reply and the bubble text.
+ */
+async function ask(page, text, { chip = false } = {}) {
+  const sent = page.waitForRequest(
+    (req) => req.method() === 'POST' && new URL(req.url()).pathname === '/api/chat/message',
+  );
+  await submit(page, text, chip);
   const loading = panel(page).locator('[data-testid="assistant-message"][data-loading]');
   await loading.filter({ hasText: LOADING }).waitFor();
   assert(await input(page).isDisabled(), 'the input is enabled while the assistant thinks');
@@ -330,6 +337,46 @@ await step(
     const { body, reply } = await ask(page, 'Military products', { chip: true });
     assert(body.sessionId == null, `the first message after clearing sent session ${body.sessionId}`);
     assert(reply.sessionId !== state.sessionId, 'the server kept the old session');
+  },
+  { page: buyerPage },
+);
+
+await step(
+  'the chat call fails: the fallback answers from the last 6 messages; both failing: the error and a toast',
+  async () => {
+    const page = buyerPage;
+    const chat = (url) => url.pathname === '/api/chat/message';
+    const fallback = (url) => url.pathname === '/api/ai/chat';
+    const unavailable = (route) => route.fulfill({ status: 503, json: { message: 'Service unavailable' } });
+    failingOnPurpose = true;
+    await page.route(chat, unavailable);
+    try {
+      const asked = page.waitForRequest((req) => req.method() === 'POST' && fallback(new URL(req.url())));
+      await submit(page, 'Check wallet balance', false);
+      const request = await asked;
+      const body = request.postDataJSON();
+      assert(body.query === 'Check wallet balance', `the fallback was asked ${JSON.stringify(body.query)}`);
+      const sent = body.context?.messages ?? [];
+      assert(sent.length >= 1 && sent.length <= 6, `the fallback got ${sent.length} messages of context`);
+      assert(!sent.some((m) => m.content === LOADING), 'the loading message went into the context');
+      assert((await request.response())?.ok(), 'the fallback did not answer');
+      await panel(page).locator('[data-loading]').waitFor({ state: 'detached' });
+      const answer = await messages(page).last().innerText();
+      assert(answer.includes('₹99,000.00'), `the fallback's answer is not shown: ${answer}`);
+
+      await page.route(fallback, unavailable);
+      await submit(page, 'Show my orders', false);
+      await panel(page).locator('[data-loading]').waitFor({ state: 'detached' });
+      const failed = await messages(page).last().innerText();
+      const text = "Sorry, I'm having trouble connecting right now. Please try again later.";
+      assert(failed.includes(text), `the failed answer reads: ${failed}`);
+      await toast(page, 'Connection Error', 'Unable to connect to AI service. Please try again later.');
+      await shot(page, 'connection-error');
+    } finally {
+      await page.unroute(chat, unavailable);
+      await page.unroute(fallback, unavailable);
+      failingOnPurpose = false;
+    }
   },
   { page: buyerPage },
 );
