@@ -8,14 +8,13 @@
 //   node load/purchase-cost.mjs [N=50]
 //
 // Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { cpuByComponent, latencySummary, perOperation } from './lib/process-cpu.mjs';
 
 const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const N = Math.max(1, Number(process.argv[2] || 50));
 if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(BASE)) throw new Error('loopback only');
 
 const json = { 'content-type': 'application/json', origin: BASE };
-const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
 
 async function signIn(username, password) {
   const res = await fetch(`${BASE}/api/login`, {
@@ -28,29 +27,6 @@ async function signIn(username, password) {
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
-}
-
-const PROCESS_NAMES = /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)/;
-
-/** CPU milliseconds so far of every process in this network namespace, by stack component. */
-function cpuByComponent() {
-  const ns = readlinkSync('/proc/self/ns/net');
-  const out = {};
-  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
-    try {
-      if (readlinkSync(`/proc/${pid}/ns/net`) !== ns || pid === String(process.pid)) continue;
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
-      const m = cmd.match(PROCESS_NAMES);
-      if (!m) continue;
-      const name = m.slice(1).find(Boolean);
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS;
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return out;
 }
 
 const cookie = await signIn('army_demo', process.env.ARMY_PASSWORD || 'Army@12345');
@@ -77,17 +53,8 @@ for (let i = 0; i < N; i++) {
 }
 const after = cpuByComponent();
 
-const perPurchase = Object.fromEntries(
-  Object.keys(after)
-    .map((k) => [k, (after[k] - (before[k] ?? 0)) / N])
-    .filter(([, ms]) => ms > 0)
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, ms]) => [k, Number(ms.toFixed(1))]),
-);
-const total = Object.values(perPurchase).reduce((a, b) => a + b, 0);
-latencies.sort((a, b) => a - b);
-const at = (q) => latencies[Math.min(N - 1, Math.floor(q * N))].toFixed(1);
+const { per: perPurchase, total } = perOperation(before, after, N);
 console.log(`${N} purchases of "${product.name}" one after another`);
-console.log(`latency ms: p50 ${at(0.5)}, p90 ${at(0.9)}, min ${latencies[0].toFixed(1)}`);
+console.log(`latency ms: ${latencySummary(latencies)}`);
 console.log('CPU ms per purchase:', perPurchase);
 console.log(`total ${total.toFixed(1)} ms → at most ${(2000 / total).toFixed(1)} purchases/s on two cores`);

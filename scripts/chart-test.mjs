@@ -461,7 +461,7 @@ const mustFail = [
   },
   {
     what: 'a call to a service that is not enabled',
-    // orders and activity call identity too: off, so the message names the wallet's call.
+    // orders, activity and assistant call identity too: off, so the message names the wallet's call.
     args: [
       '--set',
       'services.wallet.enabled=true',
@@ -469,6 +469,8 @@ const mustFail = [
       'services.orders.enabled=false',
       '--set',
       'services.activity.enabled=false',
+      '--set',
+      'services.assistant.enabled=false',
       '--set',
       'services.identity.enabled=false',
     ],

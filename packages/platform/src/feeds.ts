@@ -46,6 +46,11 @@ export interface FeedPage<T> {
 export interface Feeds<T> {
   /** Numbers the document in every feed and inserts it. */
   insert(doc: T): Promise<T>;
+  /**
+   * Numbers the documents in every feed, in their order, and inserts them in one write: one counter
+   * step per feed and owner however many there are (e.g. a question and its answer).
+   */
+  insertMany(docs: T[]): Promise<void>;
   /** Page `page` (1-based) of `pageSize` (at most BUCKET_SIZE) of the owner's documents, newest first. */
   page(feed: string, owner: string | number, page: number, pageSize: number): Promise<FeedPage<T>>;
 }
@@ -72,6 +77,22 @@ export function feedsOf<T extends object>(
       );
       const created = await model.create(filed);
       return created.toObject() as T;
+    },
+    async insertMany(docs) {
+      const filed = docs.map((d) => ({ ...(d as Record<string, unknown>) }));
+      await Promise.all(
+        Object.entries(owners).map(async ([feed, ownerOf]) => {
+          const byOwner = new Map<string | number, number[]>();
+          docs.forEach((d, i) => byOwner.set(ownerOf(d), [...(byOwner.get(ownerOf(d)) ?? []), i]));
+          for (const [owner, indexes] of byOwner) {
+            const last = await nextSequence(conn, feedCounterId(collection, feed, owner), indexes.length);
+            indexes.forEach((i, k) =>
+              Object.assign(filed[i]!, feedFields(feed, owner, last - indexes.length + 1 + k)),
+            );
+          }
+        }),
+      );
+      await model.insertMany(filed);
     },
     async page(feed, owner, page, pageSize) {
       if (!owners[feed]) throw new Error(`unknown feed ${feed}`);

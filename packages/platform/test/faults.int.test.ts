@@ -39,8 +39,12 @@ describe('fault flags', () => {
       expect(await faults.on('emailFailure')).toBe(false);
       expect(await faults.number('eventBusDelayMs')).toBe(5);
       expect(await faults.on('noSuchFlag')).toBe(false);
-      write('on');
-      await eventually(() => faults.on('emailFailure'), 25_000);
+      // Written again until seen: fs.watchFile takes its first stat asynchronously, and a change made
+      // before that stat is the baseline, never a change (under a loaded CI machine it was missed).
+      await eventually(() => {
+        write('on');
+        return faults.on('emailFailure');
+      }, 25_000);
     } finally {
       await faults.close();
       rmSync(dir, { recursive: true, force: true });

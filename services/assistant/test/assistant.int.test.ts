@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { assistantV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
@@ -13,63 +11,11 @@ import {
 import { serviceTestEnv, uniqueName } from '@qm/testkit';
 import { headerSessions, json, startGateway } from '@qm/testkit/src/gateway';
 import { assistantService } from '../src/service';
+import { openAiServer } from './openai-server';
 
 jest.setTimeout(60_000);
 
 const maker: Caller = { userId: 41, username: 'maker', roles: ['Manufacturer'] };
-
-interface Seen {
-  path: string;
-  authorization?: string;
-  body: { model: string; messages: { role: string; content: string }[] };
-}
-
-/** A local server speaking the OpenAI chat-completions protocol, answering as the test says. */
-async function fakeOpenAi(answer: (seen: Seen) => { status: number; delayMs?: number; content?: string }) {
-  const seen: Seen[] = [];
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let data = '';
-      req.on('data', (c) => (data += c));
-      req.on('end', () => resolve(data));
-    });
-  const server: Server = createServer(async (req, res) => {
-    const s: Seen = {
-      path: req.url ?? '',
-      authorization: req.headers.authorization,
-      body: JSON.parse(await read(req)),
-    };
-    seen.push(s);
-    const a = answer(s);
-    if (a.delayMs) await new Promise((r) => setTimeout(r, a.delayMs).unref());
-    if (res.destroyed) return;
-    res.writeHead(a.status, { 'content-type': 'application/json' });
-    if (a.status !== 200) {
-      res.end(JSON.stringify({ error: { message: 'model overloaded', type: 'server_error' } }));
-      return;
-    }
-    res.end(
-      JSON.stringify({
-        id: 'chatcmpl-test',
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: s.body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: a.content }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
-      }),
-    );
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return {
-    url,
-    seen,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
 
 /** The real assistant service in-process (own database) behind a real in-process gateway. */
 async function startStack(env: Record<string, string>) {
@@ -164,13 +110,13 @@ describe('description generator without a model configured', () => {
 
 describe('description generator with an OpenAI-compatible model', () => {
   let mode: 'ok' | 'error' | 'slow' | 'empty' = 'ok';
-  let model: Awaited<ReturnType<typeof fakeOpenAi>>;
+  let model: Awaited<ReturnType<typeof openAiServer>>;
   let s: Awaited<ReturnType<typeof startStack>>;
   const MODEL_TEXT =
     'The Falcon X carries thermal imaging for night operations. It is a weapon for trained personnel.';
 
   beforeAll(async () => {
-    model = await fakeOpenAi(() => {
+    model = await openAiServer(() => {
       if (mode === 'error') return { status: 503 };
       if (mode === 'slow') return { status: 200, delayMs: 3000, content: 'too late' };
       if (mode === 'empty') return { status: 200, content: '   ' };

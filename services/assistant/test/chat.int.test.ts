@@ -1,5 +1,3 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type ActivityStack, startActivityStack, topUp } from '@qm/activity/test/stack';
 import { assistantV1 } from '@qm/contracts/grpc';
 import {
@@ -14,6 +12,7 @@ import { eventually, freePort, INFRA, serviceTestEnv, uniqueName } from '@qm/tes
 import { Browser } from '@qm/testkit/src/identity-stack';
 import { supportService } from '@qm/support/src/service';
 import { assistantService } from '../src/service';
+import { openAiServer, type Scripted, type Seen } from './openai-server';
 
 /**
  * The chat assistant against the real services: a gateway with real sessions, identity, catalog,
@@ -269,6 +268,19 @@ describe('context and the fallback chat', () => {
     expect(res.body.user.recentActivity.length).toBeLessThanOrEqual(5);
   });
 
+  it('an administrator, who has no wallet, gets a context with ₹0 and the wallet service’s refusal in the chat', async () => {
+    const context = await s.admin.get('/api/ai/user-context');
+    expect(context).toMatchObject({
+      status: 200,
+      body: { wallet: { balance: '0.00' }, user: { role: 'Admin' } },
+    });
+    const balance = await ask(s.admin, 'Check wallet balance');
+    expect(balance.body).toMatchObject({
+      intent: 'refused',
+      response: 'Administrators do not have a wallet.',
+    });
+  });
+
   it('POST /api/ai/chat answers from the caller’s data and stores nothing', async () => {
     const before = (await army.as.get('/api/chat/history')).body.messages.length;
     const res = await army.as.post('/api/ai/chat', {
@@ -288,62 +300,11 @@ describe('context and the fallback chat', () => {
 
 // ---- the model engine against a scripted OpenAI-compatible server -------------------------------
 
-interface Completion {
-  messages: { role: string; content?: string; tool_call_id?: string }[];
-  tools?: { function: { name: string } }[];
-}
-type Script = (req: Completion) => { status: number; content?: string; toolCalls?: [string, object][] };
-
-async function scriptedModel(script: Script) {
-  const seen: Completion[] = [];
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let data = '';
-      req.on('data', (c) => (data += c));
-      req.on('end', () => resolve(data));
-    });
-  const server: Server = createServer(async (req, res) => {
-    const body = JSON.parse(await read(req)) as Completion;
-    seen.push(body);
-    const a = script(body);
-    res.writeHead(a.status, { 'content-type': 'application/json' });
-    if (a.status !== 200)
-      return res.end(JSON.stringify({ error: { message: 'down', type: 'server_error' } }));
-    const tool_calls = a.toolCalls?.map(([name, args], i) => ({
-      id: `call_${seen.length}_${i}`,
-      type: 'function',
-      function: { name, arguments: JSON.stringify(args) },
-    }));
-    res.end(
-      JSON.stringify({
-        id: 'chatcmpl-test',
-        object: 'chat.completion',
-        created: 0,
-        model: 'test-model',
-        choices: [
-          {
-            index: 0,
-            message: { role: 'assistant', content: a.content ?? null, ...(tool_calls ? { tool_calls } : {}) },
-            finish_reason: tool_calls ? 'tool_calls' : 'stop',
-          },
-        ],
-      }),
-    );
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    seen,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((r) => server.close(r));
-    },
-  };
-}
+type Completion = Seen['body'];
 
 describe('the model engine (tool calling) with the caller’s identity', () => {
-  let script: Script;
-  let model: Awaited<ReturnType<typeof scriptedModel>>;
+  let script: (req: Completion) => Scripted;
+  let model: Awaited<ReturnType<typeof openAiServer>>;
   let svc: RunningService<unknown>;
   let client: ReturnType<typeof createClient<typeof assistantV1.AssistantServiceService>>;
   const as =
@@ -357,7 +318,7 @@ describe('the model engine (tool calling) with the caller’s identity', () => {
     req.messages.filter((m) => m.role === 'tool').map((m) => JSON.parse(m.content ?? 'null'));
 
   beforeAll(async () => {
-    model = await scriptedModel((req) => script(req));
+    model = await openAiServer((seen) => script(seen.body));
     svc = (await startService(
       assistantService,
       serviceTestEnv(uniqueName('qm_test_chat_model'), {
@@ -404,7 +365,7 @@ describe('the model engine (tool calling) with the caller’s identity', () => {
     };
     const reply = await as(armyCaller())('tell me about goggles and every order');
     expect(reply).toMatchObject({ response: 'Here is what I found.', intent: 'model' });
-    const last = model.seen.at(-1)!;
+    const last = model.seen.at(-1)!.body;
     const [search, theirs, withUserId, mine, stats] = toolResults(last);
     expect(search.result.products[0]).toMatchObject({ name: 'Night Vision Goggles', price: '₹1,500.00' });
     expect(search.result.products[0].description).toContain('IGNORE ALL PREVIOUS INSTRUCTIONS');
@@ -421,10 +382,10 @@ describe('the model engine (tool calling) with the caller’s identity', () => {
     script = () => ({ status: 200, content: 'ok' });
     const first = await as(armyCaller())('one');
     for (const m of ['two', 'three', 'four', 'five']) await as(armyCaller())(m, first.sessionId);
-    const roles = model.seen.at(-1)!.messages.map((m) => m.role);
+    const roles = model.seen.at(-1)!.body.messages.map((m) => m.role);
     expect(roles).toEqual(['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant', 'user']);
-    expect(model.seen.at(-1)!.messages.at(-1)!.content).toBe('five');
-    expect(model.seen.at(-1)!.messages[1]!.content).toBe('two');
+    expect(model.seen.at(-1)!.body.messages.at(-1)!.content).toBe('five');
+    expect(model.seen.at(-1)!.body.messages[1]!.content).toBe('two');
   });
 
   it('falls back to the built-in engine when the model fails, and says so in the intent', async () => {

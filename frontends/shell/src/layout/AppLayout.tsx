@@ -4,6 +4,7 @@ import { ModalsProvider } from '@mantine/modals';
 import { PageLoader } from '@qm/ui';
 import { Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Assistant } from '../assistant/Assistant';
 import { useUserFetchErrorToast } from '../auth/useUserFetchErrorToast';
 import { Footer } from './Footer';
 import { Header } from './Header';
@@ -29,6 +30,7 @@ export function AppLayout() {
           <Footer />
         </AppShell.Main>
       </AppShell>
+      <Assistant />
       <ScrollRestoration />
     </ModalsProvider>
   );

@@ -1,6 +1,23 @@
+import { type Caller, hasRole } from '@qm/platform';
 import * as say from '../domain/answers';
 import type { ChatTools, UserFact } from '../domain/facts';
 import { understand } from '../domain/intents';
+
+/** The caller as the engines need them: roles at once, name and division read when asked for. */
+export interface AskingUser {
+  isAdmin: boolean;
+  isManufacturer: boolean;
+  full(): Promise<UserFact>;
+}
+
+export function lazyUser(caller: Caller, tools: ChatTools): AskingUser {
+  let read: Promise<UserFact> | undefined;
+  return {
+    isAdmin: hasRole(caller, 'Admin'),
+    isManufacturer: hasRole(caller, 'Manufacturer'),
+    full: () => (read ??= tools.me()),
+  };
+}
 
 export interface Answer {
   response: string;
@@ -14,15 +31,15 @@ const PERIOD_ROWS = 32;
  * The local default: recognises the question (domain/intents), asks the caller's own tools and
  * words the facts (domain/answers). Nothing is invented; every figure comes from a tool.
  */
-export async function builtinAnswer(question: string, tools: ChatTools, user: UserFact): Promise<Answer> {
+export async function builtinAnswer(question: string, tools: ChatTools, user: AskingUser): Promise<Answer> {
   const q = understand(question);
   const others = (text: string) => (q.asksForOthers ? `${say.ONLY_YOURS}\n${text}` : text);
   const rows = q.period ? PERIOD_ROWS : say.SHOWN;
-  const isMaker = user.role === 'Manufacturer';
+  const isMaker = user.isManufacturer;
 
   switch (q.intent) {
     case 'greeting':
-      return { intent: 'greeting', response: say.greeting(user) };
+      return { intent: 'greeting', response: say.greeting(await user.full()) };
     case 'order_lookup': {
       const o = await tools.order(q.orderId!);
       return { intent: 'order_lookup', response: others(say.order(o, q.orderId!)) };

@@ -9,9 +9,9 @@ import {
 } from '@qm/platform';
 import type { DescriptionModel } from '../adapters/openai';
 import { productInterests, renameRequest, validQuestion } from '../domain/chat-rules';
-import type { ChatTools, UserFact } from '../domain/facts';
+import type { ChatTools } from '../domain/facts';
 import type { ChatStore, StoredMessage } from '../store/chats';
-import { type Answer, builtinAnswer } from './builtin-engine';
+import { type Answer, builtinAnswer, lazyUser } from './builtin-engine';
 import { modelAnswer } from './model-engine';
 
 export interface ChatDeps {
@@ -34,6 +34,15 @@ const signedIn = (caller: Caller | undefined): Caller => {
 const UNAVAILABLE = "I couldn't reach the records I need right now. Please try again in a moment.";
 const isOutage = (err: unknown) =>
   isServiceError(err) && [GrpcStatus.UNAVAILABLE, GrpcStatus.DEADLINE_EXCEEDED].includes(err.code);
+/** The owning service refused the caller (an administrator has no wallet): its words are the answer. */
+const isRefusal = (err: unknown) => isServiceError(err) && err.code === GrpcStatus.PERMISSION_DENIED;
+/** What a refused read leaves: nothing of the caller's (used for the context, which is best effort). */
+const orNothing =
+  <T>(fallback: T) =>
+  (err: unknown) => {
+    if (isRefusal(err)) return fallback;
+    throw err;
+  };
 
 /**
  * The chat assistant's use cases: answer and store a message, read and clear the history, the
@@ -41,19 +50,19 @@ const isOutage = (err: unknown) =>
  * on any failure of it the built-in engine does, marked "<intent>_fallback".
  */
 export function createChat(d: ChatDeps) {
-  async function answer(question: string, history: Turn[]): Promise<Answer & { engine: string }> {
-    let user: UserFact;
-    try {
-      user = await d.tools.me();
-    } catch (err) {
-      if (isOutage(err)) return { response: UNAVAILABLE, intent: 'unavailable', engine: 'builtin' };
-      throw err;
-    }
+  async function answer(
+    caller: Caller,
+    question: string,
+    history: Turn[],
+  ): Promise<Answer & { engine: string }> {
+    // Name and division are read from identity only when an answer needs them; the caller's roles
+    // already say whether they may see sales or platform figures.
+    const user = lazyUser(caller, d.tools);
     try {
       if (d.model) {
         const started = Date.now();
         try {
-          const out = await modelAnswer(d.model, question, history, d.tools, user, {
+          const out = await modelAnswer(d.model, question, history, d.tools, await user.full(), {
             maxRounds: d.maxRounds,
           });
           return { response: out.response, intent: out.intent, engine: 'model' };
@@ -69,6 +78,8 @@ export function createChat(d: ChatDeps) {
       return { ...(await builtinAnswer(question, d.tools, user)), engine: 'builtin' };
     } catch (err) {
       if (isOutage(err)) return { response: UNAVAILABLE, intent: 'unavailable', engine: 'builtin' };
+      if (isRefusal(err))
+        return { response: `${(err as { details: string }).details}.`, intent: 'refused', engine: 'builtin' };
       throw err;
     }
   }
@@ -91,32 +102,28 @@ export function createChat(d: ChatDeps) {
       const who = signedIn(caller);
       const question = validQuestion(req.message);
       const session = await sessionFor(who.userId, req.sessionId);
-      const history = turns(await d.store.recent(session.id, CHAT_LIMITS.contextMessages));
-      const asked = await d.store.addMessage({
-        sessionId: session.id,
-        userId: who.userId,
-        role: 'user',
-        content: question,
-        metadata: {},
-      });
       const rename = renameRequest(question);
+      // Only a model reads the conversation; the built-in engine answers each question alone.
+      const history =
+        d.model && !rename ? turns(await d.store.recent(session.id, CHAT_LIMITS.contextMessages)) : [];
       const out = rename
         ? {
             response: `Done — this chat is now called "${rename}".`,
             intent: 'rename_chat',
             engine: 'builtin',
           }
-        : await answer(question, history);
-      if (rename) await d.store.rename(session.id, rename);
+        : await answer(who, question, history);
       const actionTaken = rename ? `Chat renamed to "${rename}"` : '';
-      const replied = await d.store.addMessage({
-        sessionId: session.id,
-        userId: who.userId,
-        role: 'assistant',
-        content: out.response,
-        metadata: { intent: out.intent, engine: out.engine, ...(actionTaken ? { actionTaken } : {}) },
-      });
-      await d.store.touch(session.id);
+      const [[asked, replied]] = await Promise.all([
+        d.store.addExchange(
+          { sessionId: session.id, userId: who.userId, content: question, metadata: {} },
+          {
+            content: out.response,
+            metadata: { intent: out.intent, engine: out.engine, ...(actionTaken ? { actionTaken } : {}) },
+          },
+        ),
+        rename ? d.store.rename(session.id, rename) : d.store.touch(session.id),
+      ]);
       return {
         response: out.response,
         sessionId: session.id,
@@ -143,9 +150,9 @@ export function createChat(d: ChatDeps) {
       signedIn(caller);
       const [user, wallet, activity, bought] = await Promise.all([
         d.tools.me(),
-        d.tools.wallet(),
+        d.tools.wallet().catch(orNothing({ balancePaise: 0, heldPaise: 0, availablePaise: 0 })),
         d.tools.activity(CHAT_LIMITS.contextActivities),
-        d.tools.purchases(32),
+        d.tools.purchases(32).catch(orNothing({ items: [], total: 0 })),
       ]);
       return {
         user,
@@ -157,9 +164,8 @@ export function createChat(d: ChatDeps) {
 
     /** Spec §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
     async answerOnce(caller: Caller | undefined, req: { query: string; history: Turn[] }) {
-      signedIn(caller);
       const question = validQuestion(req.query);
-      const out = await answer(question, req.history.slice(-CHAT_LIMITS.contextMessages));
+      const out = await answer(signedIn(caller), question, req.history.slice(-CHAT_LIMITS.contextMessages));
       return { response: out.response, intent: out.intent };
     },
   };

@@ -38,7 +38,7 @@ export const CAPABILITIES = [
   '• "My recent activity" — what you did lately',
 ];
 
-export function help(user: UserFact): string {
+export function help(user: { isAdmin: boolean }): string {
   const lines = ["I'm not sure what you're asking. I can help with:", ...CAPABILITIES];
   if (user.isAdmin) lines.push('• "Platform stats" — approvals, orders, top-ups and queries today');
   return lines.join('\n');

@@ -120,11 +120,34 @@ export function createChatStore(conn: Connection) {
       await Sessions.updateOne({ _id: sessionId }, { $set: { name, updatedAt: new Date() } });
     },
 
-    async addMessage(m: Omit<StoredMessage, 'id' | 'isDeleted' | 'createdAt'>): Promise<StoredMessage> {
-      const id = await nextSequence(conn, 'chat_messages');
-      const msg: StoredMessage = { ...m, id, isDeleted: false, createdAt: new Date() };
-      await feeds.insert({ _id: id, ...msg } as never);
-      return msg;
+    /**
+     * Stores a question and its answer together, numbered one after the other: one write, so a crash
+     * leaves either both or neither (the caller then got an error and asks again).
+     */
+    async addExchange(
+      asked: Omit<StoredMessage, 'id' | 'isDeleted' | 'createdAt' | 'role'>,
+      answered: Pick<StoredMessage, 'content' | 'metadata'>,
+    ): Promise<[StoredMessage, StoredMessage]> {
+      const last = await nextSequence(conn, 'chat_messages', 2);
+      const at = new Date();
+      const question: StoredMessage = {
+        ...asked,
+        role: 'user',
+        id: last - 1,
+        isDeleted: false,
+        createdAt: at,
+      };
+      const answer: StoredMessage = {
+        ...asked,
+        ...answered,
+        role: 'assistant',
+        id: last,
+        isDeleted: false,
+        // A millisecond later, so the pair sorts by time as it does by id.
+        createdAt: new Date(at.getTime() + 1),
+      };
+      await feeds.insertMany([question, answer].map((m) => ({ _id: m.id, ...m })) as never);
+      return [question, answer];
     },
 
     /** The session's newest `count` (at most 32) messages that are not deleted, oldest first. */

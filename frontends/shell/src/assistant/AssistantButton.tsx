@@ -1,0 +1,33 @@
+import { ActionIcon } from '@mantine/core';
+import { IconMessageChatbot, IconX } from '@tabler/icons-react';
+import type { Ref } from 'react';
+import { PANEL_ID } from './ids';
+
+export interface AssistantButtonProps {
+  opened: boolean;
+  onToggle: () => void;
+  buttonRef: Ref<HTMLButtonElement>;
+}
+
+/** The round button at the bottom right that opens and closes the assistant (spec §2 "Shell"). */
+export function AssistantButton({ opened, onToggle, buttonRef }: AssistantButtonProps) {
+  const label = opened ? 'Close assistant' : 'Open assistant';
+  return (
+    <ActionIcon
+      ref={buttonRef}
+      className="qm-assistant-fab"
+      size={56}
+      radius="xl"
+      variant="filled"
+      color="army.9"
+      onClick={onToggle}
+      aria-label={label}
+      title={label}
+      aria-expanded={opened}
+      aria-controls={PANEL_ID}
+      data-testid="assistant-button"
+    >
+      {opened ? <IconX size={26} /> : <IconMessageChatbot size={28} />}
+    </ActionIcon>
+  );
+}

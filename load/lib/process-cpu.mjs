@@ -1,0 +1,47 @@
+// CPU time of the local stack's processes, read from /proc (Linux): what an operation costs apart
+// from queueing, which holds on a busy machine better than latencies do. load/purchase-cost.mjs and
+// load/chat-cost.mjs use it.
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
+const PROCESS_NAMES = /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)/;
+
+/** CPU milliseconds so far of every process in this network namespace, by stack component. */
+export function cpuByComponent() {
+  const ns = readlinkSync('/proc/self/ns/net');
+  const out = {};
+  for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/ns/net`) !== ns || pid === String(process.pid)) continue;
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      const m = cmd.match(PROCESS_NAMES);
+      if (!m) continue;
+      const name = m.slice(1).find(Boolean);
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** Each component's CPU ms per operation between two readings, largest first, and their total. */
+export function perOperation(before, after, n) {
+  const per = Object.fromEntries(
+    Object.keys(after)
+      .map((k) => [k, (after[k] - (before[k] ?? 0)) / n])
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, ms]) => [k, Number(ms.toFixed(1))]),
+  );
+  return { per, total: Object.values(per).reduce((a, b) => a + b, 0) };
+}
+
+/** "p50 …, p90 …, p95 …, min …" of latencies in ms. */
+export function latencySummary(latencies) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
+  return `p50 ${at(0.5)}, p90 ${at(0.9)}, p95 ${at(0.95)}, min ${sorted[0].toFixed(1)}`;
+}

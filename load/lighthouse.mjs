@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+// Lighthouse (issue 12 §5, issue 13) on the running stack with Debian's Chromium: performance,
+// accessibility and best practices of /, /auth, /market, /wallet (an Army buyer it registers and the
+// administrator approves) and /admin/dashboard (the administrator), in Lighthouse's mobile (default)
+// or desktop preset.
+//
+//   make dev   (or the production build: node scripts/dev.mjs --prod)
+//   node load/lighthouse.mjs [--desktop] [--check]
+//
+// Signed-in pages get the session cookie of a real sign-in as an extra header. Prints one row per page
+// and writes the reports' scores to load/results/lighthouse-<preset>.json. With --check it exits 1 when
+// accessibility or best practices is below 95 on any page (issue 13's bar; performance is reported).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+
+const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+if (!/^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(BASE_URL))
+  throw new Error(`refusing to audit anything but loopback: ${BASE_URL}`);
+const DESKTOP = process.argv.includes('--desktop');
+const CHECK = process.argv.includes('--check');
+const BAR = 95;
+const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+
+const ADMIN = ['admin', process.env.ADMIN_PASSWORD ?? 'Admin@12345', 'admin'];
+const BUYER = [`lh_${Date.now().toString(36)}`, 'Lighthouse@123', 'user'];
+const PAGES = [
+  { path: '/' },
+  { path: '/auth' },
+  { path: '/market', as: BUYER },
+  { path: '/wallet', as: BUYER },
+  { path: '/admin/dashboard', as: ADMIN },
+];
+
+async function call(method, url, body, cookie) {
+  const res = await fetch(`${BASE_URL}${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', origin: BASE_URL, ...(cookie ? { cookie } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** An approved Army buyer of its own, so no demo account's password matters. */
+async function registerBuyer() {
+  const [username, password] = BUYER;
+  const { user } = await call('POST', '/api/register', {
+    username,
+    password,
+    confirmPassword: password,
+    email: `${username}@example.test`,
+    firstName: 'Light',
+    lastName: 'House',
+    phoneNumber: '',
+    role: 'Army',
+  });
+  await call('PATCH', `/api/users/${user.id}/status`, { status: 'approved' }, await sessionCookie(ADMIN));
+}
+
+async function sessionCookie([username, password, portal]) {
+  const res = await fetch(`${BASE_URL}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: BASE_URL },
+    body: JSON.stringify({ username, password, portal }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in as ${username}: ${res.status}`);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
+});
+const rows = [];
+try {
+  await registerBuyer();
+  for (const page of PAGES) {
+    const cookie = page.as ? await sessionCookie(page.as) : undefined;
+    const { lhr } = await lighthouse(
+      `${BASE_URL}${page.path}`,
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+      },
+      DESKTOP ? desktopConfig : undefined,
+    );
+    const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const failing = Object.values(lhr.audits)
+      .filter(
+        (a) =>
+          a.score !== null &&
+          a.score < 1 &&
+          ['accessibility', 'best-practices'].some((c) =>
+            lhr.categories[c]?.auditRefs.some((r) => r.id === a.id && r.weight > 0),
+          ),
+      )
+      .map((a) => a.id);
+    rows.push({
+      page: page.path,
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+      failing,
+    });
+  }
+} finally {
+  await chrome.kill();
+}
+
+console.log(`Lighthouse ${DESKTOP ? 'desktop' : 'mobile'} on ${BASE_URL}`);
+console.log('page               perf  a11y  best  LCP ms  failing audits (a11y, best practices)');
+for (const r of rows)
+  console.log(
+    `${r.page.padEnd(18)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.lcpMs).padStart(6)}  ${r.failing.join(', ')}`,
+  );
+mkdirSync(RESULTS, { recursive: true });
+writeFileSync(
+  path.join(RESULTS, `lighthouse-${DESKTOP ? 'desktop' : 'mobile'}.json`),
+  JSON.stringify(rows, null, 2),
+);
+const below = rows.filter((r) => r.accessibility < BAR || r.bestPractices < BAR);
+if (CHECK && below.length) {
+  console.log(`below ${BAR}: ${below.map((r) => r.page).join(', ')}`);
+  process.exitCode = 1;
+}
