@@ -13,7 +13,8 @@
 // at 375 px, and no page logs a console error or a CSP violation. Then the fixes of issue 13 one by
 // one: the theme applied before the bundle runs (no inline script), toasts below the header, product
 // cards aligned, admin tables as cards on a phone, centred payment and create-product cards, the
-// contact page's error message, password placeholders, footer links.
+// contact page's error message, password placeholders, footer links; and for each signed-in role, size
+// and theme the assistant's panel, opened once.
 // A11Y_ROLES=visitor,army (and A11Y_SIZES=375, A11Y_SCHEMES=dark) narrow the tour while developing.
 // Screenshots go to e2e/artifacts/a11y-*.png. Last line: `a11y: N passed, M failed`.
 import path from 'node:path';
@@ -92,12 +93,13 @@ const TOURS = {
   maker: () => ['/', `/market?q=${RUN}`, '/create-product', '/orders', '/wallet', '/profile'],
   admin: () => ['/', ...ADMIN_PAGES.map((p) => `/admin/${p}`), '/profile'],
 };
-/** Screens issue 13 fixed: a full-page screenshot of each at 375 px (and of every route at 1280 px dark). */
+/** Screens issue 13 touched: a screenshot of each at 375 px (of every admin page too), light and dark. */
 const SHOTS = new Set([
   '/',
   '/auth',
   '/contact',
   '/market',
+  '/market/payment',
   '/create-product',
   '/wallet',
   '/orders',
@@ -337,6 +339,40 @@ const CHECKS = {
   },
 };
 
+/** The assistant's panel (signed-in users): opened on /, greeted, axe clean, on the screen; closed again. */
+async function assistantStep(page, problems, { role, width, scheme }) {
+  const label = `${role} ${width}px ${scheme} the assistant panel`;
+  await step(
+    `${label}: axe clean${phone(width) ? ', fits the screen' : ''}, no console error or CSP violation`,
+    async () => {
+      await open(page, '/');
+      await page.getByTestId('assistant-button').click();
+      const panel = page.getByTestId('assistant-panel');
+      await panel.getByTestId('assistant-message').first().waitFor();
+      await page.waitForLoadState('networkidle');
+      await settle(page);
+      const b = await box(panel);
+      assert(
+        b.x >= 0 && b.x + b.width <= width,
+        `the panel (${Math.round(b.x)}..${Math.round(b.x + b.width)} px) leaves the screen`,
+      );
+      if (phone(width)) {
+        await checkNoOverflow(page, label);
+        await shot(page, `${role}-${width}-${scheme}-assistant`);
+      }
+      const violations = await checkA11y(page, label, { throwOnViolation: false });
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden' });
+      reportProblems(problems);
+      assert(
+        violations.length === 0,
+        `${violations.length} serious/critical axe violation(s): ${violations[0]}`,
+      );
+    },
+    { page, independent: true },
+  );
+}
+
 // ---- setup ---------------------------------------------------------------------------------------------
 
 await step(
@@ -467,6 +503,7 @@ for (const role of ROLES) {
           { page, independent: true },
         );
       }
+      if (role !== 'visitor' && state.products) await assistantStep(page, problems, { role, width, scheme });
       await context.close();
     }
   }
