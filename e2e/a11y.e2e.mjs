@@ -33,6 +33,7 @@ const list = (name, all) => (process.env[name] ? process.env[name].split(',') : 
 const ROLES = list('A11Y_ROLES', ['visitor', 'army', 'maker', 'admin']);
 const SIZES = list('A11Y_SIZES', ['1280', '375']).map(Number);
 const SCHEMES = list('A11Y_SCHEMES', ['light', 'dark']);
+const CONCURRENCY = Number(process.env.A11Y_CONCURRENCY ?? 2);
 
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 const PASSWORD = 'E2e-Pass-123';
@@ -131,6 +132,15 @@ async function newContext({ role = 'visitor', width = 1280, scheme = 'light', ..
   });
   context.setDefaultTimeout(TIMEOUT);
   const problems = await watchProblems(context, { ignore: EXPECTED });
+  context.on('page', (page) => {
+    // A stream (the live updates' EventSource) stays open for good: not a load to wait for.
+    const count = (delta) => (request) => {
+      if (request.resourceType() !== 'eventsource') inFlight.set(page, (inFlight.get(page) ?? 0) + delta);
+    };
+    page.on('request', count(1));
+    page.on('requestfinished', count(-1));
+    page.on('requestfailed', count(-1));
+  });
   return { context, problems };
 }
 
@@ -138,13 +148,27 @@ async function newContext({ role = 'visitor', width = 1280, scheme = 'light', ..
 async function open(page, route) {
   await page.goto(`${BASE_URL}${route}`);
   await page.locator('main h1').first().waitFor();
-  await page.waitForLoadState('networkidle');
+  await requestsSettled(page);
   await page
     .locator('main .mantine-Loader-root, main .mantine-Skeleton-root')
     .first()
     .waitFor({ state: 'hidden' })
     .catch(() => undefined);
   await settle(page);
+}
+
+/** Requests in flight per page (counted from its creation, see newContext; streams left out). */
+const inFlight = new WeakMap();
+
+/** Resolves once no request of the page has been in flight for 150 ms (networkidle waits 500 ms). */
+async function requestsSettled(page, quietMs = 150) {
+  const deadline = Date.now() + TIMEOUT;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < quietMs) {
+    assert(Date.now() < deadline, `requests still in flight after ${TIMEOUT} ms`);
+    await page.waitForTimeout(50);
+    if ((inFlight.get(page) ?? 0) > 0) quietSince = Date.now();
+  }
 }
 
 function reportProblems(problems) {
@@ -203,7 +227,7 @@ async function centred(page, locator, width) {
 /** Opens a state of the page (a dialog, another view) and runs axe on it too. */
 async function alsoCheck(page, ctx, what, open) {
   await open();
-  await page.waitForLoadState('networkidle');
+  await requestsSettled(page);
   ctx.violations.push(...(await checkA11y(page, `${ctx.label} (${what})`, { throwOnViolation: false })));
 }
 
@@ -349,7 +373,7 @@ async function assistantStep(page, problems, { role, width, scheme }) {
       await page.getByTestId('assistant-button').click();
       const panel = page.getByTestId('assistant-panel');
       await panel.getByTestId('assistant-message').first().waitFor();
-      await page.waitForLoadState('networkidle');
+      await requestsSettled(page);
       await settle(page);
       const b = await box(panel);
       assert(
@@ -471,43 +495,50 @@ await step(
 
 // ---- the tour ------------------------------------------------------------------------------------------
 
-for (const role of ROLES) {
-  for (const width of SIZES) {
-    for (const scheme of SCHEMES) {
-      const { context, problems } = await newContext({ role, width, scheme });
-      const page = await context.newPage();
-      for (const route of state.products ? TOURS[role]() : []) {
-        const label = `${role} ${width}px ${scheme} ${route}`;
-        await step(
-          `${label}: axe clean${width < 768 ? ', fits the screen' : ''}, no console error or CSP violation`,
-          async () => {
-            await open(page, route);
-            if (width < 768) await checkNoOverflow(page, label);
-            const bare = route.replace(/\?.*$/, '').replace(/\/\d+$/, '');
-            if ((width < 768 && SHOTS.has(bare)) || (width < 768 && bare.startsWith('/admin/')))
-              await topShot(page, `${role}-${width}-${scheme}-${shotName(route)}`);
-            const violations = await checkA11y(page, label, { throwOnViolation: false });
-            const check = CHECKS[route.replace(/\?.*$/, '').replace(/\/\d+$/, '/:id')];
-            const expected = (pattern) =>
-              problems.splice(0, problems.length, ...problems.filter((p) => !pattern.test(p)));
-            const note = check
-              ? await check(page, { role, width, scheme, label, violations, expected })
-              : undefined;
-            reportProblems(problems);
-            assert(
-              violations.length === 0,
-              `${violations.length} serious/critical axe violation(s): ${violations[0]}`,
-            );
-            return note;
-          },
-          { page, independent: true },
+/** One role at one size in one theme: its routes, then the assistant's panel. */
+async function tour(role, width, scheme) {
+  const { context, problems } = await newContext({ role, width, scheme });
+  const page = await context.newPage();
+  for (const route of TOURS[role]()) {
+    const label = `${role} ${width}px ${scheme} ${route}`;
+    await step(
+      `${label}: axe clean${width < 768 ? ', fits the screen' : ''}, no console error or CSP violation`,
+      async () => {
+        await open(page, route);
+        if (width < 768) await checkNoOverflow(page, label);
+        const bare = route.replace(/\?.*$/, '').replace(/\/\d+$/, '');
+        if ((width < 768 && SHOTS.has(bare)) || (width < 768 && bare.startsWith('/admin/')))
+          await topShot(page, `${role}-${width}-${scheme}-${shotName(route)}`);
+        const violations = await checkA11y(page, label, { throwOnViolation: false });
+        const check = CHECKS[route.replace(/\?.*$/, '').replace(/\/\d+$/, '/:id')];
+        const expected = (pattern) =>
+          problems.splice(0, problems.length, ...problems.filter((p) => !pattern.test(p)));
+        const note = check
+          ? await check(page, { role, width, scheme, label, violations, expected })
+          : undefined;
+        reportProblems(problems);
+        assert(
+          violations.length === 0,
+          `${violations.length} serious/critical axe violation(s): ${violations[0]}`,
         );
-      }
-      if (role !== 'visitor' && state.products) await assistantStep(page, problems, { role, width, scheme });
-      await context.close();
-    }
+        return note;
+      },
+      { page, independent: true },
+    );
   }
+  if (role !== 'visitor') await assistantStep(page, problems, { role, width, scheme });
+  await context.close();
 }
+
+// Two tours at a time (A11Y_CONCURRENCY): most of a check is waiting for the page and the stack.
+const tours = state.products
+  ? ROLES.flatMap((role) => SIZES.flatMap((width) => SCHEMES.map((scheme) => [role, width, scheme])))
+  : [];
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (tours.length) await tour(...tours.shift());
+  }),
+);
 
 console.log(
   `axe: ${axeTally.pages} page checks; node findings: ${axeTally.critical} critical, ${axeTally.serious} serious, ` +
