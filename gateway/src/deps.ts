@@ -2,6 +2,7 @@ import type { Logger } from '@qm/platform';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
 import type { SessionResolver } from './http/session';
+import type { LiveHub } from './live/hub';
 
 /** What the app and its route modules are built from (its own module, so routes need not import app.ts). */
 export interface GatewayDeps {
@@ -9,4 +10,6 @@ export interface GatewayDeps {
   log: Logger;
   clients: Clients;
   sessions: SessionResolver;
+  /** The live events of GET /api/live; without it (no bus) that route answers 503. */
+  live?: LiveHub;
 }

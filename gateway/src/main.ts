@@ -2,6 +2,7 @@ import { createLogger, exitOnConfigError } from '@qm/platform';
 import { createApp } from './app';
 import { createClients } from './clients';
 import { parseGatewayConfig } from './config';
+import { createLiveHub } from './live/hub';
 import { sessionsFromConfig } from './session';
 
 const config = exitOnConfigError(() => parseGatewayConfig());
@@ -10,9 +11,10 @@ const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_M
 
 async function main() {
   // Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.
-  const { sessions, close: closeSessions } = await sessionsFromConfig(config, clients, log);
+  const { sessions, bus, close: closeSessions } = await sessionsFromConfig(config, clients, log);
   sessions.start();
-  const { app, upgrade } = createApp({ config, log, clients, sessions });
+  const live = createLiveHub({ bus, log });
+  const { app, upgrade } = createApp({ config, log, clients, sessions, live });
 
   const server = app.listen(config.PORT, () => {
     log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);
@@ -29,6 +31,8 @@ async function main() {
       close();
       void closeSessions().finally(() => process.exit(0));
     });
+    // Open live streams would hold the server open; browsers reconnect to another replica.
+    live.close();
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), 10_000).unref();
   }

@@ -1,6 +1,7 @@
+import { type TransferReceivedData, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { parseMoney, startService } from '@qm/platform';
-import { freePort, serviceTestEnv, uniqueName } from '@qm/testkit';
+import { eventually, freePort, serviceTestEnv, uniqueName } from '@qm/testkit';
 import { walletService } from '@qm/wallet/src/service';
 import {
   ADMIN_PASSWORD,
@@ -187,6 +188,11 @@ describe('wallet REST API (real gateway, identity and wallet services)', () => {
     const before = { army: await paiseOf(as.army), maker: await paiseOf(as.maker) };
     const key = { 'Idempotency-Key': uniqueName('tr', '-') };
     const body = { receiverUsername: maker.username, amount: '10.25', pin: PIN };
+    const received: TransferReceivedData[] = [];
+    const unlisten = wallet.rt.bus.listen(WALLET_SUBJECTS.transferReceived, (event) => {
+      const data = event.data as TransferReceivedData;
+      if (data.receiverId === maker.id) received.push(data);
+    });
     const sent = await post(as.army, '/api/wallet/transfer', body, key);
     expect(sent).toMatchObject({
       status: 200,
@@ -201,6 +207,17 @@ describe('wallet REST API (real gateway, identity and wallet services)', () => {
     });
     expect(await paiseOf(as.army)).toBe(before.army - 1025);
     expect(await paiseOf(as.maker)).toBe(before.maker + 1025);
+    // The receiver's side is on the bus once (the retry answered the first outcome), for the live push.
+    await eventually(() => received.length > 0);
+    unlisten();
+    expect(received).toEqual([
+      {
+        receiverId: maker.id,
+        senderUsername: army.username,
+        amountPaise: 1025,
+        reference: expect.stringContaining(key['Idempotency-Key']),
+      },
+    ]);
     const history = await as.maker.get('/api/transactions?pageSize=5');
     expect(history.body.transactions[0]).toMatchObject({ amount: '10.25', counterparty: army.username });
 

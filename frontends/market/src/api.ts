@@ -4,13 +4,16 @@ import type {
   ProductTypeName,
   UpdateProductInput,
 } from '@qm/contracts/rest';
-import { apiFetch, apiFetchPage, toQueryString } from '@qm/ui';
+import { apiFetch, apiFetchPage, PRODUCTS_KEY, toQueryString } from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 
 export type { Product, ProductTypeName };
 
-/** Every products query starts with this key, so one invalidation refreshes lists and single products. */
-export const PRODUCTS_KEY = ['/api/products'] as const;
+/**
+ * Every products query starts with this key, so one invalidation refreshes lists and single products
+ * (from @qm/ui: the shell's live updates invalidate it when a product's stock changes).
+ */
+export { PRODUCTS_KEY };
 
 /** Spec §9: the market list refetches every 10 s and is stale after 5 s. */
 export const MARKET_REFETCH_MS = 10_000;

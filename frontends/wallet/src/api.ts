@@ -7,14 +7,14 @@ import type {
   VerifyPaymentBody,
   WalletView,
 } from '@qm/contracts/rest';
-import { apiFetch, toQueryString } from '@qm/ui';
+import { apiFetch, refreshWalletQueries, toQueryString, TRANSACTIONS_KEY, WALLET_KEY } from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 
 /** Header of the money-moving calls: a retry with the same key has no second effect (issue 8 §1). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
-export const WALLET_KEY = ['/api/wallet'] as const;
-export const TRANSACTIONS_KEY = ['/api/transactions'] as const;
+// Shared with the shell's live updates, which refresh the wallet when money arrives.
+export { TRANSACTIONS_KEY, WALLET_KEY };
 
 /** Rows per history page (the API allows at most 32: one feed bucket). */
 export const HISTORY_PAGE_SIZE = 20;
@@ -123,13 +123,5 @@ export const transfer = (body: TransferRequest, idempotencyKey: string) =>
  */
 export function useRefreshWallet() {
   const queryClient = useQueryClient();
-  return async () => {
-    const history = queryClient.invalidateQueries({ queryKey: TRANSACTIONS_KEY });
-    try {
-      queryClient.setQueriesData({ queryKey: WALLET_KEY }, await fetchWallet(false));
-    } catch {
-      // The balance stays as it was; the page's next load fetches it again.
-    }
-    await history;
-  };
+  return () => refreshWalletQueries(queryClient);
 }

@@ -76,6 +76,8 @@ export interface RouteSpec<
   csrf?: false;
   /** Response schema for the OpenAPI document. */
   response?: z.ZodType;
+  /** The response's media type in the document when not JSON (a stream the handler writes itself). */
+  responseType?: 'text/event-stream';
   status?: number;
   before?: RefusingMiddleware[];
   /**
@@ -224,7 +226,9 @@ export function createApi(router: Router): Api {
         responses: {
           [spec.status ?? 200]: {
             description: 'Success',
-            ...(spec.response ? { content: { 'application/json': { schema: spec.response } } } : {}),
+            ...(spec.response
+              ? { content: { [spec.responseType ?? 'application/json']: { schema: spec.response } } }
+              : {}),
           },
           ...Object.fromEntries(
             Object.entries(errorAnswers(spec)).map(([status, description]) => [

@@ -4,6 +4,7 @@ import { registerActivityRoutes } from './activity';
 import { registerAssistantRoutes } from './assistant';
 import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
+import { registerLiveRoutes } from './live';
 import { registerOrderRoutes } from './orders';
 import { registerSupportRoutes } from './support';
 import { registerStatsRoutes } from './stats';
@@ -19,4 +20,5 @@ export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerAssistantRoutes(api, deps);
   registerStatsRoutes(api, deps);
   registerActivityRoutes(api, deps);
+  registerLiveRoutes(api, deps);
 }

@@ -1,4 +1,4 @@
-import { connectBus, type Logger } from '@qm/platform';
+import { connectBus, type EventBus, type Logger } from '@qm/platform';
 import type { Clients } from '../clients';
 import type { GatewayConfig } from '../config';
 import { cachedSessionStore } from './cache';
@@ -25,7 +25,7 @@ export async function sessionsFromConfig(
   config: GatewayConfig,
   clients: Pick<Clients, 'identity'>,
   log: Logger,
-): Promise<{ sessions: SessionManager; close(): Promise<void> }> {
+): Promise<{ sessions: SessionManager; bus: EventBus; close(): Promise<void> }> {
   // A few connections keep session lookups parallel (docs/adr/008).
   const store = cachedSessionStore(
     mongoSessionStore({
@@ -54,6 +54,8 @@ export async function sessionsFromConfig(
   });
   return {
     sessions,
+    // The live events (GET /api/live) follow the bus on the same connection.
+    bus,
     async close() {
       await bus.close().catch(() => undefined);
       await sessions.close();

@@ -6,3 +6,4 @@ export * from './events/identity';
 export * from './events/catalog';
 export * from './events/orders';
 export * from './events/support';
+export * from './events/wallet';

@@ -5,6 +5,7 @@ import { createApp } from '@qm/gateway/src/app';
 import { createClients } from '@qm/gateway/src/clients';
 import { parseGatewayConfig } from '@qm/gateway/src/config';
 import type { SessionResolver } from '@qm/gateway/src/http/session';
+import type { LiveHub } from '@qm/gateway/src/live/hub';
 import { testLog } from './infra';
 
 export const log = testLog('gateway-test');
@@ -20,15 +21,17 @@ type GatewayClients = ReturnType<typeof createClients>['clients'];
 /**
  * The real gateway app in-process on a free port, with `env` as its environment and `sessions`
  * either a resolver or made from the gateway's own config and clients (a real session manager).
+ * `live` serves GET /api/live (without it that route answers 503).
  */
 export async function startGateway<R extends SessionResolver>(
   env: Record<string, string>,
   sessions: R | ((gw: { config: GatewayConfig; clients: GatewayClients }) => R),
+  extra: { live?: LiveHub } = {},
 ) {
   const config = parseGatewayConfig({ LOG_LEVEL: 'silent', ...env });
   const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
   const resolver = typeof sessions === 'function' ? sessions({ config, clients }) : sessions;
-  const { app } = createApp({ config, log, clients, sessions: resolver });
+  const { app } = createApp({ config, log, clients, sessions: resolver, live: extra.live });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });

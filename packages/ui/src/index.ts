@@ -1,4 +1,12 @@
 export { formatINR } from './money';
+export {
+  PRODUCTS_KEY,
+  PURCHASED_ORDERS_KEY,
+  refreshWalletQueries,
+  SOLD_ORDERS_KEY,
+  TRANSACTIONS_KEY,
+  WALLET_KEY,
+} from './queryKeys';
 export { StockIndicator } from './StockIndicator';
 export { stockLabel, stockLevel, LOW_STOCK_THRESHOLD } from './stock-label';
 export type { StockIndicatorProps } from './StockIndicator';

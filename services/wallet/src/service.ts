@@ -6,7 +6,7 @@ import {
   type ServiceDefinition,
 } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
-import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
+import { ACTIVITY_SUBJECT, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { createHolds } from './app/holds';
 import { identityDirectory } from './app/identity';
@@ -48,8 +48,9 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       conn,
       bus,
       log,
-      // The wallet publishes activity only, after its change is done.
-      confirm: async (_event, subject) => subject === ACTIVITY_SUBJECT,
+      // The wallet publishes activity and a transfer's receipt only, after its change is done.
+      confirm: async (_event, subject) =>
+        subject === ACTIVITY_SUBJECT || subject === WALLET_SUBJECTS.transferReceived,
       intervalMs: config.OUTBOX_RELAY_MS,
     });
     outbox.start();

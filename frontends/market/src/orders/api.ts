@@ -6,12 +6,12 @@ import type {
   SoldOrderView,
   WalletView,
 } from '@qm/contracts/rest';
-import { apiFetch, toQueryString } from '@qm/ui';
+import { apiFetch, PURCHASED_ORDERS_KEY, SOLD_ORDERS_KEY, toQueryString } from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { PRODUCTS_KEY } from '../api';
 
-export const PURCHASED_KEY = ['/api/orders/purchased'] as const;
-export const SOLD_KEY = ['/api/orders/sold'] as const;
+// Shared with the shell's live updates, which refresh the orders when one of the user's ends.
+export { PURCHASED_ORDERS_KEY as PURCHASED_KEY, SOLD_ORDERS_KEY as SOLD_KEY };
 /** The wallet remote's queries start with the same key; this one never records a wallet_view. */
 const WALLET_BALANCE_KEY = ['/api/wallet', 'balance'] as const;
 
@@ -31,7 +31,7 @@ export const walletBalanceQuery = () =>
 export type OrdersTab = 'purchased' | 'sold';
 type TabOrder = { purchased: PurchasedOrderView; sold: SoldOrderView };
 
-const TAB_KEYS = { purchased: PURCHASED_KEY, sold: SOLD_KEY } as const;
+const TAB_KEYS = { purchased: PURCHASED_ORDERS_KEY, sold: SOLD_ORDERS_KEY } as const;
 
 /** GET /api/orders/purchased or /api/orders/sold, newest first. */
 export const ordersQuery = <T extends OrdersTab>(tab: T, page: number) =>
@@ -65,7 +65,7 @@ export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
 export function refreshAfterPurchase(queryClient: QueryClient, succeeded: boolean) {
   const refetchType = succeeded ? 'none' : 'active';
   return Promise.all(
-    [PRODUCTS_KEY, WALLET_BALANCE_KEY, PURCHASED_KEY].map((queryKey) =>
+    [PRODUCTS_KEY, WALLET_BALANCE_KEY, PURCHASED_ORDERS_KEY].map((queryKey) =>
       queryClient.invalidateQueries({ queryKey, refetchType }),
     ),
   );

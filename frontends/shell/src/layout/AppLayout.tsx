@@ -6,6 +6,7 @@ import { Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Assistant } from '../assistant/Assistant';
 import { useUserFetchErrorToast } from '../auth/useUserFetchErrorToast';
+import { useLiveUpdates } from '../live/useLiveUpdates';
 import { Footer } from './Footer';
 import { Header } from './Header';
 
@@ -14,6 +15,8 @@ export function AppLayout() {
   const [drawerOpened, { toggle, close }] = useDisclosure(false);
   const { pathname } = useLocation();
   useUserFetchErrorToast();
+  // Stock, order and money events pushed by the gateway while someone is signed in.
+  useLiveUpdates();
 
   return (
     <ModalsProvider>

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ACTIVITY_SUBJECT, type ActivityData } from '@qm/contracts/events';
+import {
+  ACTIVITY_SUBJECT,
+  type ActivityData,
+  type TransferReceivedData,
+  WALLET_SUBJECTS,
+} from '@qm/contracts/events';
 import { type TransactionStatusName, WALLET_MESSAGES } from '@qm/contracts/rest';
 import {
   type Caller,
@@ -48,6 +53,12 @@ export function activityEvent(caller: Caller, action: string, details: string) {
       details,
     }),
   };
+}
+
+/** The receiver's side of a P2P transfer: the gateway pushes it to them live (toast, wallet refresh). */
+export function transferReceivedEvent(data: TransferReceivedData) {
+  const subject = WALLET_SUBJECTS.transferReceived;
+  return { subject, event: makeEvent<TransferReceivedData>(subject, data) };
 }
 
 /** The caller's own wallet, created on first use; administrators have none (spec §6). */
@@ -119,6 +130,12 @@ export function createWallets(d: WalletDeps) {
           'wallet_transfer',
           `Transferred ₹${formatMoney(amount)} to ${receiver.username}`,
         ),
+        transferReceivedEvent({
+          receiverId: receiver.id,
+          senderUsername: caller.username,
+          amountPaise: amount,
+          reference: key,
+        }),
       ]),
     ]);
     return { message: WALLET_MESSAGES.transferred, wallet: wallet!, transaction: transaction! };

@@ -1,0 +1,91 @@
+import { formatINR, PRODUCTS_KEY, PURCHASED_ORDERS_KEY, refreshWalletQueries, SOLD_ORDERS_KEY } from '@qm/ui';
+import type { QueryClient } from '@tanstack/react-query';
+
+/** The events GET /api/live sends (gateway/src/live/events.ts), as the browser reads them. */
+export interface TransferEvent {
+  receiverId: number;
+  senderUsername: string;
+  amountPaise: number;
+  reference: string;
+}
+export interface OrderEvent {
+  id: number;
+  status: 'completed' | 'cancelled';
+  buyerId: number;
+  sellerId: number;
+}
+/** `reset`: the gateway could not replay what was missed (another replica, too long away). */
+export const LIVE_EVENT_TYPES = ['product', 'order', 'transfer', 'reset'] as const;
+export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
+
+export interface Toast {
+  title: string;
+  message: string;
+}
+
+export interface LiveContext {
+  queryClient: QueryClient;
+  userId: number;
+  notify(toast: Toast): void;
+  /** Product queries refresh through this (coalesced: a busy market sends many stock events). */
+  refreshProducts(): void;
+}
+
+const rupees = (paise: number) => formatINR((paise / 100).toFixed(2));
+
+export function transferToast(e: TransferEvent): Toast {
+  return { title: 'Money received', message: `${rupees(e.amountPaise)} from ${e.senderUsername}` };
+}
+
+/** Only the seller is told of an order by a toast: the buyer placed it on this very screen. */
+export function orderToast(e: OrderEvent, userId: number): Toast | undefined {
+  if (e.sellerId !== userId || e.status !== 'completed') return undefined;
+  return { title: 'New sale', message: `Order #${e.id} ${e.status}` };
+}
+
+export const invalidateProducts = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({ queryKey: PRODUCTS_KEY });
+
+function refreshOrders(queryClient: QueryClient) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: SOLD_ORDERS_KEY }),
+    // Reading the first page of purchases records an order_view: marked stale, read on the next visit.
+    queryClient.invalidateQueries({ queryKey: PURCHASED_ORDERS_KEY, refetchType: 'none' }),
+  ]);
+}
+
+/**
+ * What the shell does with a live event: the queries of the remotes (one QueryClient, shared) are
+ * refreshed by their key prefixes from @qm/ui, and money received or a sale is a toast.
+ */
+export async function applyLiveEvent(type: LiveEventType, data: unknown, ctx: LiveContext): Promise<void> {
+  const { queryClient } = ctx;
+  switch (type) {
+    case 'product':
+      ctx.refreshProducts();
+      return;
+    case 'transfer': {
+      const e = data as TransferEvent;
+      if (e.receiverId !== ctx.userId) return;
+      ctx.notify(transferToast(e));
+      await refreshWalletQueries(queryClient);
+      return;
+    }
+    case 'order': {
+      const e = data as OrderEvent;
+      if (e.buyerId !== ctx.userId && e.sellerId !== ctx.userId) return;
+      const toast = orderToast(e, ctx.userId);
+      if (toast) ctx.notify(toast);
+      // A completed order moved money: the buyer's balance and the seller's.
+      await Promise.all([
+        refreshOrders(queryClient),
+        e.status === 'completed' ? refreshWalletQueries(queryClient) : undefined,
+      ]);
+      return;
+    }
+    case 'reset':
+      ctx.refreshProducts();
+      await Promise.all([refreshOrders(queryClient), refreshWalletQueries(queryClient)]);
+      return;
+  }
+}

@@ -1,0 +1,114 @@
+import {
+  CATALOG_SUBJECTS,
+  type OrderEndedData,
+  ORDERS_SUBJECTS,
+  type ProductCreatedData,
+  type ProductUpdatedData,
+  type TransferReceivedData,
+  WALLET_SUBJECTS,
+} from '@qm/contracts/events';
+
+/**
+ * What the browser is told live (GET /api/live), and who may hear it. The rules of who hears what
+ * are here and nowhere else: `toLiveEvent` keeps only what a browser needs of a bus event, and
+ * `audienceOf` names the users it concerns.
+ */
+export type LiveEvent =
+  /** Public market data: a product's stock (when the event says it) changed, or the product did. */
+  | { type: 'product'; data: { productId: number; stock?: number; deleted?: true } }
+  /** An order ended; told to its buyer and its seller. */
+  | {
+      type: 'order';
+      data: { id: number; status: 'completed' | 'cancelled'; buyerId: number; sellerId: number };
+    }
+  /** Money arrived from another user's transfer; told to its receiver. */
+  | {
+      type: 'transfer';
+      data: { receiverId: number; senderUsername: string; amountPaise: number; reference: string };
+    };
+
+export type LiveEventType = LiveEvent['type'];
+
+/** Everyone signed in, or exactly these users. */
+export type Audience = 'everyone' | readonly number[];
+
+/** The bus subjects the live stream follows (without the environment prefix). */
+export const LIVE_SUBJECTS: readonly string[] = [
+  CATALOG_SUBJECTS.created,
+  CATALOG_SUBJECTS.updated,
+  CATALOG_SUBJECTS.deleted,
+  ORDERS_SUBJECTS.completed,
+  ORDERS_SUBJECTS.cancelled,
+  WALLET_SUBJECTS.transferReceived,
+];
+
+const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+
+/** The live form of a bus event, or undefined for one the browser is not told (or a malformed one). */
+export function toLiveEvent(subject: string, data: unknown): LiveEvent | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  switch (subject) {
+    case CATALOG_SUBJECTS.created: {
+      const d = data as Partial<ProductCreatedData>;
+      if (!isId(d.id)) return undefined;
+      return { type: 'product', data: { productId: d.id, ...stockOf(d.stock) } };
+    }
+    case CATALOG_SUBJECTS.updated: {
+      // A stock movement carries a delta only: the browser refetches to learn the stock.
+      const d = data as Partial<ProductUpdatedData>;
+      if (!isId(d.id)) return undefined;
+      return { type: 'product', data: { productId: d.id, ...stockOf(d.changes?.stock) } };
+    }
+    case CATALOG_SUBJECTS.deleted: {
+      const d = data as { id?: unknown };
+      if (!isId(d.id)) return undefined;
+      return { type: 'product', data: { productId: d.id, deleted: true } };
+    }
+    case ORDERS_SUBJECTS.completed:
+    case ORDERS_SUBJECTS.cancelled: {
+      const d = data as Partial<OrderEndedData>;
+      if (!isId(d.id) || !isId(d.buyerId) || !isId(d.sellerId)) return undefined;
+      if (d.status !== 'completed' && d.status !== 'cancelled') return undefined;
+      return {
+        type: 'order',
+        data: { id: d.id, status: d.status, buyerId: d.buyerId, sellerId: d.sellerId },
+      };
+    }
+    case WALLET_SUBJECTS.transferReceived: {
+      const d = data as Partial<TransferReceivedData>;
+      if (!isId(d.receiverId) || typeof d.amountPaise !== 'number') return undefined;
+      return {
+        type: 'transfer',
+        data: {
+          receiverId: d.receiverId,
+          senderUsername: String(d.senderUsername ?? ''),
+          amountPaise: d.amountPaise,
+          reference: String(d.reference ?? ''),
+        },
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function stockOf(stock: unknown): { stock?: number } {
+  return typeof stock === 'number' && Number.isFinite(stock) ? { stock } : {};
+}
+
+/** Who hears an event: market data is public; an order its two parties; a transfer its receiver. */
+export function audienceOf(event: LiveEvent): Audience {
+  switch (event.type) {
+    case 'product':
+      return 'everyone';
+    case 'order':
+      return [event.data.buyerId, event.data.sellerId];
+    case 'transfer':
+      return [event.data.receiverId];
+  }
+}
+
+export function concerns(event: LiveEvent, userId: number): boolean {
+  const audience = audienceOf(event);
+  return audience === 'everyone' || audience.includes(userId);
+}
