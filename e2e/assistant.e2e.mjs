@@ -18,6 +18,7 @@
 // Last line: `assistant: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { settle } from './lib/a11y.mjs';
 import { apiClient as api, register as registerUser, signInContext as signIn, topUp } from './lib/api.mjs';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
@@ -281,6 +282,7 @@ async function restored(colorScheme, width) {
         texts.some((t) => t.includes(question)),
         `"${question}" was not restored`,
       );
+    await settle(page); // the panel pops in (scale 0.9 to 1 over 150 ms): measure it at rest
     const box = await panel(page).boundingBox();
     if (phone) {
       assert(
