@@ -40,7 +40,7 @@ export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardP
         <Badge color={TYPE_COLORS[product.type]} variant="light" style={{ alignSelf: 'flex-start' }}>
           {product.type}
         </Badge>
-        <Title order={3} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
+        <Title order={2} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
           {product.name}
         </Title>
 

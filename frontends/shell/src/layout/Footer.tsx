@@ -58,7 +58,9 @@ function Newsletter() {
 
   return (
     <Stack gap="xs">
-      <Title order={5}>Newsletter</Title>
+      <Title order={2} size="h5">
+        Newsletter
+      </Title>
       <Text size="sm" c="dimmed">
         Platform updates and procurement news, once a month.
       </Text>
@@ -89,7 +91,9 @@ export function Footer() {
         <Grid gutter="xl">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Stack gap="xs">
-              <Title order={4}>Quartermaster</Title>
+              <Title order={2} size="h4">
+                Quartermaster
+              </Title>
               <Text size="sm" c="dimmed">
                 Secure procurement of military equipment and supplies: verified buyers and manufacturers, a
                 prepaid wallet and full administrator oversight.
@@ -113,7 +117,9 @@ export function Footer() {
           {COLUMNS.map((column) => (
             <Grid.Col key={column.title} span={{ base: 6, sm: 4, md: 'auto' }}>
               <Stack gap={6}>
-                <Title order={5}>{column.title}</Title>
+                <Title order={2} size="h5">
+                  {column.title}
+                </Title>
                 {column.links.map((link) => (
                   <Anchor key={link.to} component={Link} to={link.to} size="sm" c="dimmed">
                     {link.label}
