@@ -108,6 +108,7 @@ const SHOTS = new Set([
 ]);
 const shotName = (route) =>
   route
+    .replace(/\?tab=/, '-')
     .replace(/\?.*$/, '')
     .replace(/\/\d+$/, '')
     .replace(/\W+/g, '-')
