@@ -18,6 +18,7 @@
 // Last line: `assistant: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { settle } from './lib/a11y.mjs';
 import { apiClient as api, register as registerUser, signInContext as signIn, topUp } from './lib/api.mjs';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
@@ -52,13 +53,6 @@ const { step, shot, done } = await journeySteps('assistant', ARTIFACTS);
 const apiClient = () => api(BASE_URL);
 const register = (user) => registerUser(BASE_URL, user, PASSWORD);
 
-/**
- * Known console errors that are not the panel's, noted but not failed on: the gateway's CSP
- * (script-src 'self') blocks the inline theme script of frontends/shell/public/index.html.
- */
-const KNOWN_CONSOLE_ERRORS = [/^Executing inline script violates .*script-src 'self'/];
-const noted = new Set();
-
 /** Console errors (CSP violations are reported there too) of the signed-in pages, as "url: text". */
 const consoleErrors = [];
 /** Set while a step makes calls fail on purpose (their failed loads are logged by the browser). */
@@ -66,12 +60,6 @@ let failingOnPurpose = false;
 function watchConsole(page) {
   page.on('console', (message) => {
     if (message.type() !== 'error' || failingOnPurpose) return;
-    const known = KNOWN_CONSOLE_ERRORS.find((pattern) => pattern.test(message.text()));
-    if (known) {
-      if (!noted.has(known)) console.log(`note - known, not the panel's: ${message.text().slice(0, 120)}`);
-      noted.add(known);
-      return;
-    }
     consoleErrors.push(`${page.url()}: ${message.text()}`);
     console.log(`       console error: ${message.text()}`);
   });
@@ -294,6 +282,7 @@ async function restored(colorScheme, width) {
         texts.some((t) => t.includes(question)),
         `"${question}" was not restored`,
       );
+    await settle(page); // the panel pops in (scale 0.9 to 1 over 150 ms): measure it at rest
     const box = await panel(page).boundingBox();
     if (phone) {
       assert(

@@ -1,3 +1,5 @@
+// First: before any zod schema of @qm/contracts is built (see zodConfig.ts).
+import './zodConfig';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';

@@ -1,4 +1,17 @@
-import { createTheme, localStorageColorSchemeManager, type MantineColorsTuple } from '@mantine/core';
+import {
+  createTheme,
+  getFontSize,
+  getPrimaryShade,
+  Drawer,
+  Modal,
+  Notification,
+  Pagination,
+  PasswordInput,
+  localStorageColorSchemeManager,
+  type CSSVariablesResolver,
+  type MantineColorsTuple,
+} from '@mantine/core';
+import { over, readableOn } from './contrast';
 
 /** Olive drab, the brand colour. */
 const army: MantineColorsTuple = [
@@ -14,6 +27,13 @@ const army: MantineColorsTuple = [
   '#4b6a1e',
 ];
 
+const PAGINATION_CONTROLS = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+} as const;
+
 export const theme = createTheme({
   primaryColor: 'army',
   colors: { army },
@@ -23,7 +43,82 @@ export const theme = createTheme({
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '700' },
   cursorType: 'pointer',
+  components: {
+    // Mantine leaves --input-fz unset on the password field, whose text and placeholder then fall back
+    // to 16 px beside the 14 px of every other field.
+    PasswordInput: PasswordInput.extend({
+      styles: (_theme, props) => ({ root: { '--input-fz': getFontSize(props.size ?? 'sm') } }),
+    }),
+    // Dialogs' and drawers' close buttons have a name (axe "button-name") unless a page gives one.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    // The toasts' close button has a name (axe "button-name"); under a title their text is the
+    // (readable) dimmed colour, where Mantine hard-codes grey 6 (3.3:1 on white).
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+      styles: (_theme, props) =>
+        props.title ? { description: { color: 'var(--mantine-color-dimmed)' } } : {},
+    }),
+    // Every pager's arrows have a name (axe "button-name"); pages name their numbers ("Page 2").
+    Pagination: Pagination.extend({
+      defaultProps: {
+        getControlProps: (control) => ({ 'aria-label': PAGINATION_CONTROLS[control] }),
+        getItemProps: (page) => ({ 'aria-label': `Page ${page}` }),
+      },
+    }),
+  },
 });
+
+/**
+ * WCAG AA (4.5:1) for every text colour the theme hands out, in one place (issue 13). Mantine's
+ * defaults fall short: dimmed text (#868e96 on white: 3.3:1), light badges and buttons (shade 8 on its
+ * own 10 % tint, e.g. green 3.1:1), white text on filled green, orange or olive in dark mode, and a
+ * disabled button drawn in the card's own colour in dark mode. Each colour keeps its hue and is only
+ * darkened (light surfaces) or lightened (dark surfaces) as far as it needs.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => {
+  const gray = t.colors.gray;
+  const dark = t.colors.dark;
+  // Pages, cards, striped and hovered rows, the footer, disabled buttons.
+  const lightSurfaces = [t.white, gray[0], gray[1], gray[2]];
+  const darkSurfaces = [dark[8], dark[7], dark[6], dark[5]];
+  const shadeLight = getPrimaryShade(t, 'light');
+  const shadeDark = getPrimaryShade(t, 'dark');
+  const dimmedLight = readableOn(gray[6], lightSurfaces);
+  const dimmedDark = readableOn(dark[2], darkSurfaces, { towards: 'white' });
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': dimmedLight,
+    '--mantine-color-disabled-color': dimmedLight,
+  };
+  const darkVars: Record<string, string> = {
+    '--mantine-color-dimmed': dimmedDark,
+    '--mantine-color-disabled': dark[5],
+    '--mantine-color-disabled-color': dimmedDark,
+  };
+  for (const [name, shades] of Object.entries(t.colors)) {
+    if (name === 'dark') continue;
+    // Light scheme: text, outline, the light variant (on a 10-12 % tint of the shade), white on filled.
+    const tints = lightSurfaces.map((surface) => over(shades[shadeLight], 0.12, surface));
+    const text = readableOn(shades[shadeLight], lightSurfaces);
+    const filledLight = readableOn(shades[shadeLight], [t.white]);
+    Object.assign(light, {
+      [`--mantine-color-${name}-text`]: text,
+      [`--mantine-color-${name}-outline`]: text,
+      [`--mantine-color-${name}-light-color`]: readableOn(shades[shadeLight], tints),
+      [`--mantine-color-${name}-filled`]: filledLight,
+      [`--mantine-color-${name}-filled-hover`]: over('#000000', 0.12, filledLight),
+    });
+    // Dark scheme: text and outline (shade 4) lightened on dark surfaces; white on filled.
+    const filledDark = readableOn(shades[shadeDark], [t.white]);
+    Object.assign(darkVars, {
+      [`--mantine-color-${name}-text`]: readableOn(shades[4], darkSurfaces, { towards: 'white' }),
+      [`--mantine-color-${name}-outline`]: readableOn(shades[4], darkSurfaces, { towards: 'white' }),
+      [`--mantine-color-${name}-filled`]: filledDark,
+      [`--mantine-color-${name}-filled-hover`]: over('#000000', 0.12, filledDark),
+    });
+  }
+  return { variables: {}, light, dark: darkVars };
+};
 
 /** Spec: the theme is kept in localStorage under "theme" as "light" or "dark". */
 export const THEME_STORAGE_KEY = 'theme';

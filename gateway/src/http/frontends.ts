@@ -50,8 +50,13 @@ export function frontendRoutes(
   return undefined;
 }
 
-/** Entry files change on every deploy and must be revalidated; content-hashed chunks are immutable. */
-const ENTRY_FILES = /(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js)$/;
+/**
+ * Entry files and the shell's unhashed public files (the theme script index.html loads before the
+ * bundle, the icon) keep their names across deploys and must be revalidated; content-hashed chunks
+ * are immutable.
+ */
+const ENTRY_FILES =
+  /(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|theme-init\.js|favicon\.svg)$/;
 
 function staticDir(dir: string) {
   return express.static(dir, {

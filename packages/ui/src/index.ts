@@ -28,6 +28,8 @@ export type { PageLoaderProps } from './components/PageLoader';
 export { EmptyState } from './components/EmptyState';
 export type { EmptyStateProps } from './components/EmptyState';
 export { PageHeader } from './components/PageHeader';
+export { ResponsiveTable } from './components/ResponsiveTable';
+export type { DataAttributes, ResponsiveColumn, ResponsiveTableProps } from './components/ResponsiveTable';
 export type { PageHeaderProps } from './components/PageHeader';
 export type { RemoteRoute, RemoteRoutesModule, RemoteHealthModule } from './remote';
 export { apiFetchPage, toQueryString } from './paged';

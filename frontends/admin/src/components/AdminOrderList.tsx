@@ -1,6 +1,6 @@
-import { Box, Card, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Box, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { ORDER_MESSAGES, type AdminOrderView, type OrderPartyView } from '@qm/contracts/rest';
-import { exactDate, formatINR, OrderStatusBadge } from '@qm/ui';
+import { exactDate, formatINR, OrderStatusBadge, ResponsiveTable, type ResponsiveColumn } from '@qm/ui';
 import type { ReactNode } from 'react';
 
 /**
@@ -10,70 +10,28 @@ import type { ReactNode } from 'react';
  */
 export function AdminOrderList({ orders }: { orders: AdminOrderView[] }) {
   return (
-    <>
-      <Paper withBorder radius="md" visibleFrom="sm">
-        <Table.ScrollContainer minWidth={860}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Orders">
-            <Table.Thead>
-              <Table.Tr>
-                {['Order ID', 'Product', 'Buyer', 'Seller'].map((column) => (
-                  <Table.Th key={column} scope="col" style={{ whiteSpace: 'nowrap' }}>
-                    {column}
-                  </Table.Th>
-                ))}
-                <Table.Th scope="col" ta="right">
-                  Amount
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Quantity
-                </Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-                <Table.Th scope="col">Date</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {orders.map((order) => (
-                <OrderRow key={order.id} order={order} />
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
-      <Stack gap="sm" hiddenFrom="sm">
-        {orders.map((order) => (
-          <OrderCard key={order.id} order={order} />
-        ))}
-      </Stack>
-    </>
+    <ResponsiveTable
+      rows={orders}
+      columns={COLUMNS}
+      rowKey={(order) => order.id}
+      label="Orders"
+      minWidth={860}
+      rowAttributes={(order) => ({ 'data-testid': 'admin-order-row', 'data-order-id': order.id })}
+      card={(order) => <OrderCard order={order} />}
+    />
   );
 }
 
-function OrderRow({ order }: { order: AdminOrderView }) {
-  return (
-    <Table.Tr data-testid="admin-order-row" data-order-id={order.id}>
-      <Table.Td>#{order.id}</Table.Td>
-      <Table.Td>
-        <ProductName order={order} />
-      </Table.Td>
-      <Table.Td>
-        <Party party={order.buyer} />
-      </Table.Td>
-      <Table.Td>
-        <Party party={order.seller} />
-      </Table.Td>
-      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-        {formatINR(order.totalPrice)}
-      </Table.Td>
-      <Table.Td ta="right">{order.quantity.toLocaleString('en-IN')}</Table.Td>
-      <Table.Td>
-        <OrderStatusBadge status={order.status} otherColor="red" />
-      </Table.Td>
-      <Table.Td>
-        <OrderDate iso={order.createdAt} />
-      </Table.Td>
-    </Table.Tr>
-  );
-}
+const COLUMNS: ResponsiveColumn<AdminOrderView>[] = [
+  { header: 'Order ID', cell: (order) => `#${order.id}` },
+  { header: 'Product', cell: (order) => <ProductName order={order} /> },
+  { header: 'Buyer', cell: (order) => <Party party={order.buyer} /> },
+  { header: 'Seller', cell: (order) => <Party party={order.seller} /> },
+  { header: 'Amount', cell: (order) => formatINR(order.totalPrice), align: 'right', nowrap: true },
+  { header: 'Quantity', cell: (order) => order.quantity.toLocaleString('en-IN'), align: 'right' },
+  { header: 'Status', cell: (order) => <OrderStatusBadge status={order.status} otherColor="red" /> },
+  { header: 'Date', cell: (order) => <OrderDate iso={order.createdAt} /> },
+];
 
 function OrderCard({ order }: { order: AdminOrderView }) {
   return (

@@ -155,7 +155,7 @@ function ChartCard<T>({
 }) {
   return (
     <Card withBorder radius="md" padding="lg" component="section" aria-label={title} data-testid={testId}>
-      <Title order={3} size="h4">
+      <Title order={2} size="h4">
         {title}
       </Title>
       <Text size="xs" c="dimmed" mb="sm">

@@ -1,6 +1,6 @@
-import { Button, Card, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
 import type { QueryView } from '@qm/contracts/rest';
-import { exactDate, fromNow } from '@qm/ui';
+import { exactDate, fromNow, ResponsiveTable, type ResponsiveColumn } from '@qm/ui';
 import { IconEye } from '@tabler/icons-react';
 import { QueryStatusBadge } from './QueryStatusBadge';
 
@@ -10,88 +10,58 @@ import { QueryStatusBadge } from './QueryStatusBadge';
  */
 export function QueryList({ queries, onView }: { queries: QueryView[]; onView: (q: QueryView) => void }) {
   return (
-    <>
-      <Paper withBorder radius="md" visibleFrom="sm">
-        <Table.ScrollContainer minWidth={820}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="User queries" layout="fixed">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col" w="18%">
-                  Name
-                </Table.Th>
-                <Table.Th scope="col" w="22%">
-                  Email
-                </Table.Th>
-                <Table.Th scope="col">Subject</Table.Th>
-                <Table.Th scope="col" w={120}>
-                  Status
-                </Table.Th>
-                <Table.Th scope="col" w={150}>
-                  Date
-                </Table.Th>
-                <Table.Th scope="col" w={110}>
-                  Action
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {queries.map((q) => (
-                <Table.Tr key={q.id} data-testid="query-row" data-query-id={q.id}>
-                  <Table.Td>
-                    <Text size="sm" truncate="end" title={q.fullName}>
-                      {q.fullName}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" truncate="end" title={q.email}>
-                      {q.email}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" truncate="end" title={q.subject}>
-                      {q.subject}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <QueryStatusBadge status={q.status} />
-                  </Table.Td>
-                  <Table.Td>
-                    <QueryDate iso={q.createdAt} />
-                  </Table.Td>
-                  <Table.Td>
-                    <ViewButton query={q} onView={onView} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
-      <Stack gap="sm" hiddenFrom="sm">
-        {queries.map((q) => (
-          <Card key={q.id} withBorder radius="md" padding="md" component="article" data-testid="query-card">
-            <Stack gap={6}>
-              <Group justify="space-between" wrap="nowrap" gap="xs">
-                <Text fw={600} truncate="end">
-                  {q.fullName}
-                </Text>
-                <QueryStatusBadge status={q.status} />
-              </Group>
-              <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                {q.email}
-              </Text>
-              <Text size="sm" truncate="end" title={q.subject}>
-                {q.subject}
-              </Text>
-              <Group justify="space-between" wrap="nowrap">
-                <QueryDate iso={q.createdAt} />
-                <ViewButton query={q} onView={onView} />
-              </Group>
-            </Stack>
-          </Card>
-        ))}
+    <ResponsiveTable
+      rows={queries}
+      columns={queryColumns(onView)}
+      rowKey={(q) => q.id}
+      label="User queries"
+      minWidth={820}
+      layout="fixed"
+      rowAttributes={(q) => ({ 'data-testid': 'query-row', 'data-query-id': q.id })}
+      card={(q) => <QueryCard query={q} onView={onView} />}
+    />
+  );
+}
+
+const truncated = (text: string) => (
+  <Text size="sm" truncate="end" title={text}>
+    {text}
+  </Text>
+);
+
+function queryColumns(onView: (q: QueryView) => void): ResponsiveColumn<QueryView>[] {
+  return [
+    { header: 'Name', cell: (q) => truncated(q.fullName), width: '18%' },
+    { header: 'Email', cell: (q) => truncated(q.email), width: '22%' },
+    { header: 'Subject', cell: (q) => truncated(q.subject) },
+    { header: 'Status', cell: (q) => <QueryStatusBadge status={q.status} />, width: 120 },
+    { header: 'Date', cell: (q) => <QueryDate iso={q.createdAt} />, width: 150 },
+    { header: 'Action', cell: (q) => <ViewButton query={q} onView={onView} />, width: 110 },
+  ];
+}
+
+function QueryCard({ query: q, onView }: { query: QueryView; onView: (q: QueryView) => void }) {
+  return (
+    <Card withBorder radius="md" padding="md" component="article" data-testid="query-card">
+      <Stack gap={6}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Text fw={600} truncate="end">
+            {q.fullName}
+          </Text>
+          <QueryStatusBadge status={q.status} />
+        </Group>
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {q.email}
+        </Text>
+        <Text size="sm" truncate="end" title={q.subject}>
+          {q.subject}
+        </Text>
+        <Group justify="space-between" wrap="nowrap">
+          <QueryDate iso={q.createdAt} />
+          <ViewButton query={q} onView={onView} />
+        </Group>
       </Stack>
-    </>
+    </Card>
   );
 }
 

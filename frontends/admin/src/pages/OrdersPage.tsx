@@ -59,21 +59,23 @@ export function OrdersPage() {
           setScope((value as OrderScopeName | null) ?? 'all');
           setPage(1);
         }}
-        mb="md"
       >
-        <Tabs.List>
+        <Tabs.List mb="md">
           {ORDER_TABS.map((tab) => (
             <Tabs.Tab key={tab.value} value={tab.value}>
               {tab.label}
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {/* The selected tab's panel (its tab's aria-controls points here); the others are not rendered. */}
+        <Tabs.Panel value={scope}>
+          {data.orders.length === 0 ? (
+            <EmptyState icon={<IconReceipt size={26} />} title="No orders found" />
+          ) : (
+            <AdminOrderList orders={data.orders} />
+          )}
+        </Tabs.Panel>
       </Tabs>
-      {data.orders.length === 0 ? (
-        <EmptyState icon={<IconReceipt size={26} />} title="No orders found" />
-      ) : (
-        <AdminOrderList orders={data.orders} />
-      )}
       <Group justify="space-between" mt="md" gap="sm">
         <Group gap="xs">
           <Text size="sm" c="dimmed">

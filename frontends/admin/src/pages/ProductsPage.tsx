@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Loader, Pagination, Paper, Stack, Table, Text } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
 import type { Product } from '@qm/contracts/rest';
 import {
   apiFetchPage,
@@ -7,6 +7,8 @@ import {
   formatINR,
   PageHeader,
   PageLoader,
+  ResponsiveTable,
+  type ResponsiveColumn,
   toQueryString,
   userDisplayName,
   useUserSummary,
@@ -33,7 +35,41 @@ function ManufacturerName({ id }: { id: number }) {
   );
 }
 
-/** /admin/products: read-only list of every product (spec §2). */
+function ProductName({ product }: { product: Product }) {
+  return (
+    <>
+      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+        {product.name}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {product.type}
+      </Text>
+    </>
+  );
+}
+
+function StockBadge({ product }: { product: Product }) {
+  return product.stock > 0 ? (
+    <Badge color="green" variant="light">
+      In Stock
+    </Badge>
+  ) : (
+    <Badge color="red" variant="light">
+      Out of Stock
+    </Badge>
+  );
+}
+
+const COLUMNS: ResponsiveColumn<Product>[] = [
+  { header: 'ID', cell: (product) => product.id },
+  { header: 'Name', cell: (product) => <ProductName product={product} />, hideOnCard: true },
+  { header: 'Price', cell: (product) => formatINR(product.price), align: 'right', nowrap: true },
+  { header: 'Stock', cell: (product) => product.stock.toLocaleString('en-IN'), align: 'right' },
+  { header: 'Manufacturer', cell: (product) => <ManufacturerName id={product.manufacturerId} />, wide: true },
+  { header: 'Status', cell: (product) => <StockBadge product={product} />, hideOnCard: true },
+];
+
+/** /admin/products: read-only list of every product (spec §2); cards on a phone. */
 export function ProductsPage() {
   const [page, setPage] = useState(1);
   const products = useQuery({
@@ -89,59 +125,17 @@ export function ProductsPage() {
   return (
     <>
       {header}
-      <Paper withBorder radius="md">
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover verticalSpacing="sm" aria-label="Products">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">ID</Table.Th>
-                <Table.Th scope="col">Name</Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Price
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  Stock
-                </Table.Th>
-                <Table.Th scope="col">Manufacturer</Table.Th>
-                <Table.Th scope="col">Status</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((product) => (
-                <Table.Tr key={product.id} data-testid="admin-product-row">
-                  <Table.Td>{product.id}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {product.name}
-                    </Text>
-                    <Text size="xs" c="dimmed">
-                      {product.type}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    {formatINR(product.price)}
-                  </Table.Td>
-                  <Table.Td ta="right">{product.stock.toLocaleString('en-IN')}</Table.Td>
-                  <Table.Td>
-                    <ManufacturerName id={product.manufacturerId} />
-                  </Table.Td>
-                  <Table.Td>
-                    {product.stock > 0 ? (
-                      <Badge color="green" variant="light">
-                        In Stock
-                      </Badge>
-                    ) : (
-                      <Badge color="red" variant="light">
-                        Out of Stock
-                      </Badge>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
+      <ResponsiveTable
+        rows={items}
+        columns={COLUMNS}
+        rowKey={(product) => product.id}
+        label="Products"
+        minWidth={720}
+        rowAttributes={() => ({ 'data-testid': 'admin-product-row' })}
+        cardAttributes={() => ({ 'data-testid': 'admin-product-card' })}
+        cardTitle={(product) => <ProductName product={product} />}
+        cardBadge={(product) => <StockBadge product={product} />}
+      />
       <Group justify="space-between" mt="md" gap="sm">
         <Text size="sm" c="dimmed">
           {total.toLocaleString('en-IN')} {total === 1 ? 'product' : 'products'}

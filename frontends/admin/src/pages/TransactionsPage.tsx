@@ -5,8 +5,8 @@ import {
   Group,
   Loader,
   Pagination,
-  Paper,
   SegmentedControl,
+  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -23,6 +23,8 @@ import {
   fromNow,
   PageHeader,
   PageLoader,
+  ResponsiveTable,
+  type ResponsiveColumn,
   useUserSummary,
 } from '@qm/ui';
 import {
@@ -56,6 +58,13 @@ const STATUS_COLORS: Record<TransactionStatusName, string> = {
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
+
+const SORT_OPTIONS: { value: TransactionSortName; label: string }[] = [
+  { value: 'date_desc', label: 'Newest first' },
+  { value: 'date_asc', label: 'Oldest first' },
+  { value: 'amount_desc', label: 'Largest amount first' },
+  { value: 'amount_asc', label: 'Smallest amount first' },
+];
 
 /** /admin/transactions (spec §2): every wallet's transactions, filtered by status, sorted by date or amount. */
 export function TransactionsPage() {
@@ -129,33 +138,43 @@ export function TransactionsPage() {
           }}
           w={{ base: '100%', xs: 'auto' }}
         />
+        {/* The sortable headers are the table's; on a phone, where cards stand in for it, a select. */}
+        <Select
+          aria-label="Sort transactions"
+          data={SORT_OPTIONS}
+          value={sort}
+          onChange={(value) => {
+            if (!value) return;
+            setSort(value as TransactionSortName);
+            setPage(1);
+          }}
+          allowDeselect={false}
+          hiddenFrom="sm"
+          w="100%"
+        />
         {transactions.isFetching && <Loader size="xs" aria-label="Refreshing" />}
       </Group>
       {data.transactions.length === 0 ? (
         <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />
       ) : (
-        <Paper withBorder radius="md">
-          <Table.ScrollContainer minWidth={760}>
-            <Table striped highlightOnHover verticalSpacing="sm" aria-label="Transactions">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">ID</Table.Th>
-                  <Table.Th scope="col">User</Table.Th>
-                  <Table.Th scope="col">Description</Table.Th>
-                  <SortableHeader column="amount" label="Amount" sort={sort} onSort={resort} align="right" />
-                  <Table.Th scope="col">Type</Table.Th>
-                  <Table.Th scope="col">Status</Table.Th>
-                  <SortableHeader column="date" label="Date" sort={sort} onSort={resort} />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.transactions.map((tx) => (
-                  <TransactionRow key={tx.id} tx={tx} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Paper>
+        <ResponsiveTable
+          rows={data.transactions}
+          columns={transactionColumns(sort, resort)}
+          rowKey={(tx) => tx.id}
+          label="Transactions"
+          minWidth={760}
+          rowAttributes={() => ({ 'data-testid': 'admin-transaction-row' })}
+          cardAttributes={() => ({ 'data-testid': 'admin-transaction-card' })}
+          cardTitle={(tx) => (
+            <>
+              <Text size="xs" c="dimmed" fw={400}>
+                Transaction #{tx.id}
+              </Text>
+              <Description tx={tx} />
+            </>
+          )}
+          cardBadge={(tx) => <StatusBadge tx={tx} />}
+        />
       )}
       <Group justify="space-between" mt="md" gap="sm">
         <Text size="sm" c="dimmed">
@@ -215,49 +234,74 @@ function UserCell({ id }: { id: number }) {
   const { data, isPending } = useUserSummary(id);
   if (isPending) return <Loader size="xs" aria-label="Loading user" />;
   return (
-    <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
       {data?.username ?? `User #${id}`}
     </Text>
   );
 }
 
-function TransactionRow({ tx }: { tx: TransactionView }) {
+function Description({ tx }: { tx: TransactionView }) {
   return (
-    <Table.Tr data-testid="admin-transaction-row">
-      <Table.Td>{tx.id}</Table.Td>
-      <Table.Td>
-        <UserCell id={tx.userId} />
-      </Table.Td>
-      <Table.Td>
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {tx.description}
+    <>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {tx.description}
+      </Text>
+      {tx.counterparty && (
+        <Text size="xs" c="dimmed" fw={400}>
+          {tx.type === 'credit' ? 'From' : 'To'} {tx.counterparty}
         </Text>
-        {tx.counterparty && (
-          <Text size="xs" c="dimmed">
-            {tx.type === 'credit' ? 'From' : 'To'} {tx.counterparty}
-          </Text>
-        )}
-      </Table.Td>
-      <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-        {formatINR(tx.amount)}
-      </Table.Td>
-      <Table.Td>
+      )}
+    </>
+  );
+}
+
+function StatusBadge({ tx }: { tx: TransactionView }) {
+  return (
+    <Badge variant="light" color={STATUS_COLORS[tx.status]} styles={BADGE_STYLES}>
+      {capitalize(tx.status)}
+    </Badge>
+  );
+}
+
+function WhenCell({ iso }: { iso: string }) {
+  return (
+    <Tooltip label={exactDate(iso)} openDelay={300}>
+      <Text component="time" dateTime={iso} size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {fromNow(iso)}
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** The table's columns (Amount and Date sort on a click); on a phone each transaction is a card. */
+function transactionColumns(
+  sort: TransactionSortName,
+  onSort: (column: SortColumn) => void,
+): ResponsiveColumn<TransactionView>[] {
+  return [
+    { header: 'ID', cell: (tx) => tx.id, hideOnCard: true },
+    { header: 'User', cell: (tx) => <UserCell id={tx.userId} />, wide: true },
+    { header: 'Description', cell: (tx) => <Description tx={tx} />, hideOnCard: true },
+    {
+      header: 'Amount',
+      cell: (tx) => formatINR(tx.amount),
+      align: 'right',
+      nowrap: true,
+      th: <SortableHeader column="amount" label="Amount" sort={sort} onSort={onSort} align="right" />,
+    },
+    {
+      header: 'Type',
+      cell: (tx) => (
         <Badge variant="light" color="gray" styles={BADGE_STYLES}>
           {capitalize(tx.type)}
         </Badge>
-      </Table.Td>
-      <Table.Td>
-        <Badge variant="light" color={STATUS_COLORS[tx.status]} styles={BADGE_STYLES}>
-          {capitalize(tx.status)}
-        </Badge>
-      </Table.Td>
-      <Table.Td>
-        <Tooltip label={exactDate(tx.createdAt)} openDelay={300}>
-          <Text component="time" dateTime={tx.createdAt} size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {fromNow(tx.createdAt)}
-          </Text>
-        </Tooltip>
-      </Table.Td>
-    </Table.Tr>
-  );
+      ),
+    },
+    { header: 'Status', cell: (tx) => <StatusBadge tx={tx} />, hideOnCard: true },
+    {
+      header: 'Date',
+      cell: (tx) => <WhenCell iso={tx.createdAt} />,
+      th: <SortableHeader column="date" label="Date" sort={sort} onSort={onSort} />,
+    },
+  ];
 }

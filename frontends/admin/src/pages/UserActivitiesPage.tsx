@@ -9,7 +9,6 @@ import {
   SimpleGrid,
   Skeleton,
   Stack,
-  Table,
   Tabs,
   Text,
   TextInput,
@@ -28,7 +27,15 @@ import {
   prettyAction,
   type User,
 } from '@qm/contracts/rest';
-import { apiFetch, errorMessage, fromNow, PageHeader, toQueryString } from '@qm/ui';
+import {
+  apiFetch,
+  errorMessage,
+  fromNow,
+  PageHeader,
+  ResponsiveTable,
+  type ResponsiveColumn,
+  toQueryString,
+} from '@qm/ui';
 import {
   IconArrowLeft,
   IconKey,
@@ -262,33 +269,40 @@ function ActivitiesView({ user, onBack }: { user: User | null; onBack: () => voi
             </Tabs.Tab>
           ))}
         </Tabs.List>
+        {/* The selected tab's panel (its tab's aria-controls points here). */}
+        <Tabs.Panel value={category} pt="md">
+          <Stack gap="md">
+            <Select
+              placeholder="Select specific action"
+              aria-label="Select specific action"
+              data={actionOptions}
+              value={action}
+              onChange={(v) => {
+                setAction(v);
+                setPage(1);
+              }}
+              clearable
+              maw={360}
+            />
+            {activities.isError && (
+              <Alert color="red">{errorMessage(activities.error, MSG.fetchFailed)}</Alert>
+            )}
+            {activities.isPending ? (
+              <Stack gap="sm" data-testid="activities-loading">
+                {Array.from({ length: 5 }, (_, i) => (
+                  <Skeleton key={i} height={40} />
+                ))}
+              </Stack>
+            ) : rows.length === 0 ? (
+              <Text c="dimmed" ta="center" py="xl">
+                {MSG.noActivities}
+              </Text>
+            ) : (
+              <ActivitiesTable rows={rows} />
+            )}
+          </Stack>
+        </Tabs.Panel>
       </Tabs>
-      <Select
-        placeholder="Select specific action"
-        aria-label="Select specific action"
-        data={actionOptions}
-        value={action}
-        onChange={(v) => {
-          setAction(v);
-          setPage(1);
-        }}
-        clearable
-        maw={360}
-      />
-      {activities.isError && <Alert color="red">{errorMessage(activities.error, MSG.fetchFailed)}</Alert>}
-      {activities.isPending ? (
-        <Stack gap="sm" data-testid="activities-loading">
-          {Array.from({ length: 5 }, (_, i) => (
-            <Skeleton key={i} height={40} />
-          ))}
-        </Stack>
-      ) : rows.length === 0 ? (
-        <Text c="dimmed" ta="center" py="xl">
-          {MSG.noActivities}
-        </Text>
-      ) : (
-        <ActivitiesTable rows={rows} />
-      )}
       <Pager page={page} hasMore={activities.data?.hasMore ?? false} onPage={setPage} />
     </Stack>
   );
@@ -309,64 +323,54 @@ function Details({ text }: { text: string }) {
 /** A table from the small breakpoint up; below it, one card per activity (no sideways scrolling). */
 function ActivitiesTable({ rows }: { rows: ActivityView[] }) {
   return (
-    <>
-      <Stack gap="xs" hiddenFrom="sm" data-testid="activity-cards">
-        {rows.map((a) => (
-          <Card key={a.id} withBorder radius="md" padding="sm">
-            <Group justify="space-between" wrap="nowrap" gap="xs">
-              <ActionBadge action={a.action} />
-              <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                {fromNow(a.created_at)}
-              </Text>
-            </Group>
-            <Text size="sm" fw={500} mt={6} truncate>
-              {a.username}
-            </Text>
-            <Text size="xs" c="dimmed" truncate>
-              {a.email}
-            </Text>
-            <Details text={a.details} />
-          </Card>
-        ))}
-      </Stack>
-      <Table.ScrollContainer minWidth={640} visibleFrom="sm">
-        <Table striped highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>User</Table.Th>
-              <Table.Th>Action</Table.Th>
-              <Table.Th>Details</Table.Th>
-              <Table.Th>Time</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((a) => (
-              <Table.Tr key={a.id}>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {a.username}
-                  </Text>
-                  <Text size="xs" c="dimmed">
-                    {a.email}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <ActionBadge action={a.action} />
-                </Table.Td>
-                <Table.Td maw={320}>
-                  <Details text={a.details} />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-                    {fromNow(a.created_at)}
-                  </Text>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    </>
+    <ResponsiveTable
+      rows={rows}
+      columns={ACTIVITY_COLUMNS}
+      rowKey={(a) => a.id}
+      label="Activities"
+      minWidth={640}
+      listAttributes={{ 'data-testid': 'activity-cards' }}
+      card={(a) => <ActivityCard activity={a} />}
+    />
+  );
+}
+
+const ACTIVITY_COLUMNS: ResponsiveColumn<ActivityView>[] = [
+  {
+    header: 'User',
+    cell: (a) => (
+      <>
+        <Text size="sm" fw={500}>
+          {a.username}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {a.email}
+        </Text>
+      </>
+    ),
+  },
+  { header: 'Action', cell: (a) => <ActionBadge action={a.action} /> },
+  { header: 'Details', cell: (a) => <Details text={a.details} />, maxWidth: 320 },
+  { header: 'Time', cell: (a) => <Text size="sm">{fromNow(a.created_at)}</Text>, nowrap: true },
+];
+
+function ActivityCard({ activity: a }: { activity: ActivityView }) {
+  return (
+    <Card withBorder radius="md" padding="sm">
+      <Group justify="space-between" wrap="nowrap" gap="xs">
+        <ActionBadge action={a.action} />
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+          {fromNow(a.created_at)}
+        </Text>
+      </Group>
+      <Text size="sm" fw={500} mt={6} truncate>
+        {a.username}
+      </Text>
+      <Text size="xs" c="dimmed" truncate>
+        {a.email}
+      </Text>
+      <Details text={a.details} />
+    </Card>
   );
 }
 

@@ -1,10 +1,18 @@
-import { Alert, Badge, Button, Card, Group, Modal, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { User } from '@qm/contracts/rest';
-import { apiFetch, EmptyState, errorMessage, PageHeader, PageLoader } from '@qm/ui';
+import {
+  apiFetch,
+  EmptyState,
+  errorMessage,
+  PageHeader,
+  PageLoader,
+  ResponsiveTable,
+  type ResponsiveColumn,
+} from '@qm/ui';
 import { IconCheck, IconUsers, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
 /** GET /api/users: the list every decision invalidates (spec §7). */
 export const USERS_QUERY_KEY = ['/api/users'] as const;
@@ -22,6 +30,22 @@ const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
 
 /** Long usernames and emails wrap inside their column instead of widening the table. */
 const WRAP_ANYWHERE = { overflowWrap: 'anywhere' } as const;
+
+function RoleBadge({ user }: { user: User }) {
+  return (
+    <Badge variant="light" color={user.role === 'Admin' ? 'grape' : 'gray'} styles={BADGE_STYLES}>
+      {user.role}
+    </Badge>
+  );
+}
+
+function StatusBadge({ user }: { user: User }) {
+  return (
+    <Badge color={STATUS_COLORS[user.status]} variant="light" styles={BADGE_STYLES}>
+      {user.status}
+    </Badge>
+  );
+}
 
 const pendingFirst = (user: User) => (user.status === 'pending' ? 0 : 1);
 
@@ -91,6 +115,84 @@ function RejectDialog({
   );
 }
 
+function DecisionButtons({
+  user,
+  busy,
+  approving,
+  onApprove,
+  onReject,
+}: {
+  user: User;
+  busy: boolean;
+  approving: boolean;
+  onApprove: () => void;
+  onReject: () => void;
+}) {
+  return (
+    <Group gap="xs" wrap="nowrap">
+      <Button
+        size="xs"
+        color="green"
+        leftSection={<IconCheck size={14} />}
+        loading={approving}
+        disabled={busy}
+        onClick={onApprove}
+        aria-label={`Approve ${user.username}`}
+      >
+        Approve
+      </Button>
+      <Button
+        size="xs"
+        color="red"
+        variant="light"
+        leftSection={<IconX size={14} />}
+        disabled={busy}
+        onClick={onReject}
+        aria-label={`Reject ${user.username}`}
+      >
+        Reject
+      </Button>
+    </Group>
+  );
+}
+
+/** The table's columns; on a phone each user is a card (username and status on top, actions below). */
+function userColumns(actions: (user: User) => ReactNode): ResponsiveColumn<User>[] {
+  return [
+    {
+      header: 'Username',
+      cell: (user) => (
+        <Text size="sm" fw={500} style={WRAP_ANYWHERE}>
+          {user.username}
+        </Text>
+      ),
+      hideOnCard: true,
+    },
+    { header: 'Full Name', cell: fullName },
+    {
+      header: 'Email',
+      cell: (user) => (
+        <Text size="sm" style={WRAP_ANYWHERE}>
+          {user.email}
+        </Text>
+      ),
+      wide: true,
+    },
+    { header: 'Role', cell: (user) => <RoleBadge user={user} /> },
+    { header: 'Status', cell: (user) => <StatusBadge user={user} />, hideOnCard: true },
+    {
+      header: 'Actions',
+      cell: (user) =>
+        actions(user) ?? (
+          <Text size="sm" c="dimmed">
+            —
+          </Text>
+        ),
+      hideOnCard: true,
+    },
+  ];
+}
+
 /** /admin/users — approve or reject pending registrations (spec §2 "User management"). */
 export function UsersPage() {
   const queryClient = useQueryClient();
@@ -122,6 +224,16 @@ export function UsersPage() {
   // Pending registrations first (they need a decision), otherwise in the server's order.
   const rows = users.data ? [...users.data].sort((a, b) => pendingFirst(a) - pendingFirst(b)) : [];
   const busyFor = (userId: number) => update.isPending && update.variables?.userId === userId;
+  const actions = (user: User) =>
+    user.status === 'pending' ? (
+      <DecisionButtons
+        user={user}
+        busy={busyFor(user.id)}
+        approving={busyFor(user.id) && update.variables?.status === 'approved'}
+        onApprove={() => update.mutate({ userId: user.id, status: 'approved' })}
+        onReject={() => setRejecting(user)}
+      />
+    ) : null;
 
   return (
     <>
@@ -135,79 +247,18 @@ export function UsersPage() {
       ) : users.data.length === 0 ? (
         <EmptyState icon={<IconUsers size={24} />} title="No users found" />
       ) : (
-        <Card withBorder radius="md" padding={0}>
-          <Table.ScrollContainer minWidth={820}>
-            <Table striped highlightOnHover verticalSpacing="sm" horizontalSpacing="md">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Username</Table.Th>
-                  <Table.Th>Full Name</Table.Th>
-                  <Table.Th>Email</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((user) => (
-                  <Table.Tr key={user.id} data-testid={`user-row-${user.username}`}>
-                    <Table.Td fw={500} style={WRAP_ANYWHERE}>
-                      {user.username}
-                    </Table.Td>
-                    <Table.Td>{fullName(user)}</Table.Td>
-                    <Table.Td style={WRAP_ANYWHERE}>{user.email}</Table.Td>
-                    <Table.Td>
-                      <Badge
-                        variant="light"
-                        color={user.role === 'Admin' ? 'grape' : 'gray'}
-                        styles={BADGE_STYLES}
-                      >
-                        {user.role}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      <Badge color={STATUS_COLORS[user.status]} variant="light" styles={BADGE_STYLES}>
-                        {user.status}
-                      </Badge>
-                    </Table.Td>
-                    <Table.Td>
-                      {user.status === 'pending' ? (
-                        <Group gap="xs" wrap="nowrap">
-                          <Button
-                            size="xs"
-                            color="green"
-                            leftSection={<IconCheck size={14} />}
-                            loading={busyFor(user.id) && update.variables?.status === 'approved'}
-                            disabled={busyFor(user.id)}
-                            onClick={() => update.mutate({ userId: user.id, status: 'approved' })}
-                            aria-label={`Approve ${user.username}`}
-                          >
-                            Approve
-                          </Button>
-                          <Button
-                            size="xs"
-                            color="red"
-                            variant="light"
-                            leftSection={<IconX size={14} />}
-                            disabled={busyFor(user.id)}
-                            onClick={() => setRejecting(user)}
-                            aria-label={`Reject ${user.username}`}
-                          >
-                            Reject
-                          </Button>
-                        </Group>
-                      ) : (
-                        <Text size="sm" c="dimmed">
-                          —
-                        </Text>
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </Card>
+        <ResponsiveTable
+          rows={rows}
+          columns={userColumns(actions)}
+          rowKey={(user) => user.id}
+          label="Users"
+          minWidth={820}
+          rowAttributes={(user) => ({ 'data-testid': `user-row-${user.username}` })}
+          cardAttributes={(user) => ({ 'data-testid': `user-card-${user.username}` })}
+          cardTitle={(user) => user.username}
+          cardBadge={(user) => <StatusBadge user={user} />}
+          cardFooter={actions}
+        />
       )}
       <RejectDialog
         key={rejecting?.id ?? 'none'}

@@ -34,15 +34,15 @@ export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardP
       data-testid="product-card"
       data-product-id={product.id}
     >
+      {/* A flex column whose last blocks (stock and price, the button) are pushed to the bottom, so that
+          the cards of a row line up their prices and buttons whatever their titles and badges. */}
       <Stack gap="sm" h="100%">
-        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-          <Title order={3} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
-            {product.name}
-          </Title>
-          <Badge color={TYPE_COLORS[product.type]} variant="light" style={{ flexShrink: 0 }}>
-            {product.type}
-          </Badge>
-        </Group>
+        <Badge color={TYPE_COLORS[product.type]} variant="light" style={{ alignSelf: 'flex-start' }}>
+          {product.type}
+        </Badge>
+        <Title order={2} size="h4" id={titleId} style={{ overflowWrap: 'anywhere' }}>
+          {product.name}
+        </Title>
 
         <Text size="sm" c={product.description ? undefined : 'dimmed'} lineClamp={3} mih="4.5em">
           {product.description || 'No description provided.'}
@@ -59,12 +59,19 @@ export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardP
         <ManufacturerDetails manufacturerId={product.manufacturerId} />
         <Divider />
 
-        <Group justify="space-between" align="center" mt="auto" gap="xs">
-          <StockIndicator stock={product.stock} data-testid="stock-indicator" />
-          <Text fw={700} size="lg" data-testid="product-price">
+        {/* Stock and price always on two lines: "Selling Quickly! Only 3 left" beside a five-digit price
+            does not fit one line of a card, and a row that wraps in some cards only would misalign them. */}
+        <Stack gap={4} mt="auto">
+          <StockIndicator
+            stock={product.stock}
+            data-testid="stock-indicator"
+            style={{ alignSelf: 'flex-start' }}
+            styles={{ label: { overflow: 'visible' } }}
+          />
+          <Text fw={700} size="xl" data-testid="product-price">
             {formatINR(product.price)}
           </Text>
-        </Group>
+        </Stack>
 
         {isOwner ? (
           <Group grow gap="sm">

@@ -27,7 +27,7 @@ export function OrderCard({ order }: { order: PurchasedOrderView | SoldOrderView
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" gap="xs">
           <Stack gap={0}>
-            <Title order={3} size="h4" id={titleId}>
+            <Title order={2} size="h4" id={titleId}>
               Order #{order.id}
             </Title>
             <Text size="sm" c="dimmed" component="time" dateTime={order.createdAt}>

@@ -1,4 +1,15 @@
-import { Button, Card, Group, Modal, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import {
+  Box,
+  Button,
+  Card,
+  Group,
+  Modal,
+  Select,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { PriceInput, StockInput } from '../components/ProductFields';
@@ -57,60 +68,63 @@ export function CreateProductPage() {
 
   return (
     <>
-      <PageHeader title="Create New Product" subtitle="List a product in the marketplace." />
-      <Card withBorder radius="md" padding="lg" maw={760}>
-        <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
-          <Stack gap="md">
-            <TextInput
-              label="Product Name"
-              placeholder="e.g. Tactical Night Vision Goggles"
-              required
-              maxLength={PRODUCT_LIMITS.nameMaxChars}
-              {...form.getInputProps('name')}
-            />
-            <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-              <Select
-                label="Type"
+      {/* Centred with the header above it, not left-aligned with the wide page's empty right side. */}
+      <Box maw={760} mx="auto">
+        <PageHeader title="Create New Product" subtitle="List a product in the marketplace." />
+        <Card withBorder radius="md" padding="lg">
+          <form onSubmit={form.onSubmit((values) => create.mutate(values))} noValidate>
+            <Stack gap="md">
+              <TextInput
+                label="Product Name"
+                placeholder="e.g. Tactical Night Vision Goggles"
                 required
-                data={PRODUCT_TYPES}
-                allowDeselect={false}
-                {...form.getInputProps('type')}
+                maxLength={PRODUCT_LIMITS.nameMaxChars}
+                {...form.getInputProps('name')}
               />
-              <PriceInput placeholder="0.00" {...form.getInputProps('price')} />
-              <StockInput label="Stock" {...form.getInputProps('stock')} />
-            </SimpleGrid>
-            <Stack gap={6}>
-              <Textarea
-                label="Description"
-                placeholder="Describe the product, its specifications and intended use"
-                autosize
-                minRows={5}
-                maxRows={14}
-                maxLength={PRODUCT_LIMITS.descriptionMaxChars}
-                {...form.getInputProps('description')}
-              />
-              <Group>
-                <Button
-                  variant="light"
-                  size="compact-sm"
-                  leftSection={<IconSparkles size={14} />}
-                  onClick={ai.open}
-                >
-                  AI Description Generator
+              <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
+                <Select
+                  label="Type"
+                  required
+                  data={PRODUCT_TYPES}
+                  allowDeselect={false}
+                  {...form.getInputProps('type')}
+                />
+                <PriceInput placeholder="0.00" {...form.getInputProps('price')} />
+                <StockInput label="Stock" {...form.getInputProps('stock')} />
+              </SimpleGrid>
+              <Stack gap={6}>
+                <Textarea
+                  label="Description"
+                  placeholder="Describe the product, its specifications and intended use"
+                  autosize
+                  minRows={5}
+                  maxRows={14}
+                  maxLength={PRODUCT_LIMITS.descriptionMaxChars}
+                  {...form.getInputProps('description')}
+                />
+                <Group>
+                  <Button
+                    variant="light"
+                    size="compact-sm"
+                    leftSection={<IconSparkles size={14} />}
+                    onClick={ai.open}
+                  >
+                    AI Description Generator
+                  </Button>
+                </Group>
+              </Stack>
+              <Group justify="flex-end" gap="sm">
+                <Button component={Link} to="/market" variant="default">
+                  Cancel
+                </Button>
+                <Button type="submit" loading={create.isPending}>
+                  Create Product
                 </Button>
               </Group>
             </Stack>
-            <Group justify="flex-end" gap="sm">
-              <Button component={Link} to="/market" variant="default">
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create Product
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Card>
+          </form>
+        </Card>
+      </Box>
 
       <Modal
         opened={aiOpened}

@@ -55,7 +55,7 @@ export function PaymentPage() {
       product.error instanceof ApiError && (product.error.status === 404 || product.error.status === 400);
     if (missing) return <ProductNotFound />;
     return (
-      <Stack gap="lg" maw={720}>
+      <Stack gap="lg" maw={720} mx="auto">
         <BackToMarket />
         <Alert
           color="red"
@@ -74,7 +74,7 @@ export function PaymentPage() {
   }
 
   return (
-    <Stack gap="lg" maw={720}>
+    <Stack gap="lg" maw={720} mx="auto">
       <BackToMarket />
       <PurchaseCard key={product.data.id} product={product.data} />
     </Stack>

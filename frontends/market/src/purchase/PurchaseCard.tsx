@@ -66,20 +66,21 @@ export function PurchaseCard({ product }: { product: Product }) {
         <Title order={1} size="h2">
           Complete Your Purchase
         </Title>
-        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
-          <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
-            {product.name}
-          </Title>
-          <Badge color={TYPE_COLORS[product.type]} variant="light" style={{ flexShrink: 0 }}>
-            {product.type}
-          </Badge>
-        </Group>
+        {/* The name across the card (not wrapped around the type badge), the badges below it. */}
+        <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+          {product.name}
+        </Title>
         {product.description && (
           <Text size="sm" c="dimmed" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
             {product.description}
           </Text>
         )}
-        <StockIndicator stock={product.stock} w="fit-content" />
+        <Group gap="xs">
+          <Badge color={TYPE_COLORS[product.type]} variant="light">
+            {product.type}
+          </Badge>
+          <StockIndicator stock={product.stock} />
+        </Group>
         <Divider />
         <Line label="Price per unit">
           <Text fw={700} size="lg">

@@ -1,5 +1,4 @@
 import {
-  ActionIcon,
   Anchor,
   Box,
   Button,
@@ -13,14 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  IconBrandGithub,
-  IconBrandLinkedin,
-  IconBrandX,
-  IconMail,
-  IconMapPin,
-  IconPhone,
-} from '@tabler/icons-react';
+import { IconMail, IconMapPin, IconPhone } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 
@@ -52,12 +44,6 @@ const COLUMNS: { title: string; links: { to: string; label: string }[] }[] = [
   },
 ];
 
-const SOCIAL = [
-  { href: 'https://github.com', label: 'GitHub', icon: IconBrandGithub },
-  { href: 'https://www.linkedin.com', label: 'LinkedIn', icon: IconBrandLinkedin },
-  { href: 'https://x.com', label: 'X', icon: IconBrandX },
-];
-
 function Newsletter() {
   const [email, setEmail] = useState('');
 
@@ -72,7 +58,9 @@ function Newsletter() {
 
   return (
     <Stack gap="xs">
-      <Title order={5}>Newsletter</Title>
+      <Title order={2} size="h5">
+        Newsletter
+      </Title>
       <Text size="sm" c="dimmed">
         Platform updates and procurement news, once a month.
       </Text>
@@ -103,7 +91,9 @@ export function Footer() {
         <Grid gutter="xl">
           <Grid.Col span={{ base: 12, md: 4 }}>
             <Stack gap="xs">
-              <Title order={4}>Quartermaster</Title>
+              <Title order={2} size="h4">
+                Quartermaster
+              </Title>
               <Text size="sm" c="dimmed">
                 Secure procurement of military equipment and supplies: verified buyers and manufacturers, a
                 prepaid wallet and full administrator oversight.
@@ -122,27 +112,14 @@ export function Footer() {
                 <IconMapPin size={16} />
                 <Text size="sm">New Delhi, India</Text>
               </Group>
-              <Group gap="xs" mt="xs">
-                {SOCIAL.map(({ href, label, icon: Icon }) => (
-                  <ActionIcon
-                    key={label}
-                    component="a"
-                    href={href}
-                    target="_blank"
-                    rel="noreferrer"
-                    variant="default"
-                    aria-label={label}
-                  >
-                    <Icon size={16} />
-                  </ActionIcon>
-                ))}
-              </Group>
             </Stack>
           </Grid.Col>
           {COLUMNS.map((column) => (
             <Grid.Col key={column.title} span={{ base: 6, sm: 4, md: 'auto' }}>
               <Stack gap={6}>
-                <Title order={5}>{column.title}</Title>
+                <Title order={2} size="h5">
+                  {column.title}
+                </Title>
                 {column.links.map((link) => (
                   <Anchor key={link.to} component={Link} to={link.to} size="sm" c="dimmed">
                     {link.label}

@@ -14,10 +14,11 @@ import {
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { ContactBody, type ContactInput, SUPPORT_LIMITS, SUPPORT_MESSAGES as MSG } from '@qm/contracts/rest';
-import { apiFetch, errorMessage } from '@qm/ui';
+import { apiFetch } from '@qm/ui';
 import { IconClock, IconMail, IconMapPin, IconPhone } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { submitErrorMessage } from './contactError';
 
 const DETAILS = [
   { icon: IconMail, label: 'Email', value: 'support@quartermaster.example' },
@@ -41,12 +42,8 @@ export default function ContactPage() {
       notifications.show({ color: 'green', title: MSG.submitSuccessTitle, message: MSG.submitSuccess });
     },
     onError: (error) => {
-      // Spec §8: "Failed to submit query" with the server's message.
-      notifications.show({
-        color: 'red',
-        title: MSG.submitFailed,
-        message: errorMessage(error, 'Please try again later.'),
-      });
+      // Spec §8: "Failed to submit query" with the server's message, when it is one meant for visitors.
+      notifications.show({ color: 'red', title: MSG.submitFailed, message: submitErrorMessage(error) });
     },
   });
 

@@ -56,6 +56,9 @@ export const SUPPORT_MESSAGES = {
   changedMeanwhile: 'This query was updated by someone else. Please reload it and try again.',
   tooManySubmissions: 'Too many queries submitted. Please try again later.',
   submitFailed: 'Failed to submit query',
+  /** The contact form's failure text when the server's own words are not meant for visitors. */
+  submitUnavailable:
+    'Your message could not be sent right now. Please try again in a few minutes, or email support@quartermaster.example.',
   submitSuccessTitle: 'Query Submitted Successfully',
   submitSuccess: 'Thank you for contacting us. Our team will review your query and get back to you shortly.',
   updateSuccessTitle: 'Success',

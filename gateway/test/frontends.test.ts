@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { frontendRoutes } from '../src/http/frontends';
+
+/** The built shell as the gateway serves it in production: its entry, a hashed chunk, public files. */
+describe('frontend files (production)', () => {
+  let dist: string;
+  let server: Server;
+  let url: string;
+
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'qm-frontends-'));
+    const shell = join(dist, 'shell', 'dist');
+    mkdirSync(shell, { recursive: true });
+    writeFileSync(join(shell, 'index.html'), '<!doctype html><script src="/theme-init.js"></script>');
+    writeFileSync(join(shell, 'theme-init.js'), 'document.documentElement.dataset.x = "1";');
+    writeFileSync(join(shell, 'main.0123abcd.js'), 'console.log(1);');
+    const app = express();
+    frontendRoutes(app, { dist, dev: false });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('serves the theme script as JavaScript that is revalidated (its name never changes)', async () => {
+    const res = await fetch(`${url}/theme-init.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/javascript/);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('keeps content-hashed chunks for a year and the SPA entry revalidated', async () => {
+    const chunk = await fetch(`${url}/main.0123abcd.js`);
+    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const page = await fetch(`${url}/market`, { headers: { Accept: 'text/html' } });
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(await page.text()).toContain('<script src="/theme-init.js"></script>');
+  });
+});
