@@ -19,7 +19,14 @@
 // Screenshots go to e2e/artifacts/a11y-*.png. Last line: `a11y: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkA11y, checkNoOverflow, axeTally, settle, watchProblems } from './lib/a11y.mjs';
+import {
+  axeTally,
+  checkA11y,
+  checkNoClippedLabels,
+  checkNoOverflow,
+  settle,
+  watchProblems,
+} from './lib/a11y.mjs';
 import { launchBrowser } from './lib/browser.mjs';
 import { apiClient, register, signInContext, topUp } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
@@ -503,10 +510,11 @@ async function tour(role, width, scheme) {
   for (const route of TOURS[role]()) {
     const label = `${role} ${width}px ${scheme} ${route}`;
     await step(
-      `${label}: axe clean${width < 768 ? ', fits the screen' : ''}, no console error or CSP violation`,
+      `${label}: axe clean${width < 768 ? ', fits the screen' : ''}, no label cut short, no console error or CSP violation`,
       async () => {
         await open(page, route);
         if (width < 768) await checkNoOverflow(page, label);
+        await checkNoClippedLabels(page, label);
         const bare = route.replace(/\?.*$/, '').replace(/\/\d+$/, '');
         if ((width < 768 && SHOTS.has(bare)) || (width < 768 && bare.startsWith('/admin/')))
           await topShot(page, `${role}-${width}-${scheme}-${shotName(route)}`);

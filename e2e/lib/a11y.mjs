@@ -76,6 +76,16 @@ export async function checkNoOverflow(page, label) {
   }
 }
 
+/** Fails when a button's or badge's label is cut short (Mantine clips them with an ellipsis). */
+export async function checkNoClippedLabels(page, label) {
+  const clipped = await page.evaluate(() =>
+    [...document.querySelectorAll('.mantine-Button-label, .mantine-Badge-label')]
+      .filter((el) => el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+      .map((el) => el.textContent.trim()),
+  );
+  if (clipped.length) throw new Error(`${label}: labels cut short: ${clipped.slice(0, 5).join(', ')}`);
+}
+
 /**
  * Records, for every page of `context`, console errors (which include failed requests and scripts or
  * styles the CSP blocked) and CSP violations (the `securitypolicyviolation` event, also raised for

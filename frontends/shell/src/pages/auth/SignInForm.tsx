@@ -1,4 +1,14 @@
-import { Alert, Anchor, Button, Divider, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { looksLikeSql, SignInForm as SignInSchema } from '@qm/contracts/rest';
 import { IconKey, IconShieldLock } from '@tabler/icons-react';
@@ -92,7 +102,8 @@ export function SignInForm({ initialUsername = '', onSubmit, submitting }: SignI
             Sign In
           </Button>
           <Divider label="or" labelPosition="center" />
-          <Group grow gap="sm">
+          {/* Side by side from `xs` up; stacked on a phone, where side by side cut both labels short. */}
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
             <Button
               variant="light"
               leftSection={<IconKey size={18} />}
@@ -104,7 +115,7 @@ export function SignInForm({ initialUsername = '', onSubmit, submitting }: SignI
             <Button component={Link} to="/admin" variant="default" leftSection={<IconShieldLock size={18} />}>
               Login as Admin
             </Button>
-          </Group>
+          </SimpleGrid>
         </Stack>
       </form>
       <SqlInjectorDialog opened={sqlDialog} onBack={backToLogin} />
