@@ -42,7 +42,7 @@ export function addAssistantService(
         role: c.user.isAdmin ? 'Admin' : c.user.role,
         name: c.user.name,
         walletBalancePaise: c.walletBalancePaise,
-        recentActivity: c.recentActivity.map((a) => ({ ...a, createdAt: a.createdAt })),
+        recentActivity: c.recentActivity,
         productInterests: c.productInterests,
       };
     },
