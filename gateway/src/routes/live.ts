@@ -11,13 +11,25 @@ const LiveHeaders = z.object({
     .openapi({ description: 'The last id received; what the user missed since is sent first.' }),
 });
 
-const EventStream = z.string().openapi({
-  description:
-    'Server-Sent Events. `product` (everyone: `{ productId, stock?, deleted? }`), `order` (its buyer ' +
-    'and seller: `{ id, status, buyerId, sellerId }`), `transfer` (its receiver: `{ receiverId, ' +
-    'senderUsername, amountPaise, reference }`), `reset` (events may have been missed: refetch). ' +
-    'A comment every 20 s; ids resume within this gateway process for 5 minutes or 1,000 events.',
-});
+/**
+ * One event of the stream, in the shape OpenAPI 3.2 gives a `text/event-stream` item (`itemSchema`)
+ * and schemathesis checks each parsed event against.
+ */
+const EventStream = z
+  .object({
+    event: z.enum(['product', 'order', 'transfer', 'reset']),
+    data: z.string().openapi({ description: 'The event as JSON.' }),
+    id: z.string().optional(),
+    retry: z.number().int().optional(),
+  })
+  .openapi({
+    description:
+      'Server-Sent Events. `product` (everyone: `{ productId, stock?, deleted? }`), `order` (its buyer ' +
+      'and seller: `{ id, status, buyerId, sellerId }`), `transfer` (its receiver: `{ receiverId, ' +
+      'senderUsername, amountPaise, reference }`), `reset` (events may have been missed: refetch, ' +
+      'data `{}`). A comment every 20 s; ids resume within this gateway process for 5 minutes or ' +
+      '1,000 events.',
+  });
 
 /** GET /api/live: the signed-in user's events as they happen (issue 12 §3); polling stays the fallback. */
 export function registerLiveRoutes(api: Api, { live }: GatewayDeps): void {
