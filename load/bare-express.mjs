@@ -1,10 +1,28 @@
-// The baseline of `make bench`: a bare Express handler answering a small JSON body, in its own process.
+// The baselines of `make bench`, in their own process: a bare Express handler answering a small JSON
+// body, and a bare Express handler reading the same user document the gateway path reads, straight
+// from the database with the driver (no gateway, no gRPC, no service).
 import express from 'express';
+import { MongoClient } from 'mongodb';
 
 const app = express();
 const body = { id: 1, name: 'Night vision goggles', price: '12500.50', stock: 4 };
 app.get('/bare', (_req, res) => res.json(body));
+
+// The identity service's pool size (DEFAULT_POOL_SIZE in @qm/platform), so both paths get as many
+// database connections.
+const mongo = new MongoClient(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 10 });
+const users = mongo.db(process.env.IDENTITY_DB ?? 'qm_identity').collection('users');
+const CARD_FIELDS = { _id: 0, id: 1, firstName: 1, lastName: 1, yearsOfExperience: 1, licenseNumber: 1 };
+app.get('/bare-db/users/:id', async (req, res) => {
+  const id = Number(req.params.id);
+  if (!Number.isSafeInteger(id) || id < 1) return res.status(400).json({ message: 'Invalid id' });
+  const user = await users.findOne({ id }, { projection: CARD_FIELDS });
+  if (!user) return res.status(404).json({ message: 'User not found' });
+  res.json(user);
+});
+
+await mongo.connect();
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   process.send?.({ port: server.address().port });
 });
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+process.on('SIGTERM', () => server.close(() => mongo.close().then(() => process.exit(0))));

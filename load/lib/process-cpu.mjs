@@ -1,10 +1,11 @@
 // CPU time of the local stack's processes, read from /proc (Linux): what an operation costs apart
-// from queueing, which holds on a busy machine better than latencies do. load/purchase-cost.mjs and
-// load/chat-cost.mjs use it.
+// from queueing, which holds on a busy machine better than latencies do. load/purchase-cost.mjs,
+// load/chat-cost.mjs and load/bench.mjs use it.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
-const PROCESS_NAMES = /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)/;
+const PROCESS_NAMES =
+  /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)|(bare-express)/;
 
 /** CPU milliseconds so far of every process in this network namespace, by stack component. */
 export function cpuByComponent() {
@@ -34,7 +35,7 @@ export function perOperation(before, after, n) {
       .map((k) => [k, (after[k] - (before[k] ?? 0)) / n])
       .filter(([, ms]) => ms > 0)
       .sort((a, b) => b[1] - a[1])
-      .map(([k, ms]) => [k, Number(ms.toFixed(1))]),
+      .map(([k, ms]) => [k, Number(ms.toFixed(2))]),
   );
   return { per, total: Object.values(per).reduce((a, b) => a + b, 0) };
 }
