@@ -9,7 +9,9 @@
 // bring it: pushed from the orders service's event) and the product's card turns from "In Stock" to
 // "Selling Quickly! Only 5 left" (pushed from the catalog's stock event; the market's 10 s poll is the
 // fallback, so that check alone would also pass without the push). A second browser signed in as
-// another buyer sees the new stock but gets no sale toast. Screenshots go to e2e/artifacts/live-*.png. Last line: `live: N passed, M failed`.
+// another buyer sees the new stock but gets no sale toast. That buyer then sends the contact form
+// signed in; an administrator replies, and the buyer's page shows "Your query was answered" (pushed
+// from the support service's reply event), which the Manufacturer's page does not. Screenshots go to e2e/artifacts/live-*.png. Last line: `live: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { apiClient, register, signInContext, topUp } from './lib/api.mjs';
@@ -39,6 +41,7 @@ let product;
 let buyer;
 let makerPage;
 let otherPage;
+let admin;
 
 async function signedInPage(user) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -52,7 +55,7 @@ async function signedInPage(user) {
 const card = (page) => page.locator('.mantine-Card-root').filter({ hasText: PRODUCT.name });
 
 await step('setup: a Manufacturer with a 6-unit product, two funded Army buyers', async () => {
-  const admin = apiClient(BASE_URL);
+  admin = apiClient(BASE_URL);
   await admin('POST', '/api/login', { username: 'admin', password: ADMIN_PASSWORD, portal: 'admin' });
   for (const user of [MAKER, BUYER, OTHER]) {
     const id = await register(BASE_URL, user, PASSWORD);
@@ -101,6 +104,42 @@ await step('the other buyer sees the new stock but no sale toast', async () => {
     .count();
   assert(toasts === 0, `the other buyer got ${toasts} sale toast(s)`);
 });
+
+await step(
+  'a reply to the query the other buyer sent signed in: pushed to them alone as a toast',
+  async () => {
+    const subject = `Live reply ${RUN}`;
+    const sent = await otherPage.evaluate(
+      async (body) => {
+        const res = await fetch('/api/contact', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: res.status, body: await res.json() };
+      },
+      { fullName: 'Isha Verma', email: `${OTHER.username}@example.test`, subject, message: 'Any news?' },
+    );
+    assert(sent.status === 201, `the contact form answered ${sent.status}`);
+    await admin('PATCH', `/api/admin/queries/${sent.body.id}/status`, {
+      status: 'resolved',
+      response: 'Dispatched today.',
+    });
+    const toast = otherPage
+      .locator('.mantine-Notification-root')
+      .filter({ hasText: 'Your query was answered' });
+    await toast.first().waitFor({ state: 'visible' });
+    const text = await toast.first().innerText();
+    assert(text.includes(`"${subject}" is resolved`), `the toast says "${text}"`);
+    await shot(otherPage, 'query-reply');
+    const seen = await makerPage
+      .locator('.mantine-Notification-root')
+      .filter({ hasText: 'Your query was answered' })
+      .count();
+    assert(seen === 0, `the Manufacturer got ${seen} reply toast(s)`);
+  },
+  { page: otherPage },
+);
 
 await browser.close();
 done();

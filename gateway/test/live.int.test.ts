@@ -3,7 +3,9 @@ import {
   CATALOG_SUBJECTS,
   type OrderEndedData,
   ORDERS_SUBJECTS,
+  type QueryRepliedData,
   streamOf,
+  SUPPORT_SUBJECTS,
   type TransferReceivedData,
   WALLET_SUBJECTS,
 } from '@qm/contracts/events';
@@ -124,6 +126,18 @@ describe('live updates over SSE (real gateway app, real NATS)', () => {
         reference: `p2p:${amountPaise}`,
       }),
     );
+  const publishReply = (queryId: number, userId?: number) =>
+    bus.publish(
+      SUPPORT_SUBJECTS.replied,
+      makeEvent<QueryRepliedData>(SUPPORT_SUBJECTS.replied, {
+        queryId,
+        status: 'in-progress',
+        byUserId: nobody,
+        at: new Date().toISOString(),
+        subject: `Query ${queryId}`,
+        ...(userId ? { userId } : {}),
+      }),
+    );
   const publishStock = (id: number) =>
     bus.publish(
       CATALOG_SUBJECTS.updated,
@@ -137,7 +151,7 @@ describe('live updates over SSE (real gateway app, real NATS)', () => {
 
   beforeAll(async () => {
     bus = await connectBus({ servers: INFRA.NATS_URL, name: 'live-test', log });
-    await bus.ensureStreams(['orders', 'catalog', 'wallet'].map(streamOf));
+    await bus.ensureStreams(['orders', 'catalog', 'wallet', 'support'].map(streamOf));
     hub = createLiveHub({ bus, log, maxStreamsPerUser: 2 });
     gw = await startGateway({}, headerSessions({ alice, bob }), { live: hub });
   });
@@ -165,7 +179,7 @@ describe('live updates over SSE (real gateway app, real NATS)', () => {
     expect(live.responses).toHaveProperty('429');
   });
 
-  it("each user hears only their own orders and transfers; both hear the market's stock", async () => {
+  it("each user hears only their own orders, transfers and query replies; both hear the market's stock", async () => {
     const a = await open('alice');
     const b = await open('bob');
     await eventually(() => a.lastId !== '' && b.lastId !== '');
@@ -174,11 +188,17 @@ describe('live updates over SSE (real gateway app, real NATS)', () => {
     await publishTransfer(bob.userId, 1025);
     await publishOrder(base + 11, nobody, nobody);
     await publishTransfer(nobody, 1);
+    await publishReply(base + 40, alice.userId);
+    await publishReply(base + 41); // sent signed out: no one is told
+    await publishReply(base + 42, nobody);
     await publishStock(base + 20);
     // One connection publishes them in order, so once the last is heard the others have been too.
     await eventually(() => a.of('product').length > 0 && b.of('product').length > 0);
 
-    expect(a.events.map((e) => e.event)).toEqual(['order', 'product']);
+    expect(a.events.map((e) => e.event)).toEqual(['order', 'query', 'product']);
+    expect(a.of('query')).toEqual([
+      { id: base + 40, status: 'in-progress', subject: `Query ${base + 40}`, userId: alice.userId },
+    ]);
     expect(a.of('order')).toEqual([
       { id: base + 10, status: 'completed', buyerId: alice.userId, sellerId: nobody },
     ]);

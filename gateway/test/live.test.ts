@@ -1,4 +1,4 @@
-import { CATALOG_SUBJECTS, ORDERS_SUBJECTS, WALLET_SUBJECTS } from '@qm/contracts/events';
+import { CATALOG_SUBJECTS, ORDERS_SUBJECTS, SUPPORT_SUBJECTS, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { createLiveBuffer } from '../src/live/buffer';
 import { audienceOf, concerns, type LiveEvent, toLiveEvent } from '../src/live/events';
 
@@ -21,6 +21,27 @@ describe('live events: who hears what', () => {
     expect(audienceOf(transfer!)).toEqual([5]);
     expect(concerns(transfer!, 3)).toBe(false);
     expect(concerns(order(9, 3, 4), 5)).toBe(false);
+  });
+
+  it("tells a query's sender of its reply, without the administrator or the response; none when sent signed out", () => {
+    const replied = {
+      queryId: 12,
+      status: 'resolved',
+      byUserId: 1,
+      at: '2026-11-24T10:00:00.000Z',
+      subject: 'Delivery to Leh',
+    };
+    const told = toLiveEvent(SUPPORT_SUBJECTS.replied, { ...replied, userId: 8 });
+    expect(told).toEqual({
+      type: 'query',
+      data: { id: 12, status: 'resolved', subject: 'Delivery to Leh', userId: 8 },
+    });
+    expect(audienceOf(told!)).toEqual([8]);
+    expect(concerns(told!, 1)).toBe(false);
+    expect(toLiveEvent(SUPPORT_SUBJECTS.replied, replied)).toBeUndefined();
+    expect(
+      toLiveEvent(SUPPORT_SUBJECTS.replied, { ...replied, userId: 8, status: 'pending' }),
+    ).toBeUndefined();
   });
 
   it('passes on only public market data of a product: its id, and its stock when the event says it', () => {

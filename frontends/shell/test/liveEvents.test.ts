@@ -44,6 +44,21 @@ describe('live events in the shell', () => {
     expect(buyer.stale(['/api/orders/purchased', 1])).toBe(true);
   });
 
+  it("a reply to the user's own query: a toast saying it is answered and where the reply is", async () => {
+    const reply = { id: 12, status: 'resolved', subject: 'Delivery to Leh', userId: 5 };
+    const sender = setup(5);
+    await applyLiveEvent('query', reply, sender.ctx);
+    expect(sender.toasts).toEqual([
+      {
+        title: 'Your query was answered',
+        message: '"Delivery to Leh" is resolved. The reply is in your email.',
+      },
+    ]);
+    const other = setup(6);
+    await applyLiveEvent('query', reply, other.ctx);
+    expect(other.toasts).toEqual([]);
+  });
+
   it("ignores another user's events and refreshes products on stock changes", async () => {
     const { ctx, toasts, stale, products } = setup(9);
     await applyLiveEvent('order', { id: 1, status: 'completed', buyerId: 3, sellerId: 4 }, ctx);

@@ -4,6 +4,8 @@ import {
   ORDERS_SUBJECTS,
   type ProductCreatedData,
   type ProductUpdatedData,
+  type QueryRepliedData,
+  SUPPORT_SUBJECTS,
   type TransferReceivedData,
   WALLET_SUBJECTS,
 } from '@qm/contracts/events';
@@ -25,6 +27,11 @@ export type LiveEvent =
   | {
       type: 'transfer';
       data: { receiverId: number; senderUsername: string; amountPaise: number; reference: string };
+    }
+  /** An administrator replied to a query its sender sent signed in; told to that sender. */
+  | {
+      type: 'query';
+      data: { id: number; status: 'in-progress' | 'resolved'; subject: string; userId: number };
     };
 
 export type LiveEventType = LiveEvent['type'];
@@ -40,6 +47,7 @@ export const LIVE_SUBJECTS: readonly string[] = [
   ORDERS_SUBJECTS.completed,
   ORDERS_SUBJECTS.cancelled,
   WALLET_SUBJECTS.transferReceived,
+  SUPPORT_SUBJECTS.replied,
 ];
 
 const isId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
@@ -87,6 +95,16 @@ export function toLiveEvent(subject: string, data: unknown): LiveEvent | undefin
         },
       };
     }
+    case SUPPORT_SUBJECTS.replied: {
+      // A query sent signed out has no one to tell: its reply goes by mail only.
+      const d = data as Partial<QueryRepliedData>;
+      if (!isId(d.queryId) || !isId(d.userId)) return undefined;
+      if (d.status !== 'in-progress' && d.status !== 'resolved') return undefined;
+      return {
+        type: 'query',
+        data: { id: d.queryId, status: d.status, subject: String(d.subject ?? ''), userId: d.userId },
+      };
+    }
     default:
       return undefined;
   }
@@ -96,7 +114,10 @@ function stockOf(stock: unknown): { stock?: number } {
   return typeof stock === 'number' && Number.isFinite(stock) ? { stock } : {};
 }
 
-/** Who hears an event: market data is public; an order its two parties; a transfer its receiver. */
+/**
+ * Who hears an event: market data is public; an order its two parties; a transfer its receiver; a
+ * query's reply its sender.
+ */
 export function audienceOf(event: LiveEvent): Audience {
   switch (event.type) {
     case 'product':
@@ -105,6 +126,8 @@ export function audienceOf(event: LiveEvent): Audience {
       return [event.data.buyerId, event.data.sellerId];
     case 'transfer':
       return [event.data.receiverId];
+    case 'query':
+      return [event.data.userId];
   }
 }
 

@@ -17,7 +17,7 @@ const LiveHeaders = z.object({
  */
 const EventStream = z
   .object({
-    event: z.enum(['product', 'order', 'transfer', 'reset']),
+    event: z.enum(['product', 'order', 'transfer', 'query', 'reset']),
     data: z.string().openapi({ description: 'The event as JSON.' }),
     id: z.string().optional(),
     retry: z.number().int().optional(),
@@ -26,7 +26,8 @@ const EventStream = z
     description:
       'Server-Sent Events. `product` (everyone: `{ productId, stock?, deleted? }`), `order` (its buyer ' +
       'and seller: `{ id, status, buyerId, sellerId }`), `transfer` (its receiver: `{ receiverId, ' +
-      'senderUsername, amountPaise, reference }`), `reset` (events may have been missed: refetch, ' +
+      'senderUsername, amountPaise, reference }`), `query` (its sender, when signed in: `{ id, status, ' +
+      'subject, userId }`), `reset` (events may have been missed: refetch, ' +
       'data `{}`). A comment every 20 s; ids resume within this gateway process for 5 minutes or ' +
       '1,000 events.',
   });

@@ -47,7 +47,9 @@ function replyStatusFromProto(value: supportV1.QueryStatus): ReplyStatusName {
  */
 export function supportHandlers(d: { queries: Queries }): UnaryImpl<typeof supportV1.SupportServiceService> {
   return {
-    submitQuery: async (req) => ({ query: queryToProto(await d.queries.submit(submissionFromProto(req))) }),
+    submitQuery: async (req, ctx) => ({
+      query: queryToProto(await d.queries.submit(ctx.caller, submissionFromProto(req))),
+    }),
     listQueries: async (req, ctx) => {
       const { queries, total, counts } = await d.queries.list(ctx.caller, {
         page: req.page,

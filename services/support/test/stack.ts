@@ -27,6 +27,8 @@ export interface SupportStack {
   /** An anonymous visitor. */
   visitor: Browser;
   db: string;
+  /** The support service's events prefix (a listener on the bus hears its events with it). */
+  eventsPrefix: string;
   /** The in-process service (not with asProcess). */
   support?: RunningService<unknown>;
   /** SIGKILLs the support process (asProcess only). */
@@ -87,6 +89,7 @@ export async function startSupportStack(
     army: { who, as },
     visitor: new Browser(stack.url),
     db,
+    eventsPrefix: env.EVENTS_PREFIX!,
     support,
     kill,
     start,

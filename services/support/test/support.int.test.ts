@@ -1,6 +1,7 @@
 import { type AdminQueriesPage, SUPPORT_LIMITS, SUPPORT_MESSAGES as MSG } from '@qm/contracts/rest';
-import { newRequestId, runWithContext } from '@qm/platform';
-import { eventually } from '@qm/testkit';
+import { type QueryRepliedData, SUPPORT_SUBJECTS } from '@qm/contracts/events';
+import { connectBus, type EventEnvelope, newRequestId, runWithContext } from '@qm/platform';
+import { eventually, INFRA, testLog } from '@qm/testkit';
 import { headerSessions, startGateway } from '@qm/testkit/src/gateway';
 import { Browser } from '@qm/testkit/src/identity-stack';
 import { mailsTo, waitForMail } from '@qm/testkit/src/maildev';
@@ -101,6 +102,37 @@ describe('support: contact form and the administrators’ query inbox', () => {
     await eventually(async () =>
       (await mailsTo(form.email)).some((m) => m.text.includes('Delivered this morning.')),
     );
+  });
+
+  it('a signed-in sender is remembered: the reply’s event names them for the live toast', async () => {
+    const bus = await connectBus({
+      servers: INFRA.NATS_URL,
+      name: 'support-test-listener',
+      log: testLog('support-test'),
+      prefix: s.eventsPrefix,
+    });
+    const heard: QueryRepliedData[] = [];
+    const stop = bus.listen(SUPPORT_SUBJECTS.replied, (e: EventEnvelope) =>
+      heard.push(e.data as QueryRepliedData),
+    );
+    try {
+      const form = contactForm();
+      const sent = await s.army.as.post('/api/contact', form);
+      expect(sent.status).toBe(201);
+      const { id: anonymous } = await submit();
+      expect((await reply(sent.body.id, 'resolved', 'Sent by air.')).status).toBe(200);
+      expect((await reply(anonymous, 'in-progress', 'Looking.')).status).toBe(200);
+      await eventually(() => heard.length >= 2 || undefined);
+      expect(heard.find((e) => e.queryId === sent.body.id)).toMatchObject({
+        status: 'resolved',
+        subject: form.subject,
+        userId: s.army.who.id,
+      });
+      expect(heard.find((e) => e.queryId === anonymous)?.userId).toBeUndefined();
+    } finally {
+      stop();
+      await bus.close();
+    }
   });
 
   it('a pending query may be resolved at once', async () => {

@@ -14,8 +14,14 @@ export interface OrderEvent {
   buyerId: number;
   sellerId: number;
 }
+export interface QueryReplyEvent {
+  id: number;
+  status: 'in-progress' | 'resolved';
+  subject: string;
+  userId: number;
+}
 /** `reset`: the gateway could not replay what was missed (another replica, too long away). */
-export const LIVE_EVENT_TYPES = ['product', 'order', 'transfer', 'reset'] as const;
+export const LIVE_EVENT_TYPES = ['product', 'order', 'transfer', 'query', 'reset'] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
 export interface Toast {
@@ -43,6 +49,15 @@ export function orderToast(e: OrderEvent, userId: number): Toast | undefined {
   return { title: 'New sale', message: `Order #${e.id} ${e.status}` };
 }
 
+/** The reply itself goes by mail (spec §4): the toast says where to read it. */
+export function queryReplyToast(e: QueryReplyEvent): Toast {
+  const state = e.status === 'resolved' ? 'resolved' : 'in progress';
+  return {
+    title: 'Your query was answered',
+    message: `"${e.subject}" is ${state}. The reply is in your email.`,
+  };
+}
+
 export const invalidateProducts = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: PRODUCTS_KEY });
 
@@ -56,7 +71,8 @@ function refreshOrders(queryClient: QueryClient) {
 
 /**
  * What the shell does with a live event: the queries of the remotes (one QueryClient, shared) are
- * refreshed by their key prefixes from @qm/ui, and money received or a sale is a toast.
+ * refreshed by their key prefixes from @qm/ui, and money received, a sale or a reply to the user's
+ * query is a toast.
  */
 export async function applyLiveEvent(type: LiveEventType, data: unknown, ctx: LiveContext): Promise<void> {
   const { queryClient } = ctx;
@@ -81,6 +97,11 @@ export async function applyLiveEvent(type: LiveEventType, data: unknown, ctx: Li
         refreshOrders(queryClient),
         e.status === 'completed' ? refreshWalletQueries(queryClient) : undefined,
       ]);
+      return;
+    }
+    case 'query': {
+      const e = data as QueryReplyEvent;
+      if (e.userId === ctx.userId) ctx.notify(queryReplyToast(e));
       return;
     }
     case 'reset':

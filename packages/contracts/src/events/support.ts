@@ -21,4 +21,7 @@ export interface QueryRepliedData {
   /** The administrator who replied. */
   byUserId: number;
   at: string;
+  /** The query's subject, and who sent it when they were signed in (the gateway tells them live). */
+  subject: string;
+  userId?: number;
 }

@@ -51,8 +51,8 @@ function paging(page: number, pageSize: number) {
 /** The contact form's queries and the administrators' replies (spec §4 query status). */
 export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
   return {
-    /** Anyone may submit; the query starts pending. */
-    async submit(input: Submission): Promise<QueryRecord> {
+    /** Anyone may submit; the query starts pending. A signed-in sender is remembered. */
+    async submit(caller: Caller | undefined, input: Submission): Promise<QueryRecord> {
       const now = new Date();
       const q: QueryRecord = {
         id: await d.queries.nextId(),
@@ -62,6 +62,7 @@ export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
         replies: [],
         createdAt: now,
         updatedAt: now,
+        ...(caller ? { userId: caller.userId } : {}),
       };
       return d.outbox.run([querySubmitted(q)], () => d.queries.insert(q));
     },
@@ -106,6 +107,8 @@ export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
         status: req.status,
         byUserId: who.userId,
         at: at.toISOString(),
+        subject: current.subject,
+        ...(current.userId ? { userId: current.userId } : {}),
       });
       const reply = { id: replied.event.id, status: req.status, response, byUserId: who.userId, at };
       return d.outbox.run([replied], async () => {

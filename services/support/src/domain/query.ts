@@ -27,6 +27,8 @@ export interface QueryRecord {
   replies: QueryReply[];
   createdAt: Date;
   updatedAt: Date;
+  /** The sender, when they were signed in: told live of the replies (issue 12 §3). */
+  userId?: number;
 }
 
 /**

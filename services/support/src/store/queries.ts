@@ -45,6 +45,7 @@ const querySchema = new Schema<QueryDoc>(
     replies: { type: [replySchema], default: [] },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
+    userId: { type: Number },
   },
   { collection: 'queries', versionKey: false, strict: true, autoIndex: false },
 );
