@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { forbidden, unauthenticated } from './errors';
 
 /**
  * Who is calling, as established by the gateway's session and passed on in gRPC metadata. Role
@@ -37,4 +38,16 @@ export function newRequestId(): string {
 
 export function hasRole(caller: Caller | undefined, role: string): boolean {
   return !!caller?.roles.includes(role);
+}
+
+/** The caller of a use case that acts for a signed-in user; UNAUTHENTICATED without one. */
+export function signedInCaller(caller: Caller | undefined): Caller {
+  if (!caller) throw unauthenticated();
+  return caller;
+}
+
+/** The caller of an administrators' use case; UNAUTHENTICATED without one, PERMISSION_DENIED for others. */
+export function adminCaller(caller: Caller | undefined, refusal = 'Administrator access required'): Caller {
+  if (!hasRole(signedInCaller(caller), 'Admin')) throw forbidden(refusal);
+  return caller!;
 }

@@ -1,16 +1,15 @@
 import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
 import { IDENTITY_MESSAGES, ProfileUpdateBody, RegisterBody, type UserRole } from '@qm/contracts/rest';
 import {
+  adminCaller,
   AppError,
   type Caller,
-  forbidden,
   type GrpcServer,
   invalid,
-  hasRole,
   type RequestContext,
-  unauthenticated,
-  unavailable,
+  signedInCaller,
   type UnaryImpl,
+  unavailable,
 } from '@qm/platform';
 import type { Accounts } from './app/accounts';
 import type { Passwords } from './app/passwords';
@@ -111,16 +110,8 @@ export function toCard(u: UserRecord): identityV1.UserCard {
   };
 }
 
-function signedIn(ctx: RequestContext): Caller {
-  if (!ctx.caller) throw unauthenticated();
-  return ctx.caller;
-}
-
-function admin(ctx: RequestContext): Caller {
-  const caller = signedIn(ctx);
-  if (!hasRole(caller, 'Admin')) throw forbidden('Administrator access required');
-  return caller;
-}
+const signedIn = (ctx: RequestContext): Caller => signedInCaller(ctx.caller);
+const admin = (ctx: RequestContext): Caller => adminCaller(ctx.caller);
 
 /** Keycloak being down is a 503 for the user, not an internal error. */
 function mapError(err: unknown): unknown {

@@ -5,7 +5,7 @@ import {
   type ActivityCategoryName,
   categoryOf,
 } from '@qm/contracts/rest';
-import { type Caller, forbidden, hasRole, invalid, unauthenticated } from '@qm/platform';
+import { type Caller, forbidden, hasRole, invalid, signedInCaller } from '@qm/platform';
 import type { ActivityRecord } from '../domain/activity';
 import { type ActivityStore, feedFor } from '../store/activities';
 import type { ActivitySearch } from '../store/search';
@@ -38,22 +38,17 @@ function paging(req: Partial<Paging>): Paging {
   return { page, pageSize };
 }
 
-const signedIn = (caller: Caller | undefined): Caller => {
-  if (!caller) throw unauthenticated();
-  return caller;
-};
-
 /** Reading the log: one's own activity, and everyone's for administrators (spec §5 filters). */
 export function createActivityLists(d: { store: ActivityStore; search: ActivitySearch }) {
   return {
     async mine(caller: Caller | undefined, req: Partial<Paging>) {
-      const who = signedIn(caller);
+      const who = signedInCaller(caller);
       const { page, pageSize } = paging(req);
       return d.store.page('user', who.userId, page, pageSize);
     },
 
     async all(caller: Caller | undefined, req: Partial<AdminFilter>): Promise<AdminPage> {
-      if (!hasRole(signedIn(caller), 'Admin')) throw forbidden(MSG.adminOnly);
+      if (!hasRole(signedInCaller(caller), 'Admin')) throw forbidden(MSG.adminOnly);
       const { page, pageSize } = paging(req);
       const f = filterOf(req);
       // An action outside the chosen tab matches nothing (both filters hold, spec §5).

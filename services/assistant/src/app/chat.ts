@@ -1,12 +1,5 @@
 import { CHAT_LIMITS, CHAT_MESSAGES } from '@qm/contracts/rest';
-import {
-  type Caller,
-  GrpcStatus,
-  isServiceError,
-  type Logger,
-  notFound,
-  unauthenticated,
-} from '@qm/platform';
+import { type Caller, GrpcStatus, isServiceError, type Logger, notFound, signedInCaller } from '@qm/platform';
 import type { DescriptionModel } from '../adapters/openai';
 import { productInterests, renameRequest, validQuestion } from '../domain/chat-rules';
 import type { ChatTools } from '../domain/facts';
@@ -24,11 +17,6 @@ export interface ChatDeps {
 }
 
 type Turn = { role: 'user' | 'assistant'; content: string };
-
-const signedIn = (caller: Caller | undefined): Caller => {
-  if (!caller) throw unauthenticated();
-  return caller;
-};
 
 /** A service the tools need is down or slow: say so in the chat instead of failing the call. */
 const UNAVAILABLE = "I couldn't reach the records I need right now. Please try again in a moment.";
@@ -99,7 +87,7 @@ export function createChat(d: ChatDeps) {
 
   return {
     async send(caller: Caller | undefined, req: { message: string; sessionId: number }) {
-      const who = signedIn(caller);
+      const who = signedInCaller(caller);
       const question = validQuestion(req.message);
       const session = await sessionFor(who.userId, req.sessionId);
       const rename = renameRequest(question);
@@ -135,7 +123,7 @@ export function createChat(d: ChatDeps) {
     },
 
     async history(caller: Caller | undefined) {
-      const who = signedIn(caller);
+      const who = signedInCaller(caller);
       const session = await d.store.activeSession(who.userId);
       if (!session) return { sessionId: 0, name: '', messages: [] };
       const messages = await d.store.recent(session.id, CHAT_LIMITS.historyMax);
@@ -143,11 +131,11 @@ export function createChat(d: ChatDeps) {
     },
 
     async clear(caller: Caller | undefined) {
-      return { deletedMessages: await d.store.clear(signedIn(caller).userId) };
+      return { deletedMessages: await d.store.clear(signedInCaller(caller).userId) };
     },
 
     async context(caller: Caller | undefined) {
-      signedIn(caller);
+      signedInCaller(caller);
       const [user, wallet, activity, bought] = await Promise.all([
         d.tools.me(),
         d.tools.wallet().catch(orNothing({ balancePaise: 0, heldPaise: 0, availablePaise: 0 })),
@@ -165,7 +153,11 @@ export function createChat(d: ChatDeps) {
     /** Spec §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
     async answerOnce(caller: Caller | undefined, req: { query: string; history: Turn[] }) {
       const question = validQuestion(req.query);
-      const out = await answer(signedIn(caller), question, req.history.slice(-CHAT_LIMITS.contextMessages));
+      const out = await answer(
+        signedInCaller(caller),
+        question,
+        req.history.slice(-CHAT_LIMITS.contextMessages),
+      );
       return { response: out.response, intent: out.intent };
     },
   };

@@ -6,7 +6,7 @@ import {
   invalid,
   notFound,
   type Outbox,
-  unauthenticated,
+  signedInCaller,
 } from '@qm/platform';
 import type { OrderRecord } from '../domain/order';
 import { activity } from '../events/orders-events';
@@ -36,11 +36,6 @@ function paging(req: Paging): Paging {
   return { page, pageSize };
 }
 
-const signedIn = (caller: Caller | undefined): Caller => {
-  if (!caller) throw unauthenticated();
-  return caller;
-};
-
 /** The administrators' tabs (spec §2 /admin/orders) as feeds: buyers with role Army, sellers Manufacturer. */
 const SCOPES: Record<OrderScopeName, { feed: OrderFeed; owner: string }> = {
   all: { feed: 'all', owner: ALL_ORDERS },
@@ -56,7 +51,7 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
 
   return {
     async purchased(caller: Caller | undefined, req: Paging & { recordView: boolean }) {
-      const who = signedIn(caller);
+      const who = signedInCaller(caller);
       const { page, pageSize } = paging(req);
       const out = await d.orders.page('buyer', who.userId, page, pageSize);
       await viewed(who, req.recordView);
@@ -64,7 +59,7 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
     },
 
     async sold(caller: Caller | undefined, req: Paging & { recordView: boolean }) {
-      const who = signedIn(caller);
+      const who = signedInCaller(caller);
       if (!hasRole(who, 'Manufacturer')) throw forbidden(MSG.salesManufacturersOnly);
       const { page, pageSize } = paging(req);
       const out = await d.orders.page('seller', who.userId, page, pageSize);
@@ -74,7 +69,7 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
 
     /** One order for its buyer, its seller or an administrator; anyone else learns nothing of it. */
     async one(caller: Caller | undefined, orderId: number): Promise<OrderRecord> {
-      const who = signedIn(caller);
+      const who = signedInCaller(caller);
       if (!Number.isSafeInteger(orderId) || orderId < 1) throw invalid('Order id must be positive');
       const order = await d.orders.get(orderId);
       const mine = order && (order.buyerId === who.userId || order.sellerId === who.userId);
@@ -86,7 +81,7 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
       caller: Caller | undefined,
       req: Paging & { scope: OrderScopeName },
     ): Promise<{ orders: OrderRecord[]; total: number; counts: OrderCounts }> {
-      const who = signedIn(caller);
+      const who = signedInCaller(caller);
       if (!hasRole(who, 'Admin')) throw forbidden('Only administrators can list every order');
       const { page, pageSize } = paging(req);
       const scope = SCOPES[req.scope];

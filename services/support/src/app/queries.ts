@@ -4,16 +4,7 @@ import {
   SUPPORT_LIMITS,
   SUPPORT_MESSAGES as MSG,
 } from '@qm/contracts/rest';
-import {
-  type Caller,
-  conflict,
-  forbidden,
-  hasRole,
-  invalid,
-  notFound,
-  type Outbox,
-  unauthenticated,
-} from '@qm/platform';
+import { adminCaller, type Caller, conflict, invalid, notFound, type Outbox } from '@qm/platform';
 import { type QueryRecord, refusedMove } from '../domain/query';
 import { queryReplied, querySubmitted } from '../events/support-events';
 import type { QueryStore } from '../store/queries';
@@ -33,11 +24,8 @@ export interface QueryCounts {
   resolved: number;
 }
 
-const admin = (caller: Caller | undefined): Caller => {
-  if (!caller) throw unauthenticated();
-  if (!hasRole(caller, 'Admin')) throw forbidden('Only administrators can manage user queries');
-  return caller;
-};
+const admin = (caller: Caller | undefined): Caller =>
+  adminCaller(caller, 'Only administrators can manage user queries');
 
 function paging(page: number, pageSize: number) {
   const p = page || 1;
