@@ -208,6 +208,10 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
           ],
         },
     performance: { hints: false },
+    // rspack serve compiles dynamic imports on first use when the browser asks the dev server at the
+    // page's origin; behind the gateway that origin is the shell's, so a remote's lazy chunk (the admin
+    // dashboard's charts) would wait forever. Everything is compiled up front instead.
+    lazyCompilation: false,
     devServer: devServerConfig({ name, isHost, port, publicPath }),
   };
   return config;

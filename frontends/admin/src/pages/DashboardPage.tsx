@@ -1,5 +1,5 @@
 import { Box, Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
-import { PageHeader } from '@qm/ui';
+import { formatINR, PageHeader } from '@qm/ui';
 import {
   IconArrowsExchange,
   IconMessageQuestion,
@@ -10,26 +10,83 @@ import {
 } from '@tabler/icons-react';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Link } from 'react-router-dom';
-import { OrdersTotal } from '../components/OrdersTotal';
-import { QueriesTotal } from '../components/QueriesTotal';
-import { ProductsTotal } from '../components/ProductsTotal';
-import { TransactionsTotal } from '../components/TransactionsTotal';
-import { UsersTotal } from '../components/UsersTotal';
+import { DashboardFigure, grouped, plural } from '../components/DashboardFigure';
+import { adminOrdersQuery } from '../orders';
+import { adminQueriesQuery } from '../queries';
+import { productsTotalQuery, userStatsQuery } from '../stats';
+import { adminTransactionsQuery } from '../transactions';
 
 /** The charts bring recharts: a chunk of their own, fetched only when the dashboard opens. */
 const DashboardCharts = lazy(() => import('../components/DashboardCharts'));
 
 const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
-  { label: 'Users', to: '/admin/users', icon: IconUsers, figure: <UsersTotal /> },
+  {
+    label: 'Users',
+    to: '/admin/users',
+    icon: IconUsers,
+    figure: (
+      <DashboardFigure
+        name="users"
+        query={userStatsQuery()}
+        figure={(d) => grouped(d.total)}
+        caption={(d) => `${plural(d.total, 'user')} · ${grouped(d.byStatus.pending)} pending`}
+      />
+    ),
+  },
   {
     label: 'Transactions',
     to: '/admin/transactions',
     icon: IconArrowsExchange,
-    figure: <TransactionsTotal />,
+    // The balance of all wallets (computed by the server): summing every transaction's amount would
+    // count each transfer twice, since both sides carry it.
+    figure: (
+      <DashboardFigure
+        name="transactions"
+        query={adminTransactionsQuery({ page: 1, pageSize: 1, sort: 'date_desc' })}
+        figure={(d) => formatINR(d.totalBalance)}
+        caption={(d) => `Total balance · ${grouped(d.total)} ${plural(d.total, 'transaction')}`}
+      />
+    ),
   },
-  { label: 'Orders', to: '/admin/orders', icon: IconShoppingCart, figure: <OrdersTotal /> },
-  { label: 'Products', to: '/admin/products', icon: IconPackage, figure: <ProductsTotal /> },
-  { label: 'Queries', to: '/admin/queries', icon: IconMessageQuestion, figure: <QueriesTotal /> },
+  {
+    label: 'Orders',
+    to: '/admin/orders',
+    icon: IconShoppingCart,
+    figure: (
+      <DashboardFigure
+        name="orders"
+        query={adminOrdersQuery({ page: 1, pageSize: 1, scope: 'all' })}
+        figure={(d) => grouped(d.allCount)}
+        caption={(d) => `${plural(d.allCount, 'order')} · ${grouped(d.completedCount)} completed`}
+      />
+    ),
+  },
+  {
+    label: 'Products',
+    to: '/admin/products',
+    icon: IconPackage,
+    figure: (
+      <DashboardFigure
+        name="products"
+        query={productsTotalQuery()}
+        figure={(total) => grouped(total)}
+        caption={(total) => `${plural(total, 'product')} listed`}
+      />
+    ),
+  },
+  {
+    label: 'Queries',
+    to: '/admin/queries',
+    icon: IconMessageQuestion,
+    figure: (
+      <DashboardFigure
+        name="queries"
+        query={adminQueriesQuery({ page: 1, pageSize: 1, status: 'all' })}
+        figure={(d) => grouped(d.allCount)}
+        caption={(d) => `${plural(d.allCount, 'query', 'queries')} · ${grouped(d.pendingCount)} pending`}
+      />
+    ),
+  },
 ];
 
 export function DashboardPage() {
