@@ -28,7 +28,7 @@ import {
   watchProblems,
 } from './lib/a11y.mjs';
 import { launchBrowser } from './lib/browser.mjs';
-import { apiClient, register, signInContext, topUp } from './lib/api.mjs';
+import { apiClient, registerApproved, signInContext, topUp } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -410,18 +410,10 @@ async function assistantStep(page, problems, { role, width, scheme }) {
 await step(
   'setup: an Army user and a Manufacturer (approved), three products, an order, a query',
   async () => {
-    const ids = {
-      army: await register(BASE_URL, ARMY, PASSWORD),
-      maker: await register(BASE_URL, MAKER, PASSWORD),
-    };
-    const adminApi = apiClient(BASE_URL);
-    await adminApi('POST', '/api/login', {
+    await registerApproved(BASE_URL, [ARMY, MAKER], PASSWORD, {
       username: ADMIN_USERNAME,
       password: ADMIN_PASSWORD,
-      portal: 'admin',
     });
-    for (const id of Object.values(ids))
-      await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
 
     const makerApi = apiClient(BASE_URL);
     await makerApi('POST', '/api/login', { username: MAKER.username, password: PASSWORD, portal: 'user' });

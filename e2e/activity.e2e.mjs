@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './lib/browser.mjs';
-import { apiClient, emailOf, register, signInContext } from './lib/api.mjs';
+import { emailOf, registerApproved, signInContext } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -84,18 +84,13 @@ const adminPage = await admin.newPage();
 const state = {};
 
 await step('setup: an approved Army user and the admin, each signed in once', async () => {
-  const id = await register(BASE_URL, SOLDIER, PASSWORD);
-  state.userId = id;
-  const adminApi = apiClient(BASE_URL);
-  await adminApi('POST', '/api/login', {
+  [state.userId] = await registerApproved(BASE_URL, [SOLDIER], PASSWORD, {
     username: ADMIN_USERNAME,
     password: ADMIN_PASSWORD,
-    portal: 'admin',
   });
-  await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
   await signInContext(BASE_URL, soldier, SOLDIER.username, PASSWORD);
   await signInContext(BASE_URL, admin, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
-  return `user #${id}`;
+  return `user #${state.userId}`;
 });
 
 await step(

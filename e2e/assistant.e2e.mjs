@@ -19,7 +19,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { settle } from './lib/a11y.mjs';
-import { apiClient as api, register as registerUser, signInContext as signIn, topUp } from './lib/api.mjs';
+import { apiClient as api, registerApproved, signInContext as signIn, topUp } from './lib/api.mjs';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
@@ -51,7 +51,6 @@ const { step, shot, done } = await journeySteps('assistant', ARTIFACTS);
 // ---- helpers -------------------------------------------------------------------------------------------
 
 const apiClient = () => api(BASE_URL);
-const register = (user) => registerUser(BASE_URL, user, PASSWORD);
 
 /** Console errors (CSP violations are reported there too) of the signed-in pages, as "url: text". */
 const consoleErrors = [];
@@ -143,16 +142,10 @@ const buyerPage = await buyer.newPage();
 const state = {};
 
 await step('setup: a product, and an approved Army buyer who bought it (₹99,000.00 left)', async () => {
-  const ids = {};
-  for (const user of [MAKER, BUYER]) ids[user.username] = await register(user);
-  const adminApi = apiClient();
-  await adminApi('POST', '/api/login', {
+  await registerApproved(BASE_URL, [MAKER, BUYER], PASSWORD, {
     username: ADMIN_USERNAME,
     password: ADMIN_PASSWORD,
-    portal: 'admin',
   });
-  for (const id of Object.values(ids))
-    await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
 
   const makerApi = apiClient();
   await makerApi('POST', '/api/login', { username: MAKER.username, password: PASSWORD, portal: 'user' });

@@ -14,7 +14,7 @@
 // from the support service's reply event), which the Manufacturer's page does not. Screenshots go to e2e/artifacts/live-*.png. Last line: `live: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiClient, register, signInContext, topUp } from './lib/api.mjs';
+import { registerApproved, signedInClient, signInContext, topUp } from './lib/api.mjs';
 import { launchBrowser } from './lib/browser.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
@@ -55,17 +55,12 @@ async function signedInPage(user) {
 const card = (page) => page.locator('.mantine-Card-root').filter({ hasText: PRODUCT.name });
 
 await step('setup: a Manufacturer with a 6-unit product, two funded Army buyers', async () => {
-  admin = apiClient(BASE_URL);
-  await admin('POST', '/api/login', { username: 'admin', password: ADMIN_PASSWORD, portal: 'admin' });
-  for (const user of [MAKER, BUYER, OTHER]) {
-    const id = await register(BASE_URL, user, PASSWORD);
-    await admin('PATCH', `/api/users/${id}/status`, { status: 'approved' });
-  }
-  const maker = apiClient(BASE_URL);
-  await maker('POST', '/api/login', { username: MAKER.username, password: PASSWORD, portal: 'user' });
+  const adminUser = { username: 'admin', password: ADMIN_PASSWORD };
+  await registerApproved(BASE_URL, [MAKER, BUYER, OTHER], PASSWORD, adminUser);
+  admin = await signedInClient(BASE_URL, adminUser.username, adminUser.password, 'admin');
+  const maker = await signedInClient(BASE_URL, MAKER.username, PASSWORD);
   product = await maker('POST', '/api/products', PRODUCT);
-  buyer = apiClient(BASE_URL);
-  await buyer('POST', '/api/login', { username: BUYER.username, password: PASSWORD, portal: 'user' });
+  buyer = await signedInClient(BASE_URL, BUYER.username, PASSWORD);
   await topUp(buyer, 1000);
   return `product #${product.id}`;
 });

@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './lib/browser.mjs';
-import { apiClient as api, register as registerUser, signInContext as signIn } from './lib/api.mjs';
+import { registerApproved, signInContext as signIn } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -51,8 +51,6 @@ const { step, shot, done } = await journeySteps('market', ARTIFACTS);
 
 // ---- API helpers (Node side) -------------------------------------------------------------------------
 
-const apiClient = () => api(BASE_URL);
-const register = (user) => registerUser(BASE_URL, user, PASSWORD);
 const signInContext = (context, ...args) => signIn(BASE_URL, context, ...args);
 
 async function newContext(options = {}) {
@@ -81,17 +79,10 @@ const armyPage = await army.newPage();
 const adminPage = await admin.newPage();
 
 await step('setup: register a Manufacturer and an Army user, approve both as admin', async () => {
-  const makerId = await register(MAKER);
-  const armyId = await register(ARMY);
-  const adminApi = apiClient();
-  await adminApi('POST', '/api/login', {
+  const [makerId, armyId] = await registerApproved(BASE_URL, [MAKER, ARMY], PASSWORD, {
     username: ADMIN_USERNAME,
     password: ADMIN_PASSWORD,
-    portal: 'admin',
   });
-  for (const id of [makerId, armyId]) {
-    await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
-  }
   MAKER.id = makerId;
   await signInContext(maker, MAKER.username, PASSWORD);
   await signInContext(army, ARMY.username, PASSWORD);

@@ -17,13 +17,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
-import {
-  apiClient as api,
-  emailOf,
-  register as registerUser,
-  signInContext as signIn,
-  topUp,
-} from './lib/api.mjs';
+import { apiClient as api, emailOf, registerApproved, signInContext as signIn, topUp } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -61,7 +55,6 @@ const { step, shot, done } = await journeySteps('orders', ARTIFACTS);
 // ---- helpers -------------------------------------------------------------------------------------------
 
 const apiClient = () => api(BASE_URL);
-const register = (user) => registerUser(BASE_URL, user, PASSWORD);
 const signInContext = (context, ...args) => signIn(BASE_URL, context, ...args);
 
 async function newContext(options = {}) {
@@ -124,16 +117,10 @@ const adminPage = await admin.newPage();
 const state = {};
 
 await step('setup: a Manufacturer with two products, two funded Army buyers, all approved', async () => {
-  const ids = {};
-  for (const user of [MAKER, BUYER, FRUGAL]) ids[user.username] = await register(user);
-  const adminApi = apiClient();
-  await adminApi('POST', '/api/login', {
+  await registerApproved(BASE_URL, [MAKER, BUYER, FRUGAL], PASSWORD, {
     username: ADMIN_USERNAME,
     password: ADMIN_PASSWORD,
-    portal: 'admin',
   });
-  for (const id of Object.values(ids))
-    await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
 
   const makerApi = await signedIn(MAKER);
   state.product = await makerApi('POST', '/api/products', PRODUCT);

@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
-import { apiClient as api, emailOf, register as registerUser, signInContext as signIn } from './lib/api.mjs';
+import { emailOf, registerApproved, signInContext as signIn } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -40,8 +40,6 @@ const label = (text) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 // ---- API helpers (Node side) -------------------------------------------------------------------------
 
-const apiClient = () => api(BASE_URL);
-const register = (user) => registerUser(BASE_URL, user, PASSWORD);
 const signInContext = (context, ...args) => signIn(BASE_URL, context, ...args);
 
 async function newContext(options = {}) {
@@ -173,17 +171,10 @@ const receiverPage = await receiver.newPage();
 const adminPage = await admin.newPage();
 
 await step('setup: register two Army users and approve both as admin', async () => {
-  const senderId = await register(SENDER);
-  const receiverId = await register(RECEIVER);
-  const adminApi = apiClient();
-  await adminApi('POST', '/api/login', {
+  const [senderId, receiverId] = await registerApproved(BASE_URL, [SENDER, RECEIVER], PASSWORD, {
     username: ADMIN_USERNAME,
     password: ADMIN_PASSWORD,
-    portal: 'admin',
   });
-  for (const id of [senderId, receiverId]) {
-    await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
-  }
   await signInContext(sender, SENDER.username, PASSWORD);
   await signInContext(receiver, RECEIVER.username, PASSWORD);
   await signInContext(admin, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');

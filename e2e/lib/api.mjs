@@ -74,3 +74,22 @@ export async function topUp(call, amount) {
   });
   await call('POST', '/api/verify-payment', proof);
 }
+
+/** An apiClient signed in as `username` (portal `user` or `admin`). */
+export async function signedInClient(baseUrl, username, password, portal = 'user') {
+  const call = apiClient(baseUrl);
+  await call('POST', '/api/login', { username, password, portal });
+  return call;
+}
+
+/**
+ * Registers each of `users` and has the administrator (`admin`: { username, password }) approve
+ * them all; answers their ids in order.
+ */
+export async function registerApproved(baseUrl, users, password, admin) {
+  const ids = [];
+  for (const user of users) ids.push(await register(baseUrl, user, password));
+  const adminApi = await signedInClient(baseUrl, admin.username, admin.password, 'admin');
+  for (const id of ids) await adminApi('PATCH', `/api/users/${id}/status`, { status: 'approved' });
+  return ids;
+}
