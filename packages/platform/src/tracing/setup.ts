@@ -18,13 +18,15 @@ import { z } from 'zod';
  * The standard OpenTelemetry variables we honour (docs/adr/016-traces.md). Nothing set: no SDK is
  * registered and every span is the API's no-op.
  */
+const httpUrl = () => z.url({ protocol: /^https?$/, error: 'must be an http(s):// URL' }).optional();
+
 export const tracingEnv = {
   /** OTLP/HTTP (protobuf) collector, e.g. http://otel-collector:4318; spans go to <it>/v1/traces. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
   /** The full traces URL, when it is not <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces. */
-  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl(),
   /** A Zipkin server's /api/v2/spans: the local viewer of `make dev TRACES=1`. */
-  OTEL_EXPORTER_ZIPKIN_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_ZIPKIN_ENDPOINT: httpUrl(),
   /** Overrides the service's own name (the roster's) as service.name. */
   OTEL_SERVICE_NAME: z.string().min(1).optional(),
   /** true turns tracing off whatever else is set. */
