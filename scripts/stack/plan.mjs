@@ -218,6 +218,8 @@ function zipkinSpec({ tools }) {
       '--armeria.ports[0].ip=127.0.0.1',
       '--armeria.ports[0].port=9411',
       '--armeria.ports[0].protocols=http',
+      '--spring.main.banner-mode=off',
+      '--logging.level.root=WARN',
     ],
     env: { STORAGE_TYPE: 'mem', MEM_MAX_SPANS: '200000' },
     ports: [9411],
