@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
-import { endSpan, extractTrace, SpanKind, startSpan } from '@qm/platform';
-import { context } from '@opentelemetry/api';
+import { endSpan, extractTrace, SpanKind, startSpan, withTraceContext } from '@qm/platform';
 
 /**
  * A server span per API request, the root of its trace unless the client sent a W3C traceparent;
@@ -30,5 +29,5 @@ export const traceRequests: RequestHandler = (req, res, next) => {
   };
   res.once('finish', end);
   res.once('close', end);
-  context.with(ctx, next);
+  withTraceContext(ctx, next);
 };

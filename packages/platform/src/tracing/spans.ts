@@ -39,6 +39,11 @@ export function startSpan(
   return { span, ctx: trace.setSpan(parent, span) };
 }
 
+/** Runs `fn` with `ctx` (e.g. from startSpan) as the active trace context. */
+export function withTraceContext<T>(ctx: Context, fn: () => T): T {
+  return context.with(ctx, fn);
+}
+
 /** Ends a span, marking it failed with `err` when given. */
 export function endSpan(span: Span, err?: unknown): void {
   if (err !== undefined) {
