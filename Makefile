@@ -10,8 +10,8 @@ help: ## list the targets
 ## ---- local stack -----------------------------------------------------------------------------
 
 .PHONY: dev
-dev: ## provision, install and start everything (app on http://localhost:8080); Ctrl-C stops it
-	node scripts/dev.mjs
+dev: ## provision, install and start everything (app on http://localhost:8080; TRACES=1 adds the trace viewer); Ctrl-C stops it
+	node scripts/dev.mjs $(if $(filter 1 true yes,$(TRACES)),--traces)
 
 .PHONY: infra
 infra: ## start only NATS, PostgreSQL + FerretDB, Keycloak and maildev

@@ -443,6 +443,48 @@ valueSets.push({
   },
 });
 
+// Traces (docs/adr/016): with global.otel.endpoint every workload of ours gets the endpoint and its own
+// service name, and its NetworkPolicy lets it reach the collector; without it none gets either.
+const OTEL_ENDPOINT = 'http://otel-collector.observability:4318';
+function otelChecks(endpoint) {
+  return (objects, services) => {
+    const problems = [];
+    for (const name of Object.keys(services)) {
+      const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata?.name?.endsWith(`-${name}`));
+      const np = objects.find((o) => o.kind === 'NetworkPolicy' && o.metadata?.name?.endsWith(`-${name}`));
+      if (!cm) {
+        problems.push(`${name}: no ConfigMap`);
+        continue;
+      }
+      const reaches = (np?.spec?.egress ?? []).some((rule) =>
+        (rule.ports ?? []).some((p) => p.port === 4318 && p.protocol === 'TCP'),
+      );
+      if (endpoint) {
+        if (cm.data.OTEL_EXPORTER_OTLP_ENDPOINT !== endpoint)
+          problems.push(`${name}: OTEL_EXPORTER_OTLP_ENDPOINT is ${cm.data.OTEL_EXPORTER_OTLP_ENDPOINT}`);
+        if (cm.data.OTEL_SERVICE_NAME !== name)
+          problems.push(`${name}: OTEL_SERVICE_NAME is ${cm.data.OTEL_SERVICE_NAME}`);
+        if (np && !reaches) problems.push(`${name}: its NetworkPolicy allows no egress to the collector`);
+      } else {
+        const set = Object.keys(cm.data).filter((k) => k.startsWith('OTEL_'));
+        if (set.length) problems.push(`${name}: ${set.join(', ')} set without global.otel.endpoint`);
+        if (reaches) problems.push(`${name}: egress to port 4318 without global.otel.endpoint`);
+      }
+    }
+    return problems;
+  };
+}
+valueSets[0].expect = otelChecks(undefined);
+valueSets.push({
+  name: 'values.yaml + every service + an OTLP endpoint',
+  args: [...allOn, '--set', `global.otel.endpoint=${OTEL_ENDPOINT}`],
+  overlay: {
+    services: Object.fromEntries(Object.keys(defaults.services).map((n) => [n, { enabled: true }])),
+    global: { otel: { endpoint: OTEL_ENDPOINT } },
+  },
+  expect: otelChecks(OTEL_ENDPOINT),
+});
+
 const mustFail = [
   {
     what: 'MongoDB neither installed nor external',
@@ -577,6 +619,14 @@ function main() {
       externalSecrets,
       keysFrom: values.secrets.keysFrom ?? {},
     });
+    if (set.expect) {
+      const problems = set.expect(objects, services);
+      if (problems.length) fail(`${set.name}: expected rendering`, problems.join('; '));
+      else {
+        passed++;
+        console.log(`chart-test: ${set.name}: rendering as expected`);
+      }
+    }
     let ok = 0;
     for (const [o, problems] of cross) {
       const all = o.synthetic ? problems : [...validateSchema(o), ...problems];

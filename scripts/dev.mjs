@@ -2,7 +2,7 @@
 // `make dev`: provisions what is missing, starts the whole local stack in dependency order (each
 // process healthy before the next tier starts), streams the logs, and stops everything on Ctrl-C.
 //
-//   node scripts/dev.mjs [--infra-only] [--no-frontends] [--prod] [--data-dir <dir>]
+//   node scripts/dev.mjs [--infra-only] [--no-frontends] [--prod] [--traces] [--data-dir <dir>]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -25,6 +25,8 @@ const HELP = `Usage: node scripts/dev.mjs [options]
   --infra-only       only NATS, FerretDB, Keycloak and maildev (used by tests)
   --no-frontends     no frontend dev servers
   --prod             no watch mode; the gateway serves frontends/<name>/dist (used by e2e tests)
+  --traces           also the Zipkin trace viewer (http://localhost:9411/zipkin/), every process
+                     exporting its spans to it (make dev TRACES=1; docs/adr/016)
   --data-dir <dir>   where data and logs live (default .data; tests use .data/test)
   -h, --help         this text`;
 
@@ -35,6 +37,7 @@ try {
       'infra-only': { type: 'boolean', default: false },
       'no-frontends': { type: 'boolean', default: false },
       prod: { type: 'boolean', default: false },
+      traces: { type: 'boolean', default: false },
       'data-dir': { type: 'string', default: '.data' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -126,6 +129,7 @@ function printSummary(startMs) {
   line('maildev', URLS.maildev);
   line('NATS monitoring', URLS.natsMonitoring);
   line('MongoDB', URLS.mongo);
+  if (args.traces) line('traces (Zipkin)', `${URLS.traces}  (search by tag qm.request_id=<X-Request-Id>)`);
   const accounts = readAccounts();
   if (accounts?.length) {
     console.log(bold('Demo accounts'));
@@ -146,7 +150,7 @@ function printSummary(startMs) {
 
 async function main() {
   const t0 = performance.now();
-  provisionTools(ROOT);
+  provisionTools(ROOT, { traces: args.traces });
   if (needsNpmInstall(ROOT)) {
     log.info('node_modules is missing or older than package-lock.json: npm install');
     npmInstall(ROOT);
@@ -158,6 +162,7 @@ async function main() {
     infraOnly: args['infra-only'],
     frontends: !args['no-frontends'],
     prod: args.prod,
+    traces: args.traces,
     signal: aborter.signal,
     logger: log,
     onExit: (proc) =>

@@ -2,7 +2,7 @@
 # Provisions the local infrastructure binaries once, into a cache outside the clone
 # (default ~/.cache/quartermaster), and links them into ./.tools. Idempotent: a second
 # run finds everything built and returns at once.
-# Usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis]
+# Usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis|zipkin]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/versions.env"
@@ -52,6 +52,19 @@ keycloak() {
   rm -rf "$dir"; mv "$tmp/keycloak-$KEYCLOAK_VERSION" "$dir"; rm -rf "$tmp"
 }
 
+# The local trace viewer of `make dev TRACES=1` (docs/adr/016): Zipkin's server with its UI built in,
+# one executable jar from Maven Central, run with the JDK Keycloak already needs.
+zipkin() {
+  local jar="$CACHE/zipkin-server-$ZIPKIN_VERSION-exec.jar"
+  if [ ! -f "$jar" ]; then
+    log "fetching Zipkin $ZIPKIN_VERSION from Maven Central (first run only)"
+    local tmp; tmp=$(mktemp -d)
+    mvn -q -B dependency:copy -Dartifact="io.zipkin:zipkin-server:$ZIPKIN_VERSION:jar:exec" -DoutputDirectory="$tmp"
+    mv "$tmp/zipkin-server-$ZIPKIN_VERSION-exec.jar" "$jar"; rm -rf "$tmp"
+  fi
+  ln -sfn "$jar" "$CACHE/zipkin-server.jar"
+}
+
 # FerretDB's backend (docs/adr/004): Debian's PostgreSQL 15 server, linked into bin/. Installed with
 # apt-get when this machine has none; the stack runs its own cluster per data directory.
 postgres() {
@@ -98,6 +111,6 @@ what=${1:-all}
 case "$what" in
   all) nats; postgres; ferretdb; keycloak ;;
   chromium) install_chromium ;;
-  nats|postgres|ferretdb|keycloak|helm|k6|schemathesis) "$what" ;;
-  *) echo "usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis]" >&2; exit 2 ;;
+  nats|postgres|ferretdb|keycloak|helm|k6|schemathesis|zipkin) "$what" ;;
+  *) echo "usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis|zipkin]" >&2; exit 2 ;;
 esac

@@ -13,6 +13,7 @@ import { frontendRoutes, type UpgradeHandler } from './http/frontends';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './http/metrics';
 import { authenticate } from './http/session';
+import { traceRequests } from './http/tracing';
 import { registerRoutes } from './routes';
 
 /** Builds the Express app; no listening, so tests can drive it on any port. */
@@ -26,6 +27,8 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
 
   app.use(requestContext);
   app.use(accessLog(log));
+  // API requests only: probes, metrics and static files would bury the traces that matter.
+  app.use('/api', traceRequests);
   app.use(
     helmet({
       contentSecurityPolicy: {

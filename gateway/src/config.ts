@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, parseConfig, port, serviceEnv } from '@qm/platform';
+import { ConfigError, parseConfig, port, serviceEnv, tracingEnv } from '@qm/platform';
 import { SERVICE_NAMES, type ServiceName } from '@qm/roster';
 
 const grpcAddr = z
@@ -31,6 +31,8 @@ export const gatewayEnv = {
     .default('nats://127.0.0.1:4222'),
   /** The environment's prefix on NATS (CONVENTIONS); the gateway follows identity's sessions_revoked events. */
   EVENTS_PREFIX: serviceEnv.EVENTS_PREFIX,
+  /** OpenTelemetry export (docs/adr/016-traces.md): off unless an endpoint is set. */
+  ...tracingEnv,
   /** Keys the hash of session ids at rest; at least 32 characters; required in production. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   /** Absolute lifetime of a session (Keycloak's idle and max limits also apply). */

@@ -1,4 +1,4 @@
-import { createLogger, exitOnConfigError } from '@qm/platform';
+import { createLogger, exitOnConfigError, initTracing, shutdownTracing } from '@qm/platform';
 import { createApp } from './app';
 import { createClients } from './clients';
 import { parseGatewayConfig } from './config';
@@ -7,6 +7,11 @@ import { sessionsFromConfig } from './session';
 
 const config = exitOnConfigError(() => parseGatewayConfig());
 const log = createLogger('gateway', config.LOG_LEVEL);
+if (initTracing({ serviceName: 'gateway', env: config }))
+  log.info(
+    { otlp: config.OTEL_EXPORTER_OTLP_ENDPOINT, zipkin: config.OTEL_EXPORTER_ZIPKIN_ENDPOINT },
+    'tracing on',
+  );
 const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
 
 async function main() {
@@ -29,7 +34,9 @@ async function main() {
     log.info({ signal }, 'stopping');
     server.close(() => {
       close();
-      void closeSessions().finally(() => process.exit(0));
+      void closeSessions()
+        .then(shutdownTracing)
+        .finally(() => process.exit(0));
     });
     // Open live streams would hold the server open; browsers reconnect to another replica.
     live.close();

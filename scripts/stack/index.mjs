@@ -20,7 +20,7 @@ import { provisionTools } from './setup.mjs';
 export { grpcHealth, httpCheck, mongoPing, tcpCheck, waitHealthy, StackError } from './health.mjs';
 export { assertPortsFree, isPortFree, waitPortsFree, whoUses } from './ports.mjs';
 export { describeExit, groupMembers, startProcess, stopGroup } from './process.mjs';
-export { commonEnv, FRONTENDS, GRPC_PORT, SERVICES, URLS } from './plan.mjs';
+export { commonEnv, FRONTENDS, GRPC_PORT, SERVICES, URLS, ZIPKIN_SPANS_URL } from './plan.mjs';
 export { POSTGRES_PORT, POSTGRES_URL } from './postgres.mjs';
 export { needsNpmInstall, npmInstall, provisionTools } from './setup.mjs';
 
@@ -83,6 +83,7 @@ async function reapStale(runFile, root, log) {
  * @param {boolean} [options.infraOnly] only NATS, FerretDB, Keycloak, maildev
  * @param {boolean} [options.frontends] start the frontend dev servers (default true)
  * @param {boolean} [options.prod] no watch mode; the gateway serves frontends/<name>/dist
+ * @param {boolean} [options.traces] also the Zipkin trace viewer, every process exporting to it
  * @param {boolean} [options.provision] run scripts/provision.sh all first (default false)
  * @param {boolean} [options.quiet] no console output except warnings/errors (logs still go to files)
  * @param {boolean} [options.echo] stream process output to the console (default: !quiet)
@@ -96,7 +97,7 @@ export async function startStack(options = {}) {
   const log = options.logger ?? createLogger({ quiet: options.quiet });
   const echo = options.echo ?? !options.quiet;
   const t0 = Date.now();
-  if (options.provision) provisionTools(root);
+  if (options.provision) provisionTools(root, { traces: options.traces });
 
   const tiers = planStack({
     root,
@@ -104,6 +105,7 @@ export async function startStack(options = {}) {
     infraOnly: options.infraOnly,
     frontends: options.frontends ?? true,
     prod: options.prod,
+    traces: options.traces,
     log,
   });
   const specs = tiers.flat();

@@ -22,7 +22,11 @@ export const URLS = {
   maildev: 'http://localhost:1080',
   natsMonitoring: 'http://localhost:8222',
   mongo: 'mongodb://localhost:27017',
+  traces: 'http://localhost:9411/zipkin/',
 };
+
+/** Where the services and the gateway send their spans with --traces (docs/adr/016). */
+export const ZIPKIN_SPANS_URL = 'http://127.0.0.1:9411/api/v2/spans';
 
 /** Variables every Node process of the stack gets (services, gateway, seed). */
 export function commonEnv() {
@@ -196,7 +200,35 @@ function maildevSpec({ dataDir, bin }) {
   };
 }
 
-/** NATS, PostgreSQL, FerretDB, Keycloak and MailDev: they start together. */
+/**
+ * The trace viewer (--traces): Zipkin's server with its UI, keeping spans in memory only, on
+ * loopback. The JIT's first tier only: it starts in seconds and a viewer needs no peak speed.
+ */
+function zipkinSpec({ tools }) {
+  return {
+    name: 'zipkin',
+    command: path.join(javaHome() ?? '/usr', 'bin/java'),
+    args: [
+      '-Xms64m',
+      '-Xmx256m',
+      '-XX:+UseSerialGC',
+      '-XX:TieredStopAtLevel=1',
+      '-jar',
+      path.join(tools, 'zipkin-server.jar'),
+      '--armeria.ports[0].ip=127.0.0.1',
+      '--armeria.ports[0].port=9411',
+      '--armeria.ports[0].protocols=http',
+      '--spring.main.banner-mode=off',
+      '--logging.level.root=WARN',
+    ],
+    env: { STORAGE_TYPE: 'mem', MEM_MAX_SPANS: '200000' },
+    ports: [9411],
+    check: () => httpCheck('http://127.0.0.1:9411/health'),
+    timeoutMs: 90000,
+  };
+}
+
+/** NATS, PostgreSQL, FerretDB, Keycloak and MailDev (and Zipkin with --traces): they start together. */
 function infraTier(ctx) {
   const tier = [
     natsSpec(ctx),
@@ -204,6 +236,7 @@ function infraTier(ctx) {
     ferretdbSpec(ctx),
     keycloakSpec(ctx),
     maildevSpec(ctx),
+    ...(ctx.traces ? [zipkinSpec(ctx)] : []),
   ];
   for (const p of tier) p.env = { ...ctx.base, ...p.env };
   return tier;
@@ -322,17 +355,32 @@ function warnMissingDists({ root, log }) {
  * The processes to run, grouped in tiers: a tier starts once the previous one is healthy, the
  * processes of a tier start together, and stopping goes through the tiers in reverse.
  */
-export function planStack({ root, dataDir, infraOnly = false, frontends = true, prod = false, log }) {
+export function planStack({
+  root,
+  dataDir,
+  infraOnly = false,
+  frontends = true,
+  prod = false,
+  traces = false,
+  log,
+}) {
   const tools = path.join(root, '.tools');
   const ctx = {
     root,
     dataDir,
     prod,
+    traces,
     log,
     tools,
     kcHome: path.join(tools, `keycloak-${KEYCLOAK_VERSION}`),
     bin: (name) => path.join(root, 'node_modules/.bin', name),
-    base: { ...process.env, NODE_ENV: prod ? 'production' : 'development' },
+    base: {
+      ...process.env,
+      NODE_ENV: prod ? 'production' : 'development',
+      // Every service and the gateway export their spans to the viewer (an OTLP collector of your
+      // own: set OTEL_EXPORTER_OTLP_ENDPOINT in the shell instead, or as well).
+      ...(traces ? { OTEL_EXPORTER_ZIPKIN_ENDPOINT: ZIPKIN_SPANS_URL } : {}),
+    },
     tsx: (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]),
   };
   const tiers = [infraTier(ctx)];

@@ -9,9 +9,13 @@ function run(command, args, { cwd }) {
   if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed with code ${res.status}`);
 }
 
-/** scripts/provision.sh all: builds or fetches NATS, FerretDB and Keycloak once; returns at once after that. */
-export function provisionTools(root) {
+/**
+ * scripts/provision.sh all: builds or fetches NATS, FerretDB and Keycloak once (and the Zipkin trace
+ * viewer when `traces`); returns at once after that.
+ */
+export function provisionTools(root, { traces = false } = {}) {
   run('bash', [path.join(root, 'scripts/provision.sh'), 'all'], { cwd: root });
+  if (traces) run('bash', [path.join(root, 'scripts/provision.sh'), 'zipkin'], { cwd: root });
 }
 
 /** Whether node_modules is missing or older than package-lock.json. */

@@ -222,6 +222,10 @@ Keys that come from the Secret are left out; so are empty values.
 {{- with $root.Values.global.faults }}
 {{- $_ := set $env "QM_FAULTS" (toJson .) }}
 {{- end }}
+{{- with $root.Values.global.otel.endpoint }}
+{{- $_ := set $env "OTEL_EXPORTER_OTLP_ENDPOINT" . }}
+{{- $_ := set $env "OTEL_SERVICE_NAME" $name }}
+{{- end }}
 {{- if eq $svc.kind "grpc" }}
 {{- $_ := set $env "GRPC_PORT" $svc.port }}
 {{- else }}
@@ -312,6 +316,27 @@ seccompProfile:
 {{- end }}
 
 {{/* Egress to cluster DNS (NetworkPolicy rule). */}}
+{{/*
+Egress to the OTLP collector (global.otel): its rules when given, else TCP to the endpoint's port
+(from the URL, else the scheme's) on any pod of the cluster. Nothing without an endpoint.
+*/}}
+{{- define "qm.otelEgress" -}}
+{{- $otel := .Values.global.otel }}
+{{- if $otel.endpoint }}
+{{- if $otel.egress }}
+{{- toYaml $otel.egress }}
+{{- else }}
+{{- $url := urlParse $otel.endpoint }}
+{{- $hostPort := splitList ":" $url.host }}
+{{- $port := ternary (last $hostPort) (ternary "443" "80" (eq $url.scheme "https")) (gt (len $hostPort) 1) }}
+- to:
+    - namespaceSelector: {}
+  ports:
+    - { port: {{ $port }}, protocol: TCP }
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{- define "qm.dnsEgress" -}}
 - to:
     {{- toYaml .Values.networkPolicy.dns | nindent 4 }}

@@ -277,6 +277,9 @@ spec:
     {{- with $root.Values.networkPolicy.externalEgress }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
+    {{- with (include "qm.otelEgress" $root) }}
+    {{- . | nindent 4 }}
+    {{- end }}
     {{- with $svc.egress }}
     {{- toYaml . | nindent 4 }}
     {{- end }}

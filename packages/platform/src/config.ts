@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './mongo';
+import { tracingEnv } from './tracing/setup';
 
 /** An environment's name on a shared NATS server: it goes into subjects, streams and durables. */
 export const EVENTS_PREFIX_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -32,6 +33,8 @@ export const serviceEnv = {
    * Unset: this service accepts no service identity (calls reserved to a service are refused).
    */
   INTERNAL_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /** OpenTelemetry export (docs/adr/016-traces.md): off unless an endpoint is set. */
+  ...tracingEnv,
 };
 
 /** A TCP port; 0 asks the system for a free one (tests). */

@@ -24,3 +24,5 @@ export * from './events/bus';
 export * from './events/idempotent';
 export * from './events/outbox';
 export * from './faults';
+export * from './tracing/setup';
+export * from './tracing/spans';

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './logger';
 import { type Faults, faultsFromEnv } from './faults';
 import { ensureIndexes, indexBackendFor } from './indexes';
 import { connectMongo } from './mongo';
+import { initTracing, shutdownTracing } from './tracing/setup';
 
 export interface ServiceRuntime<C> {
   config: C & z.infer<z.ZodObject<typeof serviceEnv>> & { GRPC_PORT: number; MONGO_DB: string };
@@ -63,6 +64,11 @@ export async function startService<S extends z.ZodRawShape>(
     env,
   ) as ServiceRuntime<z.infer<z.ZodObject<S>>>['config'];
   const log = createLogger(def.name, config.LOG_LEVEL);
+  if (initTracing({ serviceName: def.name, env: config }))
+    log.info(
+      { otlp: config.OTEL_EXPORTER_OTLP_ENDPOINT, zipkin: config.OTEL_EXPORTER_ZIPKIN_ENDPOINT },
+      'tracing on',
+    );
   const faults = await faultsFromEnv(env, log);
   const conn = await connectMongo(config.MONGO_URL, config.MONGO_DB, {
     maxPoolSize: config.MONGO_MAX_POOL_SIZE,
@@ -117,6 +123,7 @@ export async function runService<S extends z.ZodRawShape>(def: ServiceDefinition
     stopping = true;
     running.rt.log.info({ signal }, 'stopping');
     await running.stop();
+    await shutdownTracing();
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));

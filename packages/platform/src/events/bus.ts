@@ -1,3 +1,4 @@
+import { context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import {
   AckPolicy,
   connect,
@@ -8,6 +9,7 @@ import {
   type JetStreamManager,
   type JsMsg,
   JSONCodec,
+  type MsgHdrs,
   type NatsConnection,
   RetentionPolicy,
   StorageType,
@@ -16,6 +18,7 @@ import { EVENTS_PREFIX_PATTERN } from '../config';
 import { runWithContext, newRequestId } from '../context';
 import { type Faults, faultDelay } from '../faults';
 import type { Logger } from '../logger';
+import { endSpan, extractTrace, inSpan, injectTrace, SpanKind, startSpan } from '../tracing/spans';
 import type { EventEnvelope } from './envelope';
 
 const codec = JSONCodec<EventEnvelope>();
@@ -104,9 +107,20 @@ export async function connectBus(opts: {
     durable: stream,
     async publish(to, event) {
       if (opts.faults?.active) await faultDelay(opts.faults, 'eventBusDelayMs');
-      const h = natsHeaders();
-      if (event.requestId) h.set('x-request-id', event.requestId);
-      await js.publish(subject(to), codec.encode(event), { msgID: event.id, headers: h });
+      const full = subject(to);
+      // A producer span whose context travels in the message headers to every consumer.
+      await inSpan(
+        `publish ${to}`,
+        SpanKind.PRODUCER,
+        event.requestId,
+        messagingAttributes(full, event),
+        () => {
+          const h = natsHeaders();
+          if (event.requestId) h.set('x-request-id', event.requestId);
+          injectTrace(h, headersSetter);
+          return js.publish(full, codec.encode(event), { msgID: event.id, headers: h });
+        },
+      );
     },
     async ensureStreams(streams) {
       for (const spec of streams) {
@@ -161,7 +175,7 @@ export async function connectBus(opts: {
       // Messages are handled one at a time; close() waits for the one in hand before draining.
       loops.push(
         (async () => {
-          for await (const msg of messages) await deliver(msg, spec, log);
+          for await (const msg of messages) await deliver(msg, spec, log, unprefixed);
         })().catch((err: unknown) => log.warn({ err, consumer: spec.durable }, 'consumer stopped')),
       );
     },
@@ -193,7 +207,12 @@ export async function connectBus(opts: {
   return bus;
 }
 
-async function deliver(msg: JsMsg, spec: ConsumerSpec, log: Logger): Promise<void> {
+async function deliver(
+  msg: JsMsg,
+  spec: ConsumerSpec,
+  log: Logger,
+  unprefixed: (subject: string) => string,
+): Promise<void> {
   let event: EventEnvelope;
   try {
     event = codec.decode(msg.data);
@@ -203,19 +222,52 @@ async function deliver(msg: JsMsg, spec: ConsumerSpec, log: Logger): Promise<voi
     return;
   }
   const requestId = msg.headers?.get('x-request-id') || event.requestId || newRequestId();
-  await runWithContext({ requestId }, async () => {
-    try {
-      await spec.handle(event, msg.subject);
-      msg.ack();
-    } catch (err) {
-      const redeliveries = msg.info.redeliveryCount;
-      log.error(
-        { err, subject: msg.subject, eventId: event.id, redeliveries },
-        'event handler failed; will retry',
-      );
-      msg.nak(Math.min(30_000, 500 * 2 ** Math.min(redeliveries, 6)));
-    }
-  });
+  // A child of the publisher's span (its traceparent in the headers), not of the consumer loop.
+  const { span, ctx } = startSpan(
+    `process ${unprefixed(msg.subject)}`,
+    SpanKind.CONSUMER,
+    requestId,
+    {
+      ...messagingAttributes(msg.subject, event),
+      'messaging.consumer.group.name': spec.durable,
+      'messaging.operation.type': 'process',
+      'qm.redeliveries': msg.info.redeliveryCount,
+    },
+    extractTrace(msg.headers, headersGetter),
+  );
+  await context.with(ctx, () =>
+    runWithContext({ requestId }, async () => {
+      try {
+        await spec.handle(event, msg.subject);
+        msg.ack();
+        endSpan(span);
+      } catch (err) {
+        endSpan(span, err);
+        const redeliveries = msg.info.redeliveryCount;
+        log.error(
+          { err, subject: msg.subject, eventId: event.id, redeliveries },
+          'event handler failed; will retry',
+        );
+        msg.nak(Math.min(30_000, 500 * 2 ** Math.min(redeliveries, 6)));
+      }
+    }),
+  );
+}
+
+/** Trace context (traceparent) in NATS message headers. */
+const headersSetter: TextMapSetter<MsgHdrs> = { set: (h, key, value) => h.set(key, value) };
+const headersGetter: TextMapGetter<MsgHdrs | undefined> = {
+  get: (h, key) => (h?.has(key) ? h.get(key) : undefined),
+  keys: (h) => (h ? h.keys() : []),
+};
+
+function messagingAttributes(subject: string, event: EventEnvelope) {
+  return {
+    'messaging.system': 'nats',
+    'messaging.destination.name': subject,
+    'messaging.message.id': event.id,
+    'qm.event.type': event.type,
+  };
 }
 
 function isNotFound(err: unknown): boolean {

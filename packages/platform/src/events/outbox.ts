@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Logger } from '../logger';
+import { traceCarrier, withStoredTrace } from '../tracing/spans';
 import type { EventBus } from './bus';
 import type { EventEnvelope } from './envelope';
 
@@ -13,6 +14,8 @@ interface OutboxDoc {
   batch?: string;
   createdAt: Date;
   attempts: number;
+  /** The trace context of the work that wrote it (traceparent): the relay publishes in that trace. */
+  trace?: Record<string, string>;
 }
 
 export interface OutgoingEvent {
@@ -62,17 +65,24 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   // QM_FAULT_OUTBOX_STALL=1 a run() stops after its change, leaving its events 'pending' for a kill.
   const stall = process.env.QM_FAULT_OUTBOX_STALL === '1';
 
-  async function publish(doc: Pick<OutboxDoc, '_id' | 'subject' | 'event'>): Promise<void> {
-    await bus.publish(doc.subject, doc.event);
+  async function publish(doc: Pick<OutboxDoc, '_id' | 'subject' | 'event' | 'trace'>): Promise<void> {
+    await withStoredTrace(doc.trace, () => bus.publish(doc.subject, doc.event));
     await col.deleteOne({ _id: doc._id });
   }
+  // Only when tracing is on: the documents stay as they were otherwise.
+  const traced = () => {
+    const trace = traceCarrier();
+    return trace ? { trace } : {};
+  };
 
   const outbox: Outbox = {
     async run(events, change) {
       const ids = events.map((e) => e.event.id);
       if (events.length) {
+        const trace = traced();
         await col.insertMany(
           events.map((e) => ({
+            ...trace,
             _id: e.event.id,
             subject: e.subject,
             event: e.event,
@@ -114,6 +124,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
             state: 'ready',
             createdAt: new Date(),
             attempts: 0,
+            ...traced(),
           });
         }
       }

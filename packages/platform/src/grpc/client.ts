@@ -6,9 +6,11 @@ import {
   type Interceptor,
   makeGenericClientConstructor,
   Metadata,
+  status as grpcStatus,
 } from '@grpc/grpc-js';
 import { currentContext } from '../context';
-import { contextToMetadata } from './metadata';
+import { endSpan, injectTrace, SpanKind, startSpan } from '../tracing/spans';
+import { contextToMetadata, MD_REQUEST_ID, metadataSetter, rpcAttributes } from './metadata';
 import { type ServiceIdentity, signServiceIdentity } from './service-identity';
 import type { RequestOf, ResponseOf, ServiceDef } from './types';
 
@@ -22,16 +24,27 @@ export type PromiseClient<D extends ServiceDef> = {
 
 /**
  * Every call carries the request id and caller of the current context, and a deadline; a client
- * of an internal service also its own service identity.
+ * of an internal service also its own service identity. Each call is a client span whose trace
+ * context travels in the metadata (traceparent).
  */
 function contextInterceptor(defaultDeadlineMs: number, identity?: ServiceIdentity): Interceptor {
   return (options, nextCall) => {
     if (!options.deadline) options.deadline = Date.now() + defaultDeadlineMs;
+    const path = options.method_definition.path;
     return new InterceptingCall(nextCall(options), {
       start(metadata, listener, next) {
         contextToMetadata(currentContext(), metadata);
         if (identity) signServiceIdentity(metadata, identity);
-        next(metadata, listener);
+        const requestId = metadata.get(MD_REQUEST_ID)[0]?.toString();
+        const { span, ctx } = startSpan(path.slice(1), SpanKind.CLIENT, requestId, rpcAttributes(path));
+        injectTrace(metadata, metadataSetter, ctx);
+        next(metadata, {
+          onReceiveStatus(status, nextStatus) {
+            span.setAttribute('rpc.grpc.status_code', status.code);
+            endSpan(span, status.code === grpcStatus.OK ? undefined : new Error(status.details));
+            nextStatus(status);
+          },
+        });
       },
     });
   };

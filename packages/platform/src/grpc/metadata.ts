@@ -1,4 +1,5 @@
 import { Metadata } from '@grpc/grpc-js';
+import type { Attributes, TextMapGetter, TextMapSetter } from '@opentelemetry/api';
 import { type Caller, type RequestContext, newRequestId } from '../context';
 
 export const MD_REQUEST_ID = 'x-request-id';
@@ -29,4 +30,19 @@ export function metadataToContext(md: Metadata): RequestContext {
   const roles = (first(md, MD_ROLES) ?? '').split(',').filter((r) => r.length > 0);
   const caller: Caller = { userId, username: decodeURIComponent(username), roles };
   return { requestId, caller };
+}
+
+/** Trace context (traceparent) in gRPC metadata. */
+export const metadataSetter: TextMapSetter<Metadata> = {
+  set: (md, key, value) => md.set(key, value),
+};
+export const metadataGetter: TextMapGetter<Metadata> = {
+  get: (md, key) => first(md, key),
+  keys: (md) => Object.keys(md.getMap()),
+};
+
+/** Semantic-convention attributes of a call to `/package.Service/Method`. */
+export function rpcAttributes(path: string): Attributes {
+  const [, service = '', method = ''] = path.split('/');
+  return { 'rpc.system': 'grpc', 'rpc.service': service, 'rpc.method': method };
 }

@@ -1,10 +1,12 @@
 import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
+import { context } from '@opentelemetry/api';
 import { HealthImplementation } from 'grpc-health-check';
 import { type RequestContext, runWithContext } from '../context';
 import { AppError, toServiceError, unavailable } from '../errors';
 import { type Faults, faultDelay } from '../faults';
 import type { Logger } from '../logger';
-import { metadataToContext } from './metadata';
+import { endSpan, extractTrace, SpanKind, startSpan } from '../tracing/spans';
+import { metadataGetter, metadataToContext, rpcAttributes } from './metadata';
 import { verifyServiceIdentity } from './service-identity';
 import type { RequestOf, ResponseOf, ServiceDef } from './types';
 
@@ -63,21 +65,36 @@ export function createGrpcServer(
           const service = verifyServiceIdentity(call.metadata, internalToken);
           if (service) ctx.service = service;
           const started = process.hrtime.bigint();
-          runWithContext(ctx, () => {
-            const run = () => fn(call.request as never, ctx);
-            (beforeEachCall ? beforeEachCall().then(run) : run()).then(
-              (res) => {
-                log.debug({ path, ms: elapsed(started) }, 'grpc ok');
-                callback(null, res);
-              },
-              (err: unknown) => {
-                if (err instanceof AppError)
-                  log.info({ path, code: err.code, msg: err.message }, 'grpc refused');
-                else log.error({ err, path }, 'grpc handler failed');
-                callback(toServiceError(err));
-              },
-            );
-          });
+          // The caller's span (traceparent in the metadata) is the parent of this server span.
+          const { span, ctx: traced } = startSpan(
+            path.slice(1),
+            SpanKind.SERVER,
+            ctx.requestId,
+            rpcAttributes(path),
+            extractTrace(call.metadata, metadataGetter),
+          );
+          context.with(traced, () =>
+            runWithContext(ctx, () => {
+              const run = () => fn(call.request as never, ctx);
+              (beforeEachCall ? beforeEachCall().then(run) : run()).then(
+                (res) => {
+                  log.debug({ path, ms: elapsed(started) }, 'grpc ok');
+                  endSpan(span);
+                  callback(null, res);
+                },
+                (err: unknown) => {
+                  if (err instanceof AppError)
+                    log.info({ path, code: err.code, msg: err.message }, 'grpc refused');
+                  else log.error({ err, path }, 'grpc handler failed');
+                  const failure = toServiceError(err);
+                  if (failure.code !== undefined) span.setAttribute('rpc.grpc.status_code', failure.code);
+                  // A refusal (AppError) is an answer, not a fault of this span.
+                  endSpan(span, err instanceof AppError ? undefined : err);
+                  callback(failure);
+                },
+              );
+            }),
+          );
         };
       }
       server.addService(definition as never, handlers);
