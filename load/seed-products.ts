@@ -97,7 +97,7 @@ function productFor(i: number): catalogV1.CreateProductRequest {
 }
 
 async function main(): Promise<void> {
-  const client = createClient('qm.catalog.v1.CatalogService', catalogV1.CatalogServiceService, values.addr!, {
+  const client = createClient(catalogV1.CatalogServiceService, values.addr!, {
     defaultDeadlineMs: 30_000,
   });
   const started = Date.now();

@@ -8,7 +8,7 @@ import {
   walletV1,
 } from '@qm/contracts/grpc';
 import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
-import { serviceOf, type ServiceName } from '@qm/roster';
+import type { ServiceName } from '@qm/roster';
 
 /**
  * The generated contract of each service of the roster that is built; add a line here when a
@@ -37,7 +37,7 @@ export function createClients(addresses: Partial<Record<ServiceName, string>>, d
   for (const name of Object.keys(DEFINITIONS) as Defined[]) {
     const address = addresses[name];
     if (address) {
-      made[name] = createClient(serviceOf(name).protoService, DEFINITIONS[name], address, {
+      made[name] = createClient(DEFINITIONS[name], address, {
         defaultDeadlineMs: deadlineMs,
       });
       (clients as Record<string, unknown>)[name] = made[name];

@@ -24,11 +24,7 @@ async function startStack(env: Record<string, string>) {
     serviceTestEnv(uniqueName('qm_test_assistant'), { GRPC_PORT: '0', ...env }),
   )) as RunningService<unknown>;
   const gw = await startGateway({ ASSISTANT_GRPC_ADDR: `127.0.0.1:${svc.port}` }, headerSessions({ maker }));
-  const client = createClient(
-    'qm.assistant.v1.AssistantService',
-    assistantV1.AssistantServiceService,
-    `127.0.0.1:${svc.port}`,
-  );
+  const client = createClient(assistantV1.AssistantServiceService, `127.0.0.1:${svc.port}`);
   return {
     svc,
     generate: (body: unknown, who: string | null = 'maker') =>

@@ -330,14 +330,9 @@ describe('the model engine (tool calling) with the caller’s identity', () => {
         OPENAI_TIMEOUT_MS: '2000',
       }),
     )) as RunningService<unknown>;
-    client = createClient(
-      'qm.assistant.v1.AssistantService',
-      assistantV1.AssistantServiceService,
-      `127.0.0.1:${svc.port}`,
-      {
-        defaultDeadlineMs: 30_000,
-      },
-    );
+    client = createClient(assistantV1.AssistantServiceService, `127.0.0.1:${svc.port}`, {
+      defaultDeadlineMs: 30_000,
+    });
   });
   afterAll(async () => {
     client?.close();

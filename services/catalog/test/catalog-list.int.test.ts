@@ -246,11 +246,7 @@ describe('in-memory read model across replicas', () => {
       });
       const id = product!.id;
       const { createClient, runWithContext } = await import('@qm/platform');
-      const client = createClient(
-        'qm.catalog.v1.CatalogService',
-        catalogV1.CatalogServiceService,
-        `127.0.0.1:${b.port}`,
-      );
+      const client = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${b.port}`);
       const onB = () =>
         runWithContext({ requestId: 'replica-test', caller: callers.army }, () =>
           client.listProducts(

@@ -62,12 +62,9 @@ describe('catalog killed mid-publish (real process, real NATS and database)', ()
     // 1. A process that makes the change and then stops before publishing (fault hook), killed there.
     const doomed = await startCatalog({ ...env, QM_FAULT_OUTBOX_STALL: '1' });
     children.push(doomed);
-    const client = createClient(
-      'qm.catalog.v1.CatalogService',
-      catalogV1.CatalogServiceService,
-      `127.0.0.1:${port}`,
-      { defaultDeadlineMs: 60_000 },
-    );
+    const client = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${port}`, {
+      defaultDeadlineMs: 60_000,
+    });
     const created = runWithContext({ requestId: newRequestId(), caller: callers.maker }, () =>
       client.createProduct({
         name: 'Crash-test Helmet',

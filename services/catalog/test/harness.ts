@@ -71,12 +71,9 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     { CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`, GRPC_DEADLINE_MS: '30000' },
     headerSessions(callers),
   );
-  const client = createClient(
-    'qm.catalog.v1.CatalogService',
-    catalogV1.CatalogServiceService,
-    `127.0.0.1:${catalog.port}`,
-    { defaultDeadlineMs: 30000 },
-  );
+  const client = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${catalog.port}`, {
+    defaultDeadlineMs: 30000,
+  });
   const serviceClients: CatalogClient[] = [];
   return {
     catalog: catalog as RunningService<unknown>,
@@ -98,12 +95,10 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       return runWithContext({ requestId: newRequestId(), caller: callers[who] }, () => fn(req)) as never;
     },
     asService(identity) {
-      const c = createClient(
-        'qm.catalog.v1.CatalogService',
-        catalogV1.CatalogServiceService,
-        `127.0.0.1:${catalog.port}`,
-        { defaultDeadlineMs: 30000, identity },
-      );
+      const c = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${catalog.port}`, {
+        defaultDeadlineMs: 30000,
+        identity,
+      });
       serviceClients.push(c);
       return c;
     },

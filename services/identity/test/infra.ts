@@ -31,7 +31,7 @@ export function testClock() {
 
 export type IdentityClient = ReturnType<typeof identityClient>;
 export function identityClient(address: string) {
-  return createClient('qm.identity.v1.IdentityService', identityV1.IdentityServiceService, address);
+  return createClient(identityV1.IdentityServiceService, address);
 }
 
 /** The real identity service in-process, on its own test database. */

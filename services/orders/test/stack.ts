@@ -156,14 +156,9 @@ export async function startOrdersStack(
       return svc as RunningService<unknown>;
     },
     grpc(svc, caller) {
-      const c = createClient(
-        'qm.orders.v1.OrdersService',
-        ordersV1.OrdersServiceService,
-        `127.0.0.1:${svc.port}`,
-        {
-          defaultDeadlineMs: 60_000,
-        },
-      );
+      const c = createClient(ordersV1.OrdersServiceService, `127.0.0.1:${svc.port}`, {
+        defaultDeadlineMs: 60_000,
+      });
       clients.push(c);
       return new Proxy(c, {
         get: (target, method: string) => {

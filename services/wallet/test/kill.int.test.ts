@@ -50,7 +50,7 @@ describe('wallet killed between debit and credit (real process, real database)',
   });
 
   const client = () =>
-    createClient('qm.wallet.v1.WalletService', walletV1.WalletServiceService, `127.0.0.1:${env.GRPC_PORT}`, {
+    createClient(walletV1.WalletServiceService, `127.0.0.1:${env.GRPC_PORT}`, {
       defaultDeadlineMs: 30_000,
     });
   const as = <T>(fn: () => Promise<T>) => runWithContext({ requestId: newRequestId(), caller }, fn);

@@ -65,14 +65,9 @@ beforeAll(async () => {
       WEBHOOK_RETRY_MS: '200',
     }),
   )) as RunningService<unknown>;
-  client = createClient(
-    'qm.wallet.v1.WalletService',
-    walletV1.WalletServiceService,
-    `127.0.0.1:${svc.port}`,
-    {
-      defaultDeadlineMs: 30_000,
-    },
-  );
+  client = createClient(walletV1.WalletServiceService, `127.0.0.1:${svc.port}`, {
+    defaultDeadlineMs: 30_000,
+  });
   const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'topups-grpc-listener', log: testLog() });
   bus.listen(ACTIVITY_SUBJECT, (event) => {
     const e = event as EventEnvelope<{ userId: number; action: string }>;

@@ -50,20 +50,24 @@ function contextInterceptor(defaultDeadlineMs: number, identity?: ServiceIdentit
   };
 }
 
+export interface ClientOptions {
+  defaultDeadlineMs?: number;
+  /** Calls as this internal service (e.g. orders with INTERNAL_TOKEN); never in the gateway. */
+  identity?: ServiceIdentity;
+}
+
+/** `qm.identity.v1.IdentityService`: every method's path is `/<service>/<Method>`. */
+function serviceNameOf(definition: ServiceDef): string {
+  const path = Object.values(definition)[0]?.path ?? '';
+  return path.slice(1, path.lastIndexOf('/'));
+}
+
 export function createClient<D extends ServiceDef>(
-  serviceName: string,
   definition: D,
   address: string,
-  {
-    defaultDeadlineMs = 5000,
-    identity,
-  }: {
-    defaultDeadlineMs?: number;
-    /** Calls as this internal service (e.g. orders with INTERNAL_TOKEN); never in the gateway. */
-    identity?: ServiceIdentity;
-  } = {},
+  { defaultDeadlineMs = 5000, identity }: ClientOptions = {},
 ): PromiseClient<D> {
-  const Ctor = makeGenericClientConstructor(definition as never, serviceName);
+  const Ctor = makeGenericClientConstructor(definition as never, serviceNameOf(definition));
   const raw = new Ctor(address, ChannelCredentials.createInsecure(), {
     interceptors: [contextInterceptor(defaultDeadlineMs, identity)],
     'grpc.keepalive_time_ms': 30_000,
@@ -83,4 +87,21 @@ export function createClient<D extends ServiceDef>(
       });
   }
   return client as PromiseClient<D>;
+}
+
+export type ClientsOf<M extends Record<string, ServiceDef>> = { [K in keyof M]: PromiseClient<M[K]> };
+
+/** A client of each service of `definitions`, at its address in `addresses`, with the same options. */
+export function createClients<M extends Record<string, ServiceDef>>(
+  definitions: M,
+  addresses: { [K in keyof M]: string },
+  opts: ClientOptions = {},
+): { clients: ClientsOf<M>; close(): void } {
+  const clients = Object.fromEntries(
+    Object.entries(definitions).map(([name, definition]) => [
+      name,
+      createClient(definition, addresses[name as keyof M], opts),
+    ]),
+  ) as ClientsOf<M>;
+  return { clients, close: () => Object.values(clients).forEach((c) => c.close()) };
 }

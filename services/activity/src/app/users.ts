@@ -18,17 +18,10 @@ export function identityDirectory(opts: {
   token: string | undefined;
   deadlineMs: number;
 }): UserDirectory {
-  const identity = createClient(
-    'qm.identity.v1.IdentityService',
-    identityV1.IdentityServiceService,
-    opts.address,
-    {
-      defaultDeadlineMs: opts.deadlineMs,
-      identity: opts.token
-        ? ({ service: 'activity', token: opts.token } satisfies ServiceIdentity)
-        : undefined,
-    },
-  );
+  const identity = createClient(identityV1.IdentityServiceService, opts.address, {
+    defaultDeadlineMs: opts.deadlineMs,
+    identity: opts.token ? ({ service: 'activity', token: opts.token } satisfies ServiceIdentity) : undefined,
+  });
   const cache = new Map<number, { email: string; at: number }>();
   return {
     async emailOf(userId) {

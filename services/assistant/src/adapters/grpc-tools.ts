@@ -11,7 +11,7 @@ import {
   transactionTypes,
   walletV1,
 } from '@qm/contracts/grpc';
-import { createClient, currentContext, GrpcStatus, isServiceError } from '@qm/platform';
+import { createClients, currentContext, GrpcStatus, isServiceError } from '@qm/platform';
 import type { ChatTools, OrderFact, ProductFact } from '../domain/facts';
 
 export interface ToolAddresses {
@@ -64,32 +64,19 @@ function productFact(p: catalogV1.Product): ProductFact {
  */
 export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): void } {
   const opts = { defaultDeadlineMs: a.deadlineMs };
-  const identity = createClient(
-    'qm.identity.v1.IdentityService',
-    identityV1.IdentityServiceService,
-    a.identity,
+  const { clients, close } = createClients(
+    {
+      identity: identityV1.IdentityServiceService,
+      catalog: catalogV1.CatalogServiceService,
+      wallet: walletV1.WalletServiceService,
+      orders: ordersV1.OrdersServiceService,
+      support: supportV1.SupportServiceService,
+      activity: activityV1.ActivityServiceService,
+    },
+    a,
     opts,
   );
-  const catalog = createClient(
-    'qm.catalog.v1.CatalogService',
-    catalogV1.CatalogServiceService,
-    a.catalog,
-    opts,
-  );
-  const wallet = createClient('qm.wallet.v1.WalletService', walletV1.WalletServiceService, a.wallet, opts);
-  const orders = createClient('qm.orders.v1.OrdersService', ordersV1.OrdersServiceService, a.orders, opts);
-  const support = createClient(
-    'qm.support.v1.SupportService',
-    supportV1.SupportServiceService,
-    a.support,
-    opts,
-  );
-  const activity = createClient(
-    'qm.activity.v1.ActivityService',
-    activityV1.ActivityServiceService,
-    a.activity,
-    opts,
-  );
+  const { identity, catalog, wallet, orders, support, activity } = clients;
 
   const tools: ChatTools = {
     async me() {
@@ -192,6 +179,6 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
   };
   return {
     tools,
-    close: () => [identity, catalog, wallet, orders, support, activity].forEach((c) => c.close()),
+    close,
   };
 }

@@ -1,5 +1,5 @@
 import { catalogV1, identityV1, productTypes, roles, userStatuses, walletV1 } from '@qm/contracts/grpc';
-import { createClient, GrpcStatus, isServiceError, type ServiceIdentity } from '@qm/platform';
+import { createClients, GrpcStatus, isServiceError, type ServiceIdentity } from '@qm/platform';
 import type { ProductFacts, UserFacts } from '../domain/order';
 
 /**
@@ -43,19 +43,16 @@ export function grpcPartners(a: PartnerAddresses): Partners {
     defaultDeadlineMs: a.deadlineMs,
     identity: a.token ? ({ service: 'orders', token: a.token } satisfies ServiceIdentity) : undefined,
   };
-  const identity = createClient(
-    'qm.identity.v1.IdentityService',
-    identityV1.IdentityServiceService,
-    a.identity,
+  const { clients, close } = createClients(
+    {
+      identity: identityV1.IdentityServiceService,
+      catalog: catalogV1.CatalogServiceService,
+      wallet: walletV1.WalletServiceService,
+    },
+    a,
     opts,
   );
-  const catalog = createClient(
-    'qm.catalog.v1.CatalogService',
-    catalogV1.CatalogServiceService,
-    a.catalog,
-    opts,
-  );
-  const wallet = createClient('qm.wallet.v1.WalletService', walletV1.WalletServiceService, a.wallet, opts);
+  const { identity, catalog, wallet } = clients;
 
   return {
     async user(id) {
@@ -121,10 +118,6 @@ export function grpcPartners(a: PartnerAddresses): Partners {
     async void(reference) {
       await wallet.voidPendingTransfer({ reference });
     },
-    close() {
-      identity.close();
-      catalog.close();
-      wallet.close();
-    },
+    close,
   };
 }

@@ -22,7 +22,7 @@ export interface Directory {
 
 /** Identity's LookupUser, called with the wallet's service identity (docs/adr/005). */
 export function identityDirectory(address: string, token: string | undefined): Directory {
-  const client = createClient('qm.identity.v1.IdentityService', identityV1.IdentityServiceService, address, {
+  const client = createClient(identityV1.IdentityServiceService, address, {
     identity: token ? { service: 'wallet', token } : undefined,
   });
   async function lookup(by: identityV1.LookupUserRequest['by']): Promise<UserFacts | null> {
