@@ -19,17 +19,17 @@ function sourceFiles(dir) {
 /**
  * Names imported from `packages` by the consumers' sources (type-only imports left out). Throws on
  * anything that would use the whole package (a namespace import, export *, a dynamic import), which a
- * list of names cannot serve.
+ * list of names cannot serve. `dirs`: source folders, relative to the repository root or absolute.
  */
-export function importedNames(packages) {
+export function importedNames(packages, dirs = CONSUMERS) {
   const names = new Set();
   const from = packages.map((p) => p.replace(/[/\\^$*+?.()|[\]{}-]/g, '\\$&')).join('|');
   const named = new RegExp(`import\\s+(type\\s+)?\\{([^}]*)\\}\\s*from\\s*['"](?:${from})['"]`, 'g');
   const whole = new RegExp(
     `(import\\s+\\*\\s+as\\s+\\w+|export\\s+\\*(\\s+as\\s+\\w+)?|import\\s+\\w+(\\s*,\\s*\\*[^'"]*)?|import\\()\\s*(from\\s*)?['"](?:${from})['"]`,
   );
-  for (const dir of CONSUMERS) {
-    for (const file of sourceFiles(path.join(ROOT, dir))) {
+  for (const dir of dirs) {
+    for (const file of sourceFiles(path.resolve(ROOT, dir))) {
       const text = readFileSync(file, 'utf8');
       if (whole.test(text))
         throw new Error(
