@@ -6,7 +6,8 @@
 // is gzipped here at zlib's default level, the level the gateway uses for clients that take only gzip.
 //
 //   node scripts/dev.mjs --prod   (the production build: make build, or npm run build:frontends)
-//   node load/landing-js.mjs [--budget=150] [--path=/]
+//   node load/landing-js.mjs [--budget=150] [--path=/] [--as=<username>:<password>]
+//   (--as signs in first, for a signed-in page such as --path=/market; the budget is the landing page's)
 //
 // Prints one row per script and writes the total to load/results/landing-js.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,9 +23,25 @@ const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const BUDGET_KIB = Number(arg('budget', process.env.LANDING_JS_BUDGET_KIB ?? '150'));
 const PAGE = arg('path', '/');
+const AS = arg('as', '');
 /** After network idle: code a page fetches on a timer or idle callback shortly after loading. */
 const SETTLE_MS = 2000;
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+
+/** Signs in through the API (as a browser would, with Origin) and hands the session cookie to the context. */
+async function signIn(context, username, password) {
+  const res = await fetch(`${BASE_URL}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: BASE_URL },
+    body: JSON.stringify({ username, password, portal: 'user' }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in as ${username}: ${res.status}`);
+  const cookies = res.headers.getSetCookie().map((c) => {
+    const [name, ...value] = c.split(';')[0].split('=');
+    return { name, value: value.join('='), url: BASE_URL };
+  });
+  await context.addCookies(cookies);
+}
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -32,7 +49,9 @@ const browser = await chromium.launch({
 });
 const scripts = [];
 try {
-  const page = await browser.newPage();
+  const context = await browser.newContext();
+  if (AS) await signIn(context, ...AS.split(':'));
+  const page = await context.newPage();
   const pending = [];
   page.on('response', (response) => {
     const type = response.headers()['content-type'] ?? '';
