@@ -61,6 +61,11 @@ fuzz: deps ## schemathesis against the running stack's OpenAPI document, as ever
 	bash scripts/provision.sh schemathesis
 	node e2e/api-fuzz.mjs
 
+.PHONY: budgets
+budgets: deps ## frontend budgets on the production stack (node scripts/dev.mjs --prod): landing-page JS ≤ 150 KiB gzip, Lighthouse
+	node load/landing-js.mjs
+	node load/lighthouse.mjs --budget
+
 .PHONY: bench
 bench: deps ## database scaling to 1 M rows (ADR 004), then gateway → gRPC → database vs bare Express (stack running and seeded)
 	npx tsx load/db-scaling.ts

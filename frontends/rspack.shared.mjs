@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
 import ReactRefreshPlugin from '@rspack/plugin-react-refresh';
+import { importedNames, reexportModule } from './shared-exports.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -15,29 +16,56 @@ const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 1
 export const DEV_PORTS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
 export const REMOTE_NAMES = ['market', 'wallet', 'admin'];
 
-/** Modules that must exist once per page: the shell provides them, remotes consume them. */
-function sharedSingletons(pkg) {
+/**
+ * The shell's share-scope keys carry this prefix so that no import matches them: the shell only
+ * provides the shared modules and never consumes them itself (see sharedSingletons).
+ */
+const PROVIDE_ONLY = 'qm-provide-only:';
+
+/** React Router as the remotes use it (shared-exports.mjs); a virtual module of the shell's build. */
+const ROUTER_SUBSET = 'node_modules/.qm-shared/react-router-dom.mjs';
+const ROUTER_PACKAGES = ['react-router', 'react-router-dom'];
+
+/**
+ * Modules that must exist once per page: the shell provides them, remotes consume them.
+ *
+ * A consumed shared module is a whole package (its barrel with every export), so a shell that consumed
+ * them would load all of Mantine, React Router and React Query before its first render. Instead the
+ * shell imports them like any package (tree-shaken and split per route) and only provides them: each
+ * entry in the share scope loads the full package lazily, the first time a remote asks for it, from the
+ * shell's own build, so a remote gets the very module instances (React contexts included) the shell
+ * already runs. The shell registers first and the strategy is loaded-first, so its entries are the ones
+ * every remote resolves to (a remote's own copy is only its fallback when it runs alone).
+ */
+function sharedSingletons(pkg, isHost) {
   const deps = { ...pkg.dependencies };
-  const singleton = (name, requiredVersion = deps[name]) => ({
-    singleton: true,
-    requiredVersion: requiredVersion ?? false,
-  });
-  return {
-    react: singleton('react'),
-    'react/jsx-runtime': singleton('react/jsx-runtime', deps.react),
-    'react/jsx-dev-runtime': singleton('react/jsx-dev-runtime', deps.react),
-    'react-dom': singleton('react-dom'),
-    'react-dom/client': singleton('react-dom/client', deps['react-dom']),
-    'react-router': singleton('react-router', deps['react-router-dom']),
-    'react-router-dom': singleton('react-router-dom'),
-    '@tanstack/react-query': singleton('@tanstack/react-query'),
-    '@mantine/core': singleton('@mantine/core'),
-    '@mantine/hooks': singleton('@mantine/hooks'),
-    '@mantine/notifications': singleton('@mantine/notifications'),
-    '@mantine/modals': singleton('@mantine/modals'),
+  const singleton = (name, requiredVersion = deps[name]) => [
+    isHost ? `${PROVIDE_ONLY}${name}` : name,
+    {
+      singleton: true,
+      requiredVersion: requiredVersion ?? false,
+      ...(isHost ? { import: name, shareKey: name } : {}),
+      ...(isHost && ROUTER_PACKAGES.includes(name)
+        ? { import: `./${ROUTER_SUBSET}`, version: require('react-router-dom/package.json').version }
+        : {}),
+    },
+  ];
+  return Object.fromEntries([
+    singleton('react'),
+    singleton('react/jsx-runtime', deps.react),
+    singleton('react/jsx-dev-runtime', deps.react),
+    singleton('react-dom'),
+    singleton('react-dom/client', deps['react-dom']),
+    singleton('react-router', deps['react-router-dom']),
+    singleton('react-router-dom'),
+    singleton('@tanstack/react-query'),
+    singleton('@mantine/core'),
+    singleton('@mantine/hooks'),
+    singleton('@mantine/notifications'),
+    singleton('@mantine/modals'),
     // Workspace package consumed as TypeScript source; one copy so its React context/helpers are shared.
-    '@qm/ui': { singleton: true, requiredVersion: false },
-  };
+    singleton('@qm/ui', false),
+  ]);
 }
 
 /** Module Federation, the shell's HTML and static files, and Fast Refresh in development. */
@@ -51,11 +79,15 @@ function plugins({ name, isHost, isDev, exposes, pkg }) {
       // loaded-first: never fetch a remote just to negotiate versions, so a remote that is down cannot
       // block the shell from starting, and the landing page loads no remote code at all.
       shareStrategy: 'loaded-first',
-      shared: sharedSingletons(pkg),
+      shared: sharedSingletons(pkg, isHost),
       manifest: true,
       dts: false,
       dev: false,
     }),
+    isHost &&
+      new rspack.experiments.VirtualModulesPlugin({
+        [ROUTER_SUBSET]: reexportModule('react-router-dom', importedNames(ROUTER_PACKAGES)),
+      }),
     isHost &&
       new rspack.HtmlRspackPlugin({
         template: './public/index.html',

@@ -5,7 +5,8 @@
 //   3. unit tests
 //   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir
 //   5. the frontends built and the whole stack in production mode on another fresh data dir, and
-//      the browser journeys (headless Chromium) and the API fuzzer (schemathesis) against it
+//      the browser journeys (headless Chromium), the landing page's JavaScript size and the API fuzzer
+//      (schemathesis) against it
 //   6. Helm chart rendering validated against the Kubernetes schemas
 // Every step counts what it checked (each jest test, each journey check) and has a time limit; a step
 // that checks nothing, overruns or crashes fails. Ends with one line `total: N passed, N failed` (one word before the colon: the form CI reads as the closing count),
@@ -24,10 +25,16 @@ const LIMITS = {
   integration: 30 * MINUTE,
   build: 15 * MINUTE,
   journey: 10 * MINUTE,
+  landingJs: 2 * MINUTE,
   fuzz: 30 * MINUTE,
   chart: 5 * MINUTE,
 };
 const RESULTS_DIR = path.join(ROOT, '.data/test-results');
+/**
+ * The landing page's gzipped JavaScript may not grow past this (KiB). Issue 12 §5's budget is 150 and
+ * is not met yet (README "Performance budgets"); until it is, CI holds today's 225 KiB with a margin.
+ */
+const LANDING_JS_CI_KIB = 235;
 
 const only = process.argv
   .slice(2)
@@ -232,6 +239,13 @@ async function e2e() {
         .filter((f) => f.endsWith('.e2e.mjs'))
         .sort();
       for (const j of journeys) await journey(`e2e ${j}`, path.join('e2e', j), LIMITS.journey);
+      section('landing-page JavaScript (production build, gzip)');
+      await check(
+        'landing-js',
+        'node',
+        ['load/landing-js.mjs', `--budget=${LANDING_JS_CI_KIB}`],
+        LIMITS.landingJs,
+      );
       section('API fuzzing (schemathesis, every role)');
       await journey('api fuzz', 'e2e/api-fuzz.mjs', LIMITS.fuzz);
     },

@@ -2,6 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RequireAdmin, RequireManufacturer, RequireUser } from './guards/guards';
 import { AppLayout } from './layout/AppLayout';
+import LandingPage from './pages/LandingPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import type { RemoteName } from './remotes/registry';
 import { RemotePage } from './remotes/RemotePage';
@@ -46,7 +47,8 @@ const routes: RouteObject[] = [
         errorElement: <RouteErrorPage />,
         children: [
           // Public
-          { path: '/', element: page(() => import('./pages/LandingPage')) },
+          // The landing page comes with the bundle: no second round trip before the first page paints.
+          { path: '/', element: <LandingPage /> },
           { path: '/auth', element: page(() => import('./pages/auth/AuthPage')) },
           { path: '/forgot-password', element: page(() => import('./pages/auth/ForgotPasswordPage')) },
           { path: '/admin', element: page(() => import('./pages/auth/AdminLoginPage')) },

@@ -2,16 +2,26 @@ import {
   createTheme,
   getFontSize,
   getPrimaryShade,
-  Drawer,
-  Modal,
-  Notification,
-  Pagination,
-  PasswordInput,
   localStorageColorSchemeManager,
   type CSSVariablesResolver,
+  type DrawerFactory,
+  type ExtendComponent,
+  type FactoryPayload,
   type MantineColorsTuple,
+  type MantineThemeComponent,
+  type ModalFactory,
+  type NotificationFactory,
+  type PaginationFactory,
+  type PasswordInputFactory,
 } from '@mantine/core';
 import { over, readableOn } from './contrast';
+
+/**
+ * What `Component.extend` does (it returns its argument), typed the same, without importing the
+ * component: the theme is on every page, and Pagination, PasswordInput, Modal... would come with it.
+ */
+const extend = <Payload extends FactoryPayload>(input: ExtendComponent<Payload>) =>
+  input as MantineThemeComponent;
 
 /** Olive drab, the brand colour. */
 const army: MantineColorsTuple = [
@@ -46,21 +56,21 @@ export const theme = createTheme({
   components: {
     // Mantine leaves --input-fz unset on the password field, whose text and placeholder then fall back
     // to 16 px beside the 14 px of every other field.
-    PasswordInput: PasswordInput.extend({
+    PasswordInput: extend<PasswordInputFactory>({
       styles: (_theme, props) => ({ root: { '--input-fz': getFontSize(props.size ?? 'sm') } }),
     }),
     // Dialogs' and drawers' close buttons have a name (axe "button-name") unless a page gives one.
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
-    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Modal: extend<ModalFactory>({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: extend<DrawerFactory>({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     // The toasts' close button has a name (axe "button-name"); under a title their text is the
     // (readable) dimmed colour, where Mantine hard-codes grey 6 (3.3:1 on white).
-    Notification: Notification.extend({
+    Notification: extend<NotificationFactory>({
       defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
       styles: (_theme, props) =>
         props.title ? { description: { color: 'var(--mantine-color-dimmed)' } } : {},
     }),
     // Every pager's arrows have a name (axe "button-name"); pages name their numbers ("Page 2").
-    Pagination: Pagination.extend({
+    Pagination: extend<PaginationFactory>({
       defaultProps: {
         getControlProps: (control) => ({ 'aria-label': PAGINATION_CONTROLS[control] }),
         getItemProps: (page) => ({ 'aria-label': `Page ${page}` }),

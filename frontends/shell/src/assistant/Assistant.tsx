@@ -1,49 +1,7 @@
-import { useCurrentUser, type CurrentUser } from '@qm/ui';
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { AssistantButton } from './AssistantButton';
-import { AssistantPanel } from './AssistantPanel';
-import { greetingFor } from './greeting';
-import { useAssistantContext } from './useAssistantContext';
-import { useChat } from './useChat';
+import { useCurrentUser } from '@qm/ui';
+import { lazy, Suspense } from 'react';
 
-/** The profile's division, when the current-user answer carries one. */
-const divisionOf = (user: CurrentUser) => (user as CurrentUser & { division?: string | null }).division;
-
-function AssistantWidget({ user }: { user: CurrentUser }) {
-  const [opened, setOpened] = useState(false);
-  // Context and history load the first time the panel opens, not on every page load.
-  const [used, setUsed] = useState(false);
-  const button = useRef<HTMLButtonElement>(null);
-  const context = useAssistantContext(used);
-  const chat = useChat({ enabled: used, context: context.context });
-  const greeting = useMemo(
-    () =>
-      greetingFor({
-        firstName: user.firstName,
-        role: user.role,
-        isAdmin: user.isAdmin,
-        division: divisionOf(user),
-      }),
-    [user],
-  );
-
-  const close = useCallback(() => {
-    setOpened(false);
-    button.current?.focus();
-  }, []);
-  const toggle = () => {
-    if (opened) return close();
-    setOpened(true);
-    setUsed(true);
-  };
-
-  return (
-    <>
-      <AssistantPanel opened={opened} onClose={close} greeting={greeting} chat={chat} context={context} />
-      <AssistantButton opened={opened} onToggle={toggle} buttonRef={button} />
-    </>
-  );
-}
+const AssistantWidget = lazy(() => import('./AssistantWidget'));
 
 /**
  * The AI assistant (spec §2): a floating button on every page while someone is signed in, and its panel.
@@ -52,5 +10,9 @@ function AssistantWidget({ user }: { user: CurrentUser }) {
 export function Assistant() {
   const { user } = useCurrentUser();
   if (!user) return null;
-  return <AssistantWidget key={user.id} user={user} />;
+  return (
+    <Suspense fallback={null}>
+      <AssistantWidget key={user.id} user={user} />
+    </Suspense>
+  );
 }

@@ -1,6 +1,7 @@
 import { PageLoader, useCurrentUser } from '@qm/ui';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { PAGE_LOADING_HEIGHT } from '../layout/pageLoaderHeight';
 
 /** Where a non-admin goes from an admin page: / (spec §2), except the transactions page, which sends to /admin. */
 const ADMIN_FALLBACKS: Record<string, string> = { '/admin/transactions': '/admin' };
@@ -8,7 +9,7 @@ const ADMIN_FALLBACKS: Record<string, string> = { '/admin/transactions': '/admin
 /** Signed-in routes: unauthenticated visitors go to /auth; a loading message shows meanwhile. */
 export function RequireUser({ children }: { children?: ReactNode }) {
   const { user, isLoading } = useCurrentUser();
-  if (isLoading) return <PageLoader message="Checking your session..." />;
+  if (isLoading) return <PageLoader message="Checking your session..." minHeight={PAGE_LOADING_HEIGHT} />;
   if (!user) return <Navigate to="/auth" replace />;
   return <>{children ?? <Outlet />}</>;
 }
@@ -16,7 +17,7 @@ export function RequireUser({ children }: { children?: ReactNode }) {
 /** /create-product: Manufacturers only; anyone else signed in goes to /wallet. */
 export function RequireManufacturer({ children }: { children?: ReactNode }) {
   const { user, isLoading, isManufacturer } = useCurrentUser();
-  if (isLoading) return <PageLoader message="Checking your session..." />;
+  if (isLoading) return <PageLoader message="Checking your session..." minHeight={PAGE_LOADING_HEIGHT} />;
   if (!user) return <Navigate to="/auth" replace />;
   if (!isManufacturer) return <Navigate to="/wallet" replace />;
   return <>{children ?? <Outlet />}</>;
@@ -41,7 +42,7 @@ export function RequireAdmin({ children }: { children?: ReactNode }) {
     };
   }, [refetch]);
 
-  if (!refreshed) return <PageLoader message="Loading admin dashboard..." />;
+  if (!refreshed) return <PageLoader message="Loading admin dashboard..." minHeight={PAGE_LOADING_HEIGHT} />;
   if (!isAdmin) return <Navigate to={ADMIN_FALLBACKS[pathname] ?? '/'} replace />;
   return <>{children ?? <Outlet />}</>;
 }

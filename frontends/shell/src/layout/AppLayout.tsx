@@ -9,6 +9,7 @@ import { useUserFetchErrorToast } from '../auth/useUserFetchErrorToast';
 import { useLiveUpdates } from '../live/useLiveUpdates';
 import { Footer } from './Footer';
 import { Header } from './Header';
+import { PAGE_LOADING_HEIGHT } from './pageLoaderHeight';
 
 /** The layout of every page: sticky header, the page (with a short fade-in per path), footer. */
 export function AppLayout() {
@@ -26,7 +27,7 @@ export function AppLayout() {
         </AppShell.Header>
         <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
           <Box key={pathname} className="qm-page" style={{ flex: 1 }}>
-            <Suspense fallback={<PageLoader />}>
+            <Suspense fallback={<PageLoader minHeight={PAGE_LOADING_HEIGHT} />}>
               <Outlet />
             </Suspense>
           </Box>

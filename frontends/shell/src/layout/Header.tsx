@@ -1,21 +1,12 @@
-import { Box, Burger, Divider, Drawer, Group, ScrollArea } from '@mantine/core';
-import { useCurrentUser } from '@qm/ui';
-import { useEffect } from 'react';
+import { Burger, Group } from '@mantine/core';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { AdminNav } from './AdminNav';
 import { Logo } from './Logo';
-import { PublicNav, type NavProps } from './PublicNav';
+import { Navigation } from './Navigation';
 import { ThemeToggle } from './ThemeToggle';
-import { UserNav } from './UserNav';
 
-/** Admin navigation for admins, user navigation for signed-in users, public navigation otherwise. */
-function Navigation(props: NavProps) {
-  const { user, isAdmin, isLoading } = useCurrentUser();
-  if (isLoading) return null;
-  if (isAdmin) return <AdminNav {...props} />;
-  if (user) return <UserNav {...props} />;
-  return <PublicNav {...props} />;
-}
+// The drawer (Drawer, ScrollArea) is fetched the first time the burger opens it, not with every page.
+const NavDrawer = lazy(() => import('./NavDrawer'));
 
 export interface HeaderProps {
   drawerOpened: boolean;
@@ -25,8 +16,9 @@ export interface HeaderProps {
 
 /** Sticky header; below 768 px the links and the theme toggle move into a side drawer. */
 export function Header({ drawerOpened, toggleDrawer, closeDrawer }: HeaderProps) {
-  const { isAdmin } = useCurrentUser();
   const location = useLocation();
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  if (drawerOpened && !drawerUsed) setDrawerUsed(true);
 
   // The drawer closes on any navigation.
   useEffect(() => {
@@ -48,23 +40,11 @@ export function Header({ drawerOpened, toggleDrawer, closeDrawer }: HeaderProps)
           aria-label={drawerOpened ? 'Close navigation' : 'Open navigation'}
         />
       </Group>
-      <Drawer
-        opened={drawerOpened}
-        onClose={closeDrawer}
-        position="right"
-        size="80%"
-        hiddenFrom="sm"
-        title={isAdmin ? 'Admin Dashboard' : 'Menu'}
-        zIndex={1000}
-      >
-        <ScrollArea.Autosize mah="calc(100dvh - 80px)">
-          <Box component="nav" aria-label="Main">
-            <Navigation variant="drawer" onNavigate={closeDrawer} />
-          </Box>
-          <Divider my="md" />
-          <ThemeToggle variant="button" />
-        </ScrollArea.Autosize>
-      </Drawer>
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <NavDrawer opened={drawerOpened} onClose={closeDrawer} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { PageLoader } from '@qm/ui';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
 import { Component, Suspense, use, type ErrorInfo, type ReactNode } from 'react';
 import { loadRemoteModule, REMOTE_LABELS, resetRemote, type RemoteName } from './registry';
+import { PAGE_LOADING_HEIGHT } from '../layout/pageLoaderHeight';
 
 interface ErrorBoundaryProps {
   remote: RemoteName;
@@ -68,7 +69,13 @@ export function RemoteBoundary<T>({ remote, expose, render, loading, renderError
         renderError ?? ((error, retry) => <RemoteError remote={remote} error={error} onRetry={retry} />)
       }
     >
-      <Suspense fallback={loading ?? <PageLoader message={`Loading ${REMOTE_LABELS[remote]}...`} />}>
+      <Suspense
+        fallback={
+          loading ?? (
+            <PageLoader message={`Loading ${REMOTE_LABELS[remote]}...`} minHeight={PAGE_LOADING_HEIGHT} />
+          )
+        }
+      >
         <RemoteModule<T> remote={remote} expose={expose} render={render} />
       </Suspense>
     </RemoteErrorBoundary>
