@@ -11,14 +11,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { connect } from 'nats';
-import { checkActivity } from './chaos/activity';
-import { drain } from './chaos/drain';
+import { type ActivityReport, checkActivity } from './chaos/activity';
+import { drain, type DrainState } from './chaos/drain';
 import { readEffects } from './chaos/effects';
 import { parseOpLog } from './chaos/oplog';
 import { type Invariant, type Kill, killsTable, markdown, opsTable, type RunReport } from './chaos/report';
 import { resolveUnknown } from './chaos/resolve';
-import { effectCount, MONEY_OPS, purchaseEffects, verifyMoney } from './chaos/verify';
-import { checkSystem, systemLines } from './system/check';
+import { effectCount, MONEY_OPS, purchaseEffects, type Verdict, verifyMoney } from './chaos/verify';
+import { checkSystem, type SystemReport, systemLines } from './system/check';
 
 const OUTBOX_MAX_AGE_S = 60;
 
@@ -82,67 +82,7 @@ async function main(): Promise<number> {
     );
 
     const state = second.state;
-    const oldOutbox = state.outbox.filter((e) => e.ageS > OUTBOX_MAX_AGE_S);
-    const inv = (name: string, kinds: string[]): Invariant => {
-      const b = verdict.breaks.filter((x) => kinds.includes(x.invariant));
-      return { name, ok: !b.length, detail: b.length ? listed(b.map((x) => x.detail)) : '' };
-    };
-    const u = verdict.unknownResolved;
-    const invariants: Invariant[] = [
-      {
-        name: 'system:check (ledger, stock, orders ↔ payments)',
-        ok: !system.breaks.length,
-        detail: system.breaks.length
-          ? listed(system.breaks.map((b) => `${b.kind}: ${b.detail}`))
-          : systemLines(system)[0]!.replace(/^system-check: OK — /, ''),
-      },
-      {
-        ...inv('every unknown call resolved to 0 or 1 effects', ['unknown-resolved']),
-        ...(verdict.breaks.some((b) => b.invariant === 'unknown-resolved')
-          ? {}
-          : { detail: `${u.zero} → 0, ${u.one} → 1, ${u.more} → more, ${u.unresolved} unresolved` }),
-      },
-      withDefault(
-        inv('each idempotency key at most one effect', ['key-at-most-once']),
-        `${verdict.moneyOps} money calls`,
-      ),
-      withDefault(
-        inv('every answer matches its effect', ['answer-matches-effect']),
-        'ok → 1 effect, refused → 0',
-      ),
-      withDefault(inv('no effect without a call', ['no-orphan-effect']), 'orders, transfers'),
-      {
-        name: 'every order final',
-        ok: state.ordersInSaga === 0,
-        detail: state.ordersInSaga
-          ? `${state.ordersInSaga} orders still in their saga`
-          : `${system.orders.completed} completed, ${system.orders.cancelled} cancelled`,
-      },
-      {
-        name: `no outbox entry older than ${OUTBOX_MAX_AGE_S} s`,
-        ok: !oldOutbox.length,
-        detail: oldOutbox.length
-          ? listed(oldOutbox.map((e) => `${e.db} ${e.id} (${e.ageS} s)`))
-          : `${state.outbox.length} entries left`,
-      },
-      {
-        name: 'every consumer caught up',
-        ok: !state.consumers.length,
-        detail: state.consumers.length
-          ? listed(
-              state.consumers.map((c) => `${c.consumer}: ${c.pending} pending, ${c.unacked} unacknowledged`),
-            )
-          : '',
-      },
-      {
-        name: 'every activity event stored once',
-        ok: !activity.missing.length && activity.stored === activity.events,
-        detail:
-          `${activity.stored} of ${activity.events} events stored` +
-          (activity.publishedTwice ? `, ${activity.publishedTwice} published twice and stored once` : '') +
-          (activity.missing.length ? `; missing: ${listed(activity.missing)}` : ''),
-      },
-    ];
+    const invariants = invariantsOf({ verdict, system, state, activity });
     const report: RunReport = {
       workload: values.workload,
       at: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
@@ -156,7 +96,28 @@ async function main(): Promise<number> {
     writeFileSync(path.join(values.results, `${values.name}.md`), md);
     writeFileSync(
       path.join(values.results, `${values.name}.json`),
-      `${JSON.stringify({ ...report, breaks: verdict.breaks, systemBreaks: system.breaks }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...report,
+          breaks: verdict.breaks,
+          systemBreaks: system.breaks,
+          // The evidence behind the unknown calls' verdicts: each call, its retry's answer, its effects.
+          resolutions: [...resolutions].map(([id, r]) => {
+            const op = byId.get(id)!;
+            return {
+              id,
+              op: op.op,
+              key: op.key,
+              user: op.user,
+              first: { status: op.status, answer: op.answer },
+              retry: r,
+              effectsAfter: effectCount(op, effects, answeredIds),
+            };
+          }),
+        },
+        null,
+        2,
+      )}\n`,
     );
     console.log(`\n${md}`);
     const broken = invariants.filter((i) => !i.ok).length;
@@ -166,6 +127,81 @@ async function main(): Promise<number> {
     await nc.close();
     await client.close();
   }
+}
+
+/** The run's invariants, each with what it found. */
+function invariantsOf({
+  verdict,
+  system,
+  state,
+  activity,
+}: {
+  verdict: Verdict;
+  system: SystemReport;
+  state: DrainState;
+  activity: ActivityReport;
+}): Invariant[] {
+  const oldOutbox = state.outbox.filter((e) => e.ageS > OUTBOX_MAX_AGE_S);
+  const inv = (name: string, kinds: string[]): Invariant => {
+    const b = verdict.breaks.filter((x) => kinds.includes(x.invariant));
+    return { name, ok: !b.length, detail: b.length ? listed(b.map((x) => x.detail)) : '' };
+  };
+  const u = verdict.unknownResolved;
+  return [
+    {
+      name: 'system:check (ledger, stock, orders ↔ payments)',
+      ok: !system.breaks.length,
+      detail: system.breaks.length
+        ? listed(system.breaks.map((b) => `${b.kind}: ${b.detail}`))
+        : systemLines(system)[0]!.replace(/^system-check: OK — /, ''),
+    },
+    {
+      ...inv('every unknown call resolved to 0 or 1 effects', ['unknown-resolved']),
+      ...(verdict.breaks.some((b) => b.invariant === 'unknown-resolved')
+        ? {}
+        : { detail: `${u.zero} → 0, ${u.one} → 1, ${u.more} → more, ${u.unresolved} unresolved` }),
+    },
+    withDefault(
+      inv('each idempotency key at most one effect', ['key-at-most-once']),
+      `${verdict.moneyOps} money calls`,
+    ),
+    withDefault(
+      inv('every answer matches its effect', ['answer-matches-effect']),
+      'ok → 1 effect, refused → 0',
+    ),
+    withDefault(inv('no effect without a call', ['no-orphan-effect']), 'orders, transfers'),
+    {
+      name: 'every order final',
+      ok: state.ordersInSaga === 0,
+      detail: state.ordersInSaga
+        ? `${state.ordersInSaga} orders still in their saga`
+        : `${system.orders.completed} completed, ${system.orders.cancelled} cancelled`,
+    },
+    {
+      name: `no outbox entry older than ${OUTBOX_MAX_AGE_S} s`,
+      ok: !oldOutbox.length,
+      detail: oldOutbox.length
+        ? listed(oldOutbox.map((e) => `${e.db} ${e.id} (${e.ageS} s)`))
+        : `${state.outbox.length} entries left`,
+    },
+    {
+      name: 'every consumer caught up',
+      ok: !state.consumers.length,
+      detail: state.consumers.length
+        ? listed(
+            state.consumers.map((c) => `${c.consumer}: ${c.pending} pending, ${c.unacked} unacknowledged`),
+          )
+        : '',
+    },
+    {
+      name: 'every activity event stored once',
+      ok: !activity.missing.length && activity.stored === activity.events,
+      detail:
+        `${activity.stored} of ${activity.events} events stored` +
+        (activity.publishedTwice ? `, ${activity.publishedTwice} published twice and stored once` : '') +
+        (activity.missing.length ? `; missing: ${listed(activity.missing)}` : ''),
+    },
+  ];
 }
 
 const listed = (items: string[], n = 5) =>

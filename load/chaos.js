@@ -67,13 +67,16 @@ export const options = {
 
 const emit = (record) => console.log(JSON.stringify({ chaos: record.chaos, ...record }));
 
-/** k6's connection-refused codes: the request never left, so it cannot have had an effect. */
-const NOT_SENT = new Set([1202, 1212]);
+/**
+ * A connection that was never made: the request did not leave, so it cannot have had an effect.
+ * k6 gives a refused dial and a reset mid-answer the same error code (1212), so the text decides.
+ */
+const NOT_SENT = /^dial\b|connect: connection refused/;
 
 /** outcome of an answer: ok, failed (certainly no effect) or unknown. */
 function outcomeOf(res) {
   if (res.status >= 200 && res.status < 300) return 'ok';
-  if (res.status === 0) return NOT_SENT.has(res.error_code) ? 'failed' : 'unknown';
+  if (res.status === 0) return NOT_SENT.test(res.error || '') ? 'failed' : 'unknown';
   if (res.status >= 500) return 'unknown';
   // ABORTED "still in progress" (409) under the same key: the first attempt may still land.
   if (res.status === 409 && /in progress/i.test(res.body || '')) return 'unknown';

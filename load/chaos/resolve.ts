@@ -31,10 +31,28 @@ export async function resolveUnknown(
     effectsOf,
     attempts = 20,
     pauseMs = 3000,
-  }: { baseUrl: string; effectsOf: (op: Op) => Promise<number>; attempts?: number; pauseMs?: number },
+    concurrency = 8,
+  }: {
+    baseUrl: string;
+    effectsOf: (op: Op) => Promise<number>;
+    attempts?: number;
+    pauseMs?: number;
+    concurrency?: number;
+  },
 ): Promise<Map<string, Resolution>> {
   const out = new Map<string, Resolution>();
-  for (const op of toResolve(log)) {
+  // One caller's calls one after another, as its client would; callers side by side.
+  const byUser = new Map<number, Op[]>();
+  for (const op of toResolve(log)) byUser.set(op.user!, [...(byUser.get(op.user!) ?? []), op]);
+  const queue = [...byUser.values()];
+  const worker = async () => {
+    for (let calls = queue.shift(); calls; calls = queue.shift())
+      for (const op of calls) out.set(op.id, await resolveOne(op));
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+  return out;
+
+  async function resolveOne(op: Op): Promise<Resolution> {
     const user = log.users.get(op.user!);
     if (!user) throw new Error(`op log: call ${op.id} by user ${op.user}, whose session was not logged`);
     const effectsBefore = await effectsOf(op);
@@ -65,7 +83,6 @@ export async function resolveUnknown(
         last = { outcome: 'unknown', status: 0, effectsBefore };
       }
     }
-    out.set(op.id, last);
+    return last;
   }
-  return out;
 }

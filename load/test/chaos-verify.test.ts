@@ -142,6 +142,21 @@ describe('verifyMoney', () => {
     expect(v.breaks.map((b) => b.invariant)).toEqual(['answer-matches-effect', 'answer-matches-effect']);
   });
 
+  it('takes a purchase answered with a cancelled order as no effect, and fails one answered completed without it', () => {
+    const log = logOf(
+      ...call('1-1', 'purchase', 'k1', 'ok', { id: 100, status: 'cancelled' }),
+      ...call('1-2', 'purchase', 'k2', 'ok', { id: 101, status: 'completed' }),
+    );
+    const v = verifyMoney(
+      log,
+      effects({ orders: [order(100, 'cancelled'), order(101, 'cancelled')] }),
+      resolved([]),
+    );
+    expect(v.breaks).toEqual([
+      expect.objectContaining({ invariant: 'answer-matches-effect', detail: expect.stringContaining('k2') }),
+    ]);
+  });
+
   it('fails a posted transfer no call of the run asked for, and a top-up credited twice', () => {
     const v = verifyMoney(
       logOf(...call('1-1', 'create-order', 'k1:order', 'ok', { id: 'order_1' })),

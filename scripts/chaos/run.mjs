@@ -77,6 +77,7 @@ function runToEnd(cmd, args, { env = {}, children, stderrFile }) {
  * @param {string} o.name the results' file name (without extension)
  * @param {object} o.log a scripts/stack logger
  * @param {Set} [o.children] the child processes under way (a caller's signal handler kills them)
+ * @param {AbortSignal} [o.signal] stops the kills (a caller's time limit); the run then answers 2
  */
 export async function runChaos({
   stack,
@@ -88,6 +89,7 @@ export async function runChaos({
   name,
   log,
   children = new Set(),
+  signal,
 }) {
   const k6 = k6Binary();
   if (!k6) throw new Error('k6 is missing: run scripts/provision.sh');
@@ -117,7 +119,8 @@ export async function runChaos({
 
   const kills = [];
   const restarting = new Map(); // name → promise of its restart
-  while (!k6Done && !setupDone()) await sleep(500);
+  const over = () => k6Done || signal?.aborted;
+  while (!over() && !setupDone()) await sleep(500);
   const begun = Date.now();
   // Like Kubernetes' restartPolicy: a process that exits on its own (e.g. a service whose database
   // connection died under it) is started again, and counted as a crash of that process.
@@ -139,9 +142,9 @@ export async function runChaos({
       );
     }
   }, 1000);
-  while (!k6Done) {
+  while (!over()) {
     await Promise.race([sleep(killEvery), k6Exit]);
-    if (k6Done) break;
+    if (over()) break;
     const up = TARGETS.filter((n) => !restarting.has(n) && stack.processes.some((p) => p.name === n));
     if (!up.length) continue;
     const target = up[Math.floor(Math.random() * up.length)];
@@ -157,6 +160,10 @@ export async function runChaos({
       target,
       restartUntilHealthy(stack, target, kill, log).finally(() => restarting.delete(target)),
     );
+  }
+  if (signal?.aborted) {
+    clearInterval(watcher);
+    return 2;
   }
   const k6Code = await k6Exit;
   log.info(`k6 ended (exit code ${k6Code}); healing`);
