@@ -66,6 +66,10 @@ budgets: deps ## frontend budgets on the production stack (node scripts/dev.mjs 
 	node load/landing-js.mjs
 	node load/lighthouse.mjs --budget
 
+.PHONY: chaos
+chaos: deps ## Jepsen-style run: every role under load while processes are SIGKILLed, then no money, stock, order or event lost or duplicated (CHAOS_VUS=100 CHAOS_DURATION=10m CHAOS_KILL_EVERY=10s)
+	node scripts/chaos.mjs
+
 .PHONY: bench
 bench: deps ## database scaling to 1 M rows (ADR 004), then gateway → gRPC → database vs bare Express (stack running and seeded)
 	npx tsx load/db-scaling.ts

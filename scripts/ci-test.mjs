@@ -6,7 +6,8 @@
 //   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir
 //   5. the frontends built and the whole stack in production mode on another fresh data dir, and
 //      the browser journeys (headless Chromium), the landing page's JavaScript size and the API fuzzer
-//      (schemathesis) against it
+//      (schemathesis) against it, then a 60-second chaos run on it (scripts/chaos/run.mjs: processes
+//      killed, invariants checked)
 //   6. Helm chart rendering validated against the Kubernetes schemas
 // Every step counts what it checked (each jest test, each journey check) and has a time limit; a step
 // that checks nothing, overruns or crashes fails. Ends with one line `total: N passed, N failed` (one word before the colon: the form CI reads as the closing count),
@@ -14,6 +15,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { durationMs, runChaos } from './chaos/run.mjs';
+import { createLogger } from './stack/log.mjs';
 import { needsNpmInstall, npmInstall, POSTGRES_URL, ROOT, startStack } from './stack/index.mjs';
 
 const MINUTE = 60_000;
@@ -27,6 +30,7 @@ const LIMITS = {
   journey: 10 * MINUTE,
   landingJs: 2 * MINUTE,
   fuzz: 30 * MINUTE,
+  chaos: 6 * MINUTE,
   chart: 5 * MINUTE,
 };
 const RESULTS_DIR = path.join(ROOT, '.data/test-results');
@@ -184,7 +188,7 @@ async function withStack(step, options, body) {
     return record(`stack for ${step}`, 0, 1);
   }
   try {
-    await body();
+    await body(stack);
   } finally {
     section(`stop the stack for ${step}`);
     await stack.stop();
@@ -233,7 +237,7 @@ async function e2e() {
   await withStack(
     'browser journeys',
     { dataDir: '.data/test-e2e', prod: true, frontends: false },
-    async () => {
+    async (stack) => {
       section('browser journeys (headless Chromium)');
       const journeys = readdirSync(path.join(ROOT, 'e2e'))
         .filter((f) => f.endsWith('.e2e.mjs'))
@@ -248,8 +252,60 @@ async function e2e() {
       );
       section('API fuzzing (schemathesis, every role)');
       await journey('api fuzz', 'e2e/api-fuzz.mjs', LIMITS.fuzz);
+      // Last on this stack: it kills the stack's processes (and restarts them healthy).
+      section('chaos run (60 s of every role, a SIGKILL every 10 s, then the invariants)');
+      await chaos(stack, LIMITS.chaos);
     },
   );
+}
+
+/**
+ * `make chaos` in short (docs/adr/015): every invariant of load/chaos-check.ts counts as a check,
+ * as written to <RESULTS_DIR>/chaos.json. No result, or a run past its limit, fails.
+ */
+async function chaos(stack, timeoutMs) {
+  const out = resultFile('chaos');
+  const children = new Set();
+  const aborter = new AbortController();
+  let timer;
+  const overrun = new Promise((resolve) => {
+    timer = setTimeout(() => {
+      aborter.abort();
+      resolve('timeout');
+    }, timeoutMs);
+  });
+  const code = await Promise.race([
+    // The fuzzer has used up the per-address sign-up limit, which the gateway keeps in memory: a
+    // fresh gateway lets the workload register its users.
+    stack
+      .restart('gateway')
+      .then(() =>
+        runChaos({
+          stack,
+          vus: process.env.CHAOS_CI_VUS || '10',
+          duration: process.env.CHAOS_CI_DURATION || '60s',
+          killEvery: durationMs(process.env.CHAOS_KILL_EVERY || '10s'),
+          workDir: path.join(ROOT, '.data/test-chaos'),
+          results: RESULTS_DIR,
+          name: path.basename(out, '.json'),
+          log: createLogger(),
+          children,
+          signal: aborter.signal,
+        }),
+      )
+      .catch((err) => {
+        console.error(err.stack ?? err.message);
+        return 2;
+      }),
+    overrun,
+  ]);
+  clearTimeout(timer);
+  for (const child of children) killGroup(child.pid);
+  if (code === 'timeout') return record('chaos', 0, 1, overran(timeoutMs));
+  const r = readCounts(out);
+  if (!r?.invariants?.length) return record('chaos', 0, 1, `reported no invariants (exit code ${code})`);
+  const failed = r.invariants.filter((i) => !i.ok).length;
+  record('chaos', r.invariants.length - failed, failed || (code === 0 ? 0 : 1));
 }
 
 async function main() {

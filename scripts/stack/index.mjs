@@ -76,6 +76,26 @@ async function reapStale(runFile, root, log) {
 }
 
 /**
+ * Crash and recovery of one process (the chaos run, scripts/chaos/): SIGKILL its whole group, with
+ * no chance to clean up, then start it again from the same spec and wait until it is healthy. The
+ * new process takes the old one's place in `processes` and is stopped with the rest. Resolves the
+ * ms it took to be healthy.
+ */
+async function restartProcess(started, launch, name, { timeoutMs } = {}) {
+  const at = started.findIndex(({ proc }) => proc.name === name);
+  if (at < 0) throw new StackError(`no process named ${name} in this stack`);
+  const { proc: old, tier } = started[at];
+  old.stopping = true; // its exit is expected: no onExit
+  await old.stop({ signal: 'SIGKILL', timeoutMs: 5000 });
+  await old.exited;
+  const begun = Date.now();
+  const proc = launch(old.spec, tier, at);
+  await waitHealthy(proc, old.spec.check, { timeoutMs: timeoutMs ?? old.spec.timeoutMs });
+  proc.readyMs = Date.now() - begun;
+  return proc.readyMs;
+}
+
+/**
  * Starts the stack and resolves once every process is healthy.
  * @param {object} options
  * @param {string} [options.root] repository root (default: this checkout)
@@ -89,7 +109,7 @@ async function reapStale(runFile, root, log) {
  * @param {boolean} [options.echo] stream process output to the console (default: !quiet)
  * @param {AbortSignal} [options.signal] aborts a start in progress (everything started is stopped)
  * @param {(proc) => void} [options.onExit] called when a process exits on its own after the start
- * @returns {Promise<{ stop(): Promise<{busyPorts:number[]}>, kill(): void, processes: object[], dataDir: string, startedInMs: number }>}
+ * @returns {Promise<{ stop(): Promise<{busyPorts:number[]}>, kill(): void, restart(name: string): Promise<number>, processes: object[], dataDir: string, startedInMs: number }>}
  */
 export async function startStack(options = {}) {
   const root = options.root ?? ROOT;
@@ -166,6 +186,21 @@ export async function startStack(options = {}) {
     return stopping;
   };
 
+  /** Starts one process of the plan (again, for a restart: it takes the old one's place). */
+  const launch = (spec, tier, at = started.length) => {
+    spec.prepare?.();
+    const proc = startProcess({ ...spec, cwd: root, logDir, echo });
+    proc.spec = spec;
+    started[at] = { proc, tier };
+    writeRunFile();
+    proc.exited.then((exit) => {
+      if (stopping || proc.stopping || !proc.readyMs) return;
+      if (options.onExit) options.onExit(proc);
+      else log.error(`${proc.name} ${describeExit(exit)} (log: ${proc.logFile})`);
+    });
+    return proc;
+  };
+
   const abort = new AbortController();
   const onOuterAbort = () => abort.abort();
   options.signal?.addEventListener('abort', onOuterAbort, { once: true });
@@ -173,17 +208,8 @@ export async function startStack(options = {}) {
     for (const [t, tier] of tiers.entries()) {
       const results = await Promise.allSettled(
         tier.map(async (spec) => {
-          spec.prepare?.();
           const begun = Date.now();
-          const proc = startProcess({ ...spec, cwd: root, logDir, echo });
-          proc.spec = spec;
-          started.push({ proc, tier: t });
-          writeRunFile();
-          proc.exited.then((exit) => {
-            if (stopping || proc.stopping || !proc.readyMs) return;
-            if (options.onExit) options.onExit(proc);
-            else log.error(`${proc.name} ${describeExit(exit)} (log: ${proc.logFile})`);
-          });
+          const proc = launch(spec, t);
           try {
             await waitHealthy(proc, spec.check, { timeoutMs: spec.timeoutMs, signal: abort.signal });
           } catch (err) {
@@ -209,7 +235,11 @@ export async function startStack(options = {}) {
 
   return {
     dataDir,
-    processes: started.map(({ proc }) => proc),
+    /** The processes as they are now (restart replaces entries). */
+    get processes() {
+      return started.map(({ proc }) => proc);
+    },
+    restart: (name, opts) => restartProcess(started, launch, name, opts),
     startedInMs: Date.now() - t0,
     stop,
     /** Immediate SIGKILL of every process group (a second Ctrl-C). */

@@ -15,6 +15,8 @@ jest.setTimeout(120_000);
 const PAUSE_MS = 3_000;
 const HOLD_TIMEOUT_S = 45;
 const BUYERS = 3;
+/** @qm/platform createIdempotency's default: a claim older than this is run again. */
+const STALE_CLAIM_MS = 30_000;
 
 interface OrderDoc {
   id: number;
@@ -108,6 +110,34 @@ describe('purchases survive a killed process', () => {
     await s.start(name);
     expect(await expectAllEnded(productId)).toEqual(Array(BUYERS).fill('completed'));
     await Promise.all(requests);
+  });
+
+  it('orders killed mid-purchase under an Idempotency-Key: a retry once its claim is stale answers that order, places no second', async () => {
+    const created = await maker.post('/api/products', {
+      name: 'Field Radio',
+      type: 'Equipment',
+      price: '1000.00',
+      description: 'VHF, 5 W',
+      stock: 10,
+    });
+    const productId = created.body.id as number;
+    const body = { productId, quantity: 1, totalPrice: '1000.00' };
+    const key = { 'idempotency-key': `kill-retry-${productId}` };
+    const first = buyers[0]!.request('POST', '/api/orders', body, key).catch(() => undefined);
+    await eventually(async () => (await ordersOf(productId)).some((o) => o.step === 'pay'), 30_000);
+    await s.kill('orders');
+    await s.start('orders'); // with its pause: the next test needs it
+    expect(await expectAllEnded(productId)).toEqual(['completed']);
+    await first;
+    // The key's record still says running (its process died): past the 30 s a claim is stale, the
+    // retry runs the purchase again — and must find the first run's order.
+    await new Promise((r) => setTimeout(r, STALE_CLAIM_MS + 1_000));
+    const retry = await buyers[0]!.request('POST', '/api/orders', body, key);
+    const orders = await ordersOf(productId);
+    expect(orders).toHaveLength(1);
+    expect(retry.status).toBe(201);
+    expect(retry.body.id).toBe(orders[0]!.id);
+    expect((await checkSystem(dbs)).breaks).toEqual([]);
   });
 
   it('orders killed: the restarted service’s sweeper finishes every order, the system holds', async () => {

@@ -172,7 +172,15 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     },
     start() {
       if (timer) return;
-      timer = setInterval(() => void outbox.relayOnce(), opts.intervalMs ?? 2000);
+      // A pass that cannot read the outbox (the database restarting) is retried on the next tick; a
+      // rejection left unhandled here would end the whole process (the chaos run, docs/adr/015).
+      timer = setInterval(
+        () =>
+          void outbox
+            .relayOnce()
+            .catch((err: unknown) => log.warn({ err }, 'outbox relay pass failed; will retry')),
+        opts.intervalMs ?? 2000,
+      );
       timer.unref();
     },
     stop() {

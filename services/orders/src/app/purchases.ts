@@ -31,7 +31,7 @@ const refusal = (reason: string) => (reason === MSG.productNotFound ? notFound(r
 /** POST /api/orders: check the purchase, record the order, run its saga (spec §5 purchase). */
 export function createPurchases(d: PurchaseDeps) {
   /** Checks who buys what at which price and records the order (pending, at its first step). */
-  async function place(caller: Caller, req: PurchaseRequest): Promise<OrderRecord> {
+  async function place(caller: Caller, req: PurchaseRequest, requestKey?: string): Promise<OrderRecord> {
     const [buyerFacts, product] = await Promise.all([
       d.partners.user(caller.userId),
       d.partners.product(req.productId),
@@ -68,6 +68,7 @@ export function createPurchases(d: PurchaseDeps) {
       deadlineAt: new Date(now.getTime() + d.holdTimeoutSeconds * 1000),
       createdAt: now,
       updatedAt: now,
+      ...(requestKey ? { requestKey } : {}),
     });
   }
 
@@ -94,7 +95,13 @@ export function createPurchases(d: PurchaseDeps) {
         // Named as the REST body, so a mismatch names the fields the client sent.
         { productId: req.productId, quantity: req.quantity, totalPrice: req.totalPaise },
         async () => {
-          const order = await d.saga.drive(await place(caller, req));
+          // The idempotency record reruns a key whose first run died mid-purchase (its claim gone
+          // stale): that run's order is driven on, not a second one placed beside it.
+          const requestKey = input.idempotencyKey ? `${caller.userId}:${input.idempotencyKey}` : undefined;
+          const placed =
+            (requestKey && (await d.orders.byRequestKey(requestKey))) ||
+            (await place(caller, req, requestKey));
+          const order = await d.saga.drive(placed);
           if (order.status === 'cancelled') throw refusal(order.cancelReason);
           return order.id;
         },

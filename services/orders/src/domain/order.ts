@@ -60,6 +60,8 @@ export interface OrderRecord {
   deadlineAt: Date;
   createdAt: Date;
   updatedAt: Date;
+  /** `<buyer>:<Idempotency-Key>` of the request that placed it, when it had one. */
+  requestKey?: string;
 }
 
 /** What the rules need to know of a user (identity's LookupUser). */

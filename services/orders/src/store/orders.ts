@@ -42,12 +42,15 @@ const orderSchema = new Schema<OrderDoc>(
     deadlineAt: { type: Date, required: true },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
+    requestKey: { type: String },
   },
   { collection: 'orders', versionKey: false, strict: true, autoIndex: false },
 );
 orderSchema.index({ reference: 1 }, { unique: true });
 // The sweeper's query and the administrators' counts: equality only (FerretDB v1 pushes down no more).
 orderSchema.index({ status: 1 });
+// A purchase retried under its Idempotency-Key after its first run died finds that run's order.
+orderSchema.index({ requestKey: 1 });
 
 /**
  * buyer: a user's purchases; seller: a manufacturer's sales; all: the administrators' list;
@@ -84,6 +87,11 @@ export function createOrderStore(conn: Connection, ordered?: OrderedReader) {
 
     async insert(order: OrderRecord): Promise<OrderRecord> {
       return toRecord((await feeds.insert({ _id: order.id, ...order })) as never);
+    },
+
+    async byRequestKey(requestKey: string): Promise<OrderRecord | null> {
+      const d = await Orders.findOne({ requestKey }).lean<OrderDoc>().exec();
+      return d ? toRecord(d as never) : null;
     },
 
     async get(id: number): Promise<OrderRecord | null> {

@@ -1,0 +1,74 @@
+import type { Db, MongoClient } from 'mongodb';
+import type { JetStreamManager } from 'nats';
+import { SERVICES } from '../../packages/roster/src';
+
+/**
+ * After the run, before the checks: wait until the stack has finished what the kills interrupted —
+ * every outbox empty (the relays published what was written), every durable consumer caught up
+ * (nothing pending or unacknowledged), and every order final (the sagas' sweepers settled the
+ * purchases cut short). Then the remaining state is what the checks judge.
+ */
+
+export interface DrainState {
+  outbox: { db: string; id: string; ageS: number }[];
+  consumers: { stream: string; consumer: string; pending: number; unacked: number }[];
+  ordersInSaga: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const serviceDbs = (client: MongoClient): Db[] =>
+  SERVICES.filter((s) => !s.planned).map((s) => client.db(s.database));
+
+export async function drainState(
+  client: MongoClient,
+  jsm: JetStreamManager,
+  now = Date.now(),
+): Promise<DrainState> {
+  const outbox: DrainState['outbox'] = [];
+  for (const db of serviceDbs(client))
+    for await (const e of db
+      .collection<{ _id: string; createdAt: Date }>('outbox')
+      .find({}, { projection: { _id: 1, createdAt: 1 } }))
+      outbox.push({
+        db: db.databaseName,
+        id: e._id,
+        ageS: Math.round((now - new Date(e.createdAt).getTime()) / 1000),
+      });
+  const consumers: DrainState['consumers'] = [];
+  for await (const s of jsm.streams.list())
+    for await (const c of jsm.consumers.list(s.config.name))
+      if (c.num_pending > 0 || c.num_ack_pending > 0)
+        consumers.push({
+          stream: s.config.name,
+          consumer: c.name,
+          pending: c.num_pending,
+          unacked: c.num_ack_pending,
+        });
+  const ordersInSaga = await client
+    .db(SERVICES.find((s) => s.name === 'orders')!.database)
+    .collection('orders')
+    .countDocuments({ status: { $nin: ['completed', 'cancelled'] } });
+  return { outbox, consumers, ordersInSaga };
+}
+
+export const drained = (s: DrainState) => !s.outbox.length && !s.consumers.length && !s.ordersInSaga;
+
+/** Polls until drained or `timeoutMs`; answers the last state and how long it took. */
+export async function drain(
+  client: MongoClient,
+  jsm: JetStreamManager,
+  { timeoutMs = 180_000, onWait }: { timeoutMs?: number; onWait?: (s: DrainState) => void } = {},
+): Promise<{ state: DrainState; ms: number }> {
+  const started = Date.now();
+  let lastReport = 0;
+  for (;;) {
+    const state = await drainState(client, jsm);
+    if (drained(state) || Date.now() - started > timeoutMs) return { state, ms: Date.now() - started };
+    if (onWait && Date.now() - lastReport > 10_000) {
+      lastReport = Date.now();
+      onWait(state);
+    }
+    await sleep(1000);
+  }
+}

@@ -1,0 +1,58 @@
+import type { Db } from 'mongodb';
+import type { Effects, OrderFact, TopUpFact, TransferFact } from './verify';
+
+/**
+ * Reads the run's effects from the services' own databases, read-only: the P2P transfers and
+ * top-ups of the wallet, the orders and the orders service's idempotency records. Only documents
+ * of `users` (the run's users) are read, so a stack with other data checks the same.
+ */
+export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number[]): Promise<Effects> {
+  const accounts = users.map((u) => `user:${u}`);
+  const transfers = new Map<string, TransferFact>();
+  for await (const t of dbs.wallet
+    .collection<{ key: string; state: string }>('transfers')
+    .find({ kind: 'p2p', debitAccount: { $in: accounts } }, { projection: { _id: 0, key: 1, state: 1 } }))
+    transfers.set(t.key, { key: t.key, state: t.state });
+
+  const orders: OrderFact[] = [];
+  for await (const o of dbs.orders
+    .collection<OrderFact>('orders')
+    .find(
+      { buyerId: { $in: users } },
+      { projection: { _id: 0, id: 1, buyerId: 1, productId: 1, quantity: 1, status: 1 } },
+    ))
+    orders.push(o);
+
+  // The orders service's idempotency records: `<buyer>:create-order:<key>`, done → the order id.
+  const orderKeys = new Map<string, number>();
+  for await (const r of dbs.orders
+    .collection<{ _id: string; state: string; outcome?: { ok: boolean; value?: unknown } }>(
+      'idempotency_keys',
+    )
+    .find({ state: 'done' }))
+    if (r.outcome?.ok && typeof r.outcome.value === 'number') orderKeys.set(r._id, r.outcome.value);
+
+  // Top-ups and their posted credits (a credit's description names its top-up: services/wallet
+  // app/topups.ts), counted per top-up rather than trusted from the top-up's own transferId.
+  const credits = new Map<number, number>();
+  for await (const t of dbs.wallet
+    .collection<{ description: string; state: string }>('transfers')
+    .find(
+      { kind: 'topup', state: 'posted', creditAccount: { $in: accounts } },
+      { projection: { description: 1 } },
+    )) {
+    const id = /^Top-up (\d+) via /.exec(t.description)?.[1];
+    if (id) credits.set(Number(id), (credits.get(Number(id)) ?? 0) + 1);
+  }
+  const topUps: TopUpFact[] = [];
+  for await (const t of dbs.wallet
+    .collection<{ _id: number; userId: number; providerOrderId: string }>('topups')
+    .find({ userId: { $in: users } }, { projection: { _id: 1, userId: 1, providerOrderId: 1 } }))
+    topUps.push({
+      id: t._id,
+      userId: t.userId,
+      providerOrderId: t.providerOrderId,
+      credits: credits.get(t._id) ?? 0,
+    });
+  return { transfers, orders, orderKeys, topUps };
+}
