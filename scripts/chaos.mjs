@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { durationMs, runChaos } from './chaos/run.mjs';
+import { durationMs, runChaos, targetsFrom } from './chaos/run.mjs';
 import { createLogger } from './stack/log.mjs';
 import { ROOT, startStack } from './stack/index.mjs';
 
@@ -61,6 +61,7 @@ async function main() {
     name: args.name,
     log,
     children,
+    targets: targetsFrom(process.env.CHAOS_TARGETS),
   });
   return code === 0 || code === 1 ? code : 2;
 }

@@ -26,6 +26,19 @@ export const TARGETS = [
   'postgres',
 ];
 
+/** CHAOS_TARGETS ("wallet,orders,nats"): a subset of TARGETS; unknown names are refused. */
+export function targetsFrom(text, fallback = TARGETS) {
+  if (!text) return fallback;
+  const names = text
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !TARGETS.includes(n));
+  if (unknown.length || !names.length)
+    throw new Error(`CHAOS_TARGETS: unknown process ${unknown.join(', ')} (known: ${TARGETS.join(', ')})`);
+  return names;
+}
+
 /** "90s", "10m", "1h", "500ms" or a number of seconds, in ms. */
 export function durationMs(text) {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(text).trim());
@@ -78,6 +91,7 @@ function runToEnd(cmd, args, { env = {}, children, stderrFile }) {
  * @param {object} o.log a scripts/stack logger
  * @param {Set} [o.children] the child processes under way (a caller's signal handler kills them)
  * @param {AbortSignal} [o.signal] stops the kills (a caller's time limit); the run then answers 2
+ * @param {string[]} [o.targets] the processes it may kill (default TARGETS)
  */
 export async function runChaos({
   stack,
@@ -90,6 +104,7 @@ export async function runChaos({
   log,
   children = new Set(),
   signal,
+  targets = TARGETS,
 }) {
   const k6 = k6Binary();
   if (!k6) throw new Error('k6 is missing: run scripts/provision.sh');
@@ -145,7 +160,7 @@ export async function runChaos({
   while (!over()) {
     await Promise.race([sleep(killEvery), k6Exit]);
     if (over()) break;
-    const up = TARGETS.filter((n) => !restarting.has(n) && stack.processes.some((p) => p.name === n));
+    const up = targets.filter((n) => !restarting.has(n) && stack.processes.some((p) => p.name === n));
     if (!up.length) continue;
     const target = up[Math.floor(Math.random() * up.length)];
     const kill = {

@@ -42,9 +42,26 @@ export function httpStatusForGrpc(code: GrpcStatus): number {
   return HTTP_BY_GRPC[code] ?? 500;
 }
 
-/** What a gRPC handler sends back for an error: user messages for AppErrors, a generic text otherwise. */
+/** What the caller is told when something this call depends on is down (never its internal text). */
+export const DEPENDENCY_DOWN = 'A service this request needs is unavailable. Please try again shortly.';
+
+/** Names of the MongoDB driver's errors for a database it cannot reach (server selection, network). */
+const DATABASE_DOWN = /^Mongo(ServerSelection|Network|NetworkTimeout|TopologyClosed)Error$/;
+
+/**
+ * What a gRPC handler sends back for an error: user messages for AppErrors; UNAVAILABLE (503) or
+ * DEADLINE_EXCEEDED (504) when another service or the database could not be reached, so a client
+ * knows a retry may succeed; a generic INTERNAL otherwise.
+ */
 export function toServiceError(err: unknown): Partial<ServiceError> {
   if (err instanceof AppError) return { code: err.code, details: err.message, metadata: new Metadata() };
+  if (
+    isServiceError(err) &&
+    (err.code === GrpcStatus.UNAVAILABLE || err.code === GrpcStatus.DEADLINE_EXCEEDED)
+  )
+    return { code: err.code, details: DEPENDENCY_DOWN, metadata: new Metadata() };
+  if (err instanceof Error && DATABASE_DOWN.test(err.name))
+    return { code: GrpcStatus.UNAVAILABLE, details: DEPENDENCY_DOWN, metadata: new Metadata() };
   return { code: GrpcStatus.INTERNAL, details: 'Internal error', metadata: new Metadata() };
 }
 
