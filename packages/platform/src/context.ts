@@ -48,6 +48,7 @@ export function signedInCaller(caller: Caller | undefined): Caller {
 
 /** The caller of an administrators' use case; UNAUTHENTICATED without one, PERMISSION_DENIED for others. */
 export function adminCaller(caller: Caller | undefined, refusal = 'Administrator access required'): Caller {
-  if (!hasRole(signedInCaller(caller), 'Admin')) throw forbidden(refusal);
-  return caller!;
+  const signedIn = signedInCaller(caller);
+  if (!hasRole(signedIn, 'Admin')) throw forbidden(refusal);
+  return signedIn;
 }

@@ -1,23 +1,22 @@
 import type { Connection } from 'mongoose';
 import { createOutbox, type EventBus, type EventEnvelope, idempotent, makeEvent } from '../src';
-import { eventually, log, testBus, testDb, uniqueName } from './infra';
+import { eventually, log, testBus, testDb, testStream } from './infra';
 
 describe('event bus, outbox and idempotent consumers (real NATS + database)', () => {
   let db: Connection;
   let bus: EventBus;
   let stream: string;
   let subjectRoot: string;
+  let removeStream: () => Promise<unknown>;
 
   beforeAll(async () => {
     db = await testDb('events');
     bus = await testBus();
-    subjectRoot = uniqueName('test');
-    stream = `QM_${subjectRoot.toUpperCase()}`;
-    await bus.ensureStreams([{ name: stream, subjects: [`${subjectRoot}.>`], maxAgeDays: 1 }]);
+    ({ stream, subjectRoot, remove: removeStream } = await testStream(bus, 'test'));
   });
 
   afterAll(async () => {
-    await bus.jsm.streams.delete(bus.stream(stream)).catch(() => undefined);
+    await removeStream();
     await bus.close();
     await db.dropDatabase();
     await db.close();

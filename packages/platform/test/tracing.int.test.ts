@@ -9,7 +9,7 @@ import {
   runWithContext,
   SpanKind,
 } from '../src';
-import { eventually, log, testBus, testDb, uniqueName } from './infra';
+import { eventually, log, testBus, testDb, testStream, uniqueName } from './infra';
 
 /**
  * The outbox keeps an event's trace context until it is published (docs/adr/016-traces.md): an
@@ -22,19 +22,18 @@ describe('traces through the outbox relay (real NATS + database)', () => {
   let bus: EventBus;
   let stream: string;
   let subjectRoot: string;
+  let removeStream: () => Promise<unknown>;
 
   beforeAll(async () => {
     spans = collectSpans();
     db = await testDb('tracing');
     bus = await testBus();
-    subjectRoot = uniqueName('trace');
-    stream = `QM_${subjectRoot.toUpperCase()}`;
-    await bus.ensureStreams([{ name: stream, subjects: [`${subjectRoot}.>`], maxAgeDays: 1 }]);
+    ({ stream, subjectRoot, remove: removeStream } = await testStream(bus, 'trace'));
   });
 
   afterAll(async () => {
     await spans?.stop();
-    await bus.jsm.streams.delete(bus.stream(stream)).catch(() => undefined);
+    await removeStream();
     await bus.close();
     await db.dropDatabase();
     await db.close();
