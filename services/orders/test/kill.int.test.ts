@@ -60,8 +60,8 @@ describe('purchases survive a killed process', () => {
   const ordersOf = (productId: number) =>
     dbs.orders.collection<OrderDoc>('orders').find({ productId }).toArray();
 
-  /** Every buyer buys one unit of a new product; resolves once all are held and paused before paying. */
-  async function purchasesMidSaga() {
+  /** A new 10-unit product at ₹1,000.00, listed by the maker; answers its id. */
+  async function listRadio(): Promise<number> {
     const created = await maker.post('/api/products', {
       name: 'Field Radio',
       type: 'Equipment',
@@ -70,7 +70,12 @@ describe('purchases survive a killed process', () => {
       stock: 10,
     });
     expect(created.status).toBe(201);
-    const productId = created.body.id as number;
+    return created.body.id as number;
+  }
+
+  /** Every buyer buys one unit of a new product; resolves once all are held and paused before paying. */
+  async function purchasesMidSaga() {
+    const productId = await listRadio();
     const requests = buyers.map((b) =>
       b.post('/api/orders', { productId, quantity: 1, totalPrice: '1000.00' }).catch(() => undefined),
     );
@@ -113,14 +118,7 @@ describe('purchases survive a killed process', () => {
   });
 
   it('orders killed mid-purchase under an Idempotency-Key: a retry once its claim is stale answers that order, places no second', async () => {
-    const created = await maker.post('/api/products', {
-      name: 'Field Radio',
-      type: 'Equipment',
-      price: '1000.00',
-      description: 'VHF, 5 W',
-      stock: 10,
-    });
-    const productId = created.body.id as number;
+    const productId = await listRadio();
     const body = { productId, quantity: 1, totalPrice: '1000.00' };
     const key = { 'idempotency-key': `kill-retry-${productId}` };
     const first = buyers[0]!.request('POST', '/api/orders', body, key).catch(() => undefined);
