@@ -33,7 +33,8 @@ const cookie = await signIn('army_demo', process.env.ARMY_PASSWORD || 'Army@1234
 // Spec §7: the plain list is an array.
 const listed = await (await fetch(`${BASE}/api/products`, { headers: { cookie } })).json();
 const product = (Array.isArray(listed) ? listed : [])
-  .filter((p) => p.stock > N)
+  // A paid one: a free product skips the wallet's hold and payment, the heart of the cost.
+  .filter((p) => p.stock > N && Number(p.price) > 0)
   .sort((a, b) => Number(a.price) - Number(b.price))[0];
 if (!product) throw new Error(`no product with more than ${N} units in stock (make seed adds some)`);
 
