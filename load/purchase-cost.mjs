@@ -1,6 +1,7 @@
 // What one purchase costs, apart from queueing: N purchases one after another by army_demo of a
 // maker_demo product (quantity 1), with the CPU time every process of the local stack spent on them
-// (from /proc, so it holds on a busy machine better than latencies do). The k6 figure of
+// (from /proc, so it holds on a busy machine better than latencies do) and the statements FerretDB
+// sent PostgreSQL for them (lib/db-statements.mjs). The k6 figure of
 // load/purchase.js is bounded by it: with C ms of CPU per purchase, two cores complete at most
 // 2000 / C purchases a second.
 //
@@ -8,6 +9,7 @@
 //   node load/purchase-cost.mjs [N=50]
 //
 // Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
+import { perOperationStatements, printStatements, settle, tableCounters } from './lib/db-statements.mjs';
 import { cpuByComponent, latencySummary, perOperation } from './lib/process-cpu.mjs';
 
 const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
@@ -39,6 +41,7 @@ const product = (Array.isArray(listed) ? listed : [])
 if (!product) throw new Error(`no product with more than ${N} units in stock (make seed adds some)`);
 
 const latencies = [];
+const tablesBefore = await tableCounters();
 const before = cpuByComponent();
 for (let i = 0; i < N; i++) {
   const started = performance.now();
@@ -53,9 +56,12 @@ for (let i = 0; i < N; i++) {
     throw new Error(`purchase ${i}: ${res.status} ${JSON.stringify(body)}`);
 }
 const after = cpuByComponent();
+await settle();
+const tablesAfter = await tableCounters();
 
 const { per: perPurchase, total } = perOperation(before, after, N);
 console.log(`${N} purchases of "${product.name}" one after another`);
 console.log(`latency ms: ${latencySummary(latencies)}`);
 console.log('CPU ms per purchase:', perPurchase);
 console.log(`total ${total.toFixed(1)} ms → at most ${(2000 / total).toFixed(1)} purchases/s on two cores`);
+printStatements('purchase', perOperationStatements(tablesBefore, tablesAfter, N));

@@ -5,7 +5,7 @@ import { assert } from './steps.mjs';
 /** A tiny cookie-keeping client for the setup calls; answers the JSON body, throws on a non-2xx. */
 export function apiClient(baseUrl) {
   let cookie = '';
-  return async function call(method, url, body) {
+  async function call(method, url, body) {
     const res = await fetch(`${baseUrl}${url}`, {
       method,
       headers: {
@@ -29,7 +29,10 @@ export function apiClient(baseUrl) {
     if (!res.ok)
       throw new Error(`${method} ${url}: HTTP ${res.status} ${json?.message ?? text.slice(0, 200)}`);
     return json;
-  };
+  }
+  /** The session cookie, for calls made without the client (e.g. with headers of their own). */
+  call.cookie = () => cookie;
+  return call;
 }
 
 export const emailOf = (user) => `${user.username}@example.test`;
