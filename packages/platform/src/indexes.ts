@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Connection } from 'mongoose';
-import pg from 'pg';
+import type pg from 'pg';
+import { createPgPool } from './pg-pool';
 
 /**
  * Makes the database serve the equality lookups of a service's declared indexes (docs/adr/004).
@@ -52,7 +53,7 @@ export async function ferretdbTableOf(
 
 /** GIN expression indexes created directly in the PostgreSQL database behind FerretDB v1. */
 export function ferretdbPostgresBackend(url: string): IndexBackend {
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const pool = createPgPool(url, 1);
   return {
     async ensure(db, collection, fields) {
       const schema = quoteIdent(db);

@@ -1,4 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
+import { applyMongoSocketFix } from './mongo-socket-fix';
 
 // Queries must name their fields; refusing unknown ones keeps stray input out of the database.
 mongoose.set('strictQuery', true);
@@ -21,6 +22,8 @@ export async function connectMongo(
   dbName: string,
   { maxPoolSize = DEFAULT_POOL_SIZE } = {},
 ): Promise<Connection> {
+  // Without it a database restart can leave the client failing until the process restarts (ADR 015).
+  applyMongoSocketFix();
   const conn = mongoose.createConnection(url, {
     dbName,
     maxPoolSize,

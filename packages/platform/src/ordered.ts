@@ -1,6 +1,6 @@
 import type { Model } from 'mongoose';
-import pg from 'pg';
 import { ferretdbFieldExpression, ferretdbTableOf, quoteIdent } from './indexes';
+import { createPgPool } from './pg-pool';
 
 /**
  * Sorted, skip-paged reads of a large collection (an administrator's list by date or amount, with
@@ -33,7 +33,7 @@ export interface OrderedReader {
 
 /** The reader over FerretDB v1's PostgreSQL (its tables hold each document as `_jsonb`). */
 export function ferretdbOrderedReader(url: string): OrderedReader {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const pool = createPgPool(url, 4);
   const tables = new Map<string, string>();
 
   async function tableOf(db: string, collection: string): Promise<string> {

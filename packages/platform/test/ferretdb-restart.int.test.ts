@@ -1,51 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { freePort } from '@qm/testkit';
 import { MongoClient } from 'mongodb';
-import { FERRETDB_POSTGRESQL_URL, uniqueName } from './infra';
+import { killFerret, startFerret } from './ferretdb-process';
+import { uniqueName } from './infra';
 
 // docs/adr/004: data written through FerretDB survives its crash, and an existing database takes
 // writes after the restart (one trial once failed with `relation "_ferretdb_database_metadata"
 // already exists`). A second FerretDB of our own on the stack's PostgreSQL, killed with SIGKILL.
-const FERRETDB = path.resolve(__dirname, '../../../.tools/bin/ferretdb');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-    srv.once('error', reject);
-  });
-}
-
-async function startFerret(port: number, stateDir: string): Promise<ChildProcess> {
-  const child = spawn(
-    FERRETDB,
-    [
-      '--handler=postgresql',
-      `--postgresql-url=${FERRETDB_POSTGRESQL_URL}`,
-      `--listen-addr=127.0.0.1:${port}`,
-      '--telemetry=disable',
-      `--state-dir=${stateDir}`,
-      '--debug-addr=-',
-      '--log-level=error',
-    ],
-    { stdio: 'ignore' },
-  );
-  const until = Date.now() + 20000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
-      s.once('error', () => resolve(false));
-    });
-    if (up) return child;
-    if (Date.now() > until) throw new Error('ferretdb did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function withClient<T>(port: number, fn: (c: MongoClient) => Promise<T>): Promise<T> {
   const client = await MongoClient.connect(`mongodb://127.0.0.1:${port}`, {
@@ -88,8 +52,7 @@ describe('FerretDB on PostgreSQL across a crash', () => {
         .insertOne({ _id: 1 as never });
     });
 
-    ferret.kill('SIGKILL');
-    await new Promise((r) => ferret!.once('exit', r));
+    await killFerret(ferret);
     ferret = await startFerret(port, stateDir);
 
     await withClient(port, async (c) => {

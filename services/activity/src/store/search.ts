@@ -1,7 +1,7 @@
 import type { ActivityCategoryName } from '@qm/contracts/rest';
-import { ferretdbTableOf, quoteIdent } from '@qm/platform';
+import { createPgPool, ferretdbTableOf, quoteIdent } from '@qm/platform';
 import type { Connection, Model } from 'mongoose';
-import pg from 'pg';
+import type pg from 'pg';
 import type { ActivityRecord } from '../domain/activity';
 import { ACTIVITY_COLLECTION, type ActivityDoc, fromDoc, ORDER_FIELD } from './activities';
 
@@ -68,7 +68,7 @@ export async function postgresSearch(
   url: string,
   { rareBelow = 2000 }: { rareBelow?: number } = {},
 ): Promise<ActivitySearch> {
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const pool = createPgPool(url, 4);
   const schema = quoteIdent(conn.name);
   let table: string | undefined;
   const tableName = async () => {
@@ -160,7 +160,7 @@ export async function ensureSearchIndexes(conn: Connection, url: string): Promis
   await conn.createCollection(ACTIVITY_COLLECTION).catch((err: unknown) => {
     if ((err as { codeName?: string }).codeName !== 'NamespaceExists') throw err;
   });
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const pool = createPgPool(url, 1);
   try {
     const table = await ferretdbTableOf(pool, conn.name, ACTIVITY_COLLECTION);
     if (!table) throw new Error(`FerretDB has no table for ${conn.name}.${ACTIVITY_COLLECTION}`);
