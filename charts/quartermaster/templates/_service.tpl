@@ -111,8 +111,10 @@ spec:
             grpc: { port: {{ $svc.port }} }
             periodSeconds: 2
             failureThreshold: 60
+          {{- /* "liveness" stays SERVING through a database outage ("" does not); a client stuck while
+                 the database answers others makes the process exit instead (docs/adr/015). */}}
           livenessProbe:
-            grpc: { port: {{ $svc.port }} }
+            grpc: { port: {{ $svc.port }}, service: liveness }
             periodSeconds: 10
             timeoutSeconds: 2
             failureThreshold: 3

@@ -33,6 +33,14 @@ export const serviceEnv = {
    * Unset: this service accepts no service identity (calls reserved to a service are refused).
    */
   INTERNAL_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Database health (docs/adr/015): the service pings its database every DB_CHECK_EVERY_MS; after
+   * DB_UNREADY_AFTER_MS of failures it is not ready, and after DB_STUCK_AFTER_MS, if a new
+   * connection reaches the database, its own client is stuck and the process exits (to be restarted).
+   */
+  DB_CHECK_EVERY_MS: z.coerce.number().int().min(100).default(5000),
+  DB_UNREADY_AFTER_MS: z.coerce.number().int().min(0).default(10_000),
+  DB_STUCK_AFTER_MS: z.coerce.number().int().min(0).default(30_000),
   /** OpenTelemetry export (docs/adr/016-traces.md): off unless an endpoint is set. */
   ...tracingEnv,
 };

@@ -5,6 +5,7 @@ export * from './logger';
 export * from './money';
 export * from './mongo';
 export * from './mongo-socket-fix';
+export * from './db-health';
 export * from './indexes';
 export * from './ordered';
 export * from './pg-pool';

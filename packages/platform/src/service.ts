@@ -2,6 +2,7 @@ import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
 import { type BackgroundWork, startBackground } from './background';
+import { watchDatabase } from './db-health';
 import { connectBus, type EventBus, type StreamSpec } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
@@ -53,6 +54,12 @@ export interface RunningService<C> {
 export async function startService<S extends z.ZodRawShape>(
   def: ServiceDefinition<S>,
   env: NodeJS.ProcessEnv = process.env,
+  {
+    onDatabaseStuck = () => undefined,
+  }: {
+    /** Its database answers others but not this service (db-health.ts); runService exits. */
+    onDatabaseStuck?: () => void;
+  } = {},
 ): Promise<RunningService<z.infer<z.ZodObject<S>>>> {
   const config = parseConfig(
     {
@@ -95,11 +102,22 @@ export async function startService<S extends z.ZodRawShape>(
   const stopBackground = await startBackground(own, bus, log);
   const bound = await grpc.listen(config.GRPC_PORT);
   grpc.setServing(true);
+  const database = watchDatabase({
+    conn,
+    url: config.MONGO_URL,
+    log,
+    everyMs: config.DB_CHECK_EVERY_MS,
+    unreadyAfterMs: config.DB_UNREADY_AFTER_MS,
+    stuckAfterMs: config.DB_STUCK_AFTER_MS,
+    setReady: (ready) => grpc.setReady(ready),
+    onStuck: onDatabaseStuck,
+  });
   log.info({ port: bound, db: config.MONGO_DB, events: bus.prefix }, `${def.name} service ready`);
   return {
     rt,
     port: bound,
     async stop() {
+      database.stop();
       await grpc.close();
       stopBackground();
       await own.stop?.();
@@ -112,10 +130,12 @@ export async function startService<S extends z.ZodRawShape>(
 
 /** Entry point of a service process: startService, exit 1 on bad config, graceful stop on signals. */
 export async function runService<S extends z.ZodRawShape>(def: ServiceDefinition<S>): Promise<void> {
-  const running = await startService(def).catch((err: unknown) =>
-    exitOnConfigError(() => {
-      throw err;
-    }),
+  // A client stuck while its database answers others is cured by a restart (docs/adr/015).
+  const running = await startService(def, process.env, { onDatabaseStuck: () => process.exit(1) }).catch(
+    (err: unknown) =>
+      exitOnConfigError(() => {
+        throw err;
+      }),
   );
   let stopping = false;
   const stop = async (signal: string) => {

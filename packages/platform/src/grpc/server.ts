@@ -19,7 +19,13 @@ export interface GrpcServer {
   /** Registers a service whose handlers are plain async functions; errors become gRPC statuses. */
   add<D extends ServiceDef>(serviceName: string, definition: D, impl: UnaryImpl<D>): void;
   listen(port: number, host?: string): Promise<number>;
+  /** Serving at all: every health name, LIVENESS included (true once listening, false on close). */
   setServing(serving: boolean): void;
+  /**
+   * Ready for calls: "" and each service's name say SERVING only while serving and ready (false
+   * while the database is unreachable, db-health.ts); LIVENESS does not follow it.
+   */
+  setReady(ready: boolean): void;
   close(): Promise<void>;
 }
 
@@ -30,6 +36,12 @@ export interface GrpcServerOptions {
   faults?: Faults;
   name?: string;
 }
+
+/**
+ * The health name Kubernetes' liveness probe asks (charts/): a database outage makes a service not
+ * ready, but restarting every pod for it would not help (docs/adr/015).
+ */
+export const LIVENESS = 'liveness';
 
 export function createGrpcServer(
   log: Logger,
@@ -44,9 +56,15 @@ export function createGrpcServer(
         }
       : undefined;
   const server = new Server({ 'grpc.max_receive_message_length': 4 * 1024 * 1024 });
-  const health = new HealthImplementation({ '': 'NOT_SERVING' });
+  const health = new HealthImplementation({ '': 'NOT_SERVING', [LIVENESS]: 'NOT_SERVING' });
   health.addToServer(server);
   const names: string[] = [''];
+  let serving = false;
+  let ready = true;
+  const publish = () => {
+    for (const name of names) health.setStatus(name, serving && ready ? 'SERVING' : 'NOT_SERVING');
+    health.setStatus(LIVENESS, serving ? 'SERVING' : 'NOT_SERVING');
+  };
 
   return {
     server,
@@ -107,8 +125,13 @@ export function createGrpcServer(
         });
       });
     },
-    setServing(serving) {
-      for (const name of names) health.setStatus(name, serving ? 'SERVING' : 'NOT_SERVING');
+    setServing(on) {
+      serving = on;
+      publish();
+    },
+    setReady(on) {
+      ready = on;
+      publish();
     },
     close() {
       this.setServing(false);
