@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { durationMs, runChaos, TARGETS, targetsFrom } from './chaos/run.mjs';
+import { durationMs, runChaos, targetsFrom } from './chaos/run.mjs';
 import { createLogger } from './stack/log.mjs';
 import { needsNpmInstall, npmInstall, POSTGRES_URL, ROOT, startStack } from './stack/index.mjs';
 
@@ -289,12 +289,8 @@ async function chaos(stack, timeoutMs) {
           vus: process.env.CHAOS_CI_VUS || '10',
           duration: process.env.CHAOS_CI_DURATION || '60s',
           killEvery: durationMs(process.env.CHAOS_KILL_EVERY || '10s'),
-          // Not the database yet: after a FerretDB restart the activity service's MongoDB client can
-          // stay broken (ADR 015, open); `make chaos` kills it, and finds that.
-          targets: targetsFrom(
-            process.env.CHAOS_TARGETS,
-            TARGETS.filter((n) => n !== 'ferretdb' && n !== 'postgres'),
-          ),
+          // Every process, the database included (ADR 015: the MongoDB client's stuck monitor is fixed).
+          targets: targetsFrom(process.env.CHAOS_TARGETS),
           workDir: path.join(ROOT, '.data/test-chaos'),
           results: RESULTS_DIR,
           name: path.basename(out, '.json'),
