@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Profiles running Node processes of the local stack while a load runs, to see where a request's CPU goes.
+// Profiles a running Node process of the local stack while a load runs, to see where a request's CPU goes.
 //   node load/cpu-profile.mjs [--seconds 10] <pid> [-- command to run meanwhile]
 // The process gets SIGUSR1, so Node opens its inspector on 127.0.0.1:9229, and closes it when done.
 // Writes load/results/<pid>.cpuprofile (open in Chrome DevTools) and prints the top self-time
 // functions and packages.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
@@ -26,6 +26,10 @@ if (!pid) {
 }
 
 async function attach(pid, port = 9229) {
+  // SIGUSR1 opens Node's inspector, but ends most other programs (FerretDB, PostgreSQL, a shell).
+  const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  if (!/(^|\/)node$/.test(cmdline[0] ?? ''))
+    throw new Error(`pid ${pid} is not a Node process: ${cmdline[0]}`);
   process.kill(pid, 'SIGUSR1');
   for (let i = 0; i < 50; i++) {
     try {

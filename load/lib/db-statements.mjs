@@ -4,12 +4,12 @@
 // count to cut when an operation is too slow. load/purchase-cost.mjs and load/transfer-cost.mjs use it.
 import pg from 'pg';
 
-const URL = process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5433/postgres';
+const PG_URL = process.env.FERRETDB_POSTGRESQL_URL || 'postgres://postgres@127.0.0.1:5433/postgres';
 const COUNTERS = ['seq_scan', 'idx_scan', 'n_tup_ins', 'n_tup_upd', 'n_tup_del'];
 
 /** Per `<database>.<collection>`: scans and rows written so far. */
 export async function tableCounters() {
-  const client = new pg.Client({ connectionString: URL });
+  const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
     const { rows } = await client.query(
