@@ -21,7 +21,7 @@
 import http from 'k6/http';
 import { fail, sleep } from 'k6';
 import exec from 'k6/execution';
-import { client, loopbackOnly, must, step } from './lib/k6-api.js';
+import { client, loopbackOnly, mailbox, step } from './lib/k6-api.js';
 import { catalogPlan, totalPrice } from './lib/purchase-plan.ts';
 
 const BASE = __ENV.BASE_URL || 'http://127.0.0.1:8080';
@@ -55,6 +55,7 @@ const countOf = (role) =>
 
 loopbackOnly(BASE, MAILDEV);
 const api = client(BASE);
+const mail = mailbox(MAILDEV);
 const JSON_HEADERS = { 'content-type': 'application/json', origin: BASE };
 
 export const options = {
@@ -133,24 +134,6 @@ function pick(a) {
 
 // ---- setup ----------------------------------------------------------------------------------------
 
-function mailedCode(address, seen) {
-  for (let attempt = 0; attempt < 60; attempt++) {
-    const mails = must(http.get(`${MAILDEV}/email`), 200, 'maildev').json();
-    const fresh = mails
-      .filter((m) => !seen.has(m.id) && m.to.some((t) => t.address.toLowerCase() === address))
-      .map((m) => /\b(\d{6})\b/.exec(m.text || '')?.[1])
-      .filter(Boolean);
-    if (fresh.length) return fresh[fresh.length - 1];
-    sleep(0.25);
-  }
-  return fail(`no code mailed to ${address}`);
-}
-
-function mailIdsTo(address) {
-  const mails = must(http.get(`${MAILDEV}/email`), 200, 'maildev').json();
-  return new Set(mails.filter((m) => m.to.some((t) => t.address.toLowerCase() === address)).map((m) => m.id));
-}
-
 /** A registered, approved and signed-in user; its session is logged for the checker's retries. */
 function member(run, prefix, i, role, admin) {
   const u = api.register(`${prefix}_${run}_${i}`, PASSWORD, role, `Chaos ${i}`);
@@ -216,9 +199,9 @@ export function setup() {
       200,
       `setup-pin ${u.username}`,
     );
-    const seen = mailIdsTo(u.email);
+    const seen = mail.idsTo(u.email);
     step(() => api.post('/api/wallet/send-otp', {}, { cookie }), 200, `send-otp ${u.username}`);
-    const otp = mailedCode(u.email, seen);
+    const otp = mail.codeTo(u.email, seen, 15);
     step(() => api.post('/api/wallet/verify-otp', { otp }, { cookie }), 200, `verify-otp ${u.username}`);
     const t = topUp(u, '20000', `setup-${run}-${u.id}`);
     if (t.outcome !== 'ok') fail(`setup top-up of ${u.username}: ${t.res.status} ${t.res.body}`);

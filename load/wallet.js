@@ -15,9 +15,8 @@
 // is one user action followed by THINK_SECONDS of think time (default 1): 50 people using their
 // wallets, not 50 tight loops on a 2-core machine. p50 is `med`, p95 `p(95)` of
 // http_req_duration{endpoint:…}.
-import http from 'k6/http';
-import { check, fail, sleep } from 'k6';
-import { client, loopbackOnly, must, step } from './lib/k6-api.js';
+import { check, sleep } from 'k6';
+import { client, loopbackOnly, mailbox, must, step } from './lib/k6-api.js';
 
 const BASE = __ENV.BASE_URL || 'http://127.0.0.1:8080';
 const MAILDEV = __ENV.MAILDEV_URL || 'http://127.0.0.1:1080';
@@ -29,6 +28,7 @@ const PIN = '246810';
 
 loopbackOnly(BASE, MAILDEV);
 const { post, get, signIn, register, approve, topUp } = client(BASE);
+const mail = mailbox(MAILDEV);
 
 export const options = {
   setupTimeout: '10m',
@@ -49,33 +49,6 @@ export const options = {
   },
 };
 
-/** The six-digit code of the newest mail to `address` that was not there before. */
-function mailedCode(address, seenIds) {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const mails = must(
-      http.get(`${MAILDEV}/email`, { tags: { endpoint: 'maildev' } }),
-      200,
-      'maildev',
-    ).json();
-    const fresh = mails
-      .filter((m) => !seenIds.has(m.id) && m.to.some((t) => t.address.toLowerCase() === address))
-      .map((m) => /\b(\d{6})\b/.exec(m.text || '')?.[1])
-      .filter(Boolean);
-    if (fresh.length) return fresh[fresh.length - 1];
-    sleep(0.2);
-  }
-  return fail(`no code mailed to ${address}`);
-}
-
-const mailIdsTo = (address) =>
-  new Set(
-    http
-      .get(`${MAILDEV}/email`)
-      .json()
-      .filter((m) => m.to.some((t) => t.address.toLowerCase() === address))
-      .map((m) => m.id),
-  );
-
 export function setup() {
   const run = Date.now().toString(36);
   const admin = signIn('admin', ADMIN_PASSWORD, 'admin');
@@ -93,9 +66,9 @@ export function setup() {
       200,
       `setup-pin ${u.username}`,
     );
-    const seen = mailIdsTo(u.email);
+    const seen = mail.idsTo(u.email);
     step(() => post('/api/wallet/send-otp', {}, { cookie }), 200, `send-otp ${u.username}`);
-    const otp = mailedCode(u.email, seen);
+    const otp = mail.codeTo(u.email, seen, 10);
     step(() => post('/api/wallet/verify-otp', { otp }, { cookie }), 200, `verify-otp ${u.username}`);
     must(topUp(u.cookie, '50000', `setup-${run}-${u.id}`), 200, `top-up ${u.username}`);
   }

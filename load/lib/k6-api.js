@@ -1,5 +1,6 @@
-// The API calls the k6 load tests share (load/wallet.js, load/purchase.js): requests tagged by
-// endpoint, sign-in into a Cookie header, registration and approval, sandbox top-ups. k6 only.
+// The API calls the k6 load tests share (load/wallet.js, load/purchase.js, load/chaos.js): requests
+// tagged by endpoint, sign-in into a Cookie header, registration and approval, sandbox top-ups, and
+// the codes maildev received. k6 only.
 import http from 'k6/http';
 import { check, fail, sleep } from 'k6';
 
@@ -25,6 +26,29 @@ export function step(call, status, what) {
     res = call();
   }
   return must(res, status, what);
+}
+
+/** The mails maildev at `url` holds for one address: the ids there now, and a code that arrives later. */
+export function mailbox(url) {
+  const mailsTo = (address) =>
+    must(http.get(`${url}/email`, { tags: { endpoint: 'maildev' } }), 200, 'maildev')
+      .json()
+      .filter((m) => m.to.some((t) => t.address.toLowerCase() === address));
+  return {
+    idsTo: (address) => new Set(mailsTo(address).map((m) => m.id)),
+    /** The six-digit code of the newest mail to `address` not among `seen`, waiting up to `waitSeconds`. */
+    codeTo(address, seen, waitSeconds) {
+      for (let waited = 0; waited < waitSeconds; waited += 0.25) {
+        const fresh = mailsTo(address)
+          .filter((m) => !seen.has(m.id))
+          .map((m) => /\b(\d{6})\b/.exec(m.text || '')?.[1])
+          .filter(Boolean);
+        if (fresh.length) return fresh[fresh.length - 1];
+        sleep(0.25);
+      }
+      return fail(`no code mailed to ${address}`);
+    },
+  };
 }
 
 export function client(base) {
