@@ -66,7 +66,11 @@ await check('shell renders the landing page', async (page) => {
   await shot(page, 'landing-desktop', true);
 });
 
-await check('remotes load (manifest, remoteEntry, ./health)', async (page) => {
+await check("remotes load (manifest, remoteEntry, ./health) on the shell's shared modules", async (page) => {
+  const fetched = new Set();
+  page.on('request', (request) => fetched.add(new URL(request.url()).pathname));
+  /** Each remote's own copies of the shared packages: used only when it runs without the shell. */
+  const fallbacks = [];
   for (const remote of REMOTES) {
     const manifestRes = await page.request.get(`${BASE_URL}/remotes/${remote}/mf-manifest.json`);
     assert(manifestRes.ok(), `${remote} mf-manifest.json: HTTP ${manifestRes.status()}`);
@@ -85,6 +89,13 @@ await check('remotes load (manifest, remoteEntry, ./health)', async (page) => {
     const entryRes = await page.request.get(entryUrl);
     assert(entryRes.ok(), `${remote} remoteEntry.js (${entryUrl}): HTTP ${entryRes.status()}`);
     assert((await entryRes.text()).length > 1000, `${remote} remoteEntry.js looks empty`);
+    for (const shared of manifest.shared ?? []) {
+      for (const file of [...shared.assets.js.sync, ...shared.assets.js.async])
+        fallbacks.push({
+          file: new URL(file, new URL(publicPath, `${BASE_URL}/`)).pathname,
+          shared: shared.name,
+        });
+    }
   }
   await page.goto(`${BASE_URL}/_remotes`);
   for (const remote of REMOTES) {
@@ -93,6 +104,11 @@ await check('remotes load (manifest, remoteEntry, ./health)', async (page) => {
     assert((await status.textContent()) === 'loaded', `${remote} status is "${await status.textContent()}"`);
     await page.getByTestId(`remote-health-${remote}`).waitFor({ state: 'visible' });
   }
+  const own = fallbacks.filter(({ file }) => fetched.has(file));
+  assert(
+    own.length === 0,
+    `remotes loaded their own copies of ${[...new Set(own.map((f) => f.shared))].join(', ')}, not the shell's`,
+  );
   await shot(page, 'remotes-status');
 });
 

@@ -1,5 +1,6 @@
 // Shared rspack + Module Federation configuration for the shell (host) and the remotes.
 // Each frontend's rspack.config.mjs calls createFrontendConfig() with its own name, port and exposes.
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
@@ -16,74 +17,108 @@ const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 1
 export const DEV_PORTS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
 export const REMOTE_NAMES = ['market', 'wallet', 'admin'];
 
-/**
- * The shell's share-scope keys carry this prefix so that no import matches them: the shell only
- * provides the shared modules and never consumes them itself (see sharedSingletons).
- */
-const PROVIDE_ONLY = 'qm-provide-only:';
-
 /** React Router as the remotes use it (shared-exports.mjs); a virtual module of the shell's build. */
 const ROUTER_SUBSET = 'node_modules/.qm-shared/react-router-dom.mjs';
+/** The name the shell's federation code imports the subset by (an alias of ROUTER_SUBSET). */
+const ROUTER_SUBSET_ALIAS = 'qm-shared/react-router-dom';
 const ROUTER_PACKAGES = ['react-router', 'react-router-dom'];
 
 /**
- * Modules that must exist once per page: the shell provides them, remotes consume them.
- *
- * A consumed shared module is a whole package (its barrel with every export), so a shell that consumed
- * them would load all of Mantine, React Router and React Query before its first render. Instead the
- * shell imports them like any package (tree-shaken and split per route) and only provides them: each
- * entry in the share scope loads the full package lazily, the first time a remote asks for it, from the
- * shell's own build, so a remote gets the very module instances (React contexts included) the shell
- * already runs. The shell registers first and the strategy is loaded-first, so its entries are the ones
- * every remote resolves to (a remote's own copy is only its fallback when it runs alone).
+ * Modules that must exist once per page: the shell provides them, remotes consume them. Package name →
+ * the semver range the frontend's package.json asks for (`false`: a workspace package, any version).
  */
-function sharedSingletons(pkg, isHost) {
+function sharedRanges(pkg) {
   const deps = { ...pkg.dependencies };
-  const singleton = (name, requiredVersion = deps[name]) => [
-    isHost ? `${PROVIDE_ONLY}${name}` : name,
-    {
-      singleton: true,
-      requiredVersion: requiredVersion ?? false,
-      ...(isHost ? { import: name, shareKey: name } : {}),
-      ...(isHost && ROUTER_PACKAGES.includes(name)
-        ? { import: `./${ROUTER_SUBSET}`, version: require('react-router-dom/package.json').version }
-        : {}),
-    },
-  ];
-  return Object.fromEntries([
-    singleton('react'),
-    singleton('react/jsx-runtime', deps.react),
-    singleton('react/jsx-dev-runtime', deps.react),
-    singleton('react-dom'),
-    singleton('react-dom/client', deps['react-dom']),
-    singleton('react-router', deps['react-router-dom']),
-    singleton('react-router-dom'),
-    singleton('@tanstack/react-query'),
-    singleton('@mantine/core'),
-    singleton('@mantine/hooks'),
-    singleton('@mantine/notifications'),
-    singleton('@mantine/modals'),
+  return {
+    react: deps.react,
+    'react/jsx-runtime': deps.react,
+    'react/jsx-dev-runtime': deps.react,
+    'react-dom': deps['react-dom'],
+    'react-dom/client': deps['react-dom'],
+    'react-router': deps['react-router-dom'],
+    'react-router-dom': deps['react-router-dom'],
+    '@tanstack/react-query': deps['@tanstack/react-query'],
+    '@mantine/core': deps['@mantine/core'],
+    '@mantine/hooks': deps['@mantine/hooks'],
+    '@mantine/notifications': deps['@mantine/notifications'],
+    '@mantine/modals': deps['@mantine/modals'],
     // Workspace package consumed as TypeScript source; one copy so its React context/helpers are shared.
-    singleton('@qm/ui', false),
-  ]);
+    '@qm/ui': false,
+  };
+}
+
+/** The installed version of a package, also of one whose `exports` hide its package.json (Mantine). */
+function packageVersion(name) {
+  let dir = path.dirname(require.resolve(name));
+  for (;;) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) {
+      const json = JSON.parse(readFileSync(file, 'utf8'));
+      if (json.name === name) return json.version;
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no package.json of ${name} above ${require.resolve(name)}`);
+    dir = parent;
+  }
+}
+
+/** A remote consumes each shared module as a singleton; its own copy is only a fallback when it runs alone. */
+function remoteShared(pkg) {
+  return Object.fromEntries(
+    Object.entries(sharedRanges(pkg)).map(([name, range]) => [
+      name,
+      { singleton: true, requiredVersion: range ?? false },
+    ]),
+  );
+}
+
+/**
+ * What the shell registers in the share scope, for `src/remotes/federation.ts` (defined as
+ * `__QM_SHARED__`): each module's installed version and the range the shell asks for.
+ *
+ * The shell has no Module Federation build plugin: a consumed shared module is a whole package (all of
+ * Mantine, React Router and React Query before the first render), and the plugin's runtime (~22 KiB
+ * gzip) would load with every page. Instead the shell imports the packages like any other (tree-shaken,
+ * split per route) and creates the federation runtime the first time a remote page is visited, providing
+ * each shared module through a dynamic import of its own build, so a remote gets the very module
+ * instances (React contexts included) the shell already runs (ADR 017).
+ */
+function hostShared(pkg) {
+  // React Router's subset stands for both of its packages, under react-router-dom's version.
+  const installed = (name) =>
+    packageVersion(
+      ROUTER_PACKAGES.includes(name)
+        ? 'react-router-dom'
+        : name
+            .split('/')
+            .slice(0, name.startsWith('@') ? 2 : 1)
+            .join('/'),
+    );
+  return Object.fromEntries(
+    Object.entries(sharedRanges(pkg)).map(([name, range]) => [
+      name,
+      { version: installed(name), requiredVersion: range ?? false },
+    ]),
+  );
 }
 
 /** Module Federation, the shell's HTML and static files, and Fast Refresh in development. */
 function plugins({ name, isHost, isDev, exposes, pkg }) {
   return [
-    new ModuleFederationPlugin({
-      name,
-      ...(isHost
-        ? { remotes: {} } // remotes are registered at runtime from /remotes/<name>/mf-manifest.json
-        : { filename: 'remoteEntry.js', exposes }),
-      // loaded-first: never fetch a remote just to negotiate versions, so a remote that is down cannot
-      // block the shell from starting, and the landing page loads no remote code at all.
-      shareStrategy: 'loaded-first',
-      shared: sharedSingletons(pkg, isHost),
-      manifest: true,
-      dts: false,
-      dev: false,
-    }),
+    !isHost &&
+      new ModuleFederationPlugin({
+        name,
+        filename: 'remoteEntry.js',
+        exposes,
+        // loaded-first: never fetch a remote just to negotiate versions, so a remote that is down cannot
+        // block the shell from starting; the shell's modules are the ones every remote resolves to.
+        shareStrategy: 'loaded-first',
+        shared: remoteShared(pkg),
+        manifest: true,
+        dts: false,
+        dev: false,
+      }),
+    isHost && new rspack.DefinePlugin({ __QM_SHARED__: JSON.stringify(hostShared(pkg)) }),
     isHost &&
       new rspack.experiments.VirtualModulesPlugin({
         [ROUTER_SUBSET]: reexportModule('react-router-dom', importedNames(ROUTER_PACKAGES)),
@@ -205,6 +240,7 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
       extensions: ['.tsx', '.ts', '.mjs', '.js', '.jsx', '.json'],
       // @qm/* workspace packages are TypeScript sources.
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+      ...(isHost ? { alias: { [ROUTER_SUBSET_ALIAS]: path.join(dir, ROUTER_SUBSET) } } : {}),
     },
     experiments: { css: true },
     module: {

@@ -1,3 +1,4 @@
+import { ModalsProvider } from '@mantine/modals';
 import type { RemoteRoute } from '@qm/ui';
 import { CreateProductPage } from './pages/CreateProductPage';
 import { MarketPage } from './pages/MarketPage';
@@ -6,7 +7,15 @@ import { PaymentPage } from './pages/PaymentPage';
 
 /** Exposed as `./routes`. Paths match the shell's route table (the shell applies the guards). */
 const routes: RemoteRoute[] = [
-  { path: '/market', element: <MarketPage /> },
+  {
+    path: '/market',
+    // The delete confirmation (modals.openConfirmModal) is this page's only managed dialog.
+    element: (
+      <ModalsProvider>
+        <MarketPage />
+      </ModalsProvider>
+    ),
+  },
   { path: '/market/payment/:productId', element: <PaymentPage /> },
   { path: '/create-product', element: <CreateProductPage /> },
   { path: '/orders', element: <OrdersPage /> },

@@ -5,7 +5,9 @@ import { AppLayout } from './layout/AppLayout';
 import LandingPage from './pages/LandingPage';
 import { RouteErrorPage } from './pages/RouteErrorPage';
 import type { RemoteName } from './remotes/registry';
-import { RemotePage } from './remotes/RemotePage';
+
+// A remote page's frame (and the Module Federation runtime behind it) comes with the first remote route.
+const RemotePage = lazy(() => import('./remotes/RemotePage').then((m) => ({ default: m.RemotePage })));
 
 /** A shell page, code-split: downloaded the first time its route is visited. */
 function page(load: () => Promise<{ default: ComponentType }>) {

@@ -13,7 +13,8 @@ import {
 import { Link, useLocation } from 'react-router-dom';
 import { useSignOut } from '../auth/useSignOut';
 import { ADMIN_MENU_LINKS, ADMIN_TOP_LINKS, isActive } from './navLinks';
-import { DrawerLinks, TopLinkButtons } from './NavParts';
+import { DrawerLinks } from './DrawerLinks';
+import { TopLinkButtons } from './NavParts';
 import type { NavProps } from './PublicNav';
 
 const ICONS: Record<string, typeof IconDashboard> = {

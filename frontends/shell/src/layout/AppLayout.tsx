@@ -1,6 +1,4 @@
-import { AppShell, Box } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { ModalsProvider } from '@mantine/modals';
 import { PageLoader } from '@qm/ui';
 import { Suspense } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
@@ -20,22 +18,22 @@ export function AppLayout() {
   useLiveUpdates();
 
   return (
-    <ModalsProvider>
-      <AppShell header={{ height: 64 }} padding={0}>
-        <AppShell.Header>
-          <Header drawerOpened={drawerOpened} toggleDrawer={toggle} closeDrawer={close} />
-        </AppShell.Header>
-        <AppShell.Main style={{ display: 'flex', flexDirection: 'column' }}>
-          <Box key={pathname} className="qm-page" style={{ flex: 1 }}>
-            <Suspense fallback={<PageLoader minHeight={PAGE_LOADING_HEIGHT} />}>
-              <Outlet />
-            </Suspense>
-          </Box>
-          <Footer />
-        </AppShell.Main>
-      </AppShell>
+    <>
+      {/* A sticky header over the page, as styles.css has it: Mantine's AppShell would add its
+          navbar/aside machinery (and react-remove-scroll) to every page for a header alone. */}
+      <header className="qm-header">
+        <Header drawerOpened={drawerOpened} toggleDrawer={toggle} closeDrawer={close} />
+      </header>
+      <div className="qm-body">
+        <main key={pathname} className="qm-page">
+          <Suspense fallback={<PageLoader minHeight={PAGE_LOADING_HEIGHT} />}>
+            <Outlet />
+          </Suspense>
+        </main>
+        <Footer />
+      </div>
       <Assistant />
       <ScrollRestoration />
-    </ModalsProvider>
+    </>
   );
 }

@@ -1,9 +1,8 @@
-import { Button, NavLink } from '@mantine/core';
-import type { Icon } from '@tabler/icons-react';
+import { Button } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { isActive, type NavLinkItem } from './navLinks';
 
-/** Header links as buttons; the current section is highlighted. */
+/** Header links as buttons; the current section is highlighted (DrawerLinks.tsx has the drawer's). */
 export function TopLinkButtons({ links, pathname }: { links: NavLinkItem[]; pathname: string }) {
   return links.map(({ to, label }) => (
     <Button
@@ -16,28 +15,4 @@ export function TopLinkButtons({ links, pathname }: { links: NavLinkItem[]; path
       {label}
     </Button>
   ));
-}
-
-/** Drawer links with their icons; following one closes the drawer (onNavigate). */
-export function DrawerLinks(props: {
-  links: NavLinkItem[];
-  icons: Record<string, Icon>;
-  fallbackIcon: Icon;
-  pathname: string;
-  onNavigate?: () => void;
-}) {
-  return props.links.map(({ to, label }) => {
-    const LinkIcon = props.icons[to] ?? props.fallbackIcon;
-    return (
-      <NavLink
-        key={to}
-        component={Link}
-        to={to}
-        label={label}
-        leftSection={<LinkIcon size={18} />}
-        active={isActive(props.pathname, to)}
-        onClick={props.onNavigate}
-      />
-    );
-  });
 }

@@ -1,14 +1,7 @@
-import { Button, Group, NavLink, Stack } from '@mantine/core';
-import { IconHome, IconInfoCircle, IconLogin, IconMail, IconUserPlus } from '@tabler/icons-react';
+import { Button, Group } from '@mantine/core';
 import { Link, useLocation } from 'react-router-dom';
 import { PUBLIC_LINKS } from './navLinks';
-import { DrawerLinks, TopLinkButtons } from './NavParts';
-
-const ICONS: Record<string, typeof IconHome> = {
-  '/': IconHome,
-  '/about': IconInfoCircle,
-  '/contact': IconMail,
-};
+import { TopLinkButtons } from './NavParts';
 
 export interface NavProps {
   variant: 'header' | 'drawer';
@@ -16,39 +9,9 @@ export interface NavProps {
   onNavigate?: () => void;
 }
 
-/** Navigation for visitors: home, About Us, Contact, Sign In and Request Access. */
-export function PublicNav({ variant, onNavigate }: NavProps) {
+/** The header's navigation for visitors: home, About Us, Contact, Sign In and Request Access. */
+export function PublicNav() {
   const { pathname } = useLocation();
-
-  if (variant === 'drawer') {
-    return (
-      <Stack gap={4}>
-        <DrawerLinks
-          links={PUBLIC_LINKS}
-          icons={ICONS}
-          fallbackIcon={IconHome}
-          pathname={pathname}
-          onNavigate={onNavigate}
-        />
-        <NavLink
-          component={Link}
-          to="/auth"
-          label="Sign In"
-          leftSection={<IconLogin size={18} />}
-          onClick={onNavigate}
-        />
-        <Button
-          component={Link}
-          to="/auth?tab=register"
-          leftSection={<IconUserPlus size={18} />}
-          onClick={onNavigate}
-          mt="sm"
-        >
-          Request Access
-        </Button>
-      </Stack>
-    );
-  }
 
   return (
     <Group gap={4} wrap="nowrap">

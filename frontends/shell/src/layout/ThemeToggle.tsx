@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Tooltip, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
+import { ActionIcon, Button, useComputedColorScheme, useMantineColorScheme } from '@mantine/core';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 
 /** Flips light/dark and saves the choice (localStorage "theme", through Mantine's colour-scheme manager). */
@@ -21,11 +21,17 @@ export function ThemeToggle({ variant = 'icon' }: { variant?: 'icon' | 'button' 
       </Button>
     );
   }
+  // The browser's own tooltip (title): Mantine's Tooltip would bring floating-ui to every page.
   return (
-    <Tooltip label={label}>
-      <ActionIcon variant="default" size="lg" onClick={toggle} aria-label={label} data-testid="theme-toggle">
-        {icon}
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      onClick={toggle}
+      aria-label={label}
+      title={label}
+      data-testid="theme-toggle"
+    >
+      {icon}
+    </ActionIcon>
   );
 }

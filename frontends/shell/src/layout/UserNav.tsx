@@ -12,7 +12,8 @@ import {
 import { Link, useLocation } from 'react-router-dom';
 import { useSignOut } from '../auth/useSignOut';
 import { USER_LINKS } from './navLinks';
-import { DrawerLinks, TopLinkButtons } from './NavParts';
+import { DrawerLinks } from './DrawerLinks';
+import { TopLinkButtons } from './NavParts';
 import type { NavProps } from './PublicNav';
 
 const ICONS: Record<string, typeof IconHome> = {

@@ -1,4 +1,5 @@
-import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
+import type { ModuleFederation } from '@module-federation/enhanced/runtime';
+import { federation } from './federation';
 
 /** The remotes, served by the gateway at /remotes/<name>/ (docs/CONVENTIONS.md). */
 export const REMOTES = ['market', 'wallet', 'admin'] as const;
@@ -14,6 +15,8 @@ export const REMOTE_LABELS: Record<RemoteName, string> = {
 const LOAD_TIMEOUT_MS = 20_000;
 
 const attempts = new Map<RemoteName, number>();
+/** Remotes to register again (with a fresh manifest URL) before their next load; see {@link resetRemote}. */
+const stale = new Set<RemoteName>();
 let registered = false;
 
 export function manifestUrl(remote: RemoteName, attempt = 0): string {
@@ -22,10 +25,21 @@ export function manifestUrl(remote: RemoteName, attempt = 0): string {
   return url.href;
 }
 
-function ensureRegistered(): void {
-  if (registered) return;
-  registerRemotes(REMOTES.map((name) => ({ name, entry: manifestUrl(name) })));
-  registered = true;
+/** The runtime, with every remote registered and the ones reset since the last load registered afresh. */
+async function runtime(): Promise<ModuleFederation> {
+  const mf = await federation();
+  if (!registered) {
+    mf.registerRemotes(REMOTES.map((name) => ({ name, entry: manifestUrl(name) })));
+    registered = true;
+  }
+  for (const remote of stale) {
+    // force drops the runtime's module cache and snapshot of the remote.
+    mf.registerRemotes([{ name: remote, entry: manifestUrl(remote, attempts.get(remote)) }], {
+      force: true,
+    });
+  }
+  stale.clear();
+  return mf;
 }
 
 /**
@@ -87,18 +101,19 @@ export function loadRemoteModule<T>(remote: RemoteName, expose: string): Promise
   const id = `${remote}/${expose}`;
   let promise = modules.get(id) as Promise<T> | undefined;
   if (!promise) {
-    ensureRegistered();
-    const load = loadRemote<T>(id).then(
-      (mod) => {
-        if (mod === null || mod === undefined)
-          throw new RemoteLoadError(remote, `${id} did not return a module`);
-        return mod;
-      },
-      (error: unknown) => {
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new RemoteLoadError(remote, detail, { cause: error });
-      },
-    );
+    const load = runtime()
+      .then((mf) => mf.loadRemote<T>(id))
+      .then(
+        (mod) => {
+          if (mod === null || mod === undefined)
+            throw new RemoteLoadError(remote, `${id} did not return a module`);
+          return mod;
+        },
+        (error: unknown) => {
+          const detail = error instanceof Error ? error.message : String(error);
+          throw new RemoteLoadError(remote, detail, { cause: error });
+        },
+      );
     promise = track(withTimeout(load, remote, id));
     modules.set(id, promise);
   }
@@ -110,13 +125,12 @@ type LoadingMap = Record<string, unknown>;
 /**
  * Forget everything known about a remote so the next {@link loadRemoteModule} really goes to the network:
  * our module promises, the runtime's cached remote-entry promise (it keeps rejected ones), and the
- * registration itself (re-registered with `force`, which drops the runtime's module cache and snapshot,
- * and with a cache-busting manifest URL so neither the runtime nor the HTTP cache can answer).
+ * registration itself (registered again with `force` before the next load, with a cache-busting manifest
+ * URL so neither the runtime nor the HTTP cache can answer).
  */
 export function resetRemote(remote: RemoteName): void {
-  ensureRegistered();
-  const attempt = (attempts.get(remote) ?? 0) + 1;
-  attempts.set(remote, attempt);
+  attempts.set(remote, (attempts.get(remote) ?? 0) + 1);
+  stale.add(remote);
 
   for (const id of [...modules.keys()]) {
     if (id.startsWith(`${remote}/`)) modules.delete(id);
@@ -129,6 +143,4 @@ export function resetRemote(remote: RemoteName): void {
       if (key.startsWith(`${remote}:`) || key.includes(`/remotes/${remote}/`)) delete loading[key];
     }
   }
-
-  registerRemotes([{ name: remote, entry: manifestUrl(remote, attempt) }], { force: true });
 }

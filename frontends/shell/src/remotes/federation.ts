@@ -1,0 +1,84 @@
+import type { createInstance, ModuleFederation } from '@module-federation/enhanced/runtime';
+
+type UserOptions = Parameters<typeof createInstance>[0];
+
+/** Package → its installed version and the range the shell asks for (rspack.shared.mjs, hostShared). */
+declare const __QM_SHARED__: Record<string, { version: string; requiredVersion: string | false }>;
+
+type SharedName =
+  | 'react'
+  | 'react/jsx-runtime'
+  | 'react/jsx-dev-runtime'
+  | 'react-dom'
+  | 'react-dom/client'
+  | 'react-router'
+  | 'react-router-dom'
+  | '@tanstack/react-query'
+  | '@mantine/core'
+  | '@mantine/hooks'
+  | '@mantine/notifications'
+  | '@mantine/modals'
+  | '@qm/ui';
+
+/**
+ * Each shared module from the shell's own build: the very instances its pages already run (one React,
+ * one router context, one QueryClient context). A remote that asks for a package gets the whole package;
+ * the shell's pages keep importing only what they use. React Router is the subset the remotes import
+ * (frontends/shared-exports.mjs), the same module for both of its package names.
+ */
+const PROVIDERS: Record<SharedName, () => Promise<unknown>> = {
+  react: () => import('react'),
+  'react/jsx-runtime': () => import('react/jsx-runtime'),
+  'react/jsx-dev-runtime': () => import('react/jsx-dev-runtime'),
+  'react-dom': () => import('react-dom'),
+  'react-dom/client': () => import('react-dom/client'),
+  'react-router': () => import('qm-shared/react-router-dom'),
+  'react-router-dom': () => import('qm-shared/react-router-dom'),
+  '@tanstack/react-query': () => import('@tanstack/react-query'),
+  '@mantine/core': () => import('@mantine/core'),
+  '@mantine/hooks': () => import('@mantine/hooks'),
+  '@mantine/notifications': () => import('@mantine/notifications'),
+  '@mantine/modals': () => import('@mantine/modals'),
+  '@qm/ui': () => import('@qm/ui'),
+};
+
+function sharedOptions(): NonNullable<UserOptions['shared']> {
+  return Object.fromEntries(
+    Object.entries(PROVIDERS).map(([name, load]) => {
+      const { version, requiredVersion } = __QM_SHARED__[name] ?? {};
+      if (!version) throw new Error(`no version for the shared module ${name} (rspack.shared.mjs)`);
+      return [
+        name,
+        {
+          version,
+          shareConfig: { singleton: true, requiredVersion: requiredVersion ?? false },
+          get: () => load().then((module) => () => module),
+        },
+      ];
+    }),
+  );
+}
+
+let instance: Promise<ModuleFederation> | undefined;
+
+/**
+ * The Module Federation runtime, created the first time a remote is needed: a visitor's pages never
+ * download it (ADR 017). The shell registers its shared modules before any remote entry initialises, and
+ * with loaded-first a remote keeps them over its own copies of the same version.
+ */
+export function federation(): Promise<ModuleFederation> {
+  instance ??= import('@module-federation/enhanced/runtime').then(
+    ({ createInstance }) =>
+      createInstance({
+        name: 'shell',
+        remotes: [],
+        shared: sharedOptions(),
+        shareStrategy: 'loaded-first',
+      }),
+    (error: unknown) => {
+      instance = undefined; // a chunk that failed to load is fetched again on the next try
+      throw error;
+    },
+  );
+  return instance;
+}
