@@ -52,7 +52,13 @@ function assert(condition, message) {
 const shot = (page, name, fullPage = false) =>
   page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage, animations: 'disabled' });
 
-await check('shell renders the landing page', async (page) => {
+await check('shell renders the landing page (prerendered, then hydrated)', async (page) => {
+  // The HTML itself carries the page (ADR 018); a hydration mismatch would be an uncaught page error.
+  const html = await (await page.request.get(`${BASE_URL}/`, { headers: { accept: 'text/html' } })).text();
+  assert(
+    html.includes('data-prerendered') && html.includes('Secure. Efficient. Reliable.'),
+    'GET / is not the prerendered landing page',
+  );
   await page.goto(`${BASE_URL}/`);
   await page.getByRole('heading', { name: 'Secure. Efficient. Reliable.' }).waitFor({ state: 'visible' });
   await page.getByText('MILITARY INVENTORY MANAGEMENT').first().waitFor({ state: 'visible' });

@@ -118,7 +118,11 @@ function plugins({ name, isHost, isDev, exposes, pkg }) {
         dts: false,
         dev: false,
       }),
-    isHost && new rspack.DefinePlugin({ __QM_SHARED__: JSON.stringify(hostShared(pkg)) }),
+    isHost &&
+      new rspack.DefinePlugin({
+        __QM_SHARED__: JSON.stringify(hostShared(pkg)),
+        __QM_BUILD_YEAR__: String(new Date().getFullYear()),
+      }),
     isHost &&
       new rspack.experiments.VirtualModulesPlugin({
         [ROUTER_SUBSET]: reexportModule('react-router-dom', importedNames(ROUTER_PACKAGES)),

@@ -128,7 +128,10 @@ try {
       performance: score('performance'),
       accessibility: score('accessibility'),
       bestPractices: score('best-practices'),
+      fcpMs: Math.round(lhr.audits['first-contentful-paint']?.numericValue ?? 0),
       lcpMs: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? 0),
+      tbtMs: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
+      cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
       failing,
       // A page Lighthouse could not audit (no paint, a crash) scores 0: say why instead.
       ...(lhr.runtimeError ? { error: `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` } : {}),
@@ -139,10 +142,12 @@ try {
 }
 
 console.log(`Lighthouse ${DESKTOP ? 'desktop' : 'mobile'} on ${BASE_URL} (${build} build)`);
-console.log('page               perf  a11y  best  LCP ms  failing audits (a11y, best practices)');
+console.log(
+  'page               perf  a11y  best  FCP ms  LCP ms  TBT ms    CLS  failing audits (a11y, best practices)',
+);
 for (const r of rows)
   console.log(
-    `${r.page.padEnd(18)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${String(r.lcpMs).padStart(6)}  ${r.error ?? r.failing.join(', ')}`,
+    `${r.page.padEnd(18)} ${String(r.performance).padStart(4)}  ${String(r.accessibility).padStart(4)}  ${String(r.bestPractices).padStart(4)}  ${[r.fcpMs, r.lcpMs, r.tbtMs].map((ms) => String(ms).padStart(6)).join('  ')}  ${r.cls.toFixed(3).padStart(5)}  ${r.error ?? r.failing.join(', ')}`,
   );
 mkdirSync(RESULTS, { recursive: true });
 writeFileSync(

@@ -10,6 +10,8 @@ const dirs = [
   ...['packages', 'services', 'frontends'].flatMap((d) =>
     existsSync(join(root, d)) ? readdirSync(join(root, d)).map((n) => `${d}/${n}`) : [],
   ),
+  // The landing page's prerender runs the shell's code in Node (its own tsconfig, with Node's types).
+  'frontends/shell/prerender',
   'scripts',
   'e2e',
   'load',

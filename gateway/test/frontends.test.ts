@@ -17,6 +17,7 @@ describe('frontend files (production)', () => {
     const shell = join(dist, 'shell', 'dist');
     mkdirSync(shell, { recursive: true });
     writeFileSync(join(shell, 'index.html'), '<!doctype html><script src="/theme-init.js"></script>');
+    writeFileSync(join(shell, 'landing.html'), '<!doctype html><div id="root" data-prerendered><h1>');
     writeFileSync(join(shell, 'theme-init.js'), 'document.documentElement.dataset.x = "1";');
     writeFileSync(join(shell, 'main.0123abcd.js'), 'console.log(1);');
     const app = express();
@@ -45,5 +46,20 @@ describe('frontend files (production)', () => {
     const page = await fetch(`${url}/market`, { headers: { Accept: 'text/html' } });
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(await page.text()).toContain('<script src="/theme-init.js"></script>');
+  });
+
+  it("answers a visitor's / with the prerendered landing page and every other page with the plain shell", async () => {
+    const landing = await fetch(`${url}/`, { headers: { Accept: 'text/html' } });
+    expect(landing.headers.get('cache-control')).toBe('no-cache');
+    expect(await landing.text()).toContain('data-prerendered');
+    const other = await fetch(`${url}/about`, { headers: { Accept: 'text/html' } });
+    expect(await other.text()).not.toContain('data-prerendered');
+  });
+
+  it('renders / in the browser for someone signed in (the page depends on who it is)', async () => {
+    const page = await fetch(`${url}/`, {
+      headers: { Accept: 'text/html', Cookie: 'theme=x; qm_session=abc' },
+    });
+    expect(await page.text()).not.toContain('data-prerendered');
   });
 });

@@ -1,12 +1,13 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import { RouterProvider, type createBrowserRouter } from 'react-router-dom';
 import { Toasts } from './layout/Toasts';
 import { queryClient } from './queryClient';
-import { router } from './router';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
-export function App() {
+/** Theme, server state and toasts around the router: the same in the browser and in the prerender. */
+export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <MantineProvider
       theme={theme}
@@ -16,8 +17,16 @@ export function App() {
     >
       <QueryClientProvider client={queryClient}>
         <Toasts />
-        <RouterProvider router={router} />
+        {children}
       </QueryClientProvider>
     </MantineProvider>
+  );
+}
+
+export function App({ router }: { router: ReturnType<typeof createBrowserRouter> }) {
+  return (
+    <AppProviders>
+      <RouterProvider router={router} />
+    </AppProviders>
   );
 }

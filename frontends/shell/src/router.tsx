@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { matchPath, type RouteObject } from 'react-router-dom';
 import { RequireAdmin, RequireManufacturer, RequireUser } from './guards/guards';
 import { AppLayout } from './layout/AppLayout';
 import LandingPage from './pages/LandingPage';
@@ -33,6 +33,15 @@ export const REMOTE_ROUTES: { path: string; remote: RemoteName; access: Access }
   { path: '/admin/user-activities', remote: 'admin', access: 'admin' },
 ];
 
+/**
+ * On a remote page, starts fetching the remote while the guard still asks who is signed in, instead of
+ * after: the frame, the runtime, the manifest and the remote's pages are four round trips in a row.
+ */
+export function preloadRemoteOf(pathname: string): void {
+  const route = REMOTE_ROUTES.find(({ path }) => matchPath(path, pathname));
+  if (route) void import('./remotes/preload').then((m) => m.warmRemotes(route.remote));
+}
+
 function remoteRoutes(access: Access): RouteObject[] {
   return REMOTE_ROUTES.filter((route) => route.access === access).map(({ path, remote }) => ({
     path,
@@ -40,7 +49,8 @@ function remoteRoutes(access: Access): RouteObject[] {
   }));
 }
 
-const routes: RouteObject[] = [
+/** The shell's route table: the browser router (bootstrap.tsx) and the landing page's prerender use it. */
+export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
     children: [
@@ -87,5 +97,3 @@ const routes: RouteObject[] = [
     ],
   },
 ];
-
-export const router = createBrowserRouter(routes);

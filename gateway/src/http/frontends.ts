@@ -5,6 +5,7 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import express, { type Router } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import { SESSION_COOKIE } from '../session';
 
 export const REMOTES = { market: 3001, wallet: 3002, admin: 3003 } as const;
 const SHELL_DEV_PORT = 3000;
@@ -41,11 +42,16 @@ export function frontendRoutes(
   const shell = join(opts.dist, 'shell', 'dist');
   if (!existsSync(shell)) return undefined;
   router.use(staticDir(shell));
-  // SPA fallback: any other GET that wants HTML gets the shell, which renders its own 404 page.
+  // SPA fallback: any other GET that wants HTML gets the shell, which renders its own 404 page. A
+  // visitor's / is the landing page prerendered at build time (frontends/shell/prerender, ADR 018); with
+  // a session the page depends on who it is (redirect, admin links), so it is rendered in the browser.
+  const landing = join(shell, 'landing.html');
+  const hasSession = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
   router.get(/^\/(?!api\/|remotes\/).*/, (req, res, next) => {
     if (!req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(join(shell, 'index.html'));
+    const prerendered = req.path === '/' && !hasSession.test(req.headers.cookie ?? '') && existsSync(landing);
+    res.sendFile(prerendered ? landing : join(shell, 'index.html'));
   });
   return undefined;
 }
@@ -56,7 +62,7 @@ export function frontendRoutes(
  * are immutable.
  */
 const ENTRY_FILES =
-  /(index\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|theme-init\.js|favicon\.svg)$/;
+  /(index\.html|landing\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|theme-init\.js|favicon\.svg)$/;
 
 function staticDir(dir: string) {
   return express.static(dir, {

@@ -1,6 +1,6 @@
 import { useDisclosure } from '@mantine/hooks';
 import { PageLoader } from '@qm/ui';
-import { Suspense } from 'react';
+import { Suspense, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Assistant } from '../assistant/Assistant';
 import { useUserFetchErrorToast } from '../auth/useUserFetchErrorToast';
@@ -12,7 +12,10 @@ import { PAGE_LOADING_HEIGHT } from './pageLoaderHeight';
 /** The layout of every page: sticky header, the page (with a short fade-in per path), footer. */
 export function AppLayout() {
   const [drawerOpened, { toggle, close }] = useDisclosure(false);
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
+  // The page-transition animation plays on navigation, not on the page the visit starts on: that one
+  // shows at once (the landing page's prerendered content is the largest paint and must not fade in).
+  const [firstKey] = useState(key);
   useUserFetchErrorToast();
   // Stock, order and money events pushed by the gateway while someone is signed in.
   useLiveUpdates();
@@ -25,7 +28,7 @@ export function AppLayout() {
         <Header drawerOpened={drawerOpened} toggleDrawer={toggle} closeDrawer={close} />
       </header>
       <div className="qm-body">
-        <main key={pathname} className="qm-page">
+        <main key={pathname} className="qm-page" data-animate={key !== firstKey || undefined}>
           <Suspense fallback={<PageLoader minHeight={PAGE_LOADING_HEIGHT} />}>
             <Outlet />
           </Suspense>

@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMail, IconMapPin, IconPhone } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useState, useSyncExternalStore, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 
 const COLUMNS: { title: string; links: { to: string; label: string }[] }[] = [
@@ -83,8 +83,25 @@ function Newsletter() {
   );
 }
 
+/** The year the bundle was built in (rspack.shared.mjs; the prerender defines it too). */
+declare const __QM_BUILD_YEAR__: number;
+
+const unchanging = () => () => undefined;
+
+/**
+ * This year. While React hydrates the prerendered landing page it is the build's year, which the
+ * prerender wrote, so that the markup matches; React renders the real one right after (ADR 018).
+ */
+function useCurrentYear(): number {
+  return useSyncExternalStore(
+    unchanging,
+    () => new Date().getFullYear(),
+    () => __QM_BUILD_YEAR__,
+  );
+}
+
 export function Footer() {
-  const year = new Date().getFullYear();
+  const year = useCurrentYear();
   return (
     <Box component="footer" className="qm-footer" py="xl" mt="xl">
       <Container size="lg">

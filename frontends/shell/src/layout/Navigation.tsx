@@ -1,5 +1,5 @@
 import { useCurrentUser } from '@qm/ui';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { PublicNav, type NavProps } from './PublicNav';
 
 // Signed-in navigation (menus, avatar) is its own chunk: a visitor's landing page never loads it.
@@ -11,6 +11,11 @@ const PublicDrawerNav = lazy(() => import('./PublicDrawerNav').then((m) => ({ de
 /** Admin navigation for admins, user navigation for signed-in users, public navigation otherwise. */
 export function Navigation(props: NavProps) {
   const { user, isAdmin, isLoading } = useCurrentUser();
+  const signedIn = Boolean(user);
+  // Someone signed in will open a remote page soon: its frame and the runtime are fetched now.
+  useEffect(() => {
+    if (signedIn) void import('../remotes/preload').then((m) => m.warmRemotes());
+  }, [signedIn]);
   if (isLoading) return null;
   if (!user && props.variant === 'header') return <PublicNav />;
   return (
