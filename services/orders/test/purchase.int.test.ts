@@ -318,12 +318,14 @@ describe('orders: placing a purchase', () => {
           data: expect.objectContaining({ status: 'cancelled', cancelReason: MSG.insufficientBalance }),
         },
       ]);
-      expect(
-        mine(
-          ACTIVITY_SUBJECT,
-          (d) => d.action === 'order_place' && String(d.details).startsWith(`Order #${bought.body.id}:`),
-        ),
-      ).toHaveLength(1);
+      // The outbox publishes at least once: a slow mark-as-sent can send the same event again (the
+      // activity service stores it once). One order_place, however many copies of it.
+      const placed = mine(
+        ACTIVITY_SUBJECT,
+        (d) => d.action === 'order_place' && String(d.details).startsWith(`Order #${bought.body.id}:`),
+      );
+      expect(placed.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(placed.map((m) => JSON.stringify(m))).size).toBe(1);
     } finally {
       await bus.close();
     }
