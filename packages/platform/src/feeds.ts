@@ -48,9 +48,11 @@ export interface Feeds<T> {
   insert(doc: T): Promise<T>;
   /**
    * Numbers the documents in every feed, in their order, and inserts them in one write: one counter
-   * step per feed and owner however many there are (e.g. a question and its answer).
+   * step per feed and owner however many there are (e.g. a question and its answer, or a batch of
+   * activity records). `ordered: false` inserts the others when one fails (a duplicate `_id`), then
+   * throws; the failed one's numbers become gaps.
    */
-  insertMany(docs: T[]): Promise<void>;
+  insertMany(docs: T[], options?: { ordered?: boolean }): Promise<void>;
   /** Page `page` (1-based) of `pageSize` (at most BUCKET_SIZE) of the owner's documents, newest first. */
   page(feed: string, owner: string | number, page: number, pageSize: number): Promise<FeedPage<T>>;
 }
@@ -78,21 +80,21 @@ export function feedsOf<T extends object>(
       const created = await model.create(filed);
       return created.toObject() as T;
     },
-    async insertMany(docs) {
+    async insertMany(docs, options) {
       const filed = docs.map((d) => ({ ...(d as Record<string, unknown>) }));
-      await Promise.all(
-        Object.entries(owners).map(async ([feed, ownerOf]) => {
-          const byOwner = new Map<string | number, number[]>();
-          docs.forEach((d, i) => byOwner.set(ownerOf(d), [...(byOwner.get(ownerOf(d)) ?? []), i]));
-          for (const [owner, indexes] of byOwner) {
-            const last = await nextSequence(conn, feedCounterId(collection, feed, owner), indexes.length);
-            indexes.forEach((i, k) =>
-              Object.assign(filed[i]!, feedFields(feed, owner, last - indexes.length + 1 + k)),
-            );
-          }
-        }),
-      );
-      await model.insertMany(filed);
+      // Every (feed, owner) counter is independent: all of them at once.
+      const steps = Object.entries(owners).flatMap(([feed, ownerOf]) => {
+        const byOwner = new Map<string | number, number[]>();
+        docs.forEach((d, i) => byOwner.set(ownerOf(d), [...(byOwner.get(ownerOf(d)) ?? []), i]));
+        return [...byOwner].map(async ([owner, indexes]) => {
+          const last = await nextSequence(conn, feedCounterId(collection, feed, owner), indexes.length);
+          indexes.forEach((i, k) =>
+            Object.assign(filed[i]!, feedFields(feed, owner, last - indexes.length + 1 + k)),
+          );
+        });
+      });
+      await Promise.all(steps);
+      await model.insertMany(filed, { ordered: options?.ordered ?? true });
     },
     async page(feed, owner, page, pageSize) {
       if (!owners[feed]) throw new Error(`unknown feed ${feed}`);

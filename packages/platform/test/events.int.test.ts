@@ -211,4 +211,68 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     await allAcked('retry-reader');
     expect(calls).toBe(2);
   });
+
+  it('hands a batch consumer everything waiting, each event once, and one at a time when quiet', async () => {
+    const subject = `${subjectRoot}.batch.item`;
+    const batches: number[][] = [];
+    const single: number[] = [];
+    let release!: () => void;
+    const firstBusy = new Promise<void>((r) => (release = r));
+    await bus.consume({
+      stream,
+      durable: 'group-commit-reader',
+      filterSubjects: [subject],
+      handle: async (e) => void single.push((e.data as { n: number }).n),
+      handleBatch: async (events) => {
+        batches.push(events.map(({ event }) => (event.data as { n: number }).n));
+        // The first batch stays busy while the next 40 events arrive.
+        if (batches.length === 1) await firstBusy;
+      },
+    });
+    await bus.publish(subject, makeEvent('batch.item', { n: 0 }));
+    await eventually(() => batches.length === 1 || undefined);
+    for (let n = 1; n <= 40; n++) await bus.publish(subject, makeEvent('batch.item', { n }));
+    release();
+    await eventually(() => batches.flat().length === 41 || undefined);
+    await allAcked('group-commit-reader');
+    expect(batches[0]).toEqual([0]);
+    // What waited came in far fewer calls than events, in publish order, none twice.
+    expect(batches.length).toBeLessThan(10);
+    expect(batches.flat()).toEqual(Array.from({ length: 41 }, (_, n) => n));
+    expect(single).toEqual([]);
+  });
+
+  it('falls back to one event at a time when a batch fails, so one bad event holds back no other', async () => {
+    const subject = `${subjectRoot}.batch.poison`;
+    const stored: number[] = [];
+    let poisonTries = 0;
+    let hold!: () => void;
+    const held = new Promise<void>((r) => (hold = r));
+    let calls = 0;
+    const handleOne = async (n: number) => {
+      if (n === 3 && ++poisonTries < 3) throw new Error('transient failure of event 3');
+      if (!stored.includes(n)) stored.push(n);
+    };
+    await bus.consume({
+      stream,
+      durable: 'poison-reader',
+      filterSubjects: [subject],
+      handle: (e) => handleOne((e.data as { n: number }).n),
+      handleBatch: async (events) => {
+        if (++calls === 1) await held;
+        const ns = events.map(({ event }) => (event.data as { n: number }).n);
+        if (ns.includes(3)) throw new Error('batch with event 3 fails');
+        for (const n of ns) await handleOne(n);
+      },
+    });
+    await bus.publish(subject, makeEvent('batch.poison', { n: 0 }));
+    await eventually(() => calls === 1 || undefined);
+    for (let n = 1; n <= 5; n++) await bus.publish(subject, makeEvent('batch.poison', { n }));
+    hold();
+    // 1, 2, 4 and 5 are stored at once; 3 alone is retried until it succeeds.
+    await eventually(() => [1, 2, 4, 5].every((n) => stored.includes(n)) || undefined);
+    await eventually(() => stored.includes(3) || undefined, 20_000);
+    await allAcked('poison-reader');
+    expect([...stored].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+  });
 });

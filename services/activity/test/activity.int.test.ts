@@ -280,4 +280,81 @@ describe('storing each event once', () => {
     expect(after.body.total).toBe(before + 1);
     expect(after.body.activities.filter((a: ActivityView) => a.id === event.id)).toHaveLength(1);
   });
+
+  it('a burst from several users is stored in batches, each event once, every feed numbered in order', async () => {
+    const bus = s.activity.rt.bus as EventBus;
+    const codec = JSONCodec();
+    const run = randomUUID().slice(0, 8);
+    const before = (await maker.as.get('/api/user/activity')).body.total as number;
+    const others = [900_000_001, 900_000_002];
+    const mine = Array.from({ length: 24 }, (_, i) =>
+      makeEvent(ACTIVITY_SUBJECT, {
+        userId: maker.who.id,
+        username: maker.who.username,
+        action: 'profile_view',
+        details: `burst ${run} ${i}`,
+      }),
+    );
+    const theirs = mine.flatMap((_, i) =>
+      others.map((userId) =>
+        makeEvent(ACTIVITY_SUBJECT, {
+          userId,
+          username: `u${userId}`,
+          action: 'login',
+          details: `burst ${run} ${i}`,
+        }),
+      ),
+    );
+    // Published without waiting, interleaved, with four of mine delivered twice (other message ids).
+    await Promise.all(
+      mine.flatMap((event, i) => [
+        bus.js.publish(bus.subject(ACTIVITY_SUBJECT), codec.encode(event), { msgID: event.id }),
+        ...theirs
+          .slice(i * 2, i * 2 + 2)
+          .map((e) => bus.js.publish(bus.subject(ACTIVITY_SUBJECT), codec.encode(e), { msgID: e.id })),
+        ...(i % 6 === 0
+          ? [
+              bus.js.publish(bus.subject(ACTIVITY_SUBJECT), codec.encode(event), {
+                msgID: `${event.id}-again`,
+              }),
+            ]
+          : []),
+      ]),
+    );
+    await eventually(async () => (await maker.as.get('/api/user/activity')).body.total >= before + 24);
+    await new Promise((r) => setTimeout(r, 1500));
+    const page = await maker.as.get('/api/user/activity?page=1&pageSize=30');
+    expect(page.body.total).toBe(before + 24);
+    const burst = (page.body.activities as ActivityView[]).filter((a) =>
+      a.details.startsWith(`burst ${run} `),
+    );
+    // Newest first: the feed numbers follow the publish order within the user's feed.
+    expect(burst.map((a) => a.details)).toEqual(mine.map((_, i) => `burst ${run} ${i}`).reverse());
+  });
+
+  it('two replicas storing overlapping batches at once: each record once, the rest of a batch still stored', async () => {
+    const store = createActivityStore(s.activity.rt.conn);
+    const userId = 900_000_100 + Math.floor(Math.random() * 1000);
+    const record = (i: number) => ({
+      id: randomUUID(),
+      userId,
+      username: `race${userId}`,
+      email: '',
+      action: 'login',
+      details: `race ${i}`,
+      category: 'login' as const,
+      createdAt: new Date(),
+    });
+    const shared = [record(0), record(1)];
+    const a = [...shared, record(2)];
+    const b = [record(3), ...shared];
+    // Both passed `missing` before either wrote: the unique _id refuses the second copy only.
+    await Promise.all([store.addMany(a), store.addMany(b)]);
+    const stored = await store.model.find({ userId }).lean();
+    expect(stored.map((d) => d.details).sort()).toEqual(['race 0', 'race 1', 'race 2', 'race 3']);
+    expect(await store.missing([...a, ...b].map((r) => r.id))).toEqual(new Set());
+    // A gap of a page, never a duplicate: the user's feed lists the four once each.
+    const page = await store.page('user', userId, 1, 32);
+    expect(page.items.map((r) => r.details).sort()).toEqual(['race 0', 'race 1', 'race 2', 'race 3']);
+  });
 });

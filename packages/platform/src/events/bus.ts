@@ -36,6 +36,15 @@ export interface ConsumerSpec {
   filterSubjects: string[];
   /** Called once per delivery; must be idempotent or wrapped with `idempotent()`. */
   handle(event: EventEnvelope, subject: string): Promise<void>;
+  /**
+   * Optional group commit: called with every message already waiting (at most maxBatch), for a
+   * consumer that can store many events in fewer database writes than one by one. It must have the
+   * effect of handle() on each. If it throws, each message of the batch goes through handle() on
+   * its own, so one bad event is retried alone and the others are not held back by it.
+   */
+  handleBatch?(events: { event: EventEnvelope; subject: string }[]): Promise<void>;
+  /** Largest batch handed to handleBatch (default 64). */
+  maxBatch?: number;
   maxDeliver?: number;
 }
 
@@ -153,6 +162,10 @@ export async function connectBus(opts: {
         stream: stream(declared.stream),
         durable: stream(declared.durable),
         handle: (event: EventEnvelope, s: string) => declared.handle(event, unprefixed(s)),
+        handleBatch:
+          declared.handleBatch &&
+          ((events: { event: EventEnvelope; subject: string }[]) =>
+            declared.handleBatch!(events.map((e) => ({ event: e.event, subject: unprefixed(e.subject) })))),
       };
       const config = {
         durable_name: spec.durable,
@@ -170,13 +183,17 @@ export async function connectBus(opts: {
         await jsm.consumers.add(spec.stream, config);
       }
       const consumer = await js.consumers.get(spec.stream, spec.durable);
-      const messages = await consumer.consume({ max_messages: 64 });
+      const maxBatch = spec.maxBatch ?? DEFAULT_MAX_BATCH;
+      const messages = await consumer.consume({ max_messages: Math.max(64, maxBatch) });
       running.push(messages);
-      // Messages are handled one at a time; close() waits for the one in hand before draining.
+      // Messages (or batches) are handled one at a time; close() waits for the one in hand before draining.
       loops.push(
-        (async () => {
-          for await (const msg of messages) await deliver(msg, spec, log, unprefixed);
-        })().catch((err: unknown) => log.warn({ err, consumer: spec.durable }, 'consumer stopped')),
+        (spec.handleBatch
+          ? consumeInBatches(messages, maxBatch, (batch) => deliverBatch(batch, spec, log, unprefixed))
+          : (async () => {
+              for await (const msg of messages) await deliver(msg, spec, log, unprefixed);
+            })()
+        ).catch((err: unknown) => log.warn({ err, consumer: spec.durable }, 'consumer stopped')),
       );
     },
     listen(to, handle) {
@@ -207,22 +224,68 @@ export async function connectBus(opts: {
   return bus;
 }
 
-async function deliver(
-  msg: JsMsg,
-  spec: ConsumerSpec,
-  log: Logger,
-  unprefixed: (subject: string) => string,
+const DEFAULT_MAX_BATCH = 64;
+
+/**
+ * Reads messages as they come and hands over everything waiting whenever the previous batch is done:
+ * one message at a time when the stream is quiet, larger batches (fewer writes each) under load, and
+ * no timer that would delay a lone message. Reading pauses while two batches are already waiting.
+ */
+async function consumeInBatches(
+  messages: ConsumerMessages,
+  maxBatch: number,
+  handle: (batch: JsMsg[]) => Promise<void>,
 ): Promise<void> {
-  let event: EventEnvelope;
+  const waiting: JsMsg[] = [];
+  let ended = false;
+  let wakeHandler: (() => void) | undefined;
+  let wakeReader: (() => void) | undefined;
+  const reader = (async () => {
+    try {
+      for await (const msg of messages) {
+        waiting.push(msg);
+        wakeHandler?.();
+        while (waiting.length >= 2 * maxBatch) await new Promise<void>((r) => (wakeReader = r));
+      }
+    } finally {
+      ended = true;
+      wakeHandler?.();
+    }
+  })();
+  for (;;) {
+    if (!waiting.length) {
+      if (ended) break;
+      await new Promise<void>((r) => (wakeHandler = r));
+      wakeHandler = undefined;
+      continue;
+    }
+    // Let messages the client already holds join this batch.
+    await new Promise((r) => setImmediate(r));
+    const batch = waiting.splice(0, maxBatch);
+    wakeReader?.();
+    await handle(batch);
+  }
+  await reader;
+}
+
+function decode(msg: JsMsg, spec: ConsumerSpec, log: Logger): EventEnvelope | undefined {
   try {
-    event = codec.decode(msg.data);
+    return codec.decode(msg.data);
   } catch {
     log.error({ subject: msg.subject, consumer: spec.durable }, 'undecodable event dropped');
     msg.term();
-    return;
+    return undefined;
   }
+}
+
+/** Each message keeps its own consumer span (a child of its publisher's), open while its batch runs. */
+function consumerSpan(
+  msg: JsMsg,
+  event: EventEnvelope,
+  spec: ConsumerSpec,
+  unprefixed: (s: string) => string,
+) {
   const requestId = msg.headers?.get('x-request-id') || event.requestId || newRequestId();
-  // A child of the publisher's span (its traceparent in the headers), not of the consumer loop.
   const { span, ctx } = startSpan(
     `process ${unprefixed(msg.subject)}`,
     SpanKind.CONSUMER,
@@ -235,6 +298,52 @@ async function deliver(
     },
     extractTrace(msg.headers, headersGetter),
   );
+  return { requestId, span, ctx };
+}
+
+async function deliverBatch(
+  msgs: JsMsg[],
+  spec: ConsumerSpec,
+  log: Logger,
+  unprefixed: (subject: string) => string,
+): Promise<void> {
+  const batch = msgs.flatMap((msg) => {
+    const event = decode(msg, spec, log);
+    return event ? [{ msg, event, ...consumerSpan(msg, event, spec, unprefixed) }] : [];
+  });
+  if (!batch.length) return;
+  const [first] = batch;
+  try {
+    await context.with(first!.ctx, () =>
+      runWithContext({ requestId: first!.requestId }, () =>
+        spec.handleBatch!(batch.map(({ msg, event }) => ({ event, subject: msg.subject }))),
+      ),
+    );
+  } catch (err) {
+    for (const { span } of batch) endSpan(span, err);
+    log.warn(
+      { err, consumer: spec.durable, size: batch.length },
+      'event batch failed; handling its events one by one',
+    );
+    for (const { msg } of batch) await deliver(msg, spec, log, unprefixed);
+    return;
+  }
+  for (const { msg, span } of batch) {
+    msg.ack();
+    endSpan(span);
+  }
+}
+
+async function deliver(
+  msg: JsMsg,
+  spec: ConsumerSpec,
+  log: Logger,
+  unprefixed: (subject: string) => string,
+): Promise<void> {
+  const event = decode(msg, spec, log);
+  if (!event) return;
+  // A child of the publisher's span (its traceparent in the headers), not of the consumer loop.
+  const { requestId, span, ctx } = consumerSpan(msg, event, spec, unprefixed);
   await context.with(ctx, () =>
     runWithContext({ requestId }, async () => {
       try {

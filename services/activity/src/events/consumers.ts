@@ -3,11 +3,11 @@ import type { BackgroundWork, EventEnvelope } from '@qm/platform';
 
 /**
  * What the activity service hears: activity.recorded from every service, through one durable
- * consumer (at least once; the recorder stores each event id once).
+ * consumer (at least once; the recorder stores each event id once), in batches of what is waiting.
  */
 export function activityConsumers(opts: {
   durable: string;
-  record(event: EventEnvelope): Promise<void>;
+  record(events: EventEnvelope[]): Promise<void>;
 }): BackgroundWork {
   return {
     consumers: [
@@ -15,7 +15,8 @@ export function activityConsumers(opts: {
         stream: streamOf('activity').name,
         durable: opts.durable,
         filterSubjects: [ACTIVITY_SUBJECT],
-        handle: (event) => opts.record(event),
+        handle: (event) => opts.record([event]),
+        handleBatch: (batch) => opts.record(batch.map(({ event }) => event)),
       },
     ],
   };

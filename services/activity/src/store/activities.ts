@@ -1,6 +1,6 @@
 import type { ActivityCategoryName } from '@qm/contracts/rest';
 import { addFeeds, BUCKET_SIZE, type FeedPage, feedsOf, isDuplicateKeyError } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 import { type ActivityRecord, searchTextOf } from '../domain/activity';
 
 /**
@@ -54,7 +54,10 @@ addFeeds(activitySchema, Object.keys(ACTIVITY_FEEDS));
 export const ORDER_FIELD = 'feedSeq_all';
 
 export function registerActivityModel(conn: Connection) {
-  return conn.models.Activity ?? conn.model<ActivityDoc>('Activity', activitySchema);
+  return (
+    (conn.models.Activity as Model<ActivityDoc> | undefined) ??
+    conn.model<ActivityDoc>('Activity', activitySchema)
+  );
 }
 
 export function toDoc(r: ActivityRecord): ActivityDoc {
@@ -99,18 +102,24 @@ export function createActivityStore(conn: Connection) {
   return {
     model,
     /**
-     * Stores the record once: a record already there (a redelivery) is left as it is and takes
-     * no feed numbers. Two deliveries racing both pass the check; the unique `_id` stops the
-     * second (its feed numbers become a gap of one in a page, never a duplicate). true: stored now.
+     * Which of these event ids have no record yet (a redelivery costs a point read, not a lookup).
+     * One equality read per id, side by side: FerretDB v1 pushes `$in` down to no index (ADR 004).
      */
-    async add(record: ActivityRecord): Promise<boolean> {
-      if (await model.exists({ _id: record.id })) return false;
+    async missing(ids: string[]): Promise<Set<string>> {
+      const stored = await Promise.all(ids.map((id) => model.exists({ _id: id })));
+      return new Set(ids.filter((_, i) => !stored[i]));
+    },
+    /**
+     * Stores records not there yet, in one write and one counter step per feed and owner. Two
+     * deliveries racing both pass `missing`; the unique `_id` stops the second copy (its feed numbers
+     * become a gap of one in a page, never a duplicate) while the batch's other records are stored.
+     */
+    async addMany(records: ActivityRecord[]): Promise<void> {
+      if (!records.length) return;
       try {
-        await feeds.insert(toDoc(record));
-        return true;
+        await feeds.insertMany(records.map(toDoc), { ordered: false });
       } catch (err) {
-        if (isDuplicateKeyError(err)) return false;
-        throw err;
+        if (!onlyDuplicates(err)) throw err;
       }
     },
     async page(
@@ -126,3 +135,13 @@ export function createActivityStore(conn: Connection) {
 }
 
 export type ActivityStore = ReturnType<typeof createActivityStore>;
+
+/** A bulk insert that failed only on `_id`s already stored (each write error a duplicate key). */
+function onlyDuplicates(err: unknown): boolean {
+  const writeErrors = (err as { writeErrors?: unknown } | null)?.writeErrors;
+  if (Array.isArray(writeErrors) && writeErrors.length)
+    return writeErrors.every(
+      (e: { code?: unknown; err?: { code?: unknown } }) => (e.code ?? e.err?.code) === 11000,
+    );
+  return isDuplicateKeyError(err);
+}

@@ -1,0 +1,8 @@
+/** Types of process-cpu.mjs for the TypeScript load scripts. */
+export function cpuByComponent(): Record<string, number>;
+export function perOperation(
+  before: Record<string, number>,
+  after: Record<string, number>,
+  n: number,
+): { per: Record<string, number>; total: number };
+export function latencySummary(latencies: number[]): string;
