@@ -26,6 +26,8 @@ export type { CurrentUser, CurrentUserState, UserRole, UserStatus } from './user
 export { PageLoader } from './components/PageLoader';
 export type { PageLoaderProps } from './components/PageLoader';
 export { EmptyState } from './components/EmptyState';
+export { LoadError } from './components/LoadError';
+export type { LoadErrorProps } from './components/LoadError';
 export type { EmptyStateProps } from './components/EmptyState';
 export { PageHeader } from './components/PageHeader';
 export { ResponsiveTable } from './components/ResponsiveTable';

@@ -1,21 +1,8 @@
 import '@mantine/charts/styles.css';
 import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
-import {
-  Alert,
-  Box,
-  Button,
-  Card,
-  ColorSwatch,
-  Group,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Box, Card, ColorSwatch, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { USER_ROLES } from '@qm/contracts/rest';
-import { errorMessage, formatINR } from '@qm/ui';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { formatINR, LoadError } from '@qm/ui';
 import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import {
@@ -164,19 +151,13 @@ function ChartCard<T>({
       {query.isPending ? (
         <Skeleton h={CHART_HEIGHT + 40} radius="md" aria-label={`Loading ${title.toLowerCase()}`} />
       ) : query.isError ? (
-        <Alert
-          color="red"
-          variant="light"
-          icon={<IconAlertTriangle size={18} />}
+        <LoadError
           title="Could not load this chart"
-        >
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorMessage(query.error, 'Please try again.')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void query.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+          error={query.error}
+          fallback="Please try again."
+          onRetry={() => void query.refetch()}
+          variant="light"
+        />
       ) : (
         children(query.data)
       )}

@@ -1,13 +1,7 @@
-import { Alert, Button, Group, Loader, Pagination, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Group, Loader, Pagination, SimpleGrid, Tabs, Text } from '@mantine/core';
 import type { AdminOrdersPage, OrderScopeName } from '@qm/contracts/rest';
-import { EmptyState, errorMessage, PageHeader, PageLoader } from '@qm/ui';
-import {
-  IconAlertTriangle,
-  IconBuildingFactory2,
-  IconReceipt,
-  IconShieldCheck,
-  IconShoppingCart,
-} from '@tabler/icons-react';
+import { EmptyState, LoadError, PageHeader, PageLoader } from '@qm/ui';
+import { IconBuildingFactory2, IconReceipt, IconShieldCheck, IconShoppingCart } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminOrderList } from '../components/AdminOrderList';
@@ -35,14 +29,12 @@ export function OrdersPage() {
     return (
       <>
         {header}
-        <Alert color="red" title="Failed to fetch orders" icon={<IconAlertTriangle size={18} />}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{errorMessage(orders.error, 'The orders could not be loaded.')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void orders.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadError
+          title="Failed to fetch orders"
+          error={orders.error}
+          fallback="The orders could not be loaded."
+          onRetry={() => void orders.refetch()}
+        />
       </>
     );
   }

@@ -1,19 +1,19 @@
-import { Alert, Badge, Button, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
+import { Badge, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
 import type { Product } from '@qm/contracts/rest';
 import {
   apiFetchPage,
   EmptyState,
-  errorMessage,
   formatINR,
+  LoadError,
   PageHeader,
   PageLoader,
-  ResponsiveTable,
   type ResponsiveColumn,
+  ResponsiveTable,
   toQueryString,
   userDisplayName,
   useUserSummary,
 } from '@qm/ui';
-import { IconAlertTriangle, IconPackage } from '@tabler/icons-react';
+import { IconPackage } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 
@@ -95,14 +95,12 @@ export function ProductsPage() {
     return (
       <>
         {header}
-        <Alert color="red" title="Failed to fetch products" icon={<IconAlertTriangle size={18} />}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{errorMessage(products.error, 'The products could not be loaded.')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void products.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadError
+          title="Failed to fetch products"
+          error={products.error}
+          fallback="The products could not be loaded."
+          onRetry={() => void products.refetch()}
+        />
       </>
     );
   }

@@ -1,8 +1,7 @@
-import { Alert, Button, Group, Loader, Pagination, Select, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, Loader, Pagination, Select, SimpleGrid } from '@mantine/core';
 import type { AdminQueriesPage, QueryFilterName, QueryView } from '@qm/contracts/rest';
-import { EmptyState, errorMessage, PageHeader, PageLoader } from '@qm/ui';
+import { EmptyState, LoadError, PageHeader, PageLoader } from '@qm/ui';
 import {
-  IconAlertTriangle,
   IconCircleCheck,
   IconClock,
   IconInbox,
@@ -38,14 +37,12 @@ export function QueriesPage() {
     return (
       <>
         {header}
-        <Alert color="red" title="Failed to fetch queries" icon={<IconAlertTriangle size={18} />}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{errorMessage(queries.error, 'The queries could not be loaded.')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void queries.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadError
+          title="Failed to fetch queries"
+          error={queries.error}
+          fallback="The queries could not be loaded."
+          onRetry={() => void queries.refetch()}
+        />
       </>
     );
   }

@@ -1,14 +1,11 @@
 import {
-  Alert,
   Badge,
-  Button,
   Group,
   Loader,
   Pagination,
   SegmentedControl,
   Select,
   SimpleGrid,
-  Stack,
   Table,
   Text,
   Tooltip,
@@ -17,18 +14,17 @@ import {
 import type { TransactionSortName, TransactionStatusName, TransactionView } from '@qm/contracts/rest';
 import {
   EmptyState,
-  errorMessage,
   exactDate,
   formatINR,
   fromNow,
+  LoadError,
   PageHeader,
   PageLoader,
-  ResponsiveTable,
   type ResponsiveColumn,
+  ResponsiveTable,
   useUserSummary,
 } from '@qm/ui';
 import {
-  IconAlertTriangle,
   IconArrowDown,
   IconArrowUp,
   IconCircleCheck,
@@ -90,14 +86,12 @@ export function TransactionsPage() {
     return (
       <>
         {header}
-        <Alert color="red" title="Failed to fetch transactions" icon={<IconAlertTriangle size={18} />}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{errorMessage(transactions.error, 'The transactions could not be loaded.')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void transactions.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadError
+          title="Failed to fetch transactions"
+          error={transactions.error}
+          fallback="The transactions could not be loaded."
+          onRetry={() => void transactions.refetch()}
+        />
       </>
     );
   }

@@ -1,6 +1,6 @@
-import { Alert, Button, Group, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
-import { EmptyState, errorMessage, PageLoader } from '@qm/ui';
-import { IconAlertTriangle, IconReceipt } from '@tabler/icons-react';
+import { Group, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
+import { EmptyState, LoadError, PageLoader } from '@qm/ui';
+import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ORDERS_PAGE_SIZE, ordersQuery, type OrdersTab } from './api';
@@ -23,14 +23,12 @@ export function OrderList({ tab, failedTitle, emptyTitle, emptyText, emptyAction
   if (orders.isPending) return <PageLoader message="Loading orders..." />;
   if (orders.isError) {
     return (
-      <Alert color="red" title={failedTitle} icon={<IconAlertTriangle size={18} />}>
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{errorMessage(orders.error, 'Please try again in a moment.')}</Text>
-          <Button size="xs" variant="light" color="red" onClick={() => void orders.refetch()}>
-            Retry
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        title={failedTitle}
+        error={orders.error}
+        fallback="Please try again in a moment."
+        onRetry={() => void orders.refetch()}
+      />
     );
   }
 

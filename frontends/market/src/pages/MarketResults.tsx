@@ -1,6 +1,6 @@
-import { Alert, Button, Card, Group, Pagination, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
-import { EmptyState, errorMessage } from '@qm/ui';
-import { IconAlertTriangle, IconPackage, IconSearch } from '@tabler/icons-react';
+import { Button, Card, Group, Pagination, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import { EmptyState, LoadError } from '@qm/ui';
+import { IconPackage, IconSearch } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Product } from '../api';
 import { ProductCard } from '../components/ProductCard';
@@ -57,16 +57,12 @@ export function MarketResults({
   }
   if (products.isError) {
     return (
-      <Alert color="red" title="Failed to fetch products" icon={<IconAlertTriangle size={18} />}>
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">
-            {errorMessage(products.error, 'The products could not be loaded. Please try again.')}
-          </Text>
-          <Button size="xs" variant="light" color="red" onClick={() => void products.refetch()}>
-            Retry
-          </Button>
-        </Stack>
-      </Alert>
+      <LoadError
+        title="Failed to fetch products"
+        error={products.error}
+        fallback="The products could not be loaded. Please try again."
+        onRetry={() => void products.refetch()}
+      />
     );
   }
   if (items.length === 0 && filtered) {

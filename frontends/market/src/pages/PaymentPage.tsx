@@ -1,7 +1,7 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
-import { ApiError, EmptyState, errorMessage, PageLoader } from '@qm/ui';
-import { IconAlertTriangle, IconArrowLeft, IconPackageOff } from '@tabler/icons-react';
+import { ApiError, EmptyState, LoadError, PageLoader } from '@qm/ui';
+import { IconArrowLeft, IconPackageOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { productQuery } from '../api';
@@ -57,18 +57,12 @@ export function PaymentPage() {
     return (
       <Stack gap="lg" maw={720} mx="auto">
         <BackToMarket />
-        <Alert
-          color="red"
+        <LoadError
           title={`Failed to fetch product with ID ${id}`}
-          icon={<IconAlertTriangle size={18} />}
-        >
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{errorMessage(product.error, 'Please try again in a moment.')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void product.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+          error={product.error}
+          fallback="Please try again in a moment."
+          onRetry={() => void product.refetch()}
+        />
       </Stack>
     );
   }

@@ -1,7 +1,5 @@
 import {
-  Alert,
   Badge,
-  Button,
   Card,
   Group,
   Pagination,
@@ -15,8 +13,8 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { TransactionStatusName, TransactionView } from '@qm/contracts/rest';
-import { EmptyState, errorMessage, exactDate, formatINR, fromNow } from '@qm/ui';
-import { IconAlertTriangle, IconReceipt } from '@tabler/icons-react';
+import { EmptyState, exactDate, formatINR, fromNow, LoadError } from '@qm/ui';
+import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { HISTORY_PAGE_SIZE, transactionsQuery } from '../api';
@@ -61,14 +59,12 @@ export function TransactionHistory() {
           ))}
         </Stack>
       ) : history.isError ? (
-        <Alert color="red" title="Failed to fetch transactions" icon={<IconAlertTriangle size={18} />}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm">{errorMessage(history.error, 'The transactions could not be loaded.')}</Text>
-            <Button size="xs" variant="light" color="red" onClick={() => void history.refetch()}>
-              Retry
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadError
+          title="Failed to fetch transactions"
+          error={history.error}
+          fallback="The transactions could not be loaded."
+          onRetry={() => void history.refetch()}
+        />
       ) : rows.length === 0 ? (
         <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />
       ) : narrow ? (

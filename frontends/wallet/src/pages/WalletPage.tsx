@@ -1,6 +1,6 @@
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { errorMessage, formatINR, PageHeader, useCurrentUser } from '@qm/ui';
-import { IconAlertTriangle, IconPlus, IconSend } from '@tabler/icons-react';
+import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { formatINR, LoadError, PageHeader, useCurrentUser } from '@qm/ui';
+import { IconPlus, IconSend } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { walletViewQuery } from '../api';
@@ -34,20 +34,14 @@ function Wallet() {
           {wallet.isPending ? (
             <Skeleton height={36} width={180} mt={6} aria-label="Loading balance" />
           ) : wallet.isError ? (
-            <Alert
-              color="red"
+            <LoadError
+              title="Failed to fetch wallet balance"
+              error={wallet.error}
+              fallback="Please try again in a moment."
+              onRetry={() => void wallet.refetch()}
               variant="light"
               mt="xs"
-              icon={<IconAlertTriangle size={18} />}
-              title="Failed to fetch wallet balance"
-            >
-              <Stack gap="xs" align="flex-start">
-                <Text size="sm">{errorMessage(wallet.error, 'Please try again in a moment.')}</Text>
-                <Button size="xs" variant="light" color="red" onClick={() => void wallet.refetch()}>
-                  Retry
-                </Button>
-              </Stack>
-            </Alert>
+            />
           ) : (
             <Stack gap={4}>
               <Title order={2} size="h1" data-testid="wallet-balance">
