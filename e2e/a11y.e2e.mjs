@@ -155,13 +155,20 @@ async function newContext({ role = 'visitor', width = 1280, scheme = 'light', ..
 /** Opens `route` and waits until it has loaded its data and its remote and finished animating. */
 async function open(page, route) {
   await page.goto(`${BASE_URL}${route}`);
-  await page.locator('main h1').first().waitFor();
-  await requestsSettled(page);
+  // A signed-in buyer or maker on / is sent on to /wallet once the shell knows who they are: the
+  // landing page's h1 shows first, so wait until the path stops changing and check the page it lands on
+  // (two CI runs audited /wallet's loading skeletons, mid-redirect).
+  for (let path = ''; path !== new URL(page.url()).pathname;) {
+    path = new URL(page.url()).pathname;
+    await page.locator('main h1').first().waitFor();
+    await requestsSettled(page);
+  }
   await page
     .locator('main .mantine-Loader-root, main .mantine-Skeleton-root')
     .first()
     .waitFor({ state: 'hidden' })
     .catch(() => undefined);
+  await requestsSettled(page);
   await settle(page);
 }
 

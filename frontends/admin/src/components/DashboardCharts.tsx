@@ -149,7 +149,12 @@ function ChartCard<T>({
         {subtitle}
       </Text>
       {query.isPending ? (
-        <Skeleton h={CHART_HEIGHT + 40} radius="md" aria-label={`Loading ${title.toLowerCase()}`} />
+        <Skeleton
+          h={CHART_HEIGHT + 40}
+          radius="md"
+          role="status"
+          aria-label={`Loading ${title.toLowerCase()}`}
+        />
       ) : query.isError ? (
         <LoadError
           title="Could not load this chart"

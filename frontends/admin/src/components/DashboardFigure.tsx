@@ -22,7 +22,7 @@ export function DashboardFigure<T, K extends QueryKey>({
   caption(data: T): ReactNode;
 }) {
   const result = useQuery(query);
-  if (result.isPending) return <Loader size="xs" aria-label={`Loading ${name} total`} />;
+  if (result.isPending) return <Loader size="xs" role="status" aria-label={`Loading ${name} total`} />;
   if (result.isError)
     return (
       <Text size="sm" c="dimmed">

@@ -106,7 +106,7 @@ export function DashboardPage() {
           </Card>
         ))}
       </SimpleGrid>
-      <Suspense fallback={<Skeleton h={320} mt="lg" radius="md" aria-label="Loading charts" />}>
+      <Suspense fallback={<Skeleton h={320} mt="lg" radius="md" role="status" aria-label="Loading charts" />}>
         <DashboardCharts />
       </Suspense>
     </>

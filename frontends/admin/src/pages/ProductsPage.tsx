@@ -21,7 +21,7 @@ const PAGE_SIZE = 50;
 
 function ManufacturerName({ id }: { id: number }) {
   const { data, isPending } = useUserSummary(id);
-  if (isPending) return <Loader size="xs" aria-label="Loading manufacturer" />;
+  if (isPending) return <Loader size="xs" role="status" aria-label="Loading manufacturer" />;
   if (!data) return <Text c="dimmed">User #{id}</Text>;
   return (
     <Stack gap={0}>

@@ -226,7 +226,7 @@ function SortableHeader({
 
 function UserCell({ id }: { id: number }) {
   const { data, isPending } = useUserSummary(id);
-  if (isPending) return <Loader size="xs" aria-label="Loading user" />;
+  if (isPending) return <Loader size="xs" role="status" aria-label="Loading user" />;
   return (
     <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
       {data?.username ?? `User #${id}`}

@@ -47,6 +47,7 @@ export function MarketResults({
         cols={{ base: 1, sm: 2, lg: 3 }}
         spacing="lg"
         aria-busy="true"
+        role="status"
         aria-label="Loading products"
       >
         {Array.from({ length: 6 }, (_, i) => (

@@ -159,7 +159,7 @@ function Line({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function WalletBalance({ query }: { query: UseQueryResult<WalletView> }) {
-  if (query.isPending) return <Loader size="xs" aria-label="Loading wallet balance" />;
+  if (query.isPending) return <Loader size="xs" role="status" aria-label="Loading wallet balance" />;
   if (query.isError) {
     return (
       <Button size="compact-sm" variant="subtle" color="red" onClick={() => void query.refetch()}>

@@ -72,7 +72,7 @@ export function MessageList({ messages, greeting, restoring, pending, onChip }: 
     >
       {restoring && empty ? (
         <Center flex={1}>
-          <Loader size="sm" color="army.6" aria-label="Loading the conversation" />
+          <Loader size="sm" color="army.6" role="status" aria-label="Loading the conversation" />
         </Center>
       ) : empty ? (
         <>

@@ -32,7 +32,7 @@ export function AddMoneyDialog({ opened, onClose }: AddMoneyDialogProps) {
         (order === null ? (
           <AmountStep onOrder={setOrder} onCancel={close} />
         ) : order.provider === 'stripe' ? (
-          <Suspense fallback={<Loader size="sm" aria-label="Loading the checkout" />}>
+          <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the checkout" />}>
             <StripeCheckout order={order} onPaid={close} onCancel={close} />
           </Suspense>
         ) : (

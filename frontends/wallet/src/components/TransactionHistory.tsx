@@ -53,7 +53,7 @@ export function TransactionHistory() {
         />
       </Group>
       {history.isPending ? (
-        <Stack gap="xs" aria-label="Loading transactions">
+        <Stack gap="xs" role="status" aria-label="Loading transactions">
           {[0, 1, 2].map((i) => (
             <Skeleton key={i} height={36} radius="sm" />
           ))}

@@ -32,7 +32,7 @@ function Wallet() {
             Current Balance
           </Text>
           {wallet.isPending ? (
-            <Skeleton height={36} width={180} mt={6} aria-label="Loading balance" />
+            <Skeleton height={36} width={180} mt={6} role="status" aria-label="Loading balance" />
           ) : wallet.isError ? (
             <LoadError
               title="Failed to fetch wallet balance"
