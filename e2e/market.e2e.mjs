@@ -425,6 +425,8 @@ await step(
       await page.goto(`${BASE_URL}/market`);
       await page.getByRole('heading', { name: 'Catalogue Item 10000' }).waitFor();
       assert(seen[0]?.includes('page=1') && seen[0]?.includes('pageSize=24'), `first request ${seen[0]}`);
+      // The shell's prefetch (RemoteRoute.prefetch) and the page ask with one key: one request, not two.
+      assert(seen.length === 1, `one products request on opening /market, not ${seen.length}`);
       await page.getByText('10,000 products').waitFor();
       await page.getByRole('button', { name: 'Page 417' }).waitFor();
       await page.getByRole('button', { name: 'Next page' }).click();

@@ -273,6 +273,11 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
       ? {}
       : {
           minimize: true,
+          // A remote's chunks are not split: a chunk that an expose shares with a shared module's fallback
+          // copy is left out of the expose's assets in the manifest, so the runtime fetched it only when
+          // the page's code ran, one round trip after the rest. The fallback copies (used only by a remote
+          // served alone) repeat those modules instead.
+          ...(isHost ? {} : { splitChunks: false }),
           minimizer: [
             new rspack.SwcJsMinimizerRspackPlugin(),
             // Without explicit targets lightningcss lowers for old browsers and doubles Mantine's CSS.

@@ -6,12 +6,14 @@
 //
 //   npm run build:frontends && node scripts/dev.mjs --prod   (performance means something only there;
 //   make dev serves unminified development bundles, and the script says which build it audits)
-//   node load/lighthouse.mjs [--desktop] [--check] [--budget] [--pages=/,/market]
+//   node load/lighthouse.mjs [--desktop] [--check] [--budget] [--pages=/,/market] [--reports]
 //
 // Signed-in pages get the session cookie of a real sign-in as an extra header. Prints one row per page
 // and writes the reports' scores to load/results/lighthouse-<preset>.json. With --check it exits 1 when
 // accessibility or best practices is below 95 on any page (issue 13's bar); with --budget when
-// performance or accessibility is below 95 on /, /market or /wallet (issue 12 §5's budget).
+// performance or accessibility is below 95 on /, /market or /wallet (issue 12 §5's budget). With
+// --reports it also writes each page's whole report (load/results/lighthouse-<preset><page>.json) to
+// see what its LCP waited for.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +27,7 @@ if (!/^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(BASE_URL)
 const DESKTOP = process.argv.includes('--desktop');
 const CHECK = process.argv.includes('--check');
 const BUDGET = process.argv.includes('--budget');
+const REPORTS = process.argv.includes('--reports');
 const BAR = 95;
 /** Pages held to the performance budget (issue 12 §5). */
 const BUDGET_PAGES = ['/', '/market', '/wallet'];
@@ -112,6 +115,11 @@ try {
       },
       DESKTOP ? desktopConfig : undefined,
     );
+    if (REPORTS) {
+      mkdirSync(RESULTS, { recursive: true });
+      const name = `lighthouse-${DESKTOP ? 'desktop' : 'mobile'}${page.path.replace(/\//g, '-')}.json`;
+      writeFileSync(path.join(RESULTS, name), JSON.stringify(lhr));
+    }
     const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const failing = Object.values(lhr.audits)
       .filter(

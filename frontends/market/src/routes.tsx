@@ -4,6 +4,7 @@ import { CreateProductPage } from './pages/CreateProductPage';
 import { MarketPage } from './pages/MarketPage';
 import { OrdersPage } from './pages/OrdersPage';
 import { PaymentPage } from './pages/PaymentPage';
+import { marketProductsQuery, readMarketView } from './pages/marketQuery';
 
 /** Exposed as `./routes`. Paths match the shell's route table (the shell applies the guards). */
 const routes: RemoteRoute[] = [
@@ -15,6 +16,7 @@ const routes: RemoteRoute[] = [
         <MarketPage />
       </ModalsProvider>
     ),
+    prefetch: (client, { search }) => void client.prefetchQuery(marketProductsQuery(readMarketView(search))),
   },
   { path: '/market/payment/:productId', element: <PaymentPage /> },
   { path: '/create-product', element: <CreateProductPage /> },

@@ -24,4 +24,4 @@ startTransition(() => {
   if (container.dataset.prerendered !== undefined) hydrateRoot(container, app);
   else createRoot(container).render(app);
 });
-preloadRemoteOf(window.location.pathname);
+preloadRemoteOf(window.location);

@@ -35,11 +35,17 @@ export const REMOTE_ROUTES: { path: string; remote: RemoteName; access: Access }
 
 /**
  * On a remote page, starts fetching the remote while the guard still asks who is signed in, instead of
- * after: the frame, the runtime, the manifest and the remote's pages are four round trips in a row.
+ * after: the frame, the runtime, the manifest and the remote's pages are four round trips in a row. Once
+ * the remote is there, the page's first queries start before it renders (RemoteRoute.prefetch).
  */
-export function preloadRemoteOf(pathname: string): void {
-  const route = REMOTE_ROUTES.find(({ path }) => matchPath(path, pathname));
-  if (route) void import('./remotes/preload').then((m) => m.warmRemotes(route.remote));
+export function preloadRemoteOf({ pathname, search }: { pathname: string; search: string }): void {
+  for (const { path, remote } of REMOTE_ROUTES) {
+    const match = matchPath(path, pathname);
+    if (!match) continue;
+    const opened = { path, params: match.params, search: new URLSearchParams(search) };
+    void import('./remotes/preload').then((m) => m.warmRemotes(remote, opened));
+    return;
+  }
 }
 
 function remoteRoutes(access: Access): RouteObject[] {

@@ -33,7 +33,7 @@ export { PageHeader } from './components/PageHeader';
 export { ResponsiveTable } from './components/ResponsiveTable';
 export type { DataAttributes, ResponsiveColumn, ResponsiveTableProps } from './components/ResponsiveTable';
 export type { PageHeaderProps } from './components/PageHeader';
-export type { RemoteRoute, RemoteRoutesModule, RemoteHealthModule } from './remote';
+export type { RemoteRoute, RemoteRoutesModule, RemoteHealthModule, RemotePageLocation } from './remote';
 export { apiFetchPage, toQueryString } from './paged';
 export type { Page } from './paged';
 export {

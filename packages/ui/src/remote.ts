@@ -1,4 +1,11 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+
+/** Where a page is opened: its path parameters and query string. */
+export interface RemotePageLocation {
+  params: Readonly<Record<string, string | undefined>>;
+  search: URLSearchParams;
+}
 
 /**
  * The contract between the shell and a remote's `./routes` module: its default export is a list of routes.
@@ -8,6 +15,12 @@ import type { ReactNode } from 'react';
 export interface RemoteRoute {
   path: string;
   element: ReactNode;
+  /**
+   * Starts the page's first queries (the same options the page's own hooks use) as soon as the remote
+   * has loaded, so that they run while its code evaluates and renders instead of after. The shell calls
+   * it once, on the page a signed-in user opens the application on.
+   */
+  prefetch?: (client: QueryClient, at: RemotePageLocation) => void;
 }
 
 export interface RemoteRoutesModule {

@@ -1,41 +1,25 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/rest';
+import { PRODUCT_TYPES } from '@qm/contracts/rest';
 import { PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
-import {
-  MARKET_PAGE_SIZE,
-  MARKET_REFETCH_MS,
-  MARKET_STALE_MS,
-  productsPageQuery,
-  type Product,
-} from '../api';
+import { MARKET_PAGE_SIZE, MARKET_REFETCH_MS, type Product } from '../api';
 import { EditProductDialog } from '../components/EditProductDialog';
 import { MarketPagination, MarketResults } from './MarketResults';
+import { marketProductsQuery, readMarketView } from './marketQuery';
 import { useConfirmDeleteProduct } from './useConfirmDeleteProduct';
 
 const ALL_TYPES = 'all';
 const SEARCH_DEBOUNCE_MS = 300;
 
-function isProductType(value: string | null): value is ProductTypeName {
-  return value !== null && (PRODUCT_TYPES as readonly string[]).includes(value);
-}
-
-function readPage(value: string | null): number {
-  const page = Number(value);
-  return Number.isInteger(page) && page > 0 ? page : 1;
-}
-
 export function MarketPage() {
   const { user, isManufacturer } = useCurrentUser();
   const [searchParams, setSearchParams] = useSearchParams();
-  const page = readPage(searchParams.get('page'));
-  const typeParam = searchParams.get('type');
-  const type = isProductType(typeParam) ? typeParam : undefined;
-  const q = searchParams.get('q')?.trim() || undefined;
+  const view = readMarketView(searchParams);
+  const { page, type, q } = view;
   const [searchText, setSearchText] = useState(q ?? '');
   const [editing, setEditing] = useState<Product | null>(null);
 
@@ -60,11 +44,7 @@ export function MarketPage() {
     SEARCH_DEBOUNCE_MS,
   );
 
-  const products = useQuery({
-    ...productsPageQuery({ page, pageSize: MARKET_PAGE_SIZE, type, q }),
-    refetchInterval: MARKET_REFETCH_MS,
-    staleTime: MARKET_STALE_MS,
-  });
+  const products = useQuery({ ...marketProductsQuery(view), refetchInterval: MARKET_REFETCH_MS });
 
   const total = products.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / MARKET_PAGE_SIZE));

@@ -62,12 +62,22 @@ function sharedOptions(): NonNullable<UserOptions['shared']> {
 let instance: Promise<ModuleFederation> | undefined;
 
 /**
+ * Every remote page consumes all the shared modules, and the runtime asks for them one after another as
+ * the remote's chunks need them: four round trips of chunks before a page could render. Fetching them all
+ * side by side with the runtime leaves one. A failed fetch is retried by the import that needs it.
+ */
+function warmShared(): void {
+  for (const load of Object.values(PROVIDERS)) load().catch(() => undefined);
+}
+
+/**
  * The Module Federation runtime, created the first time a remote is needed: a visitor's pages never
  * download it (ADR 017). The shell registers its shared modules before any remote entry initialises, and
  * with loaded-first a remote keeps them over its own copies of the same version.
  */
 export function federation(): Promise<ModuleFederation> {
-  instance ??= import('@module-federation/enhanced/runtime').then(
+  if (instance) return instance;
+  instance = import('@module-federation/enhanced/runtime').then(
     ({ createInstance }) =>
       createInstance({
         name: 'shell',
@@ -80,5 +90,6 @@ export function federation(): Promise<ModuleFederation> {
       throw error;
     },
   );
+  warmShared(); // after the runtime's own chunk, which the remote's manifest waits for
   return instance;
 }

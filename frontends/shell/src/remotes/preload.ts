@@ -1,12 +1,36 @@
+import { CURRENT_USER_QUERY_KEY, type RemotePageLocation, type RemoteRoutesModule } from '@qm/ui';
+import type { QueryClient } from '@tanstack/react-query';
+import { queryClient } from '../queryClient';
 import { federation } from './federation';
 import { loadRemoteModule, type RemoteName } from './registry';
 
+/** The remote page the application was opened on (a route of the shell's table and where it matched). */
+export interface OpenedPage extends RemotePageLocation {
+  path: string;
+}
+
 /**
  * Fetches a remote page's frame and the federation runtime ahead of need; with a remote, also its
- * pages. A failure here is not reported: the page that needs the remote shows it (RemoteBoundary).
+ * pages, and then the first queries of the page opened. A failure here is not reported: the page that
+ * needs the remote shows it (RemoteBoundary).
  */
-export function warmRemotes(remote?: RemoteName): void {
+export function warmRemotes(remote?: RemoteName, opened?: OpenedPage): void {
   void import('./RemotePage').catch(() => undefined);
-  if (remote) loadRemoteModule(remote, 'routes').catch(() => undefined);
+  if (remote)
+    loadRemoteModule<RemoteRoutesModule>(remote, 'routes').then(
+      (mod) => opened && prefetchOpenedPage(queryClient, mod, opened),
+      () => undefined,
+    );
   else federation().catch(() => undefined);
+}
+
+/** Starts the opened page's queries (RemoteRoute.prefetch) when someone is known to be signed in. */
+export function prefetchOpenedPage(
+  client: QueryClient,
+  mod: RemoteRoutesModule,
+  { path, ...at }: OpenedPage,
+): void {
+  // A visitor is sent to sign in, and the page's calls would only answer 401.
+  if (!client.getQueryData(CURRENT_USER_QUERY_KEY)) return;
+  mod.default.find((route) => route.path === path)?.prefetch?.(client, at);
 }
