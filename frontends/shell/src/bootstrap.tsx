@@ -7,6 +7,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { App } from './App';
+import { startAsVisitor } from './queryClient';
 import { preloadRemoteOf, routes } from './router';
 
 const container = document.getElementById('root');
@@ -21,7 +22,9 @@ const app = (
 // the main thread until the whole page is built (Lighthouse's total blocking time; input stays live).
 startTransition(() => {
   // The landing page comes prerendered (prerender.tsx, served for / only): React adopts that markup.
-  if (container.dataset.prerendered !== undefined) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  if (container.dataset.prerendered !== undefined) {
+    startAsVisitor();
+    hydrateRoot(container, app);
+  } else createRoot(container).render(app);
 });
 preloadRemoteOf(window.location);

@@ -1,4 +1,4 @@
-import { ApiError, getQueryFn } from '@qm/ui';
+import { ApiError, CURRENT_USER_QUERY_KEY, getQueryFn } from '@qm/ui';
 import { QueryClient } from '@tanstack/react-query';
 
 /**
@@ -36,3 +36,13 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+/**
+ * Nobody is signed in, known without asking GET /api/user: the gateway serves the prerendered landing
+ * page only to a request without a session (ADR 018), so the prerender renders a visitor's page and the
+ * bundle hydrates it with the same answer (a visitor's first paint has the sign-in links, and the
+ * browser logs no 401).
+ */
+export function startAsVisitor(): void {
+  queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+}
