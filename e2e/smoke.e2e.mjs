@@ -59,6 +59,13 @@ await check('shell renders the landing page (prerendered, then hydrated)', async
     html.includes('data-prerendered') && html.includes('Secure. Efficient. Reliable.'),
     'GET / is not the prerendered landing page',
   );
+  // It is a visitor's page (only a request without a session gets it): the sign-in link is in the
+  // markup, and the page does not ask who is signed in (a 401 the browser logs as an error).
+  assert(/<a [^>]*href="\/auth"/.test(html), 'the prerendered header has no sign-in link');
+  const askedForUser = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/user') askedForUser.push(request.url());
+  });
   await page.goto(`${BASE_URL}/`);
   await page.getByRole('heading', { name: 'Secure. Efficient. Reliable.' }).waitFor({ state: 'visible' });
   await page.getByText('MILITARY INVENTORY MANAGEMENT').first().waitFor({ state: 'visible' });
@@ -70,6 +77,7 @@ await check('shell renders the landing page (prerendered, then hydrated)', async
     'Learn More link',
   );
   await shot(page, 'landing-desktop', true);
+  assert(askedForUser.length === 0, `a visitor's landing page asked GET /api/user ${askedForUser.length}×`);
 });
 
 await check("remotes load (manifest, remoteEntry, ./health) on the shell's shared modules", async (page) => {
