@@ -185,12 +185,24 @@ await step(
   'a new wallet shows ₹0.00, the actions and an empty history; the page load counts as a view',
   async () => {
     const page = senderPage;
+    const calls = [];
+    const record = (req) => {
+      const { pathname, search } = new URL(req.url());
+      if (pathname === '/api/wallet' || pathname === '/api/transactions') calls.push(pathname + search);
+    };
+    page.on('request', record);
     const request = await openWallet(page);
     assert(new URL(request.url()).searchParams.get('view') === '1', `wallet loaded as ${request.url()}`);
     await expectBalance(page, '₹0.00');
     await page.getByText('Actions', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Transaction History' }).waitFor();
     await page.getByText('No transactions found').waitFor();
+    await page.waitForTimeout(500);
+    page.off('request', record);
+    // One view recorded per visit, and the shell's prefetch of the history is the page's own request.
+    const views = calls.filter((call) => call === '/api/wallet?view=1');
+    const histories = calls.filter((call) => call.startsWith('/api/transactions'));
+    assert(views.length === 1 && histories.length === 1, `opening /wallet asked ${calls.join(', ')}`);
     await shot(page, 'empty');
   },
   { page: senderPage },
