@@ -4,7 +4,7 @@ import { PRODUCT_TYPES } from '@qm/contracts/rest';
 import { PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useDeferredValue, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MARKET_PAGE_SIZE, MARKET_REFETCH_MS, type Product } from '../api';
 import { EditProductDialog } from '../components/EditProductDialog';
@@ -44,13 +44,19 @@ export function MarketPage() {
     SEARCH_DEBOUNCE_MS,
   );
 
-  const products = useQuery({ ...marketProductsQuery(view), refetchInterval: MARKET_REFETCH_MS });
+  const latest = useQuery({ ...marketProductsQuery(view), refetchInterval: MARKET_REFETCH_MS });
+  // The grid and the pagination under it render an answer deferred: React Query delivers it as a
+  // synchronous update, and a page of cards rendered in one go held the main thread for 200–250 ms
+  // (Lighthouse's total blocking time); deferred, React renders it in slices, showing the previous state
+  // meanwhile. The same on the first render, when the answer may already be there (prefetched): null,
+  // skeletons first. Both from the same value, or the pagination lands under the skeletons and moves.
+  const products = useDeferredValue<typeof latest | null>(latest, null);
 
-  const total = products.data?.total ?? 0;
+  const total = products?.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / MARKET_PAGE_SIZE));
 
   // A page that no longer exists (its products were deleted meanwhile): show the last one instead.
-  const pageOutOfRange = products.isSuccess && !products.isPlaceholderData && page > totalPages;
+  const pageOutOfRange = !!products?.isSuccess && !products.isPlaceholderData && page > totalPages;
   useEffect(() => {
     if (pageOutOfRange) setFilters({ page: totalPages });
     // eslint-disable-next-line react-hooks/exhaustive-deps -- setFilters is recreated each render
@@ -112,7 +118,7 @@ export function MarketPage() {
         }}
       />
 
-      {products.isSuccess && total > MARKET_PAGE_SIZE && (
+      {products?.isSuccess && total > MARKET_PAGE_SIZE && (
         <MarketPagination
           total={total}
           totalPages={totalPages}

@@ -2,7 +2,6 @@ import { Button, Card, Group, Pagination, SimpleGrid, Skeleton, Stack, Text } fr
 import { EmptyState, LoadError } from '@qm/ui';
 import { IconPackage, IconSearch } from '@tabler/icons-react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { useDeferredValue } from 'react';
 import type { Product } from '../api';
 import { ProductCard } from '../components/ProductCard';
 
@@ -22,7 +21,7 @@ function CardSkeleton() {
 }
 
 interface MarketResultsProps {
-  products: UseQueryResult<{ items: Product[] }>;
+  products: UseQueryResult<{ items: Product[] }> | null;
   /** A search text or type filter is applied (changes the empty state). */
   filtered: boolean;
   isOwner: (product: Product) => boolean;
@@ -32,21 +31,17 @@ interface MarketResultsProps {
 }
 
 /**
- * The market's body: loading skeletons, the error with Retry, the two empty states, or the product grid.
- * A new answer renders deferred: React Query delivers it as a synchronous update, and rendering a page of
- * cards in one go held the main thread for 200–250 ms (Lighthouse's total blocking time); deferred, React
- * renders it in slices and keeps the page responsive, showing the previous state meanwhile. The same on
- * the first render, when the answer may already be there (prefetched): skeletons first.
+ * The market's body: loading skeletons (also while `products` is null: the answer is not rendered yet,
+ * MarketPage), the error with Retry, the two empty states, or the product grid.
  */
 export function MarketResults({
-  products: latest,
+  products,
   filtered,
   isOwner,
   onEdit,
   onDelete,
   onClearFilters,
 }: MarketResultsProps) {
-  const products = useDeferredValue<typeof latest | null>(latest, null);
   const items = products?.data?.items ?? [];
 
   if (!products || products.isPending) {
