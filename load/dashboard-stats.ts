@@ -15,6 +15,7 @@ import {
   feedFields,
   indexBackendFor,
   orderedReaderFor,
+  sequencesOf,
 } from '../packages/platform/src';
 import { statsWindow } from '../packages/contracts/src/api/stats';
 import { createOrderStats } from '../services/orders/src/app/stats';
@@ -86,13 +87,7 @@ async function run(size: number) {
       }
       await orders.model.collection.insertMany(batch as never[], { ordered: false });
     }
-    await conn
-      .collection<{ _id: string; seq: number }>('counters')
-      .updateOne(
-        { _id: feedCounterId('orders', 'all', ALL_ORDERS) },
-        { $set: { seq: total } },
-        { upsert: true },
-      );
+    await sequencesOf(conn).set(feedCounterId('orders', 'all', ALL_ORDERS), total);
     const loadS = (Date.now() - t0) / 1000;
 
     const stats = createOrderStats({ conn, orders });
@@ -113,9 +108,7 @@ async function run(size: number) {
     const more = [];
     for (let id = total + 1; id <= total + 100; id++) more.push(order(id, new Date(now - 120_000)));
     await orders.model.collection.insertMany(more as never[], { ordered: false });
-    await conn
-      .collection<{ _id: string; seq: number }>('counters')
-      .updateOne({ _id: feedCounterId('orders', 'all', ALL_ORDERS) }, { $set: { seq: total + 100 } });
+    await sequencesOf(conn).set(feedCounterId('orders', 'all', ALL_ORDERS), total + 100);
     const after = await timed();
     const counted = (n: number, want: number) => (n === want ? `${n} (exact)` : `WRONG: ${n}, not ${want}`);
     return {

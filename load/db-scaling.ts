@@ -18,6 +18,7 @@ import {
   feedFields,
   feedsOf,
   indexBackendFor,
+  sequencesOf,
 } from '../packages/platform/src';
 
 const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
@@ -73,7 +74,6 @@ async function main() {
   const Entries = conn.model<Entry>('entries', schema);
   await ensureIndexes(conn, backend);
   const feeds = feedsOf(conn, Entries, { owner: (e) => e.owner });
-  const counters = conn.collection<{ _id: string; seq: number }>('counters');
   const seqs = new Map<string, number>();
   const rows: Record<string, string | number>[] = [];
   let inserted = 0;
@@ -97,15 +97,9 @@ async function main() {
         }
         await Entries.collection.insertMany(batch as never[], { ordered: false });
       }
-      // One update per counter: FerretDB v1 stalls on an `update` command carrying many
-      // statements (a bulkWrite of 100 updates did not finish in 20 s; ADR 004).
-      for (const [owner, seq] of seqs) {
-        await counters.updateOne(
-          { _id: feedCounterId('entries', 'owner', owner) },
-          { $set: { seq } },
-          { upsert: true },
-        );
-      }
+      // One update per counter: FerretDB v1 stalls on an `update` command carrying many statements.
+      for (const [owner, seq] of seqs)
+        await sequencesOf(conn).set(feedCounterId('entries', 'owner', owner), seq);
       const loadS = (Date.now() - t0) / 1000;
 
       const owner = (i: number) => `o${(i * 7919) % OWNERS}`;

@@ -7,8 +7,9 @@
 //   npx tsx load/seed-activity.ts [--records 1000000] [--users 1000] [--seed 1]
 //
 // Env: MONGO_URL (default mongodb://127.0.0.1:27017), MONGO_DB (default qm_activity),
-// FERRETDB_POSTGRESQL_URL (as `make dev` sets it): on FerretDB the PostgreSQL indexes are dropped
-// while loading and built once at the end, which is several times faster than keeping them.
+// FERRETDB_POSTGRESQL_URL (default: as `make dev` sets it; empty for a real MongoDB): on FerretDB the
+// PostgreSQL indexes are dropped while loading and built once at the end, which is several times
+// faster than keeping them, and the feed counters are where the service keeps them (docs/adr/020).
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -20,6 +21,7 @@ import {
   feedFields,
   ferretdbTableOf,
   indexBackendFor,
+  sequencesOf,
 } from '../packages/platform/src';
 import { toRecord } from '../services/activity/src/domain/activity';
 import {
@@ -30,6 +32,7 @@ import {
   toDoc,
 } from '../services/activity/src/store/activities';
 import { ensureSearchIndexes } from '../services/activity/src/store/search';
+import { STACK_POSTGRES_URL, useStackSequences } from './lib/stack-sequences';
 
 const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
 const BATCH = 2000;
@@ -83,23 +86,23 @@ async function main() {
   if (![records, users].every((n) => Number.isSafeInteger(n) && n > 0))
     throw new Error('--records and --users must be positive whole numbers');
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-  const pgUrl = process.env.FERRETDB_POSTGRESQL_URL;
+  const pgUrl = STACK_POSTGRES_URL;
   for (const u of [url, pgUrl ?? ''])
     if (u && !LOOPBACK.test(u)) throw new Error(`refusing to seed anything but loopback: ${u}`);
 
   const conn = await connectMongo(url, process.env.MONGO_DB ?? 'qm_activity', { maxPoolSize: IN_FLIGHT + 1 });
   const started = Date.now();
+  const closeSequences = await useStackSequences(conn);
+  const sequences = sequencesOf(conn);
   try {
     const model = registerActivityModel(conn);
     await conn.dropCollection(ACTIVITY_COLLECTION).catch(() => undefined);
-    await conn
-      .collection('counters')
-      .deleteMany({ _id: { $regex: `^feed:${ACTIVITY_COLLECTION}:` } } as never);
+    await sequences.clear(`feed:${ACTIVITY_COLLECTION}:`); // every feed counter of the log (feedCounterId)
     await conn.createCollection(ACTIVITY_COLLECTION).catch((err: unknown) => {
       // The running service may create it again as soon as it is dropped.
       if ((err as { codeName?: string }).codeName !== 'NamespaceExists') throw err;
     });
-    await dropSearchIndexes(process.env.FERRETDB_POSTGRESQL_URL, conn.name);
+    await dropSearchIndexes(pgUrl, conn.name);
 
     const seqs = new Map<string, number>();
     const file = (doc: ActivityDoc) => {
@@ -134,10 +137,9 @@ async function main() {
       if ((i / BATCH) % 50 === 0) console.log(`seed-activity: ${i} records…`);
     }
     await Promise.all(batches);
-    // Inserted, not upserted: the old counters are gone, and FerretDB v1 stalls on bulk updates.
-    const counters = [...seqs].map(([_id, seq]) => ({ _id, seq }));
-    for (let i = 0; i < counters.length; i += 1000)
-      await conn.collection('counters').insertMany(counters.slice(i, i + 1000) as never, { ordered: false });
+    const counters = [...seqs];
+    for (let i = 0; i < counters.length; i += 100)
+      await Promise.all(counters.slice(i, i + 100).map(([id, seq]) => sequences.set(id, seq)));
     console.log(
       `seed-activity: ${records} records and ${seqs.size} feed counters in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );
@@ -156,6 +158,7 @@ async function main() {
     }
     console.log(`seed-activity: indexes built in ${((Date.now() - indexed) / 1000).toFixed(1)} s`);
   } finally {
+    await closeSequences();
     await conn.close();
   }
 }

@@ -4,11 +4,13 @@
 //   npx tsx load/seed-ledger.ts [--entries 1000000] [--users 1000] [--provider sandbox] [--seed 1]
 //
 // Env: MONGO_URL (default mongodb://127.0.0.1:27017), MONGO_DB (default qm_wallet),
-// FERRETDB_POSTGRESQL_URL (as `make dev` sets it: the indexes FerretDB can use, docs/adr/004).
+// FERRETDB_POSTGRESQL_URL (default: as `make dev` sets it; the indexes FerretDB can use, docs/adr/004,
+// and the counters, docs/adr/020; empty for a real MongoDB).
 import { parseArgs } from 'node:util';
 import { connectMongo, ensureIndexes, indexBackendFor } from '../packages/platform/src';
 import { registerWalletModels } from './ledger/models';
 import { seedLedger } from './ledger/seed';
+import { STACK_POSTGRES_URL, useStackSequences } from './lib/stack-sequences';
 
 const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
 
@@ -27,13 +29,14 @@ async function main() {
   if (![entries, users, seed].every((n) => Number.isSafeInteger(n) && n > 0))
     throw new Error('--entries, --users and --seed must be positive whole numbers');
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-  const pgUrl = process.env.FERRETDB_POSTGRESQL_URL;
+  const pgUrl = STACK_POSTGRES_URL;
   for (const u of [url, pgUrl ?? ''])
     if (u && !LOOPBACK.test(u)) throw new Error(`refusing to seed anything but loopback: ${u}`);
 
   // Inserts of distinct new documents go to four collections at once; no update races on FerretDB.
   const conn = await connectMongo(url, process.env.MONGO_DB ?? 'qm_wallet', { maxPoolSize: 4 });
   const backend = indexBackendFor(pgUrl);
+  const closeSequences = await useStackSequences(conn);
   try {
     registerWalletModels(conn);
     await ensureIndexes(conn, backend);
@@ -44,6 +47,7 @@ async function main() {
         `in ${(r.ms / 1000).toFixed(1)} s`,
     );
   } finally {
+    await closeSequences();
     await conn.close();
     await backend?.close();
   }

@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { Db, Document } from 'mongodb';
-import { feedCounterId, feedFields } from '../../packages/platform/src';
+import { feedCounterId, feedFields, type Sequences, sequencesOf } from '../../packages/platform/src';
 import { TOPUPS, topupKey } from './check';
 
 /**
@@ -11,7 +11,8 @@ import { TOPUPS, topupKey } from './check';
  * per-user feed), the completed top-up records, and finally the accounts with their balances.
  *
  * The movements come from a seeded PRNG, so a first pass can count what every feed, sequence and
- * balance needs and reserve it (atomic `$inc`s, safe next to a running wallet service), and a
+ * balance needs and reserve it (atomic counter steps, safe next to a running wallet service, when the caller keeps the
+ * counters where the service does: load/lib/stack-sequences.ts), and a
  * second pass writes the same movements. Seeded users get ids above any seeded before, from
  * FIRST_USER_ID: they are not identity users, only ledger load. An interrupted seed leaves a ledger
  * that `ledger:check` reports broken; drop `qm_wallet` and seed again.
@@ -82,11 +83,8 @@ function* moves(transfers: number, users: number, seed: number): Generator<Move>
 }
 
 /** Reserves `n` numbers of a counter; answers the first. */
-async function reserve(db: Db, id: string, n: number): Promise<number> {
-  const doc = await db
-    .collection<{ _id: string; seq: number }>('counters')
-    .findOneAndUpdate({ _id: id }, { $inc: { seq: n } }, { upsert: true, returnDocument: 'after' });
-  return doc!.seq - n + 1;
+async function reserve(seqs: Sequences, id: string, n: number): Promise<number> {
+  return (await seqs.next(id, n)) - n + 1;
 }
 
 /** Pass 1: what every feed and sequence needs, and the final balances. */
@@ -148,9 +146,9 @@ async function firstFreeUserId(db: Db): Promise<number> {
   return Math.max(FIRST_USER_ID - 1, ...seeded.map((a) => a.userId)) + 1;
 }
 
-/** Reserves wallet ids, history ids and every account's feed numbers (atomic `$inc`s). */
+/** Reserves wallet ids, history ids and every account's feed numbers (atomic counter steps). */
 async function reserveIds(
-  db: Db,
+  seqs: Sequences,
   p: ReturnType<typeof plan>,
   run: string,
   provider: string,
@@ -159,23 +157,23 @@ async function reserveIds(
   const clearing = `provider:${provider}`;
   const userId = (u: number) => firstUserId + u;
   const account = (u: number) => `user:${userId(u)}`;
-  const walletBase = await reserve(db, 'wallets', p.balances.length);
-  let lineId = p.historyLines ? await reserve(db, 'transactions', p.historyLines) : 0;
-  let topUpId = p.topups ? await reserve(db, 'topups', p.topups) : 0;
+  const walletBase = await reserve(seqs, 'wallets', p.balances.length);
+  let lineId = p.historyLines ? await reserve(seqs, 'transactions', p.historyLines) : 0;
+  let topUpId = p.topups ? await reserve(seqs, 'topups', p.topups) : 0;
   const entrySeq = numbering();
   const lineSeq = numbering();
   if (p.topups)
-    entrySeq.start(clearing, await reserve(db, feedCounterId('entries', 'account', clearing), p.topups));
+    entrySeq.start(clearing, await reserve(seqs, feedCounterId('entries', 'account', clearing), p.topups));
   for (let u = 0; u < p.balances.length; u++) {
     if (p.entries[u])
       entrySeq.start(
         account(u),
-        await reserve(db, feedCounterId('entries', 'account', account(u)), p.entries[u]!),
+        await reserve(seqs, feedCounterId('entries', 'account', account(u)), p.entries[u]!),
       );
     if (p.lines[u])
       lineSeq.start(
         userId(u),
-        await reserve(db, feedCounterId('transactions', 'user', userId(u)), p.lines[u]!),
+        await reserve(seqs, feedCounterId('transactions', 'user', userId(u)), p.lines[u]!),
       );
   }
   return {
@@ -395,7 +393,7 @@ export async function seedLedger(conn: Connection, opts: SeedOptions): Promise<S
   const p = plan(transfers, opts.users, seed);
   const firstUserId = await firstFreeUserId(db);
   const run = `${Date.now().toString(36)}${seed}`;
-  const ids = await reserveIds(db, p, run, opts.provider ?? 'sandbox', firstUserId);
+  const ids = await reserveIds(sequencesOf(conn), p, run, opts.provider ?? 'sandbox', firstUserId);
   log(
     `seed-ledger: ${transfers} transfers (${p.topups} top-ups) between ${opts.users} users and ${ids.clearing}`,
   );

@@ -1,6 +1,7 @@
 import type { Connection, Model } from 'mongoose';
 import { BUCKET_SIZE, feedCounterId, feedFields } from './feeds';
 import { isDuplicateKeyError } from './mongo';
+import { sequencesOf } from './sequences';
 
 /**
  * A running per-day tally of one owner's feed (feeds.ts): the admin dashboard's money in per day
@@ -55,7 +56,6 @@ export interface FeedTallyOptions<T> {
 
 export function feedTally<T>(o: FeedTallyOptions<T>) {
   const tallies = o.conn.collection<TallyDoc>('feed_tallies');
-  const counters = o.conn.collection<{ _id: string; seq: number }>('counters');
   const counterId = feedCounterId(o.model.collection.collectionName, o.feed, o.owner);
   const [keyField, seqField] = Object.keys(feedFields(o.feed, o.owner, 0)) as [string, string];
   const bucketKey = (bucket: number) => feedFields(o.feed, o.owner, bucket * BUCKET_SIZE)[keyField];
@@ -98,7 +98,7 @@ export function feedTally<T>(o: FeedTallyOptions<T>) {
   async function current(now: Date): Promise<TallyDoc> {
     const found = await tallies.findOne({ _id: o.id });
     if (found) return found;
-    const newest = (await counters.findOne({ _id: counterId }))?.seq ?? 0;
+    const newest = await sequencesOf(o.conn).current(counterId);
     const first = {
       _id: o.id,
       throughSeq: await start(newest, o.horizon(now).since),
@@ -118,7 +118,7 @@ export function feedTally<T>(o: FeedTallyOptions<T>) {
     /** The totals per day key, brought up to date with everything filed and settled. */
     async days(now = new Date()): Promise<Record<string, DayTally>> {
       let tally = await current(now);
-      const newest = (await counters.findOne({ _id: counterId }))?.seq ?? 0;
+      const newest = await sequencesOf(o.conn).current(counterId);
       // In steps of STEP_BUCKETS, each saved: a long catch-up (a first tally of a busy feed) keeps
       // its progress even if the caller gives up waiting, and no step holds much in memory.
       while (newest > tally.throughSeq) {

@@ -1,5 +1,5 @@
 import type { Connection, Model, Schema } from 'mongoose';
-import { nextSequence } from './mongo';
+import { nextSequence, sequencesOf } from './sequences';
 
 /**
  * Newest-first, paged reads of one owner's documents (a wallet's entries, a buyer's orders, a
@@ -19,7 +19,7 @@ export type FeedOwners<T> = Record<string, (doc: T) => string | number>;
 
 const keyField = (feed: string) => `feed_${feed}`;
 const seqField = (feed: string) => `feedSeq_${feed}`;
-/** The `counters` document that numbers `owner`'s documents in a feed (bulk loaders set it too). */
+/** The counter (sequences.ts) that numbers `owner`'s documents in a feed (bulk loaders set it too). */
 export const feedCounterId = (collection: string, feed: string, owner: string | number) =>
   `feed:${collection}:${feed}:${owner}`;
 const bucketKey = (owner: string | number, seq: number) => `${owner}:${Math.floor(seq / BUCKET_SIZE)}`;
@@ -53,6 +53,8 @@ export interface Feeds<T> {
    * throws; the failed one's numbers become gaps.
    */
   insertMany(docs: T[], options?: { ordered?: boolean }): Promise<void>;
+  /** Documents ever filed for the owner (its counter: no document is read). */
+  size(feed: string, owner: string | number): Promise<number>;
   /** Page `page` (1-based) of `pageSize` (at most BUCKET_SIZE) of the owner's documents, newest first. */
   page(feed: string, owner: string | number, page: number, pageSize: number): Promise<FeedPage<T>>;
 }
@@ -63,8 +65,12 @@ export function feedsOf<T extends object>(
   owners: FeedOwners<T>,
 ): Feeds<T> {
   const collection = model.collection.collectionName;
-  const counters = conn.collection<{ _id: string; seq: number }>('counters');
+  const size = async (feed: string, owner: string | number) => {
+    if (!owners[feed]) throw new Error(`unknown feed ${feed}`);
+    return sequencesOf(conn).current(feedCounterId(collection, feed, owner));
+  };
   return {
+    size,
     async insert(doc) {
       // The feeds' counters are independent: number them at once, not one round trip after another.
       const fields = await Promise.all(
@@ -97,11 +103,9 @@ export function feedsOf<T extends object>(
       await model.insertMany(filed, { ordered: options?.ordered ?? true });
     },
     async page(feed, owner, page, pageSize) {
-      if (!owners[feed]) throw new Error(`unknown feed ${feed}`);
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > BUCKET_SIZE)
         throw new RangeError(`pageSize must be 1..${BUCKET_SIZE}`);
-      const counter = await counters.findOne({ _id: feedCounterId(collection, feed, owner) });
-      const total = counter?.seq ?? 0;
+      const total = await size(feed, owner);
       const newest = total - (page - 1) * pageSize; // sequence numbers start at 1
       const oldest = Math.max(1, newest - pageSize + 1);
       if (newest < 1) return { items: [], total };

@@ -4,6 +4,7 @@ export * from './errors';
 export * from './logger';
 export * from './money';
 export * from './mongo';
+export * from './sequences';
 export * from './mongo-socket-fix';
 export * from './db-health';
 export * from './indexes';

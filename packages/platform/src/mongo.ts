@@ -37,34 +37,6 @@ export async function connectMongo(
   return conn;
 }
 
-interface CounterDoc {
-  _id: string;
-  seq: number;
-}
-
-/**
- * Numeric, user-visible ids ("Order #42") from a per-collection sequence: one atomic $inc on a
- * counter document, so concurrent inserts never share an id. With `count`, takes that many
- * consecutive numbers at once and answers the last.
- */
-export async function nextSequence(conn: Connection, name: string, count = 1): Promise<number> {
-  const counters = conn.collection<CounterDoc>('counters');
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const doc = await counters.findOneAndUpdate(
-        { _id: name },
-        { $inc: { seq: count } },
-        { upsert: true, returnDocument: 'after' },
-      );
-      if (!doc) throw new Error(`sequence ${name} did not return a value`);
-      return doc.seq;
-    } catch (err) {
-      // Two first-ever upserts race on inserting the counter; the loser retries as an update.
-      if (!isDuplicateKeyError(err) || attempt >= 5) throw err;
-    }
-  }
-}
-
 export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }

@@ -9,6 +9,7 @@ import { createLogger, type Logger } from './logger';
 import { type Faults, faultsFromEnv } from './faults';
 import { ensureIndexes, indexBackendFor } from './indexes';
 import { connectMongo } from './mongo';
+import { keepSequencesInPostgres } from './sequences';
 import { initTracing, shutdownTracing } from './tracing/setup';
 
 export interface ServiceRuntime<C> {
@@ -88,6 +89,10 @@ export async function startService<S extends z.ZodRawShape>(
     prefix: config.EVENTS_PREFIX,
     faults,
   });
+  // Before setup: its first id (identity's admin) already comes from where the counters live.
+  const closeSequences = config.FERRETDB_POSTGRESQL_URL
+    ? await keepSequencesInPostgres(conn, config.FERRETDB_POSTGRESQL_URL)
+    : undefined;
   await bus.ensureStreams(def.streams);
   const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN, faults, name: def.name });
   const rt = { config, log, conn, bus, grpc, faults };
@@ -122,6 +127,7 @@ export async function startService<S extends z.ZodRawShape>(
       stopBackground();
       await own.stop?.();
       await bus.close().catch(() => undefined);
+      await closeSequences?.().catch(() => undefined);
       await conn.close().catch(() => undefined);
       await faults.close();
     },

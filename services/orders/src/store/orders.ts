@@ -1,5 +1,5 @@
 import type { OrderStatusName } from '@qm/contracts/rest';
-import { addFeeds, feedCounterId, feedsOf, nextSequence, type OrderedReader } from '@qm/platform';
+import { addFeeds, feedsOf, nextSequence, type OrderedReader } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import type { OrderRecord, SagaStep } from '../domain/order';
 
@@ -77,8 +77,6 @@ export function createOrderStore(conn: Connection, ordered?: OrderedReader) {
     buyerRole: (o) => o.buyer.role,
     sellerRole: (o) => o.seller.role,
   });
-  const counters = conn.collection<{ _id: string; seq: number }>('counters');
-  const collection = Orders.collection.collectionName;
 
   return {
     model: Orders,
@@ -134,10 +132,7 @@ export function createOrderStore(conn: Connection, ordered?: OrderedReader) {
     },
 
     /** How many orders a feed holds (its counter: no order is read). */
-    async feedSize(feed: OrderFeed, owner: string | number): Promise<number> {
-      const c = await counters.findOne({ _id: feedCounterId(collection, feed, owner) });
-      return c?.seq ?? 0;
-    },
+    feedSize: (feed: OrderFeed, owner: string | number): Promise<number> => feeds.size(feed, owner),
 
     countByStatus: (status: OrderStatusName) =>
       ordered

@@ -1,12 +1,5 @@
 import type { QueryStatusName } from '@qm/contracts/rest';
-import {
-  addFeeds,
-  feedCounterId,
-  feedsOf,
-  nextSequence,
-  orderedPage,
-  type OrderedReader,
-} from '@qm/platform';
+import { addFeeds, feedsOf, nextSequence, orderedPage, type OrderedReader } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import type { QueryRecord, QueryReply } from '../domain/query';
 
@@ -64,7 +57,6 @@ const toRecord = ({ _id, ...d }: QueryDoc & Record<string, unknown>): QueryRecor
 export function createQueryStore(conn: Connection, ordered?: OrderedReader) {
   const Queries = conn.model<QueryDoc>('Query', querySchema);
   const feeds = feedsOf<QueryDoc>(conn, Queries, { [ALL]: () => ALL });
-  const counters = conn.collection<{ _id: string; seq: number }>('counters');
   const collection = Queries.collection.collectionName;
 
   return {
@@ -115,10 +107,7 @@ export function createQueryStore(conn: Connection, ordered?: OrderedReader) {
     },
 
     /** How many queries were ever submitted (the feed's counter: no query is read). */
-    async size(): Promise<number> {
-      const c = await counters.findOne({ _id: feedCounterId(collection, ALL, ALL) });
-      return c?.seq ?? 0;
-    },
+    size: (): Promise<number> => feeds.size(ALL, ALL),
 
     countByStatus: (status: QueryStatusName) =>
       ordered ? ordered.count(conn.name, collection, { status }) : Queries.countDocuments({ status }).exec(),

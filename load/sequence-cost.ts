@@ -1,0 +1,52 @@
+// What one counter step costs (docs/adr/020): N sequential `nextSequence` calls on a scratch
+// database, first through FerretDB (the `counters` collection, one findOneAndUpdate each), then in
+// FerretDB's PostgreSQL (the `qm_sequences` table, one INSERT … ON CONFLICT each), with the CPU this
+// process, FerretDB and PostgreSQL spent per call. Needs the local stack's databases (`make dev`).
+//
+//   npx tsx load/sequence-cost.ts [N=2000]
+import { collectionSequences, connectMongo, keepSequencesInPostgres, nextSequence } from '@qm/platform';
+import { INFRA } from '@qm/testkit';
+
+const N = Math.max(100, Number(process.argv[2] || 2000));
+const OWNERS = 50; // feed counters: one per owner, so calls spread over rows as they do in a service
+
+async function measure(label: string, take: (i: number) => Promise<number>) {
+  const { cpuByComponent, perOperation } = await import('./lib/process-cpu.mjs');
+  for (let i = 0; i < 100; i++) await take(i); // warm: connections, prepared statements
+  const before = cpuByComponent();
+  const self = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) await take(i);
+  const ms = performance.now() - t0;
+  const own = process.cpuUsage(self);
+  const { per } = perOperation(before, cpuByComponent(), N);
+  const client = (own.user + own.system) / 1000 / N;
+  const db = (per.ferretdb ?? 0) + (per.postgres ?? 0);
+  console.log(
+    `${label}: ${(ms / N).toFixed(3)} ms a call; CPU a call: client ${client.toFixed(3)} ms, ` +
+      `FerretDB ${(per.ferretdb ?? 0).toFixed(3)}, PostgreSQL ${(per.postgres ?? 0).toFixed(3)}, ` +
+      `total ${(client + db).toFixed(3)} ms`,
+  );
+}
+
+async function main() {
+  const conn = await connectMongo(INFRA.MONGO_URL, `qm_sequence_cost_${Date.now().toString(36)}`);
+  try {
+    const viaCollection = collectionSequences(conn);
+    await measure('counters collection', (i) => viaCollection.next(`feed:x:owner:${i % OWNERS}`));
+    const close = await keepSequencesInPostgres(conn, INFRA.FERRETDB_POSTGRESQL_URL);
+    try {
+      await measure('PostgreSQL table   ', (i) => nextSequence(conn, `feed:x:owner:${i % OWNERS}`));
+    } finally {
+      await close();
+    }
+  } finally {
+    await conn.dropDatabase();
+    await conn.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,131 @@
+import type { Connection } from 'mongoose';
+import pg from 'pg';
+import {
+  collectionSequences,
+  connectMongo,
+  keepSequencesInPostgres,
+  nextSequence,
+  type Sequences,
+  sequencesOf,
+} from '../src';
+import { FERRETDB_POSTGRESQL_URL, MONGO_URL, uniqueName } from './infra';
+
+// docs/adr/020: a service's counters, in the `counters` collection (MongoDB) or in a table of
+// FerretDB's PostgreSQL (the local stack), hand out the same numbers the same way.
+const connect = () => connectMongo(MONGO_URL, uniqueName('qm_test_seq'), { maxPoolSize: 20 });
+
+describe.each([
+  [
+    'the counters collection',
+    async (conn: Connection) => ({ seqs: collectionSequences(conn), close: async () => {} }),
+  ],
+  [
+    "FerretDB's PostgreSQL",
+    async (conn: Connection) => {
+      const close = await keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL);
+      return { seqs: sequencesOf(conn), close };
+    },
+  ],
+])('sequences in %s', (_name, open) => {
+  let conn: Connection;
+  let seqs: Sequences;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    conn = await connect();
+    ({ seqs, close } = await open(conn));
+  });
+  afterAll(async () => {
+    await close();
+    await conn.dropDatabase();
+    await conn.close();
+  });
+
+  it('hands 200 concurrent takers 200 different numbers, 1 to 200', async () => {
+    const taken = await Promise.all(Array.from({ length: 200 }, () => seqs.next('things')));
+    expect(new Set(taken).size).toBe(200);
+    expect(Math.min(...taken)).toBe(1);
+    expect(Math.max(...taken)).toBe(200);
+    expect(await seqs.current('things')).toBe(200);
+  });
+
+  it('takes a block of numbers at once and answers its last', async () => {
+    expect(await seqs.next('block', 5)).toBe(5);
+    expect(await seqs.next('block')).toBe(6);
+    expect(await seqs.current('never-taken')).toBe(0);
+  });
+
+  it('sets counters for loaders and forgets them by prefix', async () => {
+    await seqs.set('feed:log:user:1', 40);
+    await seqs.set('feed:log:user:2', 7);
+    await seqs.set('feed:other:user:1', 3);
+    expect(await seqs.next('feed:log:user:1')).toBe(41);
+    await seqs.clear('feed:log:');
+    expect(await seqs.current('feed:log:user:1')).toBe(0);
+    expect(await seqs.current('feed:log:user:2')).toBe(0);
+    expect(await seqs.current('feed:other:user:1')).toBe(3);
+  });
+});
+
+describe("counters moved into FerretDB's PostgreSQL", () => {
+  let conn: Connection;
+  let sql: pg.Client;
+  beforeAll(async () => {
+    conn = await connect();
+    sql = new pg.Client({ connectionString: FERRETDB_POSTGRESQL_URL });
+    await sql.connect();
+  });
+  afterAll(async () => {
+    await conn.dropDatabase().catch(() => undefined);
+    await conn.close();
+    await sql.end();
+  });
+
+  it('carries on from the numbers the counters collection handed out, which no longer holds them', async () => {
+    const before = collectionSequences(conn);
+    for (let i = 0; i < 7; i++) await before.next('users');
+    await before.next('orders', 30);
+    const close = await keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL);
+    try {
+      expect(await nextSequence(conn, 'users')).toBe(8);
+      expect(await nextSequence(conn, 'orders')).toBe(31);
+      expect(await conn.collection('counters').countDocuments()).toBe(0);
+      const rows = await sql.query(`SELECT name, seq FROM "${conn.name}".qm_sequences ORDER BY name`);
+      expect(rows.rows).toEqual([
+        { name: 'orders', seq: '31' },
+        { name: 'users', seq: '8' },
+      ]);
+    } finally {
+      await close();
+    }
+    // Closed: the connection is back to the (emptied) collection.
+    expect(await sequencesOf(conn).current('users')).toBe(0);
+  });
+
+  it('makes its table again when the database was dropped under it, starting from 1', async () => {
+    const close = await keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL);
+    try {
+      expect(await nextSequence(conn, 'users')).toBe(9);
+      await conn.dropDatabase();
+      expect(await nextSequence(conn, 'users')).toBe(1);
+      expect(await sequencesOf(conn).current('users')).toBe(1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('lets two processes start on one database at once', async () => {
+    const other = await connectMongo(MONGO_URL, conn.name, { maxPoolSize: 2 });
+    await collectionSequences(conn).next('late', 3);
+    const closes = await Promise.all([
+      keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL),
+      keepSequencesInPostgres(other, FERRETDB_POSTGRESQL_URL),
+    ]);
+    try {
+      const taken = await Promise.all([nextSequence(conn, 'late'), nextSequence(other, 'late')]);
+      expect(taken.sort()).toEqual([4, 5]);
+    } finally {
+      await Promise.all(closes.map((c) => c()));
+      await other.close();
+    }
+  });
+});
