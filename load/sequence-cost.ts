@@ -3,12 +3,13 @@
 // FerretDB's PostgreSQL (the `qm_sequences` table, one INSERT … ON CONFLICT each), with the CPU this
 // process, FerretDB and PostgreSQL spent per call. Needs the local stack's databases (`make dev`).
 //
-//   npx tsx load/sequence-cost.ts [N=2000]
+//   npm run bench:sequences [-- N]        (N=2000; loopback databases only)
 import { collectionSequences, connectMongo, keepSequencesInPostgres, nextSequence } from '@qm/platform';
 import { INFRA } from '@qm/testkit';
 
 const N = Math.max(100, Number(process.argv[2] || 2000));
 const OWNERS = 50; // feed counters: one per owner, so calls spread over rows as they do in a service
+const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
 
 async function measure(label: string, take: (i: number) => Promise<number>) {
   const { cpuByComponent, perOperation } = await import('./lib/process-cpu.mjs');
@@ -30,6 +31,8 @@ async function measure(label: string, take: (i: number) => Promise<number>) {
 }
 
 async function main() {
+  for (const url of [INFRA.MONGO_URL, INFRA.FERRETDB_POSTGRESQL_URL])
+    if (!LOOPBACK.test(url)) throw new Error(`refusing to measure anything but loopback: ${url}`);
   const conn = await connectMongo(INFRA.MONGO_URL, `qm_sequence_cost_${Date.now().toString(36)}`);
   try {
     const viaCollection = collectionSequences(conn);
