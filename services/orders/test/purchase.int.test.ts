@@ -288,8 +288,13 @@ describe('orders: placing a purchase', () => {
         (await as.poor.post('/api/orders', { productId: poor, quantity: 1, totalPrice: '5000.00' })).status,
       ).toBe(409);
       expect((await as.army.get('/api/orders/purchased')).status).toBe(200);
-      const mine = (subject: string, test: (d: Record<string, unknown>) => boolean) =>
-        seen.filter((e) => e.subject === subject && test(e.data));
+      // The outbox publishes at least once (a slow mark-as-sent can send an event again): the distinct
+      // events, however many copies of each arrived.
+      const mine = (subject: string, test: (d: Record<string, unknown>) => boolean) => [
+        ...new Map(
+          seen.filter((e) => e.subject === subject && test(e.data)).map((e) => [JSON.stringify(e), e]),
+        ).values(),
+      ];
       await eventually(
         async () => (mine(ORDERS_SUBJECTS.cancelled, (d) => d.productId === poor).length ? true : undefined),
         10_000,
@@ -318,14 +323,12 @@ describe('orders: placing a purchase', () => {
           data: expect.objectContaining({ status: 'cancelled', cancelReason: MSG.insufficientBalance }),
         },
       ]);
-      // The outbox publishes at least once: a slow mark-as-sent can send the same event again (the
-      // activity service stores it once). One order_place, however many copies of it.
+      // One order_place, however many copies of it (the activity service stores it once).
       const placed = mine(
         ACTIVITY_SUBJECT,
         (d) => d.action === 'order_place' && String(d.details).startsWith(`Order #${bought.body.id}:`),
       );
-      expect(placed.length).toBeGreaterThanOrEqual(1);
-      expect(new Set(placed.map((m) => JSON.stringify(m))).size).toBe(1);
+      expect(placed).toHaveLength(1);
     } finally {
       await bus.close();
     }
