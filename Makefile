@@ -68,6 +68,7 @@ budgets: deps ## frontend budgets on the production stack (node scripts/dev.mjs 
 
 .PHONY: chaos
 chaos: deps ## Jepsen-style run: every role under load while processes are SIGKILLed, then no money, stock, order or event lost or duplicated (CHAOS_VUS=100 CHAOS_DURATION=10m CHAOS_KILL_EVERY=10s)
+	bash scripts/provision.sh k6
 	node scripts/chaos.mjs
 
 .PHONY: bench

@@ -194,10 +194,10 @@ async function withStack(step, options, body) {
 
 // ---- phases ----------------------------------------------------------------------------------------
 
-/** Tools, Chromium, schemathesis and node_modules; the run cannot go on without them. */
+/** Tools, Chromium, k6 (the chaos run), schemathesis and node_modules; the run cannot go on without them. */
 async function provision() {
   section('provision');
-  for (const what of ['all', 'chromium', 'schemathesis']) {
+  for (const what of ['all', 'chromium', 'k6', 'schemathesis']) {
     const { code, timedOut } = await run('bash', ['scripts/provision.sh', what], {
       timeoutMs: LIMITS.provision,
     });
