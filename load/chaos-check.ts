@@ -79,6 +79,7 @@ async function main(): Promise<number> {
     const activity = await checkActivity(
       { js: nc.jetstream(), jsm, prefix: values.prefix },
       client.db('qm_activity'),
+      dbs.wallet,
     );
 
     const state = second.state;
@@ -200,6 +201,13 @@ function invariantsOf({
         `${activity.stored} of ${activity.events} events stored` +
         (activity.publishedTwice ? `, ${activity.publishedTwice} published twice and stored once` : '') +
         (activity.missing.length ? `; missing: ${listed(activity.missing)}` : ''),
+    },
+    {
+      name: "every posted transfer's activity stored",
+      ok: !activity.unannounced.length,
+      detail:
+        `${activity.announced - activity.unannounced.length} of ${activity.announced} announced activities stored` +
+        (activity.unannounced.length ? `; missing: ${listed(activity.unannounced)}` : ''),
     },
   ];
 }

@@ -12,6 +12,20 @@ export interface ActivityReport {
   publishedTwice: number;
   stored: number;
   missing: string[];
+  /** Activities that posted transfers announce (a P2P transfer, a top-up), and those not in the log. */
+  announced: number;
+  unannounced: string[];
+}
+
+/** The activity events a posted transfer carries (store/transfers.ts `announcements`). */
+async function announcedByTransfers(walletDb: Db): Promise<string[]> {
+  const transfers = walletDb.collection<{ announcements?: { subject: string; event: { id: string } }[] }>(
+    'transfers',
+  );
+  const ids: string[] = [];
+  for await (const t of transfers.find({ state: 'posted' }, { projection: { announcements: 1 } }))
+    for (const a of t.announcements ?? []) if (a.subject === 'activity.recorded') ids.push(a.event.id);
+  return ids;
 }
 
 const codec = JSONCodec<{ id: string }>();
@@ -19,6 +33,7 @@ const codec = JSONCodec<{ id: string }>();
 export async function checkActivity(
   { js, jsm, prefix }: { js: JetStreamClient; jsm: JetStreamManager; prefix: string },
   activityDb: Db,
+  walletDb: Db,
 ): Promise<ActivityReport> {
   const stream = `${prefix}_QM_ACTIVITY`;
   const info = await jsm.streams.info(stream);
@@ -34,6 +49,22 @@ export async function checkActivity(
     await messages.close();
   }
   const ids = [...seen.keys()];
+  const announced = await announcedByTransfers(walletDb);
+  const found = await storedOf(activityDb, [...new Set([...ids, ...announced])]);
+  return {
+    events: ids.length,
+    publishedTwice: [...seen.values()].filter((n) => n > 1).length,
+    stored: ids.filter((id) => found.has(id)).length,
+    missing: ids.filter((id) => !found.has(id)),
+    // A transfer posted by a process that died before publishing is announced by the sweeper that
+    // finishes it; one never announced would be on no stream, so the log is asked directly.
+    announced: announced.length,
+    unannounced: announced.filter((id) => !found.has(id)),
+  };
+}
+
+/** Which of `ids` the activity log holds. */
+async function storedOf(activityDb: Db, ids: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   const activities = activityDb.collection<{ _id: string }>('activities');
   for (let i = 0; i < ids.length; i += 1000)
@@ -42,10 +73,5 @@ export async function checkActivity(
       { projection: { _id: 1 } },
     ))
       found.add(a._id);
-  return {
-    events: ids.length,
-    publishedTwice: [...seen.values()].filter((n) => n > 1).length,
-    stored: found.size,
-    missing: ids.filter((id) => !found.has(id)),
-  };
+  return found;
 }

@@ -48,7 +48,8 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       conn,
       bus,
       log,
-      // The wallet publishes activity and a transfer's receipt only, after its change is done.
+      // The wallet publishes activity and a transfer's receipt only, after its change is done (a
+      // transfer's, by the ledger as it posts it).
       confirm: async (_event, subject) =>
         subject === ACTIVITY_SUBJECT || subject === WALLET_SUBJECTS.transferReceived,
       intervalMs: config.OUTBOX_RELAY_MS,
@@ -70,7 +71,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
             process.kill(process.pid, 'SIGKILL');
           }
         : undefined;
-    const ledger = createLedger({ accounts, transfers, entries, history, log, fault });
+    const ledger = createLedger({ accounts, transfers, entries, history, log, outbox, fault });
     const pins = createPins({ pins: pinStore, directory, mailer, log });
     const wallets = createWallets({
       accounts,
@@ -91,7 +92,6 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       topups,
       providers,
       idempotency,
-      outbox,
       log,
       faults,
     });

@@ -1,5 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { connectMongo, createLogger } from '@qm/platform';
+import {
+  connectBus,
+  connectMongo,
+  createLogger,
+  createOutbox,
+  type EventBus,
+  makeEvent,
+  type OutgoingEvent,
+} from '@qm/platform';
 import { INFRA, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
 import { createLedger, type Ledger, type TransferRequest } from '../src/app/ledger';
@@ -360,6 +368,120 @@ describe('crash recovery by the sweeper', () => {
     await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     expect((await ledger.byKey(key))!.state).toBe('posted');
     expect((await accounts.get(a.account))!.balance).toBe(6_00);
+  });
+
+  describe('announcements (the events a posted transfer publishes)', () => {
+    let bus: EventBus;
+    let stream: string;
+    const root = uniqueName('ledger_announce').toLowerCase();
+
+    beforeAll(async () => {
+      bus = await connectBus({ servers: INFRA.NATS_URL, name: 'ledger-test', log });
+      stream = `QM_${root.toUpperCase()}`;
+      await bus.ensureStreams([{ name: stream, subjects: [`${root}.>`], maxAgeDays: 1 }]);
+    });
+    afterAll(async () => {
+      await bus.jsm.streams.delete(bus.stream(stream)).catch(() => undefined);
+      await bus.close();
+    });
+
+    /** The ids of the events the stream holds (JetStream keeps one per id: the bus sends it as Nats-Msg-Id). */
+    async function announced(): Promise<string[]> {
+      const ids: string[] = [];
+      const info = await bus.jsm.streams.info(bus.stream(stream));
+      for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+        const m = await bus.jsm.streams.getMessage(bus.stream(stream), { seq });
+        ids.push((m.json() as { id: string }).id);
+      }
+      return ids;
+    }
+    const event = (what: string): OutgoingEvent => ({
+      subject: `${root}.activity`,
+      event: makeEvent('test.activity', { what }),
+    });
+    // The outbox's relay is not started: what reaches the stream is what the ledger published itself.
+    const outbox = () => createOutbox({ conn, bus, log, confirm: async () => true });
+
+    it('a transfer left between debit and credit is announced by the sweeper that finishes it, once', async () => {
+      const a = await newUser();
+      const b = await newUser();
+      await topUp(a.account, 10_00);
+      const crashing = createLedger({
+        accounts,
+        transfers,
+        entries: createEntryStore(conn),
+        history,
+        log,
+        outbox: outbox(),
+        fault: () => {
+          throw new Error('process died');
+        },
+      });
+      const key = `p2p:${a.id}:announce-crash`;
+      const sent = event('sent');
+      await expect(
+        crashing.transfer({ ...move(key, a.account, b.account, 2_00), announce: [sent] }),
+      ).rejects.toThrow('process died');
+      // Nothing is announced before the money has moved.
+      expect(await announced()).toEqual([]);
+
+      const finishing = createLedger({
+        accounts,
+        transfers,
+        entries: createEntryStore(conn),
+        history,
+        log,
+        outbox: outbox(),
+      });
+      await createSweeper({ accounts, transfers, ledger: finishing, log, graceMs: 0 }).sweep(
+        new Date(Date.now() + 1000),
+      );
+      const t = (await finishing.byKey(key))!;
+      expect([t.state, t.settled]).toEqual(['posted', true]);
+      expect(await announced()).toEqual([sent.event.id]);
+
+      // A driver with a stale copy runs the last step again: the same id, still one event.
+      await finishing.resume({ ...t, state: 'debited', settled: false });
+      expect(await announced()).toEqual([sent.event.id]);
+      const [ra, rb] = await balances([a.account, b.account]);
+      expect([ra!.balance, rb!.balance]).toEqual([8_00, 2_00]);
+    });
+
+    it('a retried transfer announces what its first attempt recorded; a refused one announces nothing', async () => {
+      const a = await newUser();
+      const b = await newUser();
+      await topUp(a.account, 5_00);
+      const withOutbox = createLedger({
+        accounts,
+        transfers,
+        entries: createEntryStore(conn),
+        history,
+        log,
+        outbox: outbox(),
+      });
+      const before = await announced();
+      const key = `p2p:${a.id}:announce-retry`;
+      const first = event('first');
+      await withOutbox.transfer({ ...move(key, a.account, b.account, 1_00), announce: [first] });
+      await withOutbox.transfer({ ...move(key, a.account, b.account, 1_00), announce: [event('retry')] });
+      await withOutbox.transfer({
+        ...move(`p2p:${a.id}:announce-refused`, a.account, b.account, 50_00),
+        announce: [event('refused')],
+      });
+      expect((await announced()).slice(before.length)).toEqual([first.event.id]);
+    });
+
+    it('a ledger without an outbox refuses a transfer that would announce', async () => {
+      const a = await newUser();
+      const b = await newUser();
+      await expect(
+        ledger.transfer({
+          ...move(`p2p:${a.id}:no-outbox`, a.account, b.account, 1_00),
+          announce: [event('x')],
+        }),
+      ).rejects.toThrow('outbox');
+      expect(await ledger.byKey(`p2p:${a.id}:no-outbox`)).toBeNull();
+    });
   });
 
   it('leaves the whole ledger consistent', async () => {

@@ -72,7 +72,8 @@ export async function startWorld(
     topups: createTopUpStore(conn),
     transfers: createTransferStore(conn),
   };
-  const ledger = createLedger({ ...stores, log });
+  const outbox = createOutbox({ conn, bus, log, confirm: async () => true });
+  const ledger = createLedger({ ...stores, log, outbox });
   const idempotency = createIdempotency({
     conn,
     messages: {
@@ -80,7 +81,6 @@ export async function startWorld(
       mismatch: WALLET_MESSAGES.idempotencyMismatch,
     },
   });
-  const outbox = createOutbox({ conn, bus, log, confirm: async () => true });
   const settings = topUpSettings({
     NODE_ENV: 'test',
     WALLET_PROVIDER: 'auto',
@@ -92,7 +92,7 @@ export async function startWorld(
   // QM_FAULTS in env turns fault flags on, as in a service process.
   const faults = await faultsFromEnv(env, log);
   const providers = createProviders(conn, settings, log, faults);
-  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, outbox, log, faults, ...opts });
+  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, log, faults, ...opts });
   await ensureIndexes(conn, indexBackendFor(INFRA.FERRETDB_POSTGRESQL_URL));
 
   return {

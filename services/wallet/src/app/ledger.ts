@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, type Logger } from '@qm/platform';
+import { conflict, type Logger, type OutgoingEvent, type Outbox } from '@qm/platform';
 import { type AccountId, FINAL_STATES, isUserAccount, userIdOf, validAmount } from '../domain/ledger';
 import type { Account, AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
@@ -18,6 +18,8 @@ export interface LedgerDeps {
   entries: EntryStore;
   history: HistoryStore;
   log: Logger;
+  /** Where a posted transfer's announcements go (at once, or through the outbox's relay). */
+  outbox?: Pick<Outbox, 'publish'>;
   /** Test-only fault injection (WALLET_FAULT): stop the process at a named point. */
   fault?: (point: 'after-debit') => void;
 }
@@ -31,6 +33,8 @@ export interface TransferRequest {
   description: string;
   /** Lines of the users' histories, written pending now and closed with the transfer. */
   history: NewHistoryLine[];
+  /** Events published once the money has moved, by whoever finishes the transfer (store/transfers.ts). */
+  announce?: OutgoingEvent[];
 }
 
 type LineSide = Pick<NewHistoryLine, 'type' | 'description' | 'counterparty'>;
@@ -61,12 +65,14 @@ export function walletLines(
 
 /** Records the transfer under its key, or answers the one recorded there if it is the same movement. */
 async function record(
-  { transfers, accounts }: Pick<LedgerDeps, 'transfers' | 'accounts'>,
+  { transfers, accounts, outbox }: Pick<LedgerDeps, 'transfers' | 'accounts' | 'outbox'>,
   req: TransferRequest,
   twoPhase: boolean,
   timeoutAt: Date | null,
 ) {
   validAmount(req.amount);
+  if (req.announce?.length && !outbox)
+    throw new Error('announcing a transfer needs the ledger to have an outbox');
   // Users' wallets are opened by the use cases (with their usernames); a clearing account on first use.
   for (const account of [req.debit, req.credit])
     if (!isUserAccount(account)) await accounts.ensure(account, userIdOf(account));
@@ -83,6 +89,7 @@ async function record(
       twoPhase,
       timeoutAt,
       history: req.history.map((line) => ({ ...line, transferId: id })),
+      announcements: req.announce ?? [],
       description: req.description,
     },
     now,
@@ -102,6 +109,16 @@ async function openHistory(history: HistoryStore, t: Transfer, isNew = false): P
   const lines = t.history.map((line) => ({ ...line, transferId: t._id }));
   if (isNew) await history.openNew(lines, t.createdAt);
   else await Promise.all(lines.map((line) => history.open(line, t.createdAt)));
+}
+
+/**
+ * Publishes what a transfer announces. Called before it is `posted`, so a process that dies in
+ * between leaves it to the sweeper, which publishes again: the same event ids, one event downstream.
+ */
+async function announce({ outbox, log }: Pick<LedgerDeps, 'outbox' | 'log'>, t: Transfer): Promise<void> {
+  if (!t.announcements?.length) return;
+  if (outbox) await outbox.publish(t.announcements);
+  else log.error({ transfer: t._id }, 'a ledger without an outbox cannot announce this transfer');
 }
 
 export function createLedger(d: LedgerDeps) {
@@ -133,6 +150,8 @@ export function createLedger(d: LedgerDeps) {
       entries.writePair(t, at),
       history.close(historyIds(t), 'completed'),
     ]);
+    // After the credit (a receipt makes the receiver's page read the balance), before `posted`.
+    await announce(d, t);
     const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', {
       settled: true,
       settledAt: at,

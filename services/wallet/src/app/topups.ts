@@ -9,7 +9,6 @@ import {
   invalid,
   type Faults,
   type Logger,
-  type Outbox,
   type PeriodicJob,
   unavailable,
 } from '@qm/platform';
@@ -37,7 +36,6 @@ export interface TopUpDeps {
   topups: TopUpStore;
   providers: Providers;
   idempotency: Idempotency;
-  outbox: Outbox;
   log: Logger;
   /** paymentFailureRate declines that share of sandbox card payments (docs/FAULTS.md). */
   faults?: Faults;
@@ -99,6 +97,8 @@ function createCrediting(d: TopUpDeps) {
     const wallet = await accounts.ensure(userAccount(t.userId), t.userId, t.username);
     const line = lineOf(t, wallet.walletId);
     await history.annotate(line._id, { providerPaymentId: paymentId, transferReference: key });
+    const who: Caller = { userId: t.userId, username: t.username, roles: [] };
+    const rupees = formatMoney(t.amount);
     const transfer = await ledger.transfer({
       key,
       kind: 'topup',
@@ -107,18 +107,15 @@ function createCrediting(d: TopUpDeps) {
       amount: t.amount,
       description: `Top-up ${t._id} via ${t.provider} (${paymentId})`,
       history: [line],
+      announce: [
+        activityEvent(who, 'wallet_add_money', `Added ₹${rupees} to wallet via ${t.provider}`),
+        activityEvent(who, 'wallet_transaction', `Credit of ₹${rupees} completed (top-up ${t._id})`),
+      ],
     });
     // A top-up's debit is the clearing account, which never refuses: anything short of posted
     // is a transfer another process is still driving (the sweeper finishes it).
     if (transfer.state !== 'posted') throw unavailable('Your payment is being credited. Please check again.');
-    if (await topups.complete(t._id, transfer._id)) {
-      const who: Caller = { userId: t.userId, username: t.username, roles: [] };
-      const rupees = formatMoney(t.amount);
-      await d.outbox.publish([
-        activityEvent(who, 'wallet_add_money', `Added ₹${rupees} to wallet via ${t.provider}`),
-        activityEvent(who, 'wallet_transaction', `Credit of ₹${rupees} completed (top-up ${t._id})`),
-      ]);
-    }
+    await topups.complete(t._id, transfer._id);
     return (await topups.byId(t._id))!;
   }
 

@@ -119,12 +119,7 @@ export function createWallets(d: WalletDeps) {
         },
         { type: 'credit', description: `Received from ${caller.username}`, counterparty: caller.username },
       ),
-    });
-    if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
-    const [wallet, transaction] = await Promise.all([
-      accounts.get(from._id),
-      history.byKey(`${key}:out`),
-      d.outbox.publish([
+      announce: [
         activityEvent(
           caller,
           'wallet_transfer',
@@ -136,8 +131,10 @@ export function createWallets(d: WalletDeps) {
           amountPaise: amount,
           reference: key,
         }),
-      ]),
-    ]);
+      ],
+    });
+    if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
+    const [wallet, transaction] = await Promise.all([accounts.get(from._id), history.byKey(`${key}:out`)]);
     return { message: WALLET_MESSAGES.transferred, wallet: wallet!, transaction: transaction! };
   }
 

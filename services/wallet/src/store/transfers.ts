@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@qm/platform';
+import { isDuplicateKeyError, type OutgoingEvent } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
 import type { NewHistoryLine } from './history';
@@ -27,6 +27,12 @@ export interface Transfer {
   markersCleared: boolean;
   /** The users' history lines it writes (pending) and then completes or fails (store/history.ts). */
   history: NewHistoryLine[];
+  /**
+   * What the transfer tells others once it is posted (activities, the receiver's live receipt),
+   * written with it so that whoever posts it, the request or the sweeper, publishes them, under the
+   * ids they were given here (a repeat is the same event downstream). Absent on older transfers.
+   */
+  announcements?: OutgoingEvent[];
   description: string;
   createdAt: Date;
   updatedAt: Date;
@@ -48,6 +54,7 @@ const transferSchema = new Schema<Transfer>(
     settledAt: { type: Date },
     markersCleared: { type: Boolean, default: false },
     history: { type: Schema.Types.Mixed, default: [] },
+    announcements: { type: Schema.Types.Mixed, default: [] },
     description: { type: String, default: '' },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
@@ -132,7 +139,12 @@ export function createTransferStore(conn: Connection) {
 
     /** Settled before `before` with their markers still on the accounts. */
     async settledWithMarkers(before: Date, limit: number): Promise<Transfer[]> {
-      const marked = await Transfers.find({ markersCleared: false }).lean<Transfer[]>().exec();
+      // Only what clearing needs: under load these are every transfer of the last minutes, each with
+      // its history lines and announcements, read every sweep.
+      const marked = await Transfers.find({ markersCleared: false })
+        .select({ debitAccount: 1, creditAccount: 1, settled: 1, settledAt: 1 })
+        .lean<Transfer[]>()
+        .exec();
       return marked.filter((t) => t.settled && t.settledAt && new Date(t.settledAt) < before).slice(0, limit);
     },
 
