@@ -2,8 +2,16 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomInt } from 'node:crypto';
 import { walletV1 } from '@qm/contracts/grpc';
-import { type Caller, connectMongo, createClient, newRequestId, runWithContext } from '@qm/platform';
-import { eventually, freePort, INFRA, uniqueName } from '@qm/testkit';
+import {
+  type Caller,
+  connectBus,
+  connectMongo,
+  createClient,
+  type EventBus,
+  newRequestId,
+  runWithContext,
+} from '@qm/platform';
+import { eventually, freePort, INFRA, testLog, uniqueName } from '@qm/testkit';
 import { startServiceProcess } from '@qm/testkit/src/process';
 import type { Connection } from 'mongoose';
 
@@ -22,7 +30,23 @@ describe('wallet killed between debit and credit (real process, real database)',
   };
   let env: Record<string, string>;
   let conn: Connection;
+  let bus: EventBus;
   const children: ChildProcess[] = [];
+
+  /** The activities of this test's user on the run's own activity stream, in order. */
+  async function activitiesOnStream(): Promise<string[]> {
+    const stream = bus.stream('QM_ACTIVITY');
+    const info = await bus.jsm.streams.info(stream).catch(() => undefined);
+    const actions: string[] = [];
+    if (!info || info.state.messages === 0) return actions;
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+      const { data } = (await bus.jsm.streams.getMessage(stream, { seq })).json<{
+        data: { userId: number; action: string };
+      }>();
+      if (data.userId === caller.userId) actions.push(data.action);
+    }
+    return actions;
+  }
 
   beforeAll(async () => {
     env = {
@@ -41,10 +65,17 @@ describe('wallet killed between debit and credit (real process, real database)',
       WALLET_WEBHOOK_URL: `http://127.0.0.1:${await freePort()}/api/webhooks/sandbox`,
     };
     conn = await connectMongo(INFRA.MONGO_URL, db);
+    bus = await connectBus({
+      servers: INFRA.NATS_URL,
+      name: 'wallet-kill-test',
+      log: testLog(),
+      prefix: env.EVENTS_PREFIX,
+    });
   });
 
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
+    await bus.close();
     await conn.dropDatabase();
     await conn.close();
   });
@@ -81,6 +112,13 @@ describe('wallet killed between debit and credit (real process, real database)',
       async () => (await accounts.findOne({ _id: `user:${caller.userId}` }))!.balance === 500_00,
       30_000,
     );
+    // The sweeper that finished the credit announced it too (the dead request never could): the
+    // top-up's two activities, once each, before anyone asks again.
+    const announced = await eventually(async () => {
+      const actions = await activitiesOnStream();
+      return actions.length >= 2 && actions;
+    }, 10_000);
+    expect([...announced].sort()).toEqual(['wallet_add_money', 'wallet_transaction']);
     // The dead request's key is still claimed (Stripe: a request in progress is refused, not rerun)…
     await expect(as(() => wallet.verifyPayment(verify))).rejects.toMatchObject({ code: 10 /* ABORTED */ });
     // …and a fresh proof of the same payment answers the credit the sweeper finished: nothing moves twice.
@@ -101,6 +139,11 @@ describe('wallet killed between debit and credit (real process, real database)',
     const { transactions } = await as(() => wallet.listTransactions({ page: 1, pageSize: 10, status: 0 }));
     expect(transactions.map((t) => [t.amountPaise, t.status])).toEqual([
       [500_00, walletV1.TransactionStatus.TRANSACTION_STATUS_COMPLETED],
+    ]);
+    // Asking again moved nothing and announced nothing more.
+    expect((await activitiesOnStream()).filter((a) => a !== 'wallet_view').sort()).toEqual([
+      'wallet_add_money',
+      'wallet_transaction',
     ]);
     wallet.close();
   }, 120_000);

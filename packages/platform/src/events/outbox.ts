@@ -44,9 +44,10 @@ export interface Outbox {
    */
   run<T>(events: OutgoingEvent[], change: () => Promise<T>): Promise<T>;
   /**
-   * Events that announce no database change of their own (a view, a sign-in): published at once
-   * with the stream's acknowledgement, and only written to the outbox for the relay when that
-   * fails. Either way, once this resolves the event will reach the stream.
+   * Events that announce no database change of their own (a view, a sign-in), or whose change keeps
+   * them and publishes them again until it is done (a ledger transfer's announcements): published
+   * at once with the stream's acknowledgement, and only written to the outbox for the relay when
+   * that fails. Either way, once this resolves the event will reach the stream.
    */
   publish(events: OutgoingEvent[]): Promise<void>;
   /** One relay pass: publishes ready entries and settles stale pending ones. Returns how many were published. */
