@@ -10,7 +10,7 @@ import {
 } from '@qm/platform';
 import { INFRA, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
-import { createLedger, type Ledger, type TransferRequest } from '../src/app/ledger';
+import { createLedger, type Ledger, type LedgerDeps, type TransferRequest } from '../src/app/ledger';
 import { createSweeper } from '../src/app/sweeper';
 import { type AccountId, providerAccount, userAccount } from '../src/domain/ledger';
 import { type AccountStore, createAccountStore } from '../src/store/accounts';
@@ -88,6 +88,13 @@ const move = (
 
 const topUp = (to: AccountId, amount: number) =>
   ledger.transfer(move(`topup:test:${uniqueName('pay')}`, providerAccount('test'), to, amount));
+
+/** Another driver of the same ledger (its own entry store), with a fault or an outbox of its own. */
+const ledgerWith = (extra: Pick<LedgerDeps, 'fault' | 'outbox'>): Ledger =>
+  createLedger({ accounts, transfers, entries: createEntryStore(conn), history, log, ...extra });
+const dies = () => {
+  throw new Error('process died');
+};
 
 async function balances(ids: AccountId[]) {
   return Promise.all(ids.map(async (id) => (await accounts.get(id))!));
@@ -291,16 +298,7 @@ describe('crash recovery by the sweeper', () => {
     const a = await newUser();
     const b = await newUser();
     await topUp(a.account, 20_00);
-    const crashing = createLedger({
-      accounts,
-      transfers,
-      entries: createEntryStore(conn),
-      history,
-      log,
-      fault: () => {
-        throw new Error('process died');
-      },
-    });
+    const crashing = ledgerWith({ fault: dies });
     const key = `p2p:${a.id}:crash`;
     await expect(crashing.transfer(move(key, a.account, b.account, 5_00))).rejects.toThrow('process died');
     let [ra, rb] = await balances([a.account, b.account]);
@@ -406,17 +404,7 @@ describe('crash recovery by the sweeper', () => {
       const a = await newUser();
       const b = await newUser();
       await topUp(a.account, 10_00);
-      const crashing = createLedger({
-        accounts,
-        transfers,
-        entries: createEntryStore(conn),
-        history,
-        log,
-        outbox: outbox(),
-        fault: () => {
-          throw new Error('process died');
-        },
-      });
+      const crashing = ledgerWith({ outbox: outbox(), fault: dies });
       const key = `p2p:${a.id}:announce-crash`;
       const sent = event('sent');
       await expect(
@@ -425,14 +413,7 @@ describe('crash recovery by the sweeper', () => {
       // Nothing is announced before the money has moved.
       expect(await announced()).toEqual([]);
 
-      const finishing = createLedger({
-        accounts,
-        transfers,
-        entries: createEntryStore(conn),
-        history,
-        log,
-        outbox: outbox(),
-      });
+      const finishing = ledgerWith({ outbox: outbox() });
       await createSweeper({ accounts, transfers, ledger: finishing, log, graceMs: 0 }).sweep(
         new Date(Date.now() + 1000),
       );
@@ -451,14 +432,7 @@ describe('crash recovery by the sweeper', () => {
       const a = await newUser();
       const b = await newUser();
       await topUp(a.account, 5_00);
-      const withOutbox = createLedger({
-        accounts,
-        transfers,
-        entries: createEntryStore(conn),
-        history,
-        log,
-        outbox: outbox(),
-      });
+      const withOutbox = ledgerWith({ outbox: outbox() });
       const before = await announced();
       const key = `p2p:${a.id}:announce-retry`;
       const first = event('first');
