@@ -1,3 +1,4 @@
+import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
 import type { Db } from 'mongodb';
 import { JSONCodec, type JetStreamClient, type JetStreamManager } from 'nats';
 
@@ -24,7 +25,7 @@ async function announcedByTransfers(walletDb: Db): Promise<string[]> {
   );
   const ids: string[] = [];
   for await (const t of transfers.find({ state: 'posted' }, { projection: { announcements: 1 } }))
-    for (const a of t.announcements ?? []) if (a.subject === 'activity.recorded') ids.push(a.event.id);
+    for (const a of t.announcements ?? []) if (a.subject === ACTIVITY_SUBJECT) ids.push(a.event.id);
   return ids;
 }
 
@@ -39,7 +40,7 @@ export async function checkActivity(
   const info = await jsm.streams.info(stream);
   const seen = new Map<string, number>();
   if (info.state.messages > 0) {
-    const consumer = await js.consumers.get(stream, { filterSubjects: [`${prefix}.activity.recorded`] });
+    const consumer = await js.consumers.get(stream, { filterSubjects: [`${prefix}.${ACTIVITY_SUBJECT}`] });
     const messages = await consumer.consume();
     for await (const m of messages) {
       const id = codec.decode(m.data).id;

@@ -2,3 +2,4 @@
 // gateway), @qm/testkit/src/identity-stack (gateway + identity), @qm/testkit/src/keycloak,
 // @qm/testkit/src/maildev.
 export * from './infra';
+export * from './streams';

@@ -8,7 +8,7 @@ import {
   makeEvent,
   type OutgoingEvent,
 } from '@qm/platform';
-import { INFRA, uniqueName } from '@qm/testkit';
+import { INFRA, streamMessages, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
 import { createLedger, type Ledger, type LedgerDeps, type TransferRequest } from '../src/app/ledger';
 import { createSweeper } from '../src/app/sweeper';
@@ -384,15 +384,7 @@ describe('crash recovery by the sweeper', () => {
     });
 
     /** The ids of the events the stream holds (JetStream keeps one per id: the bus sends it as Nats-Msg-Id). */
-    async function announced(): Promise<string[]> {
-      const ids: string[] = [];
-      const info = await bus.jsm.streams.info(bus.stream(stream));
-      for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-        const m = await bus.jsm.streams.getMessage(bus.stream(stream), { seq });
-        ids.push((m.json() as { id: string }).id);
-      }
-      return ids;
-    }
+    const announced = async () => (await streamMessages<{ id: string }>(bus, stream)).map((m) => m.id);
     const event = (what: string): OutgoingEvent => ({
       subject: `${root}.activity`,
       event: makeEvent('test.activity', { what }),
