@@ -84,7 +84,12 @@ export function feedTally<T>(o: FeedTallyOptions<T>) {
    * is filed in time order), so a first tally of a long feed starts in a few reads, not one per bucket.
    */
   async function start(newest: number, since: Date): Promise<number> {
-    const olderThanSince = async (b: number) => (await readBucket(b)).every((d) => o.dateOf(d) < since);
+    // An empty bucket is not older: nothing is filed there yet (a new feed), and starting after it
+    // would skip the first entries the feed gets.
+    const olderThanSince = async (b: number) => {
+      const docs = await readBucket(b);
+      return docs.length > 0 && docs.every((d) => o.dateOf(d) < since);
+    };
     let lo = -1; // the newest bucket known to be entirely older (-1: none)
     let hi = Math.floor(newest / BUCKET_SIZE) + 1; // the oldest bucket known not to be
     while (hi - lo > 1) {

@@ -93,4 +93,36 @@ describe('feedTally on the real database', () => {
       amountPaise: expected[dayOf(NOW)]!.amountPaise + 50,
     });
   });
+
+  it("counts a new feed's first entries: a tally started before any entry begins at the start", async () => {
+    const Docs = db.model<Doc>('docs');
+    const tally = feedTally<Doc>({
+      conn: db,
+      model: Docs,
+      feed: 'owner',
+      owner: 'fresh',
+      id: 'fresh-tally',
+      dateOf: (d) => d.at,
+      dayOf: (d) => dayOf(d.at),
+      paiseOf: (d) => d.paise,
+      settled: () => true,
+      horizon: () => ({ since: SINCE, oldestDay: dayOf(SINCE) }),
+    });
+    // The dashboard asked before the first order: an empty feed is not "older than the horizon".
+    expect(await tally.days(NOW)).toEqual({});
+    const first = [1, 2, 3].map((seq) => ({
+      _id: `fresh${seq}`,
+      owner: 'fresh',
+      at: NOW,
+      paise: 100 * seq,
+      ...feedFields('owner', 'fresh', seq),
+    }));
+    await Docs.insertMany(first);
+    await db
+      .collection<{ _id: string; seq: number }>('counters')
+      .insertOne({ _id: feedCounterId('docs', 'owner', 'fresh'), seq: 3 });
+    expect(await tally.days(new Date(NOW.getTime() + 2 * 60_000))).toEqual({
+      [dayOf(NOW)]: { count: 3, amountPaise: 600 },
+    });
+  });
 });
