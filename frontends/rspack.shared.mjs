@@ -6,7 +6,7 @@ import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
 import ReactRefreshPlugin from '@rspack/plugin-react-refresh';
-import { importedNames, reexportModule } from './shared-exports.mjs';
+import { reexportModule, subsetNames, SUBSETS } from './shared-exports.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -17,11 +17,9 @@ const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 1
 export const DEV_PORTS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
 export const REMOTE_NAMES = ['market', 'wallet', 'admin'];
 
-/** React Router as the remotes use it (shared-exports.mjs); a virtual module of the shell's build. */
-const ROUTER_SUBSET = 'node_modules/.qm-shared/react-router-dom.mjs';
-/** The name the shell's federation code imports the subset by (an alias of ROUTER_SUBSET). */
-const ROUTER_SUBSET_ALIAS = 'qm-shared/react-router-dom';
-const ROUTER_PACKAGES = ['react-router', 'react-router-dom'];
+/** The virtual module of a subset, imported by the shell as `qm-shared/<share key>` (an alias). */
+const subsetFile = (key) => `node_modules/.qm-shared/${key.replaceAll('/', '+')}.mjs`;
+const ROUTER_PACKAGES = SUBSETS['react-router-dom'].packages;
 
 /**
  * Modules that must exist once per page: the shell provides them, remotes consume them. Package name →
@@ -44,12 +42,16 @@ function sharedRanges(pkg) {
     '@mantine/modals': deps['@mantine/modals'],
     // Workspace package consumed as TypeScript source; one copy so its React context/helpers are shared.
     '@qm/ui': false,
+    '@qm/contracts/rest': false,
   };
 }
 
-/** The installed version of a package, also of one whose `exports` hide its package.json (Mantine). */
-function packageVersion(name) {
-  let dir = path.dirname(require.resolve(name));
+/**
+ * The installed version of a package, also of one whose `exports` hide its package.json (Mantine) or
+ * that has no main entry (@qm/contracts: `entry` is one of its subpaths).
+ */
+function packageVersion(name, entry = name) {
+  let dir = path.dirname(require.resolve(entry));
   for (;;) {
     const file = path.join(dir, 'package.json');
     if (existsSync(file)) {
@@ -86,14 +88,15 @@ function remoteShared(pkg) {
 function hostShared(pkg) {
   // React Router's subset stands for both of its packages, under react-router-dom's version.
   const installed = (name) =>
-    packageVersion(
-      ROUTER_PACKAGES.includes(name)
-        ? 'react-router-dom'
-        : name
+    ROUTER_PACKAGES.includes(name)
+      ? packageVersion('react-router-dom')
+      : packageVersion(
+          name
             .split('/')
             .slice(0, name.startsWith('@') ? 2 : 1)
             .join('/'),
-    );
+          name,
+        );
   return Object.fromEntries(
     Object.entries(sharedRanges(pkg)).map(([name, range]) => [
       name,
@@ -117,6 +120,9 @@ function plugins({ name, isHost, isDev, exposes, pkg }) {
         manifest: true,
         dts: false,
         dev: false,
+        // The shell's runtime-core (federation.ts puts it on the global): not a second copy in every
+        // remoteEntry.js. A remote therefore loads only under the shell, which is the only way it is served.
+        experiments: { externalRuntime: true },
       }),
     isHost &&
       new rspack.DefinePlugin({
@@ -125,7 +131,9 @@ function plugins({ name, isHost, isDev, exposes, pkg }) {
       }),
     isHost &&
       new rspack.experiments.VirtualModulesPlugin({
-        [ROUTER_SUBSET]: reexportModule('react-router-dom', importedNames(ROUTER_PACKAGES)),
+        ...Object.fromEntries(
+          Object.keys(SUBSETS).map((key) => [subsetFile(key), reexportModule(key, subsetNames(key))]),
+        ),
       }),
     isHost &&
       new rspack.HtmlRspackPlugin({
@@ -244,7 +252,13 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
       extensions: ['.tsx', '.ts', '.mjs', '.js', '.jsx', '.json'],
       // @qm/* workspace packages are TypeScript sources.
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      ...(isHost ? { alias: { [ROUTER_SUBSET_ALIAS]: path.join(dir, ROUTER_SUBSET) } } : {}),
+      ...(isHost
+        ? {
+            alias: Object.fromEntries(
+              Object.keys(SUBSETS).map((key) => [`qm-shared/${key}$`, path.join(dir, subsetFile(key))]),
+            ),
+          }
+        : {}),
     },
     experiments: { css: true },
     module: {

@@ -1,14 +1,36 @@
 // The part of a shared package the remotes use, for the shell to provide instead of the whole package.
-// React Router is one large module: provided whole (every export used), none of it can be tree-shaken,
-// not even in the shell's own landing page. The shell therefore provides a module that re-exports only
-// the names the remotes (and the shared @qm/ui) import, found in their sources at build time; the
-// frontends are built together (make build, the Dockerfile), so the list matches what they import.
+// A shared module provided whole cannot be tree-shaken (the build cannot know what the remotes use): all
+// of React Router (one large module, so none of it could be left out of the shell's own landing page
+// either), all of Mantine, and a second zod in every remote that imported @qm/contracts itself. The shell
+// therefore provides, for each package of SUBSETS, a module that re-exports only the names the remotes
+// (and the shared @qm/ui) import, found in their sources at build time; the frontends are built together
+// (make build, the Dockerfile), so the list matches what they import (ADR 017).
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** Source folders of everything that consumes the shell's shared modules. */
-const CONSUMERS = ['frontends/market/src', 'frontends/wallet/src', 'frontends/admin/src', 'packages/ui/src'];
+export const CONSUMERS = [
+  'frontends/market/src',
+  'frontends/wallet/src',
+  'frontends/admin/src',
+  'packages/ui/src',
+];
+
+/**
+ * Share key → the package names whose imports count, and third-party code a remote bundles that imports
+ * them too (a remote's copy of @mantine/charts resolves @mantine/core through the share scope).
+ */
+export const SUBSETS = {
+  'react-router-dom': { packages: ['react-router', 'react-router-dom'] },
+  '@mantine/core': { packages: ['@mantine/core'], alsoIn: ['node_modules/@mantine/charts/esm'] },
+  '@mantine/hooks': { packages: ['@mantine/hooks'], alsoIn: ['node_modules/@mantine/charts/esm'] },
+  '@tanstack/react-query': { packages: ['@tanstack/react-query'] },
+  '@qm/ui': { packages: ['@qm/ui'] },
+  // The remotes' schemas and constants: the shell runs zod for its own forms already, so a remote bundles
+  // neither (only the core parse that mantine-form-zod-resolver imports).
+  '@qm/contracts/rest': { packages: ['@qm/contracts/rest'] },
+};
 
 function sourceFiles(dir) {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -45,6 +67,12 @@ export function importedNames(packages, dirs = CONSUMERS) {
     }
   }
   return [...names].sort();
+}
+
+/** The names the shell provides of a package of SUBSETS. */
+export function subsetNames(key) {
+  const { packages, alsoIn = [] } = SUBSETS[key];
+  return importedNames(packages, [...CONSUMERS, ...alsoIn]);
 }
 
 /** Source of a module re-exporting `names` from `pkg`. */

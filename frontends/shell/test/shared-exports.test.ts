@@ -5,6 +5,13 @@ import path from 'node:path';
 
 const MODULE = path.resolve(__dirname, '..', '..', 'shared-exports.mjs');
 
+/** The share keys of SUBSETS and the names the shell provides of each, as the build computes them. */
+function subsets(): Record<string, string[]> {
+  const script = `import { SUBSETS, subsetNames } from ${JSON.stringify(MODULE)};
+    process.stdout.write(JSON.stringify(Object.fromEntries(Object.keys(SUBSETS).map((k) => [k, subsetNames(k)]))));`;
+  return JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+}
+
 /** Runs importedNames in Node (the module is ESM, as rspack loads it) and returns its answer or error. */
 function importedNames(packages: string[], dirs?: string[]): string[] {
   const script = `import { importedNames } from ${JSON.stringify(MODULE)};
@@ -57,5 +64,22 @@ describe('the names the remotes import from a shared package', () => {
     expect(names).toEqual(expect.arrayContaining(['Link', 'useNavigate']));
     const routerDom: Record<string, unknown> = await import('react-router-dom');
     expect(names.filter((name) => routerDom[name] === undefined)).toEqual([]);
+  });
+
+  it('provides of each subset package only names it exports (a name it lacks would be undefined in a remote)', async () => {
+    const all = subsets();
+    expect(Object.keys(all)).toEqual(
+      expect.arrayContaining(['react-router-dom', '@mantine/core', '@qm/ui', '@qm/contracts/rest']),
+    );
+    // @mantine/charts, which the admin remote bundles, takes its core components from the share scope.
+    expect(all['@mantine/core']).toEqual(expect.arrayContaining(['Box', 'ColorSwatch']));
+    for (const [key, names] of Object.entries(all)) {
+      expect(names.length).toBeGreaterThan(0);
+      const exported: Record<string, unknown> = await import(key);
+      expect({ key, missing: names.filter((name) => exported[name] === undefined) }).toEqual({
+        key,
+        missing: [],
+      });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import type { createInstance, ModuleFederation } from '@module-federation/enhanced/runtime';
+import type { createInstance, ModuleFederation } from '@module-federation/runtime';
 
 type UserOptions = Parameters<typeof createInstance>[0];
 
@@ -18,13 +18,15 @@ type SharedName =
   | '@mantine/hooks'
   | '@mantine/notifications'
   | '@mantine/modals'
-  | '@qm/ui';
+  | '@qm/ui'
+  | '@qm/contracts/rest';
 
 /**
  * Each shared module from the shell's own build: the very instances its pages already run (one React,
- * one router context, one QueryClient context). A remote that asks for a package gets the whole package;
- * the shell's pages keep importing only what they use. React Router is the subset the remotes import
- * (frontends/shared-exports.mjs), the same module for both of its package names.
+ * one router context, one QueryClient context). React Router, Mantine's core and hooks, React Query,
+ * @qm/ui and @qm/contracts/rest are the names the remotes import (`qm-shared/*`, frontends/shared-exports.mjs), React Router
+ * the same module for both of its package names; the others are whole packages. The shell's pages keep
+ * importing only what they use.
  */
 const PROVIDERS: Record<SharedName, () => Promise<unknown>> = {
   react: () => import('react'),
@@ -34,12 +36,13 @@ const PROVIDERS: Record<SharedName, () => Promise<unknown>> = {
   'react-dom/client': () => import('react-dom/client'),
   'react-router': () => import('qm-shared/react-router-dom'),
   'react-router-dom': () => import('qm-shared/react-router-dom'),
-  '@tanstack/react-query': () => import('@tanstack/react-query'),
-  '@mantine/core': () => import('@mantine/core'),
-  '@mantine/hooks': () => import('@mantine/hooks'),
+  '@tanstack/react-query': () => import('qm-shared/@tanstack/react-query'),
+  '@mantine/core': () => import('qm-shared/@mantine/core'),
+  '@mantine/hooks': () => import('qm-shared/@mantine/hooks'),
   '@mantine/notifications': () => import('@mantine/notifications'),
   '@mantine/modals': () => import('@mantine/modals'),
-  '@qm/ui': () => import('@qm/ui'),
+  '@qm/ui': () => import('qm-shared/@qm/ui'),
+  '@qm/contracts/rest': () => import('qm-shared/@qm/contracts/rest'),
 };
 
 function sharedOptions(): NonNullable<UserOptions['shared']> {
@@ -77,14 +80,21 @@ function warmShared(): void {
  */
 export function federation(): Promise<ModuleFederation> {
   if (instance) return instance;
-  instance = import('@module-federation/enhanced/runtime').then(
-    ({ createInstance }) =>
-      createInstance({
+  instance = Promise.all([
+    // The ES builds of both, so that they are one runtime core (enhanced/runtime is CommonJS).
+    import('@module-federation/runtime'),
+    import('@module-federation/runtime-core'),
+  ]).then(
+    ([{ createInstance }, runtimeCore]) => {
+      // Where the remotes' entries find the runtime core (built with experiments.externalRuntime).
+      Object.assign(globalThis, { _FEDERATION_RUNTIME_CORE: runtimeCore });
+      return createInstance({
         name: 'shell',
         remotes: [],
         shared: sharedOptions(),
         shareStrategy: 'loaded-first',
-      }),
+      });
+    },
     (error: unknown) => {
       instance = undefined; // a chunk that failed to load is fetched again on the next try
       throw error;

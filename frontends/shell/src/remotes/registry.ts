@@ -1,4 +1,4 @@
-import type { ModuleFederation } from '@module-federation/enhanced/runtime';
+import type { ModuleFederation } from '@module-federation/runtime';
 import { federation } from './federation';
 
 /** The remotes, served by the gateway at /remotes/<name>/ (docs/CONVENTIONS.md). */

@@ -6,7 +6,6 @@ import { IconCircleCheck } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
-import { z } from 'zod';
 import { sendPinOtp, setupPin, useRefreshWallet, verifyPinOtp } from '../api';
 import { WalletModal } from '../components/WalletModal';
 import { toast } from '../toast';
@@ -16,8 +15,11 @@ export const PIN_SUCCESS_MS = 2000;
 
 export const PIN_FIELDS_FIRST = 'Please fill in the PIN fields correctly before requesting OTP';
 
-/** The dialog's fields: the PIN pair (PinSetupForm) and the emailed 6-digit code. */
-const SetupValues = z.intersection(PinSetupForm, VerifyPinOtpBody);
+/**
+ * The dialog's fields: the PIN pair (PinSetupForm) and the emailed 6-digit code. Built with the schemas'
+ * own `.and`: the wallet imports no zod of its own (the shell provides @qm/contracts/rest, ADR 017).
+ */
+const SetupValues = PinSetupForm.and(VerifyPinOtpBody);
 type Values = { pin: string; confirmPin: string; otp: string };
 
 export interface SetupPinDialogProps {
