@@ -97,6 +97,39 @@ await step('setup: register a Manufacturer and an Army user, approve both as adm
 });
 
 await step(
+  'a signed-in /market arrives with its heading (prerendered), which stays put while the page loads',
+  async () => {
+    const page = armyPage;
+    const html = await (
+      await page.request.get(`${BASE_URL}/market`, { headers: { accept: 'text/html' } })
+    ).text();
+    assert(html.includes('data-prerendered="frame"'), 'GET /market with a session is not the frame');
+    for (const text of ['Military Market', 'Browse and acquire military-grade equipment and supplies'])
+      assert(html.includes(text), `the frame has no "${text}"`);
+    // Layout shifts from the first paint (the frame) until the products are there: the heading drawn
+    // first must be where the page draws its own.
+    await page.addInitScript(() => {
+      window.qmShift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.qmShift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(`${BASE_URL}/market`);
+    await page
+      .getByRole('button', { name: /Purchase|Out of Stock/ })
+      .first()
+      .or(page.getByText('No Products Available'))
+      .waitFor();
+    const headings = await page.getByRole('heading', { name: 'Military Market' }).count();
+    assert(headings === 1, `${headings} "Military Market" headings once the page is there`);
+    const shift = await page.evaluate(() => window.qmShift);
+    assert(shift < 0.05, `the page shifted by ${shift.toFixed(3)} while loading`);
+    return `layout shift ${shift.toFixed(3)}`;
+  },
+  { page: armyPage },
+);
+
+await step(
   'an Army user is sent from /create-product to /wallet',
   async () => {
     await armyPage.goto(`${BASE_URL}/create-product`);
@@ -110,7 +143,11 @@ await step(
   async () => {
     await makerPage.goto(`${BASE_URL}/market`);
     await makerPage.getByRole('heading', { name: 'Military Market' }).waitFor();
-    await makerPage.getByText('Browse and acquire military-grade equipment and supplies').waitFor();
+    // Visible: for a moment the frame the page replaces is still in the document, hidden by Suspense.
+    await makerPage
+      .getByText('Browse and acquire military-grade equipment and supplies')
+      .filter({ visible: true })
+      .waitFor();
     await makerPage.getByRole('link', { name: 'Create Item' }).click();
     await makerPage.waitForURL((url) => url.pathname === '/create-product');
     await makerPage.getByRole('heading', { name: 'Create New Product' }).waitFor();

@@ -17,7 +17,9 @@ describe('frontend files (production)', () => {
     const shell = join(dist, 'shell', 'dist');
     mkdirSync(shell, { recursive: true });
     writeFileSync(join(shell, 'index.html'), '<!doctype html><script src="/theme-init.js"></script>');
-    writeFileSync(join(shell, 'landing.html'), '<!doctype html><div id="root" data-prerendered><h1>');
+    writeFileSync(join(shell, 'landing.html'), '<!doctype html><div id="root" data-prerendered="visitor">');
+    mkdirSync(join(shell, 'frames'));
+    writeFileSync(join(shell, 'frames', 'market.html'), '<div id="root" data-prerendered="frame">Military');
     writeFileSync(join(shell, 'theme-init.js'), 'document.documentElement.dataset.x = "1";');
     writeFileSync(join(shell, 'main.0123abcd.js'), 'console.log(1);');
     const app = express();
@@ -61,5 +63,19 @@ describe('frontend files (production)', () => {
       headers: { Accept: 'text/html', Cookie: 'theme=x; qm_session=abc' },
     });
     expect(await page.text()).not.toContain('data-prerendered');
+  });
+
+  it('answers a signed-in page with its prerendered frame, and the same path without a session with the shell', async () => {
+    const signedIn = { Accept: 'text/html', Cookie: 'qm_session=abc' };
+    const market = await fetch(`${url}/market?page=2`, { headers: signedIn });
+    expect(market.headers.get('cache-control')).toBe('no-cache');
+    expect(await market.text()).toContain('data-prerendered="frame"');
+    // A visitor is sent to /auth by the shell: no heading of a page they cannot see.
+    const visitor = await fetch(`${url}/market`, { headers: { Accept: 'text/html' } });
+    expect(await visitor.text()).not.toContain('data-prerendered');
+    const noFrame = await fetch(`${url}/profile`, { headers: signedIn });
+    expect(await noFrame.text()).not.toContain('data-prerendered');
+    const file = await fetch(`${url}/frames/market.html`);
+    expect(file.headers.get('cache-control')).toBe('no-cache');
   });
 });

@@ -1,28 +1,33 @@
-// Prerenders the landing page into dist/landing.html after the production build (npm run build), so
-// that a visitor's first paint does not wait for the JavaScript: the gateway answers GET / with it and
-// the bundle hydrates that markup (src/bootstrap.tsx). Rendered as the first client render is: a visitor
-// (the gateway sends it only to a request without a session), the light theme (theme-init.js sets the
-// saved one before the page paints; Mantine's own toggle follows after hydration).
-import { readFileSync, writeFileSync } from 'node:fs';
+// Prerenders, after the production build (npm run build), what a first paint should not wait for the
+// JavaScript to show (ADR 018):
+// - the landing page into dist/landing.html: the gateway answers a visitor's GET / with it and the bundle
+//   hydrates that markup (src/bootstrap.tsx). Rendered as the first client render is: a visitor (the
+//   gateway sends it only to a request without a session), the light theme (theme-init.js sets the saved
+//   one before the page paints; Mantine's own toggle follows after hydration);
+// - the frame of each remote page with a heading (@qm/ui PAGE_HEADINGS) into dist/frames/<page>.html:
+//   the layout and the page's heading over "Checking your session...", as the guard shows it while the
+//   session is checked. The gateway sends it for that path to a request with a session; the bundle
+//   renders over it (the same frame, then the page), without hydrating: the header's signed-in links
+//   and the theme toggle's icon are not known when it is built.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CURRENT_USER_QUERY_KEY, PAGE_HEADINGS } from '@qm/ui';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { AppProviders } from '../src/App';
-import { startAsVisitor } from '../src/queryClient';
+import { queryClient, startAsVisitor } from '../src/queryClient';
 import { routes } from '../src/router';
 
 const DIST = path.join(__dirname, '..', 'dist');
 const ROOT = '<div id="root"></div>';
 
-async function main(): Promise<void> {
-  // What the browser bundle has from the build (rspack.shared.mjs, DefinePlugin).
-  Object.assign(globalThis, { __QM_BUILD_YEAR__: new Date().getFullYear() });
-  startAsVisitor();
+/** The markup of the app at `pathname`, as its first render in the browser makes it. */
+async function render(pathname: string): Promise<string> {
   const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request('http://localhost/'));
-  if (context instanceof Response) throw new Error(`prerender of /: the router answered ${context.status}`);
-
-  const markup = renderToString(
+  const context = await handler.query(new Request(`http://localhost${pathname}`));
+  if (context instanceof Response)
+    throw new Error(`prerender of ${pathname}: the router answered ${context.status}`);
+  return renderToString(
     <AppProviders>
       {/* hydrate={false}: no inline script with router state (the CSP forbids it; there is none to pass). */}
       <StaticRouterProvider
@@ -32,14 +37,32 @@ async function main(): Promise<void> {
       />
     </AppProviders>,
   );
+}
 
+async function main(): Promise<void> {
+  // What the browser bundle has from the build (rspack.shared.mjs, DefinePlugin).
+  Object.assign(globalThis, { __QM_BUILD_YEAR__: new Date().getFullYear() });
   const template = readFileSync(path.join(DIST, 'index.html'), 'utf8');
   if (!template.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT}`);
-  writeFileSync(
-    path.join(DIST, 'landing.html'),
-    template.replace(ROOT, `<div id="root" data-prerendered>${markup}</div>`),
-  );
-  console.log(`prerendered / into dist/landing.html (${(markup.length / 1024).toFixed(1)} KiB of markup)`);
+  const page = (kind: 'visitor' | 'frame', markup: string) =>
+    template.replace(ROOT, `<div id="root" data-prerendered="${kind}">${markup}</div>`);
+
+  startAsVisitor();
+  const landing = await render('/');
+  writeFileSync(path.join(DIST, 'landing.html'), page('visitor', landing));
+  console.log(`prerendered / into dist/landing.html (${(landing.length / 1024).toFixed(1)} KiB of markup)`);
+
+  // Whoever it is has not been asked yet: the guard shows the frame.
+  queryClient.removeQueries({ queryKey: CURRENT_USER_QUERY_KEY });
+  mkdirSync(path.join(DIST, 'frames'), { recursive: true });
+  for (const pathname of Object.keys(PAGE_HEADINGS)) {
+    const markup = await render(pathname);
+    const { title } = PAGE_HEADINGS[pathname as keyof typeof PAGE_HEADINGS];
+    if (!markup.includes(title)) throw new Error(`the frame of ${pathname} has no heading "${title}"`);
+    const file = path.join('frames', `${pathname.slice(1)}.html`);
+    writeFileSync(path.join(DIST, file), page('frame', markup));
+    console.log(`prerendered the frame of ${pathname} into dist/${file}`);
+  }
 }
 
 main().catch((error: unknown) => {

@@ -21,8 +21,9 @@ const app = (
 // As a transition the first render yields to the browser every few milliseconds instead of holding
 // the main thread until the whole page is built (Lighthouse's total blocking time; input stays live).
 startTransition(() => {
-  // The landing page comes prerendered (prerender.tsx, served for / only): React adopts that markup.
-  if (container.dataset.prerendered !== undefined) {
+  // The landing page comes prerendered (prerender/index.tsx, served for a visitor's / only): React
+  // adopts that markup. A remote page's prerendered frame is painted over by the first render instead.
+  if (container.dataset.prerendered === 'visitor') {
     startAsVisitor();
     hydrateRoot(container, app);
   } else createRoot(container).render(app);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
@@ -45,15 +45,30 @@ export function frontendRoutes(
   // SPA fallback: any other GET that wants HTML gets the shell, which renders its own 404 page. A
   // visitor's / is the landing page prerendered at build time (frontends/shell/prerender, ADR 018); with
   // a session the page depends on who it is (redirect, admin links), so it is rendered in the browser.
+  // A signed-in page with a prerendered frame (its heading while the session is checked) gets that.
   const landing = join(shell, 'landing.html');
+  const frames = prerenderedFrames(join(shell, 'frames'));
   const hasSession = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
   router.get(/^\/(?!api\/|remotes\/).*/, (req, res, next) => {
     if (!req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    const prerendered = req.path === '/' && !hasSession.test(req.headers.cookie ?? '') && existsSync(landing);
+    const signedIn = hasSession.test(req.headers.cookie ?? '');
+    const frame = signedIn ? frames.get(req.path) : undefined;
+    if (frame) return res.sendFile(frame);
+    const prerendered = req.path === '/' && !signedIn && existsSync(landing);
     res.sendFile(prerendered ? landing : join(shell, 'index.html'));
   });
   return undefined;
+}
+
+/** Path → file of the frames the shell's build prerendered (dist/frames/market.html is /market). */
+function prerenderedFrames(dir: string): Map<string, string> {
+  if (!existsSync(dir)) return new Map();
+  return new Map(
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.html'))
+      .map((name) => [`/${name.slice(0, -'.html'.length)}`, join(dir, name)]),
+  );
 }
 
 /**
@@ -61,8 +76,7 @@ export function frontendRoutes(
  * bundle, the icon) keep their names across deploys and must be revalidated; content-hashed chunks
  * are immutable.
  */
-const ENTRY_FILES =
-  /(index\.html|landing\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|theme-init\.js|favicon\.svg)$/;
+const ENTRY_FILES = /(\.html|mf-manifest\.json|mf-stats\.json|remoteEntry\.js|theme-init\.js|favicon\.svg)$/;
 
 function staticDir(dir: string) {
   return express.static(dir, {

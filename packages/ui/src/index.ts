@@ -30,6 +30,8 @@ export { LoadError } from './components/LoadError';
 export type { LoadErrorProps } from './components/LoadError';
 export type { EmptyStateProps } from './components/EmptyState';
 export { PageHeader } from './components/PageHeader';
+export { PAGE_HEADINGS, pageHeadingOf } from './pageHeadings';
+export type { PageHeading } from './pageHeadings';
 export { ResponsiveTable } from './components/ResponsiveTable';
 export type { DataAttributes, ResponsiveColumn, ResponsiveTableProps } from './components/ResponsiveTable';
 export type { PageHeaderProps } from './components/PageHeader';

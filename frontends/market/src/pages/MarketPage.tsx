@@ -1,7 +1,7 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { PRODUCT_TYPES } from '@qm/contracts/rest';
-import { PageHeader, useCurrentUser } from '@qm/ui';
+import { PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useEffect, useState } from 'react';
@@ -69,8 +69,7 @@ export function MarketPage() {
   return (
     <>
       <PageHeader
-        title="Military Market"
-        subtitle="Browse and acquire military-grade equipment and supplies"
+        {...PAGE_HEADINGS['/market']}
         actions={
           isManufacturer && (
             <Button component={Link} to="/create-product" leftSection={<IconPlus size={16} />}>

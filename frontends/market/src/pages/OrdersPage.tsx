@@ -1,6 +1,6 @@
 import { Button, Tabs } from '@mantine/core';
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
-import { PageHeader, useCurrentUser } from '@qm/ui';
+import { PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPackageExport, IconShoppingBag } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { OrderList } from '../orders/OrderList';
@@ -10,7 +10,7 @@ export function OrdersPage() {
   const { isManufacturer } = useCurrentUser();
   return (
     <>
-      <PageHeader title="Orders" subtitle="Track your purchases and sales." />
+      <PageHeader {...PAGE_HEADINGS['/orders']} />
       <Tabs defaultValue="purchases" keepMounted={false}>
         <Tabs.List mb="md">
           <Tabs.Tab value="purchases" leftSection={<IconShoppingBag size={16} />}>

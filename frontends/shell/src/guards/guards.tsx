@@ -1,4 +1,5 @@
 import { PageLoader, useCurrentUser } from '@qm/ui';
+import { PageFrame } from '../layout/PageFrame';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { PAGE_LOADING_HEIGHT } from '../layout/pageLoaderHeight';
@@ -9,7 +10,7 @@ const ADMIN_FALLBACKS: Record<string, string> = { '/admin/transactions': '/admin
 /** Signed-in routes: unauthenticated visitors go to /auth; a loading message shows meanwhile. */
 export function RequireUser({ children }: { children?: ReactNode }) {
   const { user, isLoading } = useCurrentUser();
-  if (isLoading) return <PageLoader message="Checking your session..." minHeight={PAGE_LOADING_HEIGHT} />;
+  if (isLoading) return <PageFrame message="Checking your session..." />;
   if (!user) return <Navigate to="/auth" replace />;
   return <>{children ?? <Outlet />}</>;
 }
@@ -17,7 +18,7 @@ export function RequireUser({ children }: { children?: ReactNode }) {
 /** /create-product: Manufacturers only; anyone else signed in goes to /wallet. */
 export function RequireManufacturer({ children }: { children?: ReactNode }) {
   const { user, isLoading, isManufacturer } = useCurrentUser();
-  if (isLoading) return <PageLoader message="Checking your session..." minHeight={PAGE_LOADING_HEIGHT} />;
+  if (isLoading) return <PageFrame message="Checking your session..." />;
   if (!user) return <Navigate to="/auth" replace />;
   if (!isManufacturer) return <Navigate to="/wallet" replace />;
   return <>{children ?? <Outlet />}</>;

@@ -1,5 +1,4 @@
 import { useDisclosure } from '@mantine/hooks';
-import { PageLoader } from '@qm/ui';
 import { Suspense, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Assistant } from '../assistant/Assistant';
@@ -7,7 +6,7 @@ import { useUserFetchErrorToast } from '../auth/useUserFetchErrorToast';
 import { useLiveUpdates } from '../live/useLiveUpdates';
 import { Footer } from './Footer';
 import { Header } from './Header';
-import { PAGE_LOADING_HEIGHT } from './pageLoaderHeight';
+import { PageFrame } from './PageFrame';
 
 /** The layout of every page: sticky header, the page (with a short fade-in per path), footer. */
 export function AppLayout() {
@@ -29,7 +28,7 @@ export function AppLayout() {
       </header>
       <div className="qm-body">
         <main key={pathname} className="qm-page" data-animate={key !== firstKey || undefined}>
-          <Suspense fallback={<PageLoader minHeight={PAGE_LOADING_HEIGHT} />}>
+          <Suspense fallback={<PageFrame />}>
             <Outlet />
           </Suspense>
         </main>

@@ -1,5 +1,6 @@
 import { Alert, Container } from '@mantine/core';
 import type { RemoteRoute, RemoteRoutesModule } from '@qm/ui';
+import { PageFrame } from '../layout/PageFrame';
 import { RemoteBoundary } from './RemoteBoundary';
 import { REMOTE_LABELS, type RemoteName } from './registry';
 
@@ -23,6 +24,7 @@ export function RemotePage({ remote, path }: { remote: RemoteName; path: string 
         remote={remote}
         expose="routes"
         render={(mod) => renderRoute(remote, path, mod.default)}
+        loading={<PageFrame message={`Loading ${REMOTE_LABELS[remote]}...`} container={false} />}
       />
     </Container>
   );

@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { formatINR, LoadError, PageHeader, useCurrentUser } from '@qm/ui';
+import { formatINR, LoadError, PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPlus, IconSend } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -25,7 +25,7 @@ function Wallet() {
 
   return (
     <>
-      <PageHeader title="Wallet" />
+      <PageHeader {...PAGE_HEADINGS['/wallet']} />
       <SimpleGrid cols={{ base: 1, sm: 2 }} mb="lg">
         <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="balance-title">
           <Text c="dimmed" size="sm" id="balance-title">

@@ -1,0 +1,35 @@
+import { Container } from '@mantine/core';
+import { PageHeader, pageHeadingOf, PageLoader } from '@qm/ui';
+import { useLocation } from 'react-router-dom';
+import { PAGE_LOADING_HEIGHT } from './pageLoaderHeight';
+
+export interface PageFrameProps {
+  message?: string;
+  /** false inside a remote page's own Container (RemotePage), which already places the heading. */
+  container?: boolean;
+}
+
+/**
+ * A page still loading: the loading message, under the page's heading when its path has one
+ * (@qm/ui PAGE_HEADINGS), placed where the page will put its own. The guards, the lazy page frame and a
+ * remote's loading state all show it, and the gateway sends it prerendered (ADR 018), so the heading
+ * painted first stays put until the page replaces it with the same one.
+ */
+export function PageFrame({ message, container = true }: PageFrameProps) {
+  const heading = pageHeadingOf(useLocation().pathname);
+  const loader = <PageLoader message={message} minHeight={PAGE_LOADING_HEIGHT} />;
+  if (!heading) return loader;
+  const frame = (
+    <>
+      <PageHeader {...heading} />
+      {loader}
+    </>
+  );
+  return container ? (
+    <Container size="lg" py="xl">
+      {frame}
+    </Container>
+  ) : (
+    frame
+  );
+}
