@@ -1,7 +1,7 @@
 import { PageLoader, useCurrentUser } from '@qm/ui';
-import { PageFrame } from '../layout/PageFrame';
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
+import { PageFrame } from '../layout/PageFrame';
 import { PAGE_LOADING_HEIGHT } from '../layout/pageLoaderHeight';
 
 /** Where a non-admin goes from an admin page: / (spec §2), except the transactions page, which sends to /admin. */
