@@ -4,6 +4,8 @@
  * checked and the remote loads, so the page's title is the first thing painted and it does not move
  * when the page arrives. The pages render their headers from here, so the two cannot drift apart.
  */
+export type PageHeading = { title: string; subtitle?: string };
+
 export const PAGE_HEADINGS = {
   '/market': {
     title: 'Military Market',
@@ -11,9 +13,7 @@ export const PAGE_HEADINGS = {
   },
   '/orders': { title: 'Orders', subtitle: 'Track your purchases and sales.' },
   '/wallet': { title: 'Wallet' },
-} as const satisfies Record<string, { title: string; subtitle?: string }>;
-
-export type PageHeading = { title: string; subtitle?: string };
+} as const satisfies Record<string, PageHeading>;
 
 /** The prerendered heading of a path, if it has one. */
 export function pageHeadingOf(pathname: string): PageHeading | undefined {

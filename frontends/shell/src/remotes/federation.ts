@@ -24,9 +24,9 @@ type SharedName =
 /**
  * Each shared module from the shell's own build: the very instances its pages already run (one React,
  * one router context, one QueryClient context). React Router, Mantine's core and hooks, React Query,
- * @qm/ui and @qm/contracts/rest are the names the remotes import (`qm-shared/*`, frontends/shared-exports.mjs), React Router
- * the same module for both of its package names; the others are whole packages. The shell's pages keep
- * importing only what they use.
+ * @qm/ui and @qm/contracts/rest are the names the remotes import (`qm-shared/*`,
+ * frontends/shared-exports.mjs), React Router the same module for both of its package names; the others
+ * are whole packages. The shell's pages keep importing only what they use.
  */
 const PROVIDERS: Record<SharedName, () => Promise<unknown>> = {
   react: () => import('react'),
