@@ -64,6 +64,22 @@ function packageVersion(name, entry = name) {
   }
 }
 
+/**
+ * React Router's production build. Its package exports only the development build (with its warnings
+ * switched on) to every condition a bundler asks for, so a production bundle has to name the other.
+ */
+const REACT_ROUTER_PRODUCTION = (() => {
+  const dist = path.join(path.dirname(require.resolve('react-router')), '..', 'production');
+  const files = { 'react-router$': 'index.mjs', 'react-router/dom$': 'dom-export.mjs' };
+  return Object.fromEntries(
+    Object.entries(files).map(([request, file]) => {
+      const target = path.join(dist, file);
+      if (!existsSync(target)) throw new Error(`React Router's production build is not at ${target}`);
+      return [request, target];
+    }),
+  );
+})();
+
 /** A remote consumes each shared module as a singleton; its own copy is only a fallback when it runs alone. */
 function remoteShared(pkg) {
   return Object.fromEntries(
@@ -252,13 +268,14 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
       extensions: ['.tsx', '.ts', '.mjs', '.js', '.jsx', '.json'],
       // @qm/* workspace packages are TypeScript sources.
       extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
-      ...(isHost
-        ? {
-            alias: Object.fromEntries(
+      alias: {
+        ...(isDev ? {} : REACT_ROUTER_PRODUCTION),
+        ...(isHost
+          ? Object.fromEntries(
               Object.keys(SUBSETS).map((key) => [`qm-shared/${key}$`, path.join(dir, subsetFile(key))]),
-            ),
-          }
-        : {}),
+            )
+          : {}),
+      },
     },
     experiments: { css: true },
     module: {
