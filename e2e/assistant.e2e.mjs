@@ -190,9 +190,20 @@ await step(
     const button = fab(page);
     assert((await button.getAttribute('aria-label')) === 'Open assistant', 'the button has another label');
     assert(!(await panel(page).isVisible()), 'the panel starts open');
+    // Not built until it is first opened (page-load work); the button points to no panel meanwhile.
+    assert(
+      (await page.getByTestId('assistant-panel').count()) === 0,
+      'the closed panel is in the page before its first opening',
+    );
+    assert((await button.getAttribute('aria-controls')) === null, 'the button controls a missing panel');
     const release = await delayAnswers(page, '/api/ai/user-context', 800);
     await button.click();
     await panel(page).getByText('Connecting...', { exact: true }).waitFor();
+    const controlled = await button.getAttribute('aria-controls');
+    assert(
+      controlled !== null && (await panel(page).getAttribute('id')) === controlled,
+      `the open button controls "${controlled}", not the panel`,
+    );
     await release();
     await panel(page).getByText('Online', { exact: true }).waitFor();
     assert(

@@ -473,6 +473,11 @@ await step(
 
       await page.getByRole('textbox', { name: 'Search products' }).fill('radio');
       await page.waitForRequest((req) => new URL(req.url()).searchParams.get('q') === 'radio');
+      // The type filter's list is built when it opens (theme: Combobox keepMounted false), not on load.
+      assert(
+        (await page.getByRole('option', { includeHidden: true }).count()) === 0,
+        'the closed type filter has its options in the page',
+      );
       await page.getByRole('textbox', { name: 'Type' }).click();
       await page.getByRole('option', { name: 'Vehicle', exact: true }).click();
       await page.waitForRequest((req) => {

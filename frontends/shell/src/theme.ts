@@ -3,6 +3,7 @@ import {
   getFontSize,
   getPrimaryShade,
   localStorageColorSchemeManager,
+  type ComboboxFactory,
   type CSSVariablesResolver,
   type DrawerFactory,
   type ExtendComponent,
@@ -59,6 +60,9 @@ export const theme = createTheme({
     PasswordInput: extend<PasswordInputFactory>({
       styles: (_theme, props) => ({ root: { '--input-fz': getFontSize(props.size ?? 'sm') } }),
     }),
+    // A select's list is built when it opens, not hidden in every page that has one: kept mounted (Mantine's
+    // default), each page load built and positioned the closed list of options (floating-ui in the commit).
+    Combobox: extend<ComboboxFactory>({ defaultProps: { keepMounted: false } }),
     // Dialogs' and drawers' close buttons have a name (axe "button-name") unless a page gives one.
     Modal: extend<ModalFactory>({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     Drawer: extend<DrawerFactory>({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),

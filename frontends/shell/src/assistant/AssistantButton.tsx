@@ -7,10 +7,12 @@ export interface AssistantButtonProps {
   opened: boolean;
   onToggle: () => void;
   buttonRef: Ref<HTMLButtonElement>;
+  /** The panel is in the page (it is mounted on first open): only then may the button point to it. */
+  controlsPanel: boolean;
 }
 
 /** The round button at the bottom right that opens and closes the assistant (spec §2 "Shell"). */
-export function AssistantButton({ opened, onToggle, buttonRef }: AssistantButtonProps) {
+export function AssistantButton({ opened, onToggle, buttonRef, controlsPanel }: AssistantButtonProps) {
   const label = opened ? 'Close assistant' : 'Open assistant';
   return (
     <ActionIcon
@@ -24,7 +26,7 @@ export function AssistantButton({ opened, onToggle, buttonRef }: AssistantButton
       aria-label={label}
       title={label}
       aria-expanded={opened}
-      aria-controls={PANEL_ID}
+      aria-controls={controlsPanel ? PANEL_ID : undefined}
       data-testid="assistant-button"
     >
       {opened ? <IconX size={26} /> : <IconMessageChatbot size={28} />}

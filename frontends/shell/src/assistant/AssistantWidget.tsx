@@ -12,7 +12,8 @@ const divisionOf = (user: CurrentUser) => (user as CurrentUser & { division?: st
 /** The assistant's button and panel for a signed-in user; its own chunk, so visitors never load it. */
 export default function AssistantWidget({ user }: { user: CurrentUser }) {
   const [opened, setOpened] = useState(false);
-  // Context and history load the first time the panel opens, not on every page load.
+  // Context and history load the first time the panel opens, not on every page load; the panel itself is
+  // mounted then too (its composer measures itself in a layout effect: page-load work for a closed panel).
   const [used, setUsed] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
   const context = useAssistantContext(used);
@@ -40,8 +41,10 @@ export default function AssistantWidget({ user }: { user: CurrentUser }) {
 
   return (
     <>
-      <AssistantPanel opened={opened} onClose={close} greeting={greeting} chat={chat} context={context} />
-      <AssistantButton opened={opened} onToggle={toggle} buttonRef={button} />
+      {used && (
+        <AssistantPanel opened={opened} onClose={close} greeting={greeting} chat={chat} context={context} />
+      )}
+      <AssistantButton opened={opened} onToggle={toggle} buttonRef={button} controlsPanel={used} />
     </>
   );
 }

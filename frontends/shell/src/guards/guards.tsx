@@ -1,5 +1,5 @@
 import { PageLoader, useCurrentUser } from '@qm/ui';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { PageFrame } from '../layout/PageFrame';
 import { PAGE_LOADING_HEIGHT } from '../layout/pageLoaderHeight';
@@ -7,9 +7,20 @@ import { PAGE_LOADING_HEIGHT } from '../layout/pageLoaderHeight';
 /** Where a non-admin goes from an admin page: / (spec §2), except the transactions page, which sends to /admin. */
 const ADMIN_FALLBACKS: Record<string, string> = { '/admin/transactions': '/admin' };
 
+/**
+ * The session as a guarded page follows it: one render behind. React Query delivers the answer as a
+ * synchronous update, and the page it lets through (the remote's whole tree) then rendered in one task
+ * that held the main thread (Lighthouse's total blocking time); deferred, React renders the page in
+ * slices and keeps the frame on screen meanwhile. The header still follows the session at once.
+ */
+function useDeferredSession() {
+  const { user, isLoading } = useCurrentUser();
+  return { user: useDeferredValue(user), isLoading: useDeferredValue(isLoading) };
+}
+
 /** Signed-in routes: unauthenticated visitors go to /auth; a loading message shows meanwhile. */
 export function RequireUser({ children }: { children?: ReactNode }) {
-  const { user, isLoading } = useCurrentUser();
+  const { user, isLoading } = useDeferredSession();
   if (isLoading) return <PageFrame message="Checking your session..." />;
   if (!user) return <Navigate to="/auth" replace />;
   return <>{children ?? <Outlet />}</>;
@@ -17,10 +28,10 @@ export function RequireUser({ children }: { children?: ReactNode }) {
 
 /** /create-product: Manufacturers only; anyone else signed in goes to /wallet. */
 export function RequireManufacturer({ children }: { children?: ReactNode }) {
-  const { user, isLoading, isManufacturer } = useCurrentUser();
+  const { user, isLoading } = useDeferredSession();
   if (isLoading) return <PageFrame message="Checking your session..." />;
   if (!user) return <Navigate to="/auth" replace />;
-  if (!isManufacturer) return <Navigate to="/wallet" replace />;
+  if (user.role !== 'Manufacturer') return <Navigate to="/wallet" replace />;
   return <>{children ?? <Outlet />}</>;
 }
 
