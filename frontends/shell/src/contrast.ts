@@ -15,43 +15,49 @@ function parseHex(hex: string): Rgb {
   return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as Rgb;
 }
 
-const toHex = (rgb: Rgb) => `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+const toHex = (rgb: Rgb) => `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+
+/** `top` at opacity `alpha` over `bottom`, rounded to whole channel values as a hex colour would be. */
+const composite = (top: Rgb, alpha: number, bottom: Rgb): Rgb =>
+  [0, 1, 2].map((i) => Math.round(top[i]! * alpha + bottom[i]! * (1 - alpha))) as Rgb;
 
 /** `top` at opacity `alpha` over `bottom` (both opaque hex colours), as the browser composites it. */
 export function over(top: string, alpha: number, bottom: string): string {
-  const a = parseHex(top);
-  const b = parseHex(bottom);
-  return toHex([0, 1, 2].map((i) => a[i]! * alpha + b[i]! * (1 - alpha)) as Rgb);
+  return toHex(composite(parseHex(top), alpha, parseHex(bottom)));
 }
 
-function relativeLuminance(hex: string): number {
-  const [r, g, b] = parseHex(hex).map((v) => {
-    const c = v / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as Rgb;
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
+const channelLuminance = (v: number) => {
+  const c = v / 255;
+  return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+};
+
+const luminance = ([r, g, b]: Rgb) =>
+  0.2126 * channelLuminance(r) + 0.7152 * channelLuminance(g) + 0.0722 * channelLuminance(b);
+
+const ratioOfLuminances = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 
 /** The WCAG contrast ratio of two colours, 1 to 21. */
 export function contrastRatio(a: string, b: string): number {
-  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
+  return ratioOfLuminances(luminance(parseHex(a)), luminance(parseHex(b)));
 }
 
 /**
  * `color` itself when it reads at `ratio` on every one of `backgrounds`, otherwise the nearest colour
- * of its hue moved towards black (light surfaces) or white (dark surfaces) that does.
+ * of its hue moved towards black (light surfaces) or white (dark surfaces) that does. In numbers, not
+ * hex strings: the theme's resolver runs this about a hundred times on every page load.
  */
 export function readableOn(
   color: string,
   backgrounds: string[],
   { ratio = AA_TEXT, towards = 'black' }: { ratio?: number; towards?: 'black' | 'white' } = {},
 ): string {
-  const target = towards === 'black' ? '#000000' : '#ffffff';
-  const reads = (c: string) => backgrounds.every((bg) => contrastRatio(c, bg) >= ratio);
+  const target: Rgb = towards === 'black' ? [0, 0, 0] : [255, 255, 255];
+  const base = parseHex(color);
+  const surfaces = backgrounds.map((bg) => luminance(parseHex(bg)));
   for (let step = 0; step <= 40; step += 1) {
-    const candidate = over(target, step / 40, color);
-    if (reads(candidate)) return candidate;
+    const candidate = composite(target, step / 40, base);
+    const lum = luminance(candidate);
+    if (surfaces.every((surface) => ratioOfLuminances(lum, surface) >= ratio)) return toHex(candidate);
   }
-  return target;
+  return toHex(target);
 }

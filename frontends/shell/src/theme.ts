@@ -4,11 +4,13 @@ import {
   getPrimaryShade,
   localStorageColorSchemeManager,
   type ComboboxFactory,
+  type ConvertCSSVariablesInput,
   type CSSVariablesResolver,
   type DrawerFactory,
   type ExtendComponent,
   type FactoryPayload,
   type MantineColorsTuple,
+  type MantineTheme,
   type MantineThemeComponent,
   type ModalFactory,
   type NotificationFactory,
@@ -90,7 +92,7 @@ export const theme = createTheme({
  * disabled button drawn in the card's own colour in dark mode. Each colour keeps its hue and is only
  * darkened (light surfaces) or lightened (dark surfaces) as far as it needs.
  */
-export const cssVariablesResolver: CSSVariablesResolver = (t) => {
+function readableVariables(t: MantineTheme): ConvertCSSVariablesInput {
   const gray = t.colors.gray;
   const dark = t.colors.dark;
   // Pages, cards, striped and hovered rows, the footer, disabled buttons.
@@ -132,6 +134,15 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
     });
   }
   return { variables: {}, light, dark: darkVars };
+}
+
+const resolved = new WeakMap<MantineTheme, ConvertCSSVariablesInput>();
+
+/** readableVariables, worked out once per theme: Mantine asks again on each render of its provider. */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => {
+  let variables = resolved.get(t);
+  if (!variables) resolved.set(t, (variables = readableVariables(t)));
+  return variables;
 };
 
 /** Spec: the theme is kept in localStorage under "theme" as "light" or "dark". */

@@ -35,6 +35,13 @@ describe('readableOn', () => {
 describe('cssVariablesResolver', () => {
   const merged = { ...DEFAULT_THEME, ...theme, colors: { ...DEFAULT_THEME.colors, ...theme.colors } };
   const { light, dark } = cssVariablesResolver(merged as typeof DEFAULT_THEME);
+
+  it('works the variables out once per theme (Mantine asks on each render of its provider)', () => {
+    const again = { ...merged } as typeof DEFAULT_THEME;
+    expect(cssVariablesResolver(merged as typeof DEFAULT_THEME).light).toBe(light);
+    expect(cssVariablesResolver(again)).toEqual(cssVariablesResolver(merged as typeof DEFAULT_THEME));
+    expect(cssVariablesResolver(again).light).not.toBe(light);
+  });
   const gray = DEFAULT_THEME.colors.gray;
   const darks = DEFAULT_THEME.colors.dark;
 
