@@ -106,6 +106,15 @@ await step(
     assert(html.includes('data-prerendered="frame"'), 'GET /market with a session is not the frame');
     for (const text of ['Military Market', 'Browse and acquire military-grade equipment and supplies'])
       assert(html.includes(text), `the frame has no "${text}"`);
+    // The shell's scripts open with V8's compile hint (compiled while they stream in, ADR 018): it
+    // counts only as the very first line.
+    const entries = [...html.matchAll(/<script[^>]+src="(\/main\.[0-9a-f]+\.js)"/g)].map((m) => m[1]);
+    assert(entries.length === 1, `the frame loads ${entries.length} entry scripts`);
+    const entry = await (await page.request.get(`${BASE_URL}${entries[0]}`)).text();
+    assert(
+      entry.startsWith('//# allFunctionsCalledOnLoad\n'),
+      `${entries[0]} does not begin with the compile hint`,
+    );
     // Layout shifts from the first paint (the frame) until the products are there: the heading drawn
     // first must be where the page draws its own.
     await page.addInitScript(() => {

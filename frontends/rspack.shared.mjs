@@ -140,6 +140,19 @@ function plugins({ name, isHost, isDev, exposes, pkg }) {
         // remoteEntry.js. A remote therefore loads only under the shell, which is the only way it is served.
         experiments: { externalRuntime: true },
       }),
+    // V8's explicit compile hint (Chrome 136): each of the shell's scripts (fetched when it is about to
+    // run) is compiled whole while it streams in, off the main thread, instead of function by function as
+    // each is first called, on it. Measured: landing LCP 2.1 -> 1.1 s, signed-in pages' blocking time
+    // down by a fifth; on the remotes' scripts no gain, so not there (ADR 018). After minification
+    // (which drops the comment) and before the source map (which must count the line).
+    isHost &&
+      !isDev &&
+      new rspack.BannerPlugin({
+        banner: '//# allFunctionsCalledOnLoad',
+        raw: true,
+        test: /\.js$/,
+        stage: rspack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_SIZE + 1,
+      }),
     isHost &&
       new rspack.DefinePlugin({
         __QM_SHARED__: JSON.stringify(hostShared(pkg)),
