@@ -14,7 +14,7 @@
 //
 // The operation log: one console line per call, `{"chaos":"invoke",...}` before it and
 // `{"chaos":"end",...,"outcome"}` after, outcome ok (2xx), failed (a definite refusal: 4xx, or a
-// connection refused, so nothing was sent) or unknown (timed out, reset, 5xx, or "still in progress":
+// connection refused, so nothing was sent) or unknown (timed out, reset, 5xx, or "still being processed":
 // the call may or may not have taken effect). Users' sessions are logged as `{"chaos":"user"}` so
 // that the checker can retry unknown calls as their caller. k6 writes console lines with
 // --console-output (scripts/chaos.mjs); load/chaos/oplog.ts reads them back.
@@ -68,6 +68,8 @@ export const options = {
 
 const emit = (record) => console.log(JSON.stringify({ chaos: record.chaos, ...record }));
 
+const IN_PROGRESS = /A request with this Idempotency-Key is still being processed/;
+
 /** outcome of an answer: ok, failed (a definite refusal: certainly no effect) or unknown. */
 function outcomeOf(res) {
   if (res.status >= 200 && res.status < 300) return 'ok';
@@ -76,8 +78,10 @@ function outcomeOf(res) {
   // the error's text still let resets through as "never sent". The retry decides instead.
   if (res.status === 0) return 'unknown';
   if (res.status >= 500) return 'unknown';
-  // ABORTED "still in progress" (409) under the same key: the first attempt may still land.
-  if (res.status === 409 && /in progress/i.test(res.body || '')) return 'unknown';
+  // ABORTED (409) under the same key, the services' idempotencyInProgress message (@qm/contracts:
+  // k6 cannot import it; load/test/chaos-resolve.test.ts keeps the two in step): the first attempt
+  // may still land.
+  if (res.status === 409 && IN_PROGRESS.test(res.body || '')) return 'unknown';
   return 'failed';
 }
 

@@ -1,3 +1,4 @@
+import { ORDER_MESSAGES, WALLET_MESSAGES } from '@qm/contracts/rest';
 import type { Op, OpLog, Outcome } from './oplog';
 import type { Resolution } from './verify';
 
@@ -10,11 +11,17 @@ import type { Resolution } from './verify';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** As load/chaos.js classifies: 5xx, no answer and "in progress" are still unknown. */
+/**
+ * The services' answer (409) to a key whose first call is still running, or whose process died
+ * before it finished (until its claim goes stale): that first call may yet take effect.
+ */
+const IN_PROGRESS = [ORDER_MESSAGES.idempotencyInProgress, WALLET_MESSAGES.idempotencyInProgress];
+
+/** As load/chaos.js classifies: 5xx, no answer and "still being processed" are still unknown. */
 export function outcomeOf(status: number, body: string): Outcome {
   if (status >= 200 && status < 300) return 'ok';
   if (status === 0 || status >= 500) return 'unknown';
-  if (status === 409 && /in progress/i.test(body)) return 'unknown';
+  if (status === 409 && IN_PROGRESS.some((message) => body.includes(message))) return 'unknown';
   return 'failed';
 }
 
