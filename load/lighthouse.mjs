@@ -94,6 +94,15 @@ async function buildServed() {
   return /src="\/main\.[0-9a-f]{8}\.js"/.test(html) ? 'production' : 'development';
 }
 
+/** Lighthouse's runtime errors that say "Please run Lighthouse again" (badTraceRecording): its trace failed. */
+const RERUN_ERRORS = new Set([
+  'NO_TRACING_STARTED',
+  'NO_RESOURCE_REQUEST',
+  'NO_NAVSTART',
+  'NO_DCL',
+  'NO_FMP',
+]);
+
 const build = await buildServed();
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -104,17 +113,24 @@ try {
   await registerBuyer();
   for (const page of PAGES) {
     const cookie = page.as ? await sessionCookie(page.as) : undefined;
-    const { lhr } = await lighthouse(
-      `${BASE_URL}${page.path}`,
-      {
-        port: chrome.port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
-      },
-      DESKTOP ? desktopConfig : undefined,
-    );
+    const audit = async () =>
+      (
+        await lighthouse(
+          `${BASE_URL}${page.path}`,
+          {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility', 'best-practices'],
+            ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
+          },
+          DESKTOP ? desktopConfig : undefined,
+        )
+      ).lhr;
+    let lhr = await audit();
+    // Lighthouse's own trace sometimes misses the navigation (2 audits of about 80 on 2026-11-27) and
+    // asks to be run again; once more, not until it passes: a page that cannot load fails twice.
+    if (RERUN_ERRORS.has(lhr.runtimeError?.code)) lhr = await audit();
     if (REPORTS) {
       mkdirSync(RESULTS, { recursive: true });
       const name = `lighthouse-${DESKTOP ? 'desktop' : 'mobile'}${page.path.replace(/\//g, '-')}.json`;
