@@ -14,8 +14,12 @@ const ADMIN_FALLBACKS: Record<string, string> = { '/admin/transactions': '/admin
  * slices and keeps the frame on screen meanwhile. The header still follows the session at once.
  */
 function useDeferredSession() {
-  const { user, isLoading } = useCurrentUser();
-  return { user: useDeferredValue(user), isLoading: useDeferredValue(isLoading) };
+  const { user, isLoading, isManufacturer } = useCurrentUser();
+  return {
+    user: useDeferredValue(user),
+    isLoading: useDeferredValue(isLoading),
+    isManufacturer: useDeferredValue(isManufacturer),
+  };
 }
 
 /** Signed-in routes: unauthenticated visitors go to /auth; a loading message shows meanwhile. */
@@ -28,10 +32,10 @@ export function RequireUser({ children }: { children?: ReactNode }) {
 
 /** /create-product: Manufacturers only; anyone else signed in goes to /wallet. */
 export function RequireManufacturer({ children }: { children?: ReactNode }) {
-  const { user, isLoading } = useDeferredSession();
+  const { user, isLoading, isManufacturer } = useDeferredSession();
   if (isLoading) return <PageFrame message="Checking your session..." />;
   if (!user) return <Navigate to="/auth" replace />;
-  if (user.role !== 'Manufacturer') return <Navigate to="/wallet" replace />;
+  if (!isManufacturer) return <Navigate to="/wallet" replace />;
   return <>{children ?? <Outlet />}</>;
 }
 
