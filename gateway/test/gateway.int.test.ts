@@ -106,6 +106,15 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     expect((await json(res2)).message).toBe('Page size must be between 1 and 100');
   });
 
+  it.each(['/api/products/%zz', '/api/products/%', '/api/check-username/%E0%A4'])(
+    'refuses the malformed escape in %s with a 400, not a 500',
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(400);
+      expect(await json(res)).toEqual({ message: 'Malformed URL: invalid percent-encoding' });
+    },
+  );
+
   it('turns a gRPC deadline into a 504 instead of hanging', async () => {
     delay = 2000;
     const started = Date.now();

@@ -36,6 +36,8 @@ export function errorResponse(err: unknown): { status: number; message: string }
   const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
   if (e?.type === 'entity.parse.failed') return { status: 400, message: 'Request body is not valid JSON' };
   if (e?.type === 'entity.too.large') return { status: 413, message: 'Request body is too large' };
+  // The router decodes path parameters; a malformed escape (`/api/products/%zz`) throws there.
+  if (err instanceof URIError) return { status: 400, message: 'Malformed URL: invalid percent-encoding' };
   if (e?.expose && e.status && e.status < 500)
     return { status: e.status, message: e.message ?? 'Bad request' };
   return { status: 500, message: 'Internal server error' };
