@@ -138,6 +138,21 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     expect(await json(bad)).toEqual({ message: 'Request body is not valid JSON' });
   });
 
+  it.each(['gzip', 'deflate', 'br'])(
+    'refuses a body that is not the %s it claims with a 400',
+    async (encoding) => {
+      const res = await get('/api/products', {
+        method: 'POST',
+        body: '{"name":"x"}',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+      });
+      expect(res.status).toBe(400);
+      expect(await json(res)).toEqual({
+        message: 'Request body could not be decompressed as its Content-Encoding says',
+      });
+    },
+  );
+
   it('refuses a cross-site state-changing request', async () => {
     const res = await get('/api/products', { method: 'POST', headers: { origin: 'https://evil.example' } });
     expect(res.status).toBe(403);

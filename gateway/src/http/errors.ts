@@ -33,8 +33,11 @@ export function errorResponse(err: unknown): { status: number; message: string }
     if (status >= 500) return { status, message: GENERIC[status] ?? 'Internal server error' };
     return { status, message: err.details || 'Request refused' };
   }
-  const e = err as { type?: string; status?: number; expose?: boolean; message?: string };
+  const e = err as { type?: string; status?: number; expose?: boolean; message?: string; code?: unknown };
   if (e?.type === 'entity.parse.failed') return { status: 400, message: 'Request body is not valid JSON' };
+  // zlib's own words ("incorrect header check") for a body that is not the Content-Encoding it claims.
+  if (e?.status === 400 && typeof e.code === 'string' && /^(Z_|ERR_(_|BROTLI))/.test(e.code))
+    return { status: 400, message: 'Request body could not be decompressed as its Content-Encoding says' };
   if (e?.type === 'entity.too.large') return { status: 413, message: 'Request body is too large' };
   // The router decodes path parameters; a malformed escape (`/api/products/%zz`) throws there.
   if (err instanceof URIError) return { status: 400, message: 'Malformed URL: invalid percent-encoding' };
