@@ -54,8 +54,9 @@ export function registerAssistantRoutes(api: Api, { clients, config }: GatewayDe
     tag: 'AI',
     summary:
       'Draft a product description from name, category (the product type) and features. Empty features ' +
-      'stand for "military-grade performance, advanced capabilities"; no name or type: "Missing information".',
-    access: 'user',
+      'stand for "military-grade performance, advanced capabilities"; no name or type: "Missing information". ' +
+      'Manufacturers only: it drafts the description of a product they create or edit.',
+    access: { roles: ['Manufacturer'] },
     before: [
       limit({
         windowMs: 60_000,

@@ -2,7 +2,7 @@ import { assistantV1 } from '@qm/contracts/grpc';
 import { type GrpcServer, unauthenticated } from '@qm/platform';
 import type { Chat } from './app/chat';
 import type { Drafted } from './app/descriptions';
-import { type DescriptionInput, validDescriptionInput } from './domain/description';
+import { type DescriptionInput, mayDraftDescriptions, validDescriptionInput } from './domain/description';
 import type { StoredMessage } from './store/chats';
 
 export const ASSISTANT_SERVICE = 'qm.assistant.v1.AssistantService';
@@ -26,6 +26,7 @@ export function addAssistantService(
   grpc.add(ASSISTANT_SERVICE, assistantV1.AssistantServiceService, {
     async generateDescription(req, ctx) {
       if (!ctx.caller) throw unauthenticated();
+      mayDraftDescriptions(ctx.caller);
       return d.write(validDescriptionInput(req));
     },
     sendChatMessage: (req, ctx) => d.chat.send(ctx.caller, req),

@@ -16,6 +16,8 @@ import { openAiServer } from './openai-server';
 jest.setTimeout(60_000);
 
 const maker: Caller = { userId: 41, username: 'maker', roles: ['Manufacturer'] };
+const army: Caller = { userId: 42, username: 'sepoy', roles: ['Army'] };
+const admin: Caller = { userId: 1, username: 'admin', roles: ['Admin'] };
 
 /** The real assistant service in-process (own database) behind a real in-process gateway. */
 async function startStack(env: Record<string, string>) {
@@ -23,7 +25,10 @@ async function startStack(env: Record<string, string>) {
     assistantService,
     serviceTestEnv(uniqueName('qm_test_assistant'), { GRPC_PORT: '0', ...env }),
   )) as RunningService<unknown>;
-  const gw = await startGateway({ ASSISTANT_GRPC_ADDR: `127.0.0.1:${svc.port}` }, headerSessions({ maker }));
+  const gw = await startGateway(
+    { ASSISTANT_GRPC_ADDR: `127.0.0.1:${svc.port}` },
+    headerSessions({ maker, army, admin }),
+  );
   const client = createClient(assistantV1.AssistantServiceService, `127.0.0.1:${svc.port}`);
   return {
     svc,
@@ -101,6 +106,22 @@ describe('description generator without a model configured', () => {
     await expect(s.grpc({ name: 'Rifle', category: 'Weapon', features: '' }, null)).rejects.toMatchObject({
       code: GrpcStatus.UNAUTHENTICATED,
     });
+  });
+
+  it('is for Manufacturers only (spec §6: only they create and edit products), in the gateway and the service', async () => {
+    for (const who of ['army', 'admin']) {
+      const res = await s.generate({ name: 'Rifle', category: 'Weapon' }, who);
+      expect(res.status).toBe(403);
+      // Refused before its input is looked at: a buyer learns nothing from the generator.
+      expect((await s.generate({}, who)).status).toBe(403);
+    }
+    for (const caller of [army, admin])
+      await expect(s.grpc({ name: 'Rifle', category: 'Weapon', features: '' }, caller)).rejects.toMatchObject(
+        {
+          code: GrpcStatus.PERMISSION_DENIED,
+          details: 'Only manufacturers can generate product descriptions',
+        },
+      );
   });
 });
 

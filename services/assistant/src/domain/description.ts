@@ -6,7 +6,7 @@ import {
   PRODUCT_TYPES,
   type ProductTypeName,
 } from '@qm/contracts/rest';
-import { invalid } from '@qm/platform';
+import { type Caller, forbidden, hasRole, invalid } from '@qm/platform';
 
 /** Product description drafting (spec §5, §7, §8 AI description). Rules and templates; no I/O. */
 
@@ -16,6 +16,15 @@ export interface DescriptionInput {
   category: string;
   /** Free text; DEFAULT_FEATURES when none was given. */
   features: string;
+}
+
+/**
+ * Drafting a description is part of creating and editing products, which only Manufacturers do (spec §6);
+ * each draft may cost the operator a model call.
+ */
+export function mayDraftDescriptions(caller: Caller): void {
+  if (!hasRole(caller, 'Manufacturer'))
+    throw forbidden('Only manufacturers can generate product descriptions');
 }
 
 export function validDescriptionInput(req: {
