@@ -165,8 +165,7 @@ function withoutPytestBanners(output) {
  */
 const MALFORMED_ESCAPES = ['%', '%zz', '%E0%A4', '1%'];
 
-async function malformedAddresses(role, session) {
-  const doc = await (await fetch(`${BASE_URL}/api/openapi.json`)).json();
+async function malformedAddresses(doc, session) {
   const wrong = [];
   let sent = 0;
   for (const [template, operations] of Object.entries(doc.paths)) {
@@ -214,6 +213,8 @@ const sessions = {
   Admin: admin.session(),
 };
 
+// The same document for every role: only which answers come back differs.
+const doc = await (await fetch(`${BASE_URL}/api/openapi.json`)).json();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'qm-fuzz-'));
 let passed = 0;
 let failed = 0;
@@ -221,7 +222,7 @@ try {
   for (const [role, session] of Object.entries(sessions)) {
     if (ROLES && !ROLES.includes(role)) continue;
     const fuzzed = fuzz(role, session, dir);
-    if ((await malformedAddresses(role, session)) && fuzzed) passed++;
+    if ((await malformedAddresses(doc, session)) && fuzzed) passed++;
     else failed++;
   }
 } finally {
