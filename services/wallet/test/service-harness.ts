@@ -55,13 +55,14 @@ export async function startWallet(env: Record<string, string> = {}) {
   const identityPort = await identity.listen(0, '127.0.0.1');
   identity.setServing(true);
 
+  const internalToken = randomBytes(24).toString('hex');
   const durables = [uniqueName('wallet-user-approved-test'), uniqueName('wallet-user-closed-test')];
   const svc = (await startService(
     walletService,
     serviceTestEnv(uniqueName('qm_test_wallet_svc'), {
       GRPC_PORT: '0',
       IDENTITY_GRPC_ADDR: `127.0.0.1:${identityPort}`,
-      INTERNAL_TOKEN: randomBytes(24).toString('hex'),
+      INTERNAL_TOKEN: internalToken,
       WALLET_USER_APPROVED_DURABLE: durables[0]!,
       WALLET_USER_CLOSED_DURABLE: durables[1]!,
       SWEEP_INTERVAL_MS: '0',
@@ -82,6 +83,10 @@ export async function startWallet(env: Record<string, string> = {}) {
     svc,
     client,
     as,
+    /** The wallet's INTERNAL_TOKEN: a client with it may act as the orders service. */
+    internalToken,
+    /** The durable consumer closing deleted users' wallets (processed_events ids start with it). */
+    closedDurable: durables[1]!,
     /** A new approved Army user that identity knows. */
     user(name: string): TestUser {
       const userId = base + ++next;
