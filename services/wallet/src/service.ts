@@ -112,6 +112,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         log,
         accounts,
         userApprovedDurable: config.WALLET_USER_APPROVED_DURABLE,
+        userClosedDurable: config.WALLET_USER_CLOSED_DURABLE,
         jobs: [
           { name: 'ledger-sweep', everyMs: config.SWEEP_INTERVAL_MS, run: () => sweeper.sweep() },
           { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },

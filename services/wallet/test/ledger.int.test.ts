@@ -1,10 +1,12 @@
 import { randomInt } from 'node:crypto';
+import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import {
   connectBus,
   connectMongo,
   createLogger,
   createOutbox,
   type EventBus,
+  GrpcStatus,
   makeEvent,
   type OutgoingEvent,
 } from '@qm/platform';
@@ -12,6 +14,7 @@ import { INFRA, streamMessages, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
 import { createLedger, type Ledger, type LedgerDeps, type TransferRequest } from '../src/app/ledger';
 import { createSweeper } from '../src/app/sweeper';
+import { failedTransfer } from '../src/app/wallets';
 import { type AccountId, providerAccount, userAccount } from '../src/domain/ledger';
 import { type AccountStore, createAccountStore } from '../src/store/accounts';
 import { createEntryStore } from '../src/store/entries';
@@ -149,6 +152,30 @@ describe('single-phase transfers', () => {
     const [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([50_00, 0]);
     expect((await history.byKey(`p2p:${a.id}:big:out`))!.status).toBe('failed');
+  });
+
+  it('a closed wallet (its user deleted) sends nothing, even when it closes after the use case read it', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 30_00);
+    expect(await accounts.close(a.account, new Date())).toBe(true);
+    expect(await accounts.close(a.account, new Date())).toBe(false);
+    // The debit's own condition refuses it: failed as inactive (403 to the user), nothing moved.
+    const t = await ledger.transfer(move(`p2p:${a.id}:closed`, a.account, b.account, 10_00));
+    expect(t).toMatchObject({ state: 'failed', failureReason: 'inactive' });
+    expect(failedTransfer(t)).toMatchObject({
+      code: GrpcStatus.PERMISSION_DENIED,
+      message: WALLET_MESSAGES.accountClosed,
+    });
+    const hold = await ledger.createPending(
+      { ...move(`hold:${a.id}:closed`, a.account, b.account, 10_00), kind: 'purchase' },
+      new Date(Date.now() + 60_000),
+    );
+    expect(hold).toMatchObject({ state: 'failed', failureReason: 'inactive' });
+    // Money is never destroyed: the closed wallet keeps its balance and may still be paid.
+    expect((await topUp(a.account, 5_00)).state).toBe('posted');
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, ra!.available, ra!.held, rb!.balance]).toEqual([35_00, 35_00, 0, 0]);
   });
 
   it('refuses the same key for a different movement', async () => {

@@ -49,7 +49,7 @@ export function registerTransferRoutes(api: Api, { clients, limited }: WalletCon
     response: MovedSchema,
     errors: {
       400: `Invalid input, "${WALLET_MESSAGES.notEligible}", or a wrong PIN ("Incorrect PIN. N attempts left.")`,
-      403: `"${WALLET_MESSAGES.adminNoWallet}"`,
+      403: `"${WALLET_MESSAGES.adminNoWallet}", or "${WALLET_MESSAGES.accountClosed}" (the user was deleted)`,
       409: `"${WALLET_MESSAGES.insufficientBalance}", "${WALLET_MESSAGES.pinSetupFirst}"; or: ${IDEMPOTENCY_409}`,
       423: 'Too many incorrect PINs: transfers are locked; the message says until when',
     },

@@ -63,6 +63,8 @@ export const WALLET_MESSAGES = {
   walletNotFound: 'Wallet not found',
   forbidden: 'You can only access your own wallet',
   adminNoWallet: 'Administrators do not have a wallet',
+  /** The user was deleted: their wallet is closed and sends nothing (issue 29). */
+  accountClosed: 'Your account is no longer active',
   idempotencyInProgress: 'A request with this Idempotency-Key is still being processed. Retry later.',
   idempotencyMismatch: (fields: string[]) =>
     `This Idempotency-Key was already used with a different ${fields.join(', ')}. Use a new key for a new request.`,

@@ -1,9 +1,10 @@
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
-import { conflict, forbidden, invalid } from '@qm/platform';
+import { forbidden, invalid } from '@qm/platform';
 import { holdTimeout, userAccount, validAmount, validReference } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 import type { Transfer } from '../store/transfers';
 import { type Ledger, walletLines } from './ledger';
+import { failedTransfer } from './wallets';
 
 /** The services allowed to hold, post and void funds (docs/adr/005): purchases only. */
 const ORDERS_SERVICE = 'orders';
@@ -31,7 +32,11 @@ export function createHolds(d: { accounts: AccountStore; ledger: Ledger; default
       if (req.debitUserId === req.creditUserId) throw invalid('A purchase needs two different users');
       if (req.debitUserId <= 0 || req.creditUserId <= 0) throw invalid('User ids must be positive');
       const buyer = await d.accounts.ensure(userAccount(req.debitUserId), req.debitUserId);
+      // A deleted buyer's wallet is closed: refused here, and by the hold's own condition if it
+      // closes meanwhile. A closed seller's wallet would keep the money, but nothing is sold for it.
+      if (!buyer.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
       const seller = await d.accounts.ensure(userAccount(req.creditUserId), req.creditUserId);
+      if (!seller.isActive) throw invalid('The seller can no longer be paid');
       const description = req.description.trim().slice(0, 500) || `Purchase ${reference}`;
       const transfer = await d.ledger.createPending(
         {
@@ -49,7 +54,7 @@ export function createHolds(d: { accounts: AccountStore; ledger: Ledger; default
         },
         holdTimeout(req.timeoutSeconds || d.defaultTimeoutSeconds, new Date()),
       );
-      if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
+      if (transfer.state === 'failed') throw failedTransfer(transfer);
       return transfer;
     },
 

@@ -121,6 +121,12 @@ async function announce({ outbox, log }: Pick<LedgerDeps, 'outbox' | 'log'>, t: 
   else log.error({ transfer: t._id }, 'a ledger without an outbox cannot announce this transfer');
 }
 
+/** Why a debit or hold was refused: the wallet was closed (its user deleted), or it did not hold enough. */
+async function refusal(accounts: AccountStore, t: Transfer): Promise<Transfer['failureReason']> {
+  const account = await accounts.get(t.debitAccount);
+  return account && !account.isActive ? 'inactive' : 'insufficient';
+}
+
 export function createLedger(d: LedgerDeps) {
   const { accounts, transfers, entries, history } = d;
 
@@ -199,7 +205,7 @@ export function createLedger(d: LedgerDeps) {
 
   async function takeDebit(t: Transfer): Promise<Transfer> {
     const outcome = await accounts.debit(t.debitAccount, t._id, t.amount);
-    if (outcome === 'refused') return fail(t, 'insufficient');
+    if (outcome === 'refused') return fail(t, await refusal(accounts, t));
     d.fault?.('after-debit');
     const { transfer } = await transfers.move(t._id, ['initiated'], 'debited');
     return advance(transfer);
@@ -207,7 +213,7 @@ export function createLedger(d: LedgerDeps) {
 
   async function placeHold(t: Transfer): Promise<Transfer> {
     const outcome = await accounts.hold(t.debitAccount, t._id, t.amount);
-    if (outcome === 'refused') return fail(t, 'insufficient');
+    if (outcome === 'refused') return fail(t, await refusal(accounts, t));
     const { transfer } = await transfers.move(t._id, ['initiated'], 'pending');
     return advance(transfer);
   }

@@ -182,6 +182,8 @@ export function createTopUps(d: TopUpDeps) {
   async function open(caller: Caller, amountPaise: number) {
     const amount = validTopUpAmount(amountPaise);
     const account = await ownAccount(accounts, caller);
+    // No new checkout for a deleted user's wallet; one already paid is still credited (ADR 007).
+    if (!account.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
     const provider = providers.active;
     const id = await topups.nextId();
     const order = await provider.createOrder({ id, userId: caller.userId, amount });

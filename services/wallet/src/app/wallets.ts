@@ -21,6 +21,7 @@ import { userAccount, validAmount } from '../domain/ledger';
 import { eligibility } from '../domain/eligibility';
 import type { Account, AccountStore } from '../store/accounts';
 import type { HistorySort, HistoryStore } from '../store/history';
+import type { Transfer } from '../store/transfers';
 import type { Directory } from './identity';
 import { type Ledger, walletLines } from './ledger';
 
@@ -98,10 +99,13 @@ export function createWallets(d: WalletDeps) {
       receiverOf(caller, req.receiverUsername),
       ownAccount(accounts, caller),
     ]);
+    // A deleted user's wallet is closed (events/consumers.ts); the debit checks it again, atomically.
+    if (!from.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
     const [, to] = await Promise.all([
       d.pins.verify(caller.userId, req.pin),
       accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username),
     ]);
+    if (!to.isActive) throw invalid(WALLET_MESSAGES.notEligible);
     const key = `p2p:${caller.userId}:${req.key}`;
     const transfer = await ledger.transfer({
       key,
@@ -133,7 +137,7 @@ export function createWallets(d: WalletDeps) {
         }),
       ],
     });
-    if (transfer.state === 'failed') throw conflict(WALLET_MESSAGES.insufficientBalance);
+    if (transfer.state === 'failed') throw failedTransfer(transfer);
     const [wallet, transaction] = await Promise.all([accounts.get(from._id), history.byKey(`${key}:out`)]);
     return { message: WALLET_MESSAGES.transferred, wallet: wallet!, transaction: transaction! };
   }
@@ -201,6 +205,13 @@ export function createWallets(d: WalletDeps) {
       return { ...list, ...counts, totalBalance };
     },
   };
+}
+
+/** The refusal of a transfer that took no money: the payer's wallet was closed, or short. */
+export function failedTransfer(t: Pick<Transfer, 'failureReason'>) {
+  return t.failureReason === 'inactive'
+    ? forbidden(WALLET_MESSAGES.accountClosed)
+    : conflict(WALLET_MESSAGES.insufficientBalance);
 }
 
 function assertAdmin(caller: Caller | undefined): void {

@@ -12,6 +12,7 @@ import { userAccount } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 
 export const DEFAULT_USER_APPROVED_DURABLE = 'wallet-user-approved';
+export const DEFAULT_USER_CLOSED_DURABLE = 'wallet-user-closed';
 
 const UserApproved = z.object({
   userId: z.number().int().positive(),
@@ -48,16 +49,61 @@ export function userApprovedConsumer(opts: {
   };
 }
 
+const UserGone = z.object({
+  userId: z.number().int().positive(),
+  username: z.string().optional(),
+  role: z.string().optional(),
+});
+
+/**
+ * Issue 29: a user identity deleted (or rejected) can move no more money, even from a session that
+ * is still alive or a purchase already under way: the wallet is closed, and debits and holds
+ * require an open one (store/accounts.ts), with no call to identity per transfer. A deleted user's
+ * wallet is opened closed if it did not exist, so such a session cannot open a fresh one; its
+ * balance stays on it. A rejected user never had a wallet (only approval opens one): an existing one
+ * is closed, none is opened.
+ */
+export function userClosedConsumer(opts: {
+  conn: Connection;
+  log: Logger;
+  durable: string;
+  accounts: AccountStore;
+}): ConsumerSpec {
+  const { conn, log, durable, accounts } = opts;
+  return {
+    stream: streamOf('identity').name,
+    durable,
+    filterSubjects: [IDENTITY_SUBJECTS.deleted, IDENTITY_SUBJECTS.rejected],
+    handle: idempotent(conn, durable, async (event, subject) => {
+      const parsed = UserGone.safeParse(event.data);
+      if (!parsed.success) {
+        log.error({ eventId: event.id, issues: parsed.error.issues }, `malformed ${subject} ignored`);
+        return;
+      }
+      const { userId, username, role } = parsed.data;
+      if (role === 'Admin') return;
+      const id = userAccount(userId);
+      if (subject === IDENTITY_SUBJECTS.deleted) await accounts.ensure(id, userId, username);
+      const closed = await accounts.close(id, new Date());
+      log.info({ eventId: event.id, userId, closed }, 'wallet closed: its user is gone');
+    }),
+  };
+}
+
 /** Everything the wallet hears and repeats, for @qm/platform to register. */
 export function walletBackground(opts: {
   conn: Connection;
   log: Logger;
   accounts: AccountStore;
   userApprovedDurable: string;
+  userClosedDurable: string;
   jobs: PeriodicJob[];
 }): BackgroundWork {
   return {
-    consumers: [userApprovedConsumer({ ...opts, durable: opts.userApprovedDurable })],
+    consumers: [
+      userApprovedConsumer({ ...opts, durable: opts.userApprovedDurable }),
+      userClosedConsumer({ ...opts, durable: opts.userClosedDurable }),
+    ],
     jobs: opts.jobs,
   };
 }

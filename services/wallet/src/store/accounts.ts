@@ -28,7 +28,9 @@ export interface Account {
   applied: string[];
   holds: string[];
   currency: 'INR';
+  /** False once identity deleted the user: nothing may leave the wallet; what it holds stays on it. */
   isActive: boolean;
+  closedAt?: Date | null;
   lastTransactionAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
@@ -48,6 +50,7 @@ const accountSchema = new Schema<Account>(
     holds: { type: [String], default: [] },
     currency: { type: String, required: true },
     isActive: { type: Boolean, required: true },
+    closedAt: { type: Date },
     lastTransactionAt: { type: Date },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
@@ -125,6 +128,19 @@ export function createAccountStore(conn: Connection) {
     model: Accounts,
     get,
     ensure,
+
+    /**
+     * Closes a wallet for good (its user was deleted): debits and holds require `isActive`, so no
+     * money leaves it from then on; its balance stays (money is never destroyed). Answers whether
+     * there was an open one.
+     */
+    async close(id: AccountId, at: Date): Promise<boolean> {
+      const r = await Accounts.updateOne(
+        { _id: id, isActive: true },
+        { $set: { isActive: false, closedAt: at, updatedAt: at } },
+      ).exec();
+      return r.modifiedCount === 1;
+    },
 
     /** Takes amount off the account; a user's wallet only while that much is available. */
     debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {

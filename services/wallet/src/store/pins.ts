@@ -37,16 +37,31 @@ export function createPinStore(conn: Connection) {
     get: (userId: number) => Pins.findById(userId).lean<PinDoc>().exec(),
     choose: (userId: number, pending: PinDoc['pending']) => set(userId, { pending, otp: null }),
     issueOtp: (userId: number, otp: IssuedOtp) => set(userId, { otp }),
-    /** Counts a wrong code; answers the attempts so far. */
-    async wrongOtp(userId: number): Promise<number> {
+    /**
+     * Takes one of the code's tries before it is compared (issue 29): only while the code read is
+     * still the one stored, unexpired and with tries left, so of any number of guesses at once at
+     * most `maxAttempts` are ever compared. Answers the tries taken including this one, or null
+     * when none was left (or the code was replaced or expired meanwhile).
+     */
+    async reserveOtpAttempt(
+      userId: number,
+      otpHash: string,
+      maxAttempts: number,
+      now: Date,
+    ): Promise<number | null> {
       const doc = await Pins.findOneAndUpdate(
-        { _id: userId, otp: { $ne: null } },
+        {
+          _id: userId,
+          'otp.codeHash': otpHash,
+          'otp.attempts': { $lt: maxAttempts },
+          'otp.expiresAt': { $gt: now },
+        },
         { $inc: { 'otp.attempts': 1 } },
         { new: true },
       )
         .lean<PinDoc>()
         .exec();
-      return doc?.otp?.attempts ?? Number.MAX_SAFE_INTEGER;
+      return doc?.otp?.attempts ?? null;
     },
     /** The verified code makes the pending PIN the PIN, once: the code is consumed in the same update. */
     async activate(userId: number, otpHash: string): Promise<boolean> {
@@ -68,25 +83,56 @@ export function createPinStore(conn: Connection) {
       ).exec();
       return r.modifiedCount === 1;
     },
-    /** Counts a wrong PIN; the fifth locks until `lockUntil` and starts the count again. */
-    async wrongPin(
+    /**
+     * Reserves a wrong-PIN slot before the PIN is compared (issue 29): the count is taken first, so
+     * at most `maxFailures` PINs are compared per lock, whatever arrives at once. Only while the
+     * stored PIN is still `pinHash`, no lock is set and slots are left; the reservation that takes
+     * the count to the maximum sets the lock in the same update. Answers the count after it and the
+     * lock it set, or null when no slot was left (locked, or the PIN changed meanwhile).
+     */
+    async reserveFailure(
       userId: number,
+      pinHash: string,
       maxFailures: number,
       lockUntil: Date,
-    ): Promise<{ failures: number; lockedUntil: Date | null }> {
-      const doc = await Pins.findOneAndUpdate({ _id: userId }, { $inc: { failures: 1 } }, { new: true })
+    ): Promise<{ failures: number; lockedUntil: Date | null } | null> {
+      const open = { _id: userId, 'pin.codeHash': pinHash, lockedUntil: null };
+      const below = await Pins.findOneAndUpdate(
+        { ...open, failures: { $lt: maxFailures - 1 } },
+        { $inc: { failures: 1 } },
+        { new: true },
+      )
         .lean<PinDoc>()
         .exec();
-      const failures = doc?.failures ?? 1;
-      if (failures < maxFailures) return { failures, lockedUntil: null };
-      await Pins.updateOne(
-        { _id: userId, failures: { $gte: maxFailures } },
-        { $set: { failures: 0, lockedUntil: lockUntil, updatedAt: new Date() } },
-      ).exec();
-      return { failures, lockedUntil: lockUntil };
+      if (below) return { failures: below.failures, lockedUntil: null };
+      // `$gte`: a count left at or above the maximum without a lock (written before issue 29) locks too.
+      const last = await Pins.findOneAndUpdate(
+        { ...open, failures: { $gte: maxFailures - 1 } },
+        { $inc: { failures: 1 }, $set: { lockedUntil: lockUntil } },
+        { new: true },
+      )
+        .lean<PinDoc>()
+        .exec();
+      return last ? { failures: last.failures, lockedUntil: lockUntil } : null;
     },
-    rightPin: (userId: number) =>
-      Pins.updateOne({ _id: userId, failures: { $gt: 0 } }, { $set: { failures: 0 } }).exec(),
+    /**
+     * A right PIN gives its slot back by starting the count again; a lock is cleared only by the
+     * right PIN whose own reservation set it (`ownLock`), never one set by another guess.
+     */
+    async rightPin(userId: number, ownLock: Date | null): Promise<void> {
+      const filter = ownLock ? { lockedUntil: ownLock } : { lockedUntil: null, failures: { $gt: 0 } };
+      await Pins.updateOne(
+        { _id: userId, ...filter },
+        { $set: { failures: 0, lockedUntil: null, updatedAt: new Date() } },
+      ).exec();
+    },
+    /** Ends a lock that has run out, once (compare-and-set on it), so the count starts again. */
+    async clearExpiredLock(userId: number, expired: Date): Promise<void> {
+      await Pins.updateOne(
+        { _id: userId, lockedUntil: expired },
+        { $set: { failures: 0, lockedUntil: null, updatedAt: new Date() } },
+      ).exec();
+    },
   };
 }
 

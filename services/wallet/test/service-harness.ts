@@ -1,0 +1,137 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { identityV1, roles, userStatuses, walletV1 } from '@qm/contracts/grpc';
+import {
+  type Caller,
+  connectBus,
+  createClient,
+  createGrpcServer,
+  type GrpcServer,
+  newRequestId,
+  type RunningService,
+  runWithContext,
+  startService,
+  type UnaryImpl,
+} from '@qm/platform';
+import { INFRA, serviceTestEnv, testLog, uniqueName } from '@qm/testkit';
+import { latestCode } from '@qm/testkit/src/maildev';
+import { walletService } from '../src/service';
+import { cards } from './topups-harness';
+
+export interface TestUser extends Caller {
+  email: string;
+}
+
+export type WalletClient = ReturnType<typeof createClient<typeof walletV1.WalletServiceService>>;
+
+/**
+ * The real wallet service (its gRPC server, stores, consumers and mailer to maildev) with an
+ * identity that answers LookupUser from a table, so a test names its users without Keycloak.
+ * `env` adds to the wallet's environment (e.g. its consumers' durable names).
+ */
+export async function startWallet(env: Record<string, string> = {}) {
+  const directory = new Map<number, TestUser>();
+  const identity: GrpcServer = createGrpcServer(testLog('fake-identity'));
+  const toUser = (u: TestUser): identityV1.User => ({
+    id: u.userId,
+    username: u.username,
+    email: u.email,
+    firstName: u.username,
+    lastName: 'Test',
+    phoneNumber: '',
+    role: roles.toProto('Army'),
+    status: userStatuses.toProto('approved'),
+    isAdmin: false,
+    createdAt: new Date().toISOString(),
+    updatedAt: new Date().toISOString(),
+  });
+  identity.add('qm.identity.v1.IdentityService', identityV1.IdentityServiceService, {
+    async lookupUser({ by }: identityV1.LookupUserRequest) {
+      const user = [...directory.values()].find((u) =>
+        by?.$case === 'id' ? u.userId === by.value : u.username === by?.value,
+      );
+      return { user: user && toUser(user) };
+    },
+  } as unknown as UnaryImpl<typeof identityV1.IdentityServiceService>);
+  const identityPort = await identity.listen(0, '127.0.0.1');
+  identity.setServing(true);
+
+  const internalToken = randomBytes(24).toString('hex');
+  const durables = [uniqueName('wallet-user-approved-test'), uniqueName('wallet-user-closed-test')];
+  const svc = (await startService(
+    walletService,
+    serviceTestEnv(uniqueName('qm_test_wallet_svc'), {
+      GRPC_PORT: '0',
+      IDENTITY_GRPC_ADDR: `127.0.0.1:${identityPort}`,
+      INTERNAL_TOKEN: internalToken,
+      WALLET_USER_APPROVED_DURABLE: durables[0]!,
+      WALLET_USER_CLOSED_DURABLE: durables[1]!,
+      SWEEP_INTERVAL_MS: '0',
+      ...env,
+    }),
+  )) as RunningService<unknown>;
+  const client: WalletClient = createClient(walletV1.WalletServiceService, `127.0.0.1:${svc.port}`, {
+    defaultDeadlineMs: 60_000,
+  });
+
+  const base = 30_000_000 + randomInt(0, 60_000_000);
+  let next = 0;
+
+  const as = <T>(caller: Caller, call: () => Promise<T>) =>
+    runWithContext({ requestId: newRequestId(), caller }, call);
+
+  return {
+    svc,
+    client,
+    as,
+    /** The wallet's INTERNAL_TOKEN: a client with it may act as the orders service. */
+    internalToken,
+    /** The durable consumer closing deleted users' wallets (processed_events ids start with it). */
+    closedDurable: durables[1]!,
+    /** A new approved Army user that identity knows. */
+    user(name: string): TestUser {
+      const userId = base + ++next;
+      const username = `${name}${userId}`;
+      const u = { userId, username, roles: ['Army'], email: `${username}@wallet-test.example` };
+      directory.set(userId, u);
+      return u;
+    },
+    /** Credits the user's wallet through the sandbox checkout. */
+    async topUp(u: TestUser, paise: number) {
+      const order = await as(u, () => client.createTopUp({ amountPaise: paise, idempotencyKey: '' }));
+      const proof = await as(u, () => client.sandboxPay({ orderId: order.id, ...cards.ok }));
+      await as(u, () => client.verifyPayment({ ...proof, idempotencyKey: '' }));
+    },
+    /** Chooses `pin` and asks for the emailed code; answers the code maildev received. */
+    async pinCode(u: TestUser, pin: string): Promise<string> {
+      const asked = Date.now();
+      await as(u, () => client.setupPin({ pin, confirmPin: pin }));
+      await as(u, () => client.sendPinOtp({}));
+      return latestCode(u.email, /wallet PIN/i, asked - 1000);
+    },
+    async stop() {
+      client.close();
+      await svc.rt.conn.dropDatabase().catch(() => undefined);
+      await svc.stop();
+      await identity.close();
+      const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'wallet-test-cleanup', log: testLog() });
+      for (const durable of durables)
+        await bus.jsm.consumers
+          .delete(bus.stream('QM_IDENTITY'), bus.durable(durable))
+          .catch(() => undefined);
+      await bus.close();
+    },
+  };
+}
+
+export type WalletHarness = Awaited<ReturnType<typeof startWallet>>;
+
+/** The outcome of a call: its status code and message (0 and '' when it succeeded). */
+export async function outcome(p: Promise<unknown>): Promise<{ code: number; message: string }> {
+  try {
+    await p;
+    return { code: 0, message: '' };
+  } catch (err) {
+    const e = err as { code?: number; details?: string };
+    return { code: e.code ?? -1, message: e.details ?? String(err) };
+  }
+}
