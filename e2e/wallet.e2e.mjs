@@ -244,6 +244,13 @@ await step(
     await toast(page, 'Payment Failed', 'Your card was declined.');
     await shot(page, 'declined');
     await expectBalance(page, '₹0.00');
+    // The attempt failed at once, with the reason, and is not drawn as money received.
+    const failed = historyRow(page, '₹500.00', 'Failed');
+    await failed.getByTestId('failure-reason').filter({ hasText: 'Your card was declined.' }).waitFor();
+    const decoration = await failed
+      .getByText('₹500.00')
+      .evaluate((el) => window.getComputedStyle(el).textDecorationLine);
+    assert(decoration.includes('line-through'), `a failed amount is struck through, not ${decoration}`);
     // The checkout stays open on the same order for another card.
     return 'checkout still open';
   },

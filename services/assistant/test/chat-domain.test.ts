@@ -131,6 +131,22 @@ describe('wording', () => {
     );
   });
 
+  it('says why a top-up failed instead of presenting it as money received', () => {
+    const declined = {
+      id: 7,
+      type: 'credit',
+      status: 'failed',
+      failureReason: 'Your card was declined.',
+      amountPaise: 100_000,
+      description: 'Added money via Sandbox',
+      counterparty: '',
+      createdAt: '2026-11-24T04:35:00Z',
+    };
+    expect(say.transactions({ items: [declined], total: 1 })).toBe(
+      'Your latest 1 transaction (of 1):\n• Credit ₹1,000.00 — Added money via Sandbox — failed (Your card was declined.) — 24 November 2026 at 10:05 am',
+    );
+  });
+
   it('does not confirm an order that is not the caller’s', () => {
     expect(say.order(null, 99)).toBe(
       "I couldn't find order #99 among your orders. Check the number on your Orders page.",

@@ -121,7 +121,7 @@ export function transactions(list: Listed<TransactionFact>, period?: Period): st
     head,
     ...shown.map(
       (t) =>
-        `• ${TYPE_LABEL[t.type] ?? capital(t.type)} ${formatPaise(t.amountPaise)} — ${quote(t.description, 80) || 'Wallet'} — ${t.status} — ${when(t.createdAt)}`,
+        `• ${TYPE_LABEL[t.type] ?? capital(t.type)} ${formatPaise(t.amountPaise)} — ${quote(t.description, 80) || 'Wallet'} — ${t.status}${t.status === 'failed' && t.failureReason ? ` (${t.failureReason})` : ''} — ${when(t.createdAt)}`,
     ),
   ].join('\n');
 }
