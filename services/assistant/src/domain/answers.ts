@@ -1,4 +1,4 @@
-import { formatPaise, longDateTime, PRODUCT_TIME_ZONE, stockLabel } from '@qm/contracts/rest';
+import { formatPaise, longDateTime, stockLabel } from '@qm/contracts/rest';
 import type {
   ActivityFact,
   Listed,
@@ -18,7 +18,7 @@ import type { Period } from './intents';
  */
 
 export const SHOWN = 5;
-const when = (iso: string) => longDateTime(iso, PRODUCT_TIME_ZONE);
+const when = (iso: string) => longDateTime(iso);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** Record text inside an answer: one line, bounded. */
