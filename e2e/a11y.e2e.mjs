@@ -75,6 +75,7 @@ const PUBLIC = [
   '/tools-and-technology',
   '/roadmap',
   '/faq',
+  '/careers',
   '/no-such-page',
 ];
 const ADMIN_PAGES = [

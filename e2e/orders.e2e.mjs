@@ -46,9 +46,12 @@ const PRODUCT = {
 };
 const SOLD_OUT = { name: `E2E Sold Out Helmet ${RUN}`, type: 'Equipment', price: '10.00', stock: 0 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Spec §2: "23 November 2026 at 2:05 pm" on /orders; "23 Nov 2026, 2:05 pm" on /admin/orders. */
-const LONG_DATE = /\b\d{1,2} [A-Z][a-z]+ \d{4} at \d{1,2}:\d{2}\s?[ap]m\b/i;
-const SHORT_DATE = /\b\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}\s?[ap]m\b/i;
+/**
+ * Spec §2: "23 November 2026 at 2:05 pm" on /orders; "23 Nov 2026, 2:05 pm" on /admin/orders; both in
+ * India Standard Time and labelled so, whatever the browser's zone (issue 30).
+ */
+const LONG_DATE = /\b\d{1,2} [A-Z][a-z]+ \d{4} at \d{1,2}:\d{2}\s?[ap]m IST\b/i;
+const SHORT_DATE = /\b\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}\s?[ap]m IST\b/i;
 
 const { step, shot, done } = await journeySteps('orders', ARTIFACTS);
 
@@ -165,8 +168,10 @@ await step(
     await page.getByTestId('insufficient-balance').waitFor();
     assert(await payNow(page).isDisabled(), 'Pay Now enabled above the balance');
 
+    // A number over the stock is brought down to it, and the page says why.
     await quantity(page).fill('9');
     await page.waitForFunction(() => document.querySelector('input[aria-label="Quantity"]')?.value === '5');
+    await page.getByTestId('quantity-note').filter({ hasText: 'Only 5 in stock' }).waitFor();
     // Retyping: an emptied input disables Pay Now without a warning, and reads 1 when left.
     await quantity(page).fill('');
     await page.getByTestId('insufficient-balance').waitFor({ state: 'hidden' });
@@ -207,6 +212,15 @@ await step(
     await page.getByRole('button', { name: 'Payment Successful!' }).waitFor();
     const shownAt = Date.now();
     await toast(page, 'Purchase successful', 'Your order has been placed successfully.');
+    // Success looks like success: what was bought, the stock and balance left, no low-balance warning.
+    await page.getByTestId('purchase-success').waitFor();
+    await page.getByTestId('available-stock').filter({ hasText: /^3$/ }).waitFor();
+    await page.getByTestId('wallet-balance').filter({ hasText: '₹2,499.00' }).waitFor();
+    await totalIs(page, '₹2,501.00');
+    assert(
+      (await page.getByTestId('insufficient-balance').count()) === 0,
+      'a low-balance warning after paying',
+    );
     await shot(page, 'success');
     await page.waitForURL((url) => url.pathname === '/orders');
     const after = Date.now() - shownAt;

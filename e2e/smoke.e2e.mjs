@@ -131,7 +131,18 @@ await check('unknown path shows the 404 page', async (page) => {
   assert(res && res.status() < 500, `HTTP ${res?.status()}`);
   await page.getByText('404 Page Not Found').waitFor({ state: 'visible' });
   await page.getByText('Did you forget to add the page to the router?').waitFor({ state: 'visible' });
+  await page
+    .getByText('The page you are looking for does not exist or has moved.', { exact: false })
+    .waitFor();
   await shot(page, 'not-found');
+});
+
+await check("the footer's Careers link opens a Careers page, not the 404", async (page) => {
+  await page.goto(`${BASE_URL}/`);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Careers' }).click();
+  await page.waitForURL((url) => url.pathname === '/careers');
+  await page.getByRole('heading', { name: 'Careers', level: 1 }).waitFor();
+  assert((await page.getByText('404 Page Not Found').count()) === 0, 'Careers is the 404 page');
 });
 
 await check('theme toggle persists across reload', async (page) => {

@@ -244,6 +244,13 @@ await step(
     await toast(page, 'Payment Failed', 'Your card was declined.');
     await shot(page, 'declined');
     await expectBalance(page, '₹0.00');
+    // The attempt failed at once, with the reason, and is not drawn as money received.
+    const failed = historyRow(page, '₹500.00', 'Failed');
+    await failed.getByTestId('failure-reason').filter({ hasText: 'Your card was declined.' }).waitFor();
+    const decoration = await failed
+      .getByText('₹500.00')
+      .evaluate((el) => window.getComputedStyle(el).textDecorationLine);
+    assert(decoration.includes('line-through'), `a failed amount is struck through, not ${decoration}`);
     // The checkout stays open on the same order for another card.
     return 'checkout still open';
   },
@@ -457,6 +464,29 @@ await step(
     await page.goto(`${BASE_URL}/admin/dashboard`);
     await page.getByTestId('dashboard-transactions-total').waitFor();
     await shot(page, 'admin-dashboard');
+  },
+  { page: adminPage, independent: true },
+);
+
+await step(
+  'an administrator on /wallet sees that administrators have no wallet, with no money actions; on /market no Purchase',
+  async () => {
+    const page = adminPage;
+    await page.goto(`${BASE_URL}/wallet`);
+    await page.getByText('Administrators have no wallet').waitFor();
+    assert((await page.getByRole('button', { name: 'Add Money' }).count()) === 0, 'no Add Money');
+    assert((await page.getByRole('button', { name: 'Transfer', exact: true }).count()) === 0, 'no Transfer');
+    assert((await page.getByText('Failed to fetch').count()) === 0, 'no fetch error');
+    await shot(page, 'admin-no-wallet');
+    await page.getByRole('link', { name: 'View all transactions' }).click();
+    await page.getByRole('heading', { name: 'Transaction Management' }).waitFor();
+    await page.goto(`${BASE_URL}/market`);
+    // Other journeys' products may or may not be listed yet: either way, no Purchase for an administrator.
+    await page.getByTestId('product-card').first().or(page.getByText('No Products Available')).waitFor();
+    assert((await page.getByRole('link', { name: 'Purchase' }).count()) === 0, 'no Purchase for admins');
+    await page.goto(`${BASE_URL}/market/payment/1`);
+    await page.getByText('Administrators do not make purchases').waitFor();
+    assert((await page.getByRole('button', { name: /Pay Now/ }).count()) === 0, 'no Pay Now for admins');
   },
   { page: adminPage, independent: true },
 );

@@ -1,5 +1,6 @@
 import {
   canPay,
+  clampNote,
   clampQuantity,
   exceedsBalance,
   fromPaise,
@@ -61,6 +62,15 @@ describe('clampQuantity', () => {
 
   it('holds 1 when nothing is in stock', () => {
     expect(clampQuantity(3, 0)).toBe(1);
+  });
+});
+
+describe('clampNote', () => {
+  it('says why a typed quantity was changed', () => {
+    expect(clampNote(99, 7)).toBe('Only 7 in stock');
+    expect(clampNote(0, 7)).toBe('The quantity must be at least 1');
+    expect(clampNote(3, 7)).toBeUndefined();
+    expect(clampNote(7, 7)).toBeUndefined();
   });
 });
 

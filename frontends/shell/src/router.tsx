@@ -81,6 +81,7 @@ export const routes: RouteObject[] = [
           { path: '/tools-and-technology', element: page(() => import('./pages/info/ToolsPage')) },
           { path: '/roadmap', element: page(() => import('./pages/info/RoadmapPage')) },
           { path: '/faq', element: page(() => import('./pages/info/FaqPage')) },
+          { path: '/careers', element: page(() => import('./pages/info/CareersPage')) },
           // Diagnostics: loads every remote's ./health module (used by the smoke test).
           { path: '/_remotes', element: page(() => import('./pages/RemotesStatusPage')) },
 

@@ -21,7 +21,13 @@ export {
   CSRF_HEADER_VALUE,
 } from './api';
 export type { ApiFetchOptions, UnauthorizedBehavior } from './api';
-export { CURRENT_USER_QUERY_KEY, currentUserQueryOptions, fetchCurrentUser, useCurrentUser } from './user';
+export {
+  CURRENT_USER_QUERY_KEY,
+  currentUserQueryOptions,
+  fetchCurrentUser,
+  useCurrentUser,
+  userInitials,
+} from './user';
 export type { CurrentUser, CurrentUserState, UserRole, UserStatus } from './user';
 export { PageLoader } from './components/PageLoader';
 export type { PageLoaderProps } from './components/PageLoader';

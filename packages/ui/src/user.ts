@@ -20,6 +20,12 @@ export interface CurrentUser {
   yearsOfExperience?: number;
 }
 
+/** One rule for the avatar everywhere: the name's initials, or the username's first two letters. */
+export function userInitials(user: Pick<CurrentUser, 'username' | 'firstName' | 'lastName'>): string {
+  const fromName = `${user.firstName?.trim()[0] ?? ''}${user.lastName?.trim()[0] ?? ''}`;
+  return (fromName || user.username.slice(0, 2)).toUpperCase() || 'U';
+}
+
 export const CURRENT_USER_QUERY_KEY = ['/api/user'] as const;
 
 /** GET /api/user with no-cache headers; 401 means nobody is signed in (null). */

@@ -1,4 +1,4 @@
-import { longDateTime } from '../src/dates';
+import { exactDate, longDateTime, timeOfDay } from '../src/dates';
 import { orderStatusColor, statusLabel } from '../src/order-status';
 
 describe('orderStatusColor (spec §4)', () => {
@@ -19,8 +19,9 @@ describe('orderStatusColor (spec §4)', () => {
 });
 
 describe('longDateTime', () => {
-  it('gives the long date with the time', () => {
-    const local = new Date(2026, 10, 23, 14, 5).toISOString();
-    expect(longDateTime(local)).toBe('23 November 2026 at 2:05 pm');
+  it("gives the long date with the time, in India Standard Time whatever the viewer's zone, and says so", () => {
+    expect(longDateTime('2026-11-23T08:35:00Z')).toBe('23 November 2026 at 2:05 pm IST');
+    expect(exactDate('2026-11-23T20:00:00Z')).toBe('24 Nov 2026, 1:30 am IST');
+    expect(timeOfDay('2026-11-23T08:35:00Z')).toBe('2:05 pm IST');
   });
 });

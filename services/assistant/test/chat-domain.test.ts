@@ -124,10 +124,26 @@ describe('wording', () => {
 
   it('formats money in INR and dates as the UI does, in India Standard Time', () => {
     expect(say.orders({ items: [order], total: 1 }, 'purchase')).toBe(
-      'You have 1 order:\n• Order #12: 2 × Field Radio — ₹1,23,456.00 — completed — from Vik Steel — 24 November 2026 at 10:05 am',
+      'You have 1 order:\n• Order #12: 2 × Field Radio — ₹1,23,456.00 — completed — from Vik Steel — 24 November 2026 at 10:05 am IST',
     );
     expect(say.balance({ balancePaise: 10_000_000, heldPaise: 50, availablePaise: 9_999_950 })).toBe(
       'Your wallet balance is ₹1,00,000.00.\n₹0.50 is on hold for purchases in progress, so ₹99,999.50 is available to spend.',
+    );
+  });
+
+  it('says why a top-up failed instead of presenting it as money received', () => {
+    const declined = {
+      id: 7,
+      type: 'credit',
+      status: 'failed',
+      failureReason: 'Your card was declined.',
+      amountPaise: 100_000,
+      description: 'Added money via Sandbox',
+      counterparty: '',
+      createdAt: '2026-11-24T04:35:00Z',
+    };
+    expect(say.transactions({ items: [declined], total: 1 })).toBe(
+      'Your latest 1 transaction (of 1):\n• Credit ₹1,000.00 — Added money via Sandbox — failed (Your card was declined.) — 24 November 2026 at 10:05 am IST',
     );
   });
 

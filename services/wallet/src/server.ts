@@ -50,6 +50,7 @@ export function lineToProto(l: HistoryLine): walletV1.Transaction {
     createdAt: new Date(l.createdAt).toISOString(),
     updatedAt: new Date(l.updatedAt).toISOString(),
     counterparty: l.counterparty,
+    failureReason: l.failureReason ?? '',
   };
 }
 

@@ -94,6 +94,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       idempotency,
       log,
       faults,
+      expiryMinutes: config.TOPUP_EXPIRY_MINUTES,
     });
     const stats = createMoneyStats({ conn, accounts, entries });
     addWalletService(grpc, { wallets, pins, holds, topUps, stats });

@@ -245,6 +245,38 @@ describe('Stripe', () => {
     });
   });
 
+  it("fails the attempt on payment_intent.payment_failed with Stripe's message, and still credits a later success", async () => {
+    const t = await openTopUp(400 * RUPEES);
+    const before = await w.money(users.asha);
+    const failed = JSON.stringify({
+      id: `evt_failed_${t.providerOrderId}`,
+      object: 'event',
+      type: 'payment_intent.payment_failed',
+      data: {
+        object: {
+          id: t.providerOrderId,
+          object: 'payment_intent',
+          amount: t.amount,
+          currency: 'inr',
+          status: 'requires_payment_method',
+          last_payment_error: { message: 'Your card has insufficient funds.' },
+          metadata: { userId: String(users.asha.userId), topUpId: String(t._id) },
+        },
+      },
+    });
+    expect(await deliver(failed)).toEqual({ handled: true });
+    expect(await deliver(failed)).toEqual({ handled: true });
+    expect(await w.stores.history.byKey(t.lineId)).toMatchObject({
+      status: 'failed',
+      failureReason: 'Your card has insufficient funds.',
+    });
+    expect(await w.money(users.asha)).toEqual(before);
+    // The customer tries another card on the same PaymentIntent, and it succeeds.
+    expect(await deliver(succeeded(t.providerOrderId, t.amount, t._id))).toEqual({ handled: true });
+    expect((await w.money(users.asha)).balance).toBe(before.balance + 400 * RUPEES);
+    expect(await w.stores.history.byKey(`${t.lineId}:late`)).toMatchObject({ status: 'completed' });
+  });
+
   it('ignores events it does not act on and refuses the sandbox checkout', async () => {
     const t = await openTopUp(100 * RUPEES);
     expect(await deliver(succeeded(t.providerOrderId, t.amount, t._id, 'payment_intent.created'))).toEqual({

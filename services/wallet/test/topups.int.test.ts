@@ -1,6 +1,7 @@
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { GrpcStatus } from '@qm/platform';
 import { cards, refusal, startWorld, users, type World } from './topups-harness';
+import { expiredReason, historyLineId } from '../src/domain/topups';
 
 const RUPEES = 100;
 let w: World;
@@ -86,19 +87,39 @@ describe('sandbox checkout', () => {
     expect(await w.providers.deliveries.byId(proof.providerPaymentId)).toMatchObject({ state: 'pending' });
   });
 
-  it("declines 4000…0002 and 4000…9995 with the provider's messages, leaving the order open for another card", async () => {
-    const order = await create();
+  it("fails the attempt at once when the card is declined, in the provider's words; another card still pays it, on a new line", async () => {
+    const order = await create(250 * RUPEES);
+    const before = await w.money(users.asha);
     expect(await refusal(pay(order.id, cards.declined))).toEqual({
       code: GrpcStatus.FAILED_PRECONDITION,
       message: WALLET_MESSAGES.cardDeclined,
     });
+    // Failed now, not pending until some sweep: never shown as money on its way.
+    expect(await w.stores.topups.byProviderOrderId(order.id)).toMatchObject({
+      status: 'failed',
+      failureReason: WALLET_MESSAGES.cardDeclined,
+    });
+    expect(await lineOf(order.id)).toMatchObject({
+      status: 'failed',
+      failureReason: WALLET_MESSAGES.cardDeclined,
+    });
+    // A second refusal changes nothing; the first reason stays on the line.
     expect(await refusal(pay(order.id, cards.insufficient))).toEqual({
       code: GrpcStatus.FAILED_PRECONDITION,
       message: WALLET_MESSAGES.cardInsufficientFunds,
     });
-    expect(await w.stores.topups.byProviderOrderId(order.id)).toMatchObject({ status: 'created' });
-    expect((await lineOf(order.id)).status).toBe('pending');
-    expect(await pay(order.id)).toMatchObject({ providerOrderId: order.id });
+    expect((await lineOf(order.id)).failureReason).toBe(WALLET_MESSAGES.cardDeclined);
+    expect(await w.money(users.asha)).toEqual(before);
+    // The user tries another card in the same checkout: credited once, on a line of its own.
+    const proof = await pay(order.id);
+    const { account, line } = await w.topUps.verifyPayment(users.asha, { ...proof, idempotencyKey: '' });
+    expect(account.balance).toBe(before.balance + 250 * RUPEES);
+    expect(line).toMatchObject({
+      _id: `${historyLineId((await w.stores.topups.byProviderOrderId(order.id))!._id)}:late`,
+      status: 'completed',
+    });
+    const t = (await w.stores.topups.byProviderOrderId(order.id))!;
+    expect((await w.stores.history.byKey(historyLineId(t._id)))!.status).toBe('failed');
   });
 
   it('refuses a number failing the Luhn check, a malformed or past expiry and a bad CVC', async () => {
@@ -111,12 +132,21 @@ describe('sandbox checkout', () => {
       ],
       [{ ...cards.ok, cardNumber: '4242' }, GrpcStatus.INVALID_ARGUMENT, WALLET_MESSAGES.cardNumberInvalid],
       [{ ...cards.ok, expiry: '13/30' }, GrpcStatus.INVALID_ARGUMENT, WALLET_MESSAGES.cardExpiryInvalid],
-      [{ ...cards.ok, expiry: '01/20' }, GrpcStatus.FAILED_PRECONDITION, WALLET_MESSAGES.cardExpired],
       [{ ...cards.ok, cvc: '12' }, GrpcStatus.INVALID_ARGUMENT, WALLET_MESSAGES.cardCvcInvalid],
     ];
     for (const [card, code, message] of cases)
       expect(await refusal(pay(order.id, card))).toEqual({ code, message });
+    // A mistyped card is the user's to correct: the attempt stays open.
     expect(await w.stores.topups.byProviderOrderId(order.id)).toMatchObject({ status: 'created' });
+    // An expired card is the bank's refusal, as with Stripe: the attempt fails.
+    expect(await refusal(pay(order.id, { ...cards.ok, expiry: '01/20' }))).toEqual({
+      code: GrpcStatus.FAILED_PRECONDITION,
+      message: WALLET_MESSAGES.cardExpired,
+    });
+    expect(await w.stores.topups.byProviderOrderId(order.id)).toMatchObject({
+      status: 'failed',
+      failureReason: WALLET_MESSAGES.cardExpired,
+    });
   });
 
   it("reveals nothing of another user's order or an unknown one", async () => {
@@ -247,26 +277,41 @@ describe('a credit in progress', () => {
   });
 });
 
-describe('abandoned checkouts', () => {
-  it('fail their pending line after 24 hours; a paid one is credited by the sweep', async () => {
+describe('unpaid checkouts', () => {
+  it('expire after 30 minutes, their line failed as "Expired: …"; a paid one is credited by the sweep', async () => {
     const open = await create(150 * RUPEES);
     const paidOnly = await create(160 * RUPEES);
     const proof = await pay(paidOnly.id);
     const before = await w.money(users.asha);
-    // Nothing is abandoned before its time.
-    expect((await w.topUps.sweep(new Date())).abandoned).toBe(0);
-    const later = new Date(Date.now() + 24 * 60 * 60_000 + 1000);
-    const swept = await w.topUps.sweep(later);
-    expect(swept.abandoned).toBeGreaterThanOrEqual(1);
-    expect(await w.stores.topups.byProviderOrderId(open.id)).toMatchObject({ status: 'failed' });
-    expect((await lineOf(open.id)).status).toBe('failed');
+    // Nothing expires before its time.
+    expect((await w.topUps.sweep(new Date(Date.now() + 29 * 60_000))).expired).toBe(0);
+    expect((await lineOf(open.id)).status).toBe('pending');
+    const swept = await w.topUps.sweep(new Date(Date.now() + 30 * 60_000 + 1000));
+    expect(swept.expired).toBeGreaterThanOrEqual(1);
+    expect(await w.stores.topups.byProviderOrderId(open.id)).toMatchObject({ status: 'expired' });
+    expect(await lineOf(open.id)).toMatchObject({ status: 'failed', failureReason: expiredReason(30) });
+    expect(expiredReason(30)).toBe('Expired: the checkout was not completed within 30 minutes');
     expect(await refusal(pay(open.id))).toEqual({
       code: GrpcStatus.FAILED_PRECONDITION,
-      message: WALLET_MESSAGES.orderNotFound,
+      message: WALLET_MESSAGES.checkoutExpired,
     });
     // The paid one was never verified nor its webhook delivered: the sweep credits it.
     expect(await w.stores.topups.byProviderOrderId(paidOnly.id)).toMatchObject({ status: 'completed' });
     expect((await w.money(users.asha)).balance).toBeGreaterThanOrEqual(before.balance + 160 * RUPEES);
     expect((await lineOf(paidOnly.id)).providerPaymentId).toBe(proof.providerPaymentId);
+  });
+
+  it('finish the line of an attempt that failed while the process died before closing it', async () => {
+    const order = await create(170 * RUPEES);
+    const t = (await w.stores.topups.byProviderOrderId(order.id))!;
+    // The top-up is failed, the crash came before its line was.
+    await w.stores.topups.fail(t._id, 'failed', WALLET_MESSAGES.cardDeclined);
+    expect((await lineOf(order.id)).status).toBe('pending');
+    await w.topUps.sweep(new Date());
+    expect(await lineOf(order.id)).toMatchObject({
+      status: 'failed',
+      failureReason: WALLET_MESSAGES.cardDeclined,
+    });
+    expect(await w.stores.topups.byId(t._id)).toMatchObject({ lineClosed: true });
   });
 });

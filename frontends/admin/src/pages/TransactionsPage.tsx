@@ -245,6 +245,11 @@ function Description({ tx }: { tx: TransactionView }) {
           {tx.type === 'credit' ? 'From' : 'To'} {tx.counterparty}
         </Text>
       )}
+      {tx.status === 'failed' && tx.failureReason && (
+        <Text size="xs" c="red" fw={400} data-testid="failure-reason">
+          {tx.failureReason}
+        </Text>
+      )}
     </>
   );
 }

@@ -17,11 +17,13 @@ export interface ProductCardProps {
   product: Product;
   /** The signed-in user is this product's manufacturer: Edit and Delete instead of Purchase. */
   isOwner: boolean;
+  /** False for administrators, who oversee the market and buy nothing: no Purchase button. */
+  canPurchase: boolean;
   onEdit: (product: Product) => void;
   onDelete: (product: Product) => void;
 }
 
-export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardProps) {
+export function ProductCard({ product, isOwner, canPurchase, onEdit, onDelete }: ProductCardProps) {
   const titleId = `product-${product.id}-name`;
   return (
     <Card
@@ -87,7 +89,7 @@ export function ProductCard({ product, isOwner, onEdit, onDelete }: ProductCardP
               Delete
             </Button>
           </Group>
-        ) : product.stock < 1 ? (
+        ) : !canPurchase ? null : product.stock < 1 ? (
           <Button disabled fullWidth>
             Out of Stock
           </Button>

@@ -57,21 +57,20 @@ export const createOrder = (body: CreateOrderBody, idempotencyKey: string) =>
   });
 
 /**
- * After a purchase attempt the stock, the balance and the purchases may have changed. After a success
- * they are only marked stale (read when next shown): the payment page keeps showing what was bought for
- * its 2 s instead of "Out of Stock" or a low-balance warning. After a failure the page reads the product
- * and the balance at once, so that a changed price or balance is on screen before the next try.
+ * After a purchase attempt the stock, the balance and the purchases may have changed: what the page
+ * shows is read again at once, so that after a success it shows the stock and balance left (the
+ * payment card keeps what was bought and no low-balance warning) and after a failure a changed price
+ * or balance is on screen before the next try.
  */
-export function refreshAfterPurchase(queryClient: QueryClient, succeeded: boolean) {
-  const refetchType = succeeded ? 'none' : 'active';
+export function refreshAfterPurchase(queryClient: QueryClient) {
   return Promise.all(
     [PRODUCTS_KEY, WALLET_BALANCE_KEY, PURCHASED_ORDERS_KEY].map((queryKey) =>
-      queryClient.invalidateQueries({ queryKey, refetchType }),
+      queryClient.invalidateQueries({ queryKey, refetchType: 'active' }),
     ),
   );
 }
 
 export function useRefreshAfterPurchase() {
   const queryClient = useQueryClient();
-  return (succeeded: boolean) => refreshAfterPurchase(queryClient, succeeded);
+  return () => refreshAfterPurchase(queryClient);
 }

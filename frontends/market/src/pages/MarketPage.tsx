@@ -16,7 +16,7 @@ const ALL_TYPES = 'all';
 const SEARCH_DEBOUNCE_MS = 300;
 
 export function MarketPage() {
-  const { user, isManufacturer } = useCurrentUser();
+  const { user, isManufacturer, isAdmin } = useCurrentUser();
   const [searchParams, setSearchParams] = useSearchParams();
   const view = readMarketView(searchParams);
   const { page, type, q } = view;
@@ -109,6 +109,7 @@ export function MarketPage() {
         products={products}
         filtered={filtered}
         isOwner={(product) => user !== null && user.id === product.manufacturerId}
+        canPurchase={!isAdmin}
         onEdit={setEditing}
         onDelete={confirmDelete}
         onClearFilters={() => {

@@ -26,6 +26,8 @@ interface MarketResultsProps {
   /** A search text or type filter is applied (changes the empty state). */
   filtered: boolean;
   isOwner: (product: Product) => boolean;
+  /** Administrators oversee the market and buy nothing: no Purchase buttons (spec §2). */
+  canPurchase: boolean;
   onEdit: (product: Product) => void;
   onDelete: (product: Product) => void;
   onClearFilters: () => void;
@@ -39,6 +41,7 @@ export function MarketResults({
   products,
   filtered,
   isOwner,
+  canPurchase,
   onEdit,
   onDelete,
   onClearFilters,
@@ -93,7 +96,15 @@ export function MarketResults({
       />
     );
   }
-  return <ProductGrid items={items} isOwner={isOwner} onEdit={onEdit} onDelete={onDelete} />;
+  return (
+    <ProductGrid
+      items={items}
+      isOwner={isOwner}
+      canPurchase={canPurchase}
+      onEdit={onEdit}
+      onDelete={onDelete}
+    />
+  );
 }
 
 /** The cards of the first three rows on a wide screen: what a first paint of the grid shows. */
@@ -102,9 +113,10 @@ const FIRST_CARDS = 9;
 function ProductGrid({
   items,
   isOwner,
+  canPurchase,
   onEdit,
   onDelete,
-}: Pick<MarketResultsProps, 'isOwner' | 'onEdit' | 'onDelete'> & { items: Product[] }) {
+}: Pick<MarketResultsProps, 'isOwner' | 'canPurchase' | 'onEdit' | 'onDelete'> & { items: Product[] }) {
   // A page of 24 cards committed at once blocked the main thread for about 110 ms, and the first rows
   // waited for the last (Lighthouse's total blocking time and largest paint). The grid shows the first
   // rows, then renders the rest in a transition; later pages render whole (the grid stays mounted).
@@ -117,6 +129,7 @@ function ProductGrid({
           key={product.id}
           product={product}
           isOwner={isOwner(product)}
+          canPurchase={canPurchase}
           onEdit={onEdit}
           onDelete={onDelete}
         />

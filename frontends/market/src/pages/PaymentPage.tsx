@@ -1,7 +1,7 @@
 import { Button, Stack } from '@mantine/core';
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
-import { ApiError, EmptyState, LoadError, PageLoader } from '@qm/ui';
-import { IconArrowLeft, IconPackageOff } from '@tabler/icons-react';
+import { ApiError, EmptyState, LoadError, PageLoader, useCurrentUser } from '@qm/ui';
+import { IconArrowLeft, IconPackageOff, IconShoppingCartOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { productQuery } from '../api';
@@ -42,8 +42,32 @@ function ProductNotFound() {
   );
 }
 
+/** Administrators oversee orders and place none (they have no wallet to pay from). */
+function NoAdminPurchases() {
+  return (
+    <Stack gap="lg" maw={720} mx="auto">
+      <BackToMarket />
+      <EmptyState
+        icon={<IconShoppingCartOff size={26} />}
+        title="Administrators do not make purchases"
+        description="Purchases are made by Army and Manufacturer accounts. Every order is under Admin → Orders."
+        action={
+          <Button component={Link} to="/admin/orders" mt="sm">
+            View all orders
+          </Button>
+        }
+      />
+    </Stack>
+  );
+}
+
 /** /market/payment/{productId} (spec §2): the product, or "Product not found" when it is gone. */
 export function PaymentPage() {
+  const { isAdmin } = useCurrentUser();
+  return isAdmin ? <NoAdminPurchases /> : <Payment />;
+}
+
+function Payment() {
   const { productId } = useParams<{ productId: string }>();
   const id = parseProductId(productId);
   const product = useQuery({ ...productQuery(id ?? 0), enabled: id !== null });

@@ -40,16 +40,21 @@ export function PurchaseCard({ product }: { product: Product }) {
   const wallet = useQuery(walletBalanceQuery());
   const { phase, failure, pay } = usePurchase();
   const [input, setInput] = useState<QuantityValue>(1);
+  const [note, setNote] = useState<string | undefined>();
+  // What was bought stays on screen for the 2 s before /orders, while stock and balance show what is left.
+  const [bought, setBought] = useState<{ quantity: number; total: string } | null>(null);
 
-  const outOfStock = product.stock < 1;
+  const done = phase === 'success';
+  const outOfStock = product.stock < 1 && !done;
   // The stock may fall under the chosen quantity when the product is read again.
-  const quantity = input === '' ? 0 : clampQuantity(input, product.stock);
-  const total = orderTotal(product.price, quantity);
+  const quantity = done && bought ? bought.quantity : input === '' ? 0 : clampQuantity(input, product.stock);
+  const total = done && bought ? bought.total : orderTotal(product.price, quantity);
   const balance = wallet.data?.availableBalance;
-  const busy = phase === 'processing' || phase === 'success';
-  // No warning while the quantity is being retyped (no total yet): Pay Now is disabled meanwhile anyway.
+  const busy = phase === 'processing' || done;
+  // No warning while the quantity is being retyped (no total yet): Pay Now is disabled meanwhile anyway;
+  // none once paid either (the balance shown is then what is left after this purchase).
   const insufficient =
-    wallet.isSuccess && !outOfStock && total !== undefined && exceedsBalance(total, balance);
+    wallet.isSuccess && !outOfStock && !busy && total !== undefined && exceedsBalance(total, balance);
   const enabled = canPay({
     productLoaded: true,
     walletLoaded: wallet.isSuccess,
@@ -94,8 +99,19 @@ export function PurchaseCard({ product }: { product: Product }) {
         ) : (
           <>
             <Line label="Quantity">
-              <QuantityStepper value={input} stock={product.stock} onChange={setInput} disabled={busy} />
+              <QuantityStepper
+                value={done && bought ? bought.quantity : input}
+                stock={product.stock}
+                onChange={setInput}
+                onNote={setNote}
+                disabled={busy}
+              />
             </Line>
+            {note && !busy && (
+              <Text size="sm" c="dimmed" ta="right" role="status" data-testid="quantity-note">
+                {note}
+              </Text>
+            )}
             <Line label="Available stock">
               <Text fw={500} data-testid="available-stock">
                 {product.stock.toLocaleString('en-IN')}
@@ -128,6 +144,18 @@ export function PurchaseCard({ product }: { product: Product }) {
             </Stack>
           </Alert>
         )}
+        {done && (
+          <Alert
+            color="green"
+            variant="light"
+            title={ORDER_MESSAGES.paymentSuccessful}
+            icon={<IconCircleCheck size={18} />}
+            role="status"
+            data-testid="purchase-success"
+          >
+            {ORDER_MESSAGES.purchaseSuccess} Taking you to your orders…
+          </Alert>
+        )}
         {failure && (
           <Alert color="red" variant="light" title={ORDER_MESSAGES.purchaseFailedTitle} role="alert">
             {failure}
@@ -138,8 +166,14 @@ export function PurchaseCard({ product }: { product: Product }) {
           fullWidth
           color={phase === 'success' ? 'green' : undefined}
           leftSection={PAY_ICONS[phase]}
-          disabled={outOfStock || !enabled}
-          onClick={() => total && pay({ productId: product.id, quantity, totalPrice: total })}
+          // Success is shown in green, not greyed out as a disabled button would be; it does nothing.
+          disabled={!done && (outOfStock || !enabled)}
+          aria-disabled={done || undefined}
+          onClick={() => {
+            if (done || !enabled || !total) return;
+            setBought({ quantity, total });
+            pay({ productId: product.id, quantity, totalPrice: total });
+          }}
           data-phase={phase}
         >
           {outOfStock ? 'Out of Stock' : PAY_LABELS[phase]}

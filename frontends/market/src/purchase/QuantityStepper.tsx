@@ -1,6 +1,6 @@
 import { ActionIcon, Group, NumberInput } from '@mantine/core';
 import { IconMinus, IconPlus } from '@tabler/icons-react';
-import { clampQuantity } from './rules';
+import { clampNote, clampQuantity } from './rules';
 
 /** A whole number from 1 to the stock, or '' while the input is being retyped. */
 export type QuantityValue = number | '';
@@ -9,12 +9,17 @@ export interface QuantityStepperProps {
   value: QuantityValue;
   stock: number;
   onChange: (quantity: QuantityValue) => void;
+  /** Says why a typed number was changed (over the stock, under 1), or clears the note (undefined). */
+  onNote?: (note: string | undefined) => void;
   disabled?: boolean;
 }
 
 /** Spec §2: minus, plus and a number input, holding a whole number from 1 up to the stock. */
-export function QuantityStepper({ value, stock, onChange, disabled }: QuantityStepperProps) {
-  const set = (next: number | string) => onChange(clampQuantity(next, stock));
+export function QuantityStepper({ value, stock, onChange, onNote, disabled }: QuantityStepperProps) {
+  const set = (next: number | string) => {
+    onNote?.(clampNote(Number(next), stock));
+    onChange(clampQuantity(next, stock));
+  };
   const current = value === '' ? 1 : value;
   return (
     <Group gap="xs" wrap="nowrap">
@@ -30,8 +35,8 @@ export function QuantityStepper({ value, stock, onChange, disabled }: QuantitySt
       <NumberInput
         aria-label="Quantity"
         value={value}
-        // A number outside 1..stock cannot be typed ("strict"); an emptied input may be retyped and reads
-        // 1 when left empty.
+        // A number outside 1..stock is brought into it at once, and the note says why; an emptied input
+        // may be retyped and reads 1 when left empty.
         onChange={(next) => (next === '' ? onChange('') : set(next))}
         onBlur={() => value === '' && onChange(1)}
         min={1}
@@ -39,7 +44,7 @@ export function QuantityStepper({ value, stock, onChange, disabled }: QuantitySt
         step={1}
         allowDecimal={false}
         allowNegative={false}
-        clampBehavior="strict"
+        clampBehavior="none"
         hideControls
         disabled={disabled}
         w={80}

@@ -35,6 +35,15 @@ export function clampQuantity(value: number | string, stock: number): number {
   return Math.min(max, Math.max(1, Math.trunc(n)));
 }
 
+/** Why a typed quantity was changed to fit 1..stock, in words for the user; undefined when it fit. */
+export function clampNote(typed: number, stock: number): string | undefined {
+  if (!Number.isFinite(typed)) return undefined;
+  if (typed > Math.max(1, stock)) return `Only ${stock.toLocaleString('en-IN')} in stock`;
+  if (typed < 1) return 'The quantity must be at least 1';
+  if (!Number.isInteger(typed)) return 'The quantity must be a whole number';
+  return undefined;
+}
+
 /** Whether a total exceeds the balance (both API amounts); unknown amounts count as not affordable. */
 export function exceedsBalance(total: string | undefined, balance: string | undefined): boolean {
   if (total === undefined || balance === undefined) return true;

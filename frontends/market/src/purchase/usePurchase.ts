@@ -23,7 +23,7 @@ export function usePurchase() {
     mutationFn: (body: CreateOrderBody) => createOrder(body, attempt.keyFor(body)),
     onSuccess: (order) => {
       attempt.settle();
-      void refresh(order.status !== 'cancelled');
+      void refresh();
       if (order.status === 'cancelled') {
         failureToast(order.cancelReason ?? ORDER_MESSAGES.createFailed);
         return;
@@ -36,7 +36,7 @@ export function usePurchase() {
     },
     onError: (error) => {
       attempt.settle(error);
-      void refresh(false);
+      void refresh();
       failureToast(errorMessage(error, ORDER_MESSAGES.createFailed));
     },
   });

@@ -1,9 +1,7 @@
 import { Button, Center, Group, Loader, VisuallyHidden } from '@mantine/core';
-import { CHAT_CHIPS } from '@qm/contracts/rest';
+import { CHAT_CHIPS, timeOfDay } from '@qm/contracts/rest';
 import { useEffect, useRef, useState } from 'react';
 import type { PanelMessage } from './messages';
-
-const timeFormat = new Intl.DateTimeFormat('en-IN', { hour: 'numeric', minute: '2-digit' });
 
 /** One message: plain text with its line breaks kept (never parsed as HTML), and its time. */
 function MessageRow({
@@ -33,7 +31,7 @@ function MessageRow({
       </div>
       {!message.isLoading && (
         <time className="qm-assistant-time" dateTime={new Date(message.timestamp).toISOString()}>
-          {timeFormat.format(message.timestamp)}
+          {timeOfDay(message.timestamp)}
         </time>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { Avatar, Button, Divider, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
-import { useCurrentUser } from '@qm/ui';
+import { useCurrentUser, userInitials } from '@qm/ui';
 import {
   IconChevronDown,
   IconHome,
@@ -80,7 +80,7 @@ export function UserNav({ variant, onNavigate }: NavProps) {
           <UnstyledButton aria-label="User menu" ml="xs">
             <Group gap={6} wrap="nowrap">
               <Avatar size="sm" color="army" radius="xl">
-                {user.username.slice(0, 2).toUpperCase()}
+                {userInitials(user)}
               </Avatar>
               <Text size="sm" fw={500}>
                 {user.username}

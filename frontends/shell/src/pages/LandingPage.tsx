@@ -63,7 +63,8 @@ const FEATURES: Feature[] = [
   },
   {
     title: 'Automated Updates',
-    description: 'Approvals, payments and order confirmations reach the right people by email automatically.',
+    description:
+      'Account decisions, sign-in codes and support replies reach the right people by email automatically.',
     icon: IconRefresh,
   },
   {

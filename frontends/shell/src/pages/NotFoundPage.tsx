@@ -15,12 +15,22 @@ export default function NotFoundPage() {
               404 Page Not Found
             </Title>
           </Group>
+          {/* The spec's line (§1) stays; the next one tells a visitor what happened and where to go. */}
           <Text mt="md" c="dimmed">
             Did you forget to add the page to the router?
           </Text>
-          <Button component={Link} to="/" variant="light" mt="lg" w="fit-content">
-            Back to home
-          </Button>
+          <Text mt="xs">
+            The page you are looking for does not exist or has moved. Check the address, start again from the
+            home page, or tell us what you were looking for.
+          </Text>
+          <Group mt="lg" gap="sm">
+            <Button component={Link} to="/" variant="light">
+              Back to home
+            </Button>
+            <Button component={Link} to="/contact" variant="default">
+              Contact us
+            </Button>
+          </Group>
         </Card>
       </Center>
     </Container>

@@ -11,7 +11,7 @@ import { IconAlertTriangle, IconFlask } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
-import { sandboxPay, type SandboxCard } from '../api';
+import { sandboxPay, type SandboxCard, useRefreshWallet } from '../api';
 import { formatCardNumber, formatExpiry } from '../cardFormat';
 import { toast } from '../toast';
 import { PAYMENT_FAILED_TITLE, useVerifyPayment } from './useVerifyPayment';
@@ -42,6 +42,7 @@ export function SandboxCheckout({ order, onPaid, onCancel }: CheckoutProps) {
     validate: zod4Resolver(CardFields),
   });
   const verify = useVerifyPayment(onPaid);
+  const refreshWallet = useRefreshWallet();
   // A payment already made for this order is verified again on retry, never paid a second time.
   const [proof, setProof] = useState<SandboxPaymentView | null>(null);
 
@@ -66,6 +67,8 @@ export function SandboxCheckout({ order, onPaid, onCancel }: CheckoutProps) {
         title: PAYMENT_FAILED_TITLE,
         message: errorMessage(error, 'The payment could not be completed. Please try again.'),
       });
+      // A declined card fails the attempt at once: the history shows it as failed, with the reason.
+      void refreshWallet();
     },
   });
 

@@ -122,15 +122,19 @@ function RelativeDate({ iso }: { iso: string }) {
   );
 }
 
-/** Money in (+, green) or out (−); a failed transaction moved nothing, so its amount is struck through. */
+/**
+ * Money in (+) or out (−). Only money that arrived is green: a pending credit is not in the wallet
+ * yet, and a failed transaction moved nothing, so its amount is struck through.
+ */
 function SignedAmount({ tx }: { tx: TransactionView }) {
   const { incoming } = describeTransaction(tx);
   const failed = tx.status === 'failed';
+  const arrived = incoming && tx.status === 'completed';
   return (
     <Text
       size="sm"
       fw={600}
-      c={failed ? 'dimmed' : incoming ? 'green' : undefined}
+      c={failed || tx.status === 'pending' ? 'dimmed' : arrived ? 'green' : undefined}
       td={failed ? 'line-through' : undefined}
       style={{ whiteSpace: 'nowrap' }}
     >
@@ -153,9 +157,17 @@ function Description({ tx }: { tx: TransactionView }) {
           {label === 'Received' ? 'From' : 'To'} {counterparty}
         </Text>
       )}
+      <FailureReason tx={tx} />
     </Stack>
   );
 }
+
+const FailureReason = ({ tx }: { tx: TransactionView }) =>
+  tx.status === 'failed' && tx.failureReason ? (
+    <Text size="xs" c="red" data-testid="failure-reason">
+      {tx.failureReason}
+    </Text>
+  ) : null;
 
 const TypeBadge = ({ tx }: { tx: TransactionView }) => {
   const { label, incoming } = describeTransaction(tx);

@@ -1,6 +1,7 @@
 import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { formatINR, LoadError, PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
-import { IconPlus, IconSend } from '@tabler/icons-react';
+import { EmptyState, formatINR, LoadError, PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
+import { IconPlus, IconSend, IconWalletOff } from '@tabler/icons-react';
+import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { walletViewQuery } from '../api';
@@ -10,10 +11,29 @@ import { useTransferFlow } from '../transfer/TransferFlow';
 
 /** /wallet (spec §2): Current Balance, Actions (Add Money, Transfer) and Transaction History. */
 export function WalletPage() {
-  const { user } = useCurrentUser();
+  const { user, isAdmin } = useCurrentUser();
   // Renders nothing without a signed-in user (the shell's guard normally sends them to /auth).
   if (!user) return null;
-  return <Wallet />;
+  return isAdmin ? <NoAdminWallet /> : <Wallet />;
+}
+
+/** Administrators oversee wallets and hold none: no balance to fetch, no money to move. */
+function NoAdminWallet() {
+  return (
+    <>
+      <PageHeader {...PAGE_HEADINGS['/wallet']} />
+      <EmptyState
+        icon={<IconWalletOff size={26} />}
+        title="Administrators have no wallet"
+        description="Wallets belong to Army and Manufacturer accounts. Every wallet's transactions are under Admin → Transactions."
+        action={
+          <Button component={Link} to="/admin/transactions" mt="sm">
+            View all transactions
+          </Button>
+        }
+      />
+    </>
+  );
 }
 
 function Wallet() {

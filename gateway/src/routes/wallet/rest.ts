@@ -40,6 +40,9 @@ export const TransactionViewSchema = z.object({
   providerPaymentId: z.string(),
   senderWalletId: z.number().int().nullable(),
   receiverWalletId: z.number().int().nullable(),
+  failureReason: z
+    .string()
+    .describe('Why a failed line failed (a card decline, an expired checkout); empty for other lines'),
 }) satisfies z.ZodType<TransactionView>;
 
 export const AdminWalletViewSchema = z.object({
@@ -90,6 +93,7 @@ export function transactionToRest(t: walletV1.Transaction): TransactionView {
     // Proto has no null: 0 is "no such side" (a top-up has no sending wallet).
     senderWalletId: t.senderWalletId || null,
     receiverWalletId: t.receiverWalletId || null,
+    failureReason: t.failureReason,
   };
 }
 

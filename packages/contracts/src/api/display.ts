@@ -54,9 +54,36 @@ export function stockLabel(stock: number): string {
   }
 }
 
-/** The product's time zone: a server writing dates for people uses it (a browser uses its own). */
+/**
+ * Every date and time the product shows, in pages and in the assistant's answers, is India Standard
+ * Time (the spec's market) and says so, whatever the viewer's browser is set to: one clock for
+ * buyers, sellers and administrators talking about the same order.
+ */
 export const PRODUCT_TIME_ZONE = 'Asia/Kolkata';
+export const PRODUCT_TIME_ZONE_LABEL = 'IST';
 
-/** Spec §2 (/orders): the long form with time, "23 November 2026 at 2:05 pm". */
-export const longDateTime = (iso: string, timeZone?: string) =>
-  new Intl.DateTimeFormat('en-IN', { dateStyle: 'long', timeStyle: 'short', timeZone }).format(new Date(iso));
+const longFormat = new Intl.DateTimeFormat('en-IN', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: PRODUCT_TIME_ZONE,
+});
+const shortFormat = new Intl.DateTimeFormat('en-IN', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+  timeZone: PRODUCT_TIME_ZONE,
+});
+const timeFormat = new Intl.DateTimeFormat('en-IN', {
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: PRODUCT_TIME_ZONE,
+});
+
+/** Spec §2 (/orders): the long form with time, "23 November 2026 at 2:05 pm IST". */
+export const longDateTime = (iso: string) => `${longFormat.format(new Date(iso))} ${PRODUCT_TIME_ZONE_LABEL}`;
+
+/** The exact moment, for a tooltip or a table: "23 Nov 2026, 2:05 pm IST". */
+export const exactDate = (iso: string) => `${shortFormat.format(new Date(iso))} ${PRODUCT_TIME_ZONE_LABEL}`;
+
+/** The time of day alone: "2:05 pm IST". */
+export const timeOfDay = (at: string | number | Date) =>
+  `${timeFormat.format(new Date(at))} ${PRODUCT_TIME_ZONE_LABEL}`;

@@ -53,6 +53,7 @@ export const WALLET_MESSAGES = {
   transferred: 'Money transferred successfully',
   paymentVerificationFailed: 'Payment Verification Failed',
   orderNotFound: 'Payment order not found',
+  checkoutExpired: 'This checkout has expired. Please start a new top-up.',
   cardDeclined: 'Your card was declined.',
   cardInsufficientFunds: 'Your card has insufficient funds.',
   cardNumberInvalid: 'Enter a valid card number',
@@ -326,6 +327,8 @@ export interface TransactionView {
   providerPaymentId: string;
   senderWalletId: number | null;
   receiverWalletId: number | null;
+  /** A failed line's reason in the user's words (a card decline, an expired checkout); empty otherwise. */
+  failureReason: string;
 }
 
 export interface TransactionsPage {

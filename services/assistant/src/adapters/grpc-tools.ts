@@ -124,6 +124,7 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
           id: t.id,
           type: transactionTypes.fromProto(t.type) ?? 'transfer',
           status: transactionStatuses.fromProto(t.status) ?? 'pending',
+          failureReason: t.failureReason,
           amountPaise: t.amountPaise,
           description: t.description,
           counterparty: t.counterparty,

@@ -1,4 +1,4 @@
-import { formatPaise, longDateTime, PRODUCT_TIME_ZONE, stockLabel } from '@qm/contracts/rest';
+import { formatPaise, longDateTime, stockLabel } from '@qm/contracts/rest';
 import type {
   ActivityFact,
   Listed,
@@ -18,7 +18,7 @@ import type { Period } from './intents';
  */
 
 export const SHOWN = 5;
-const when = (iso: string) => longDateTime(iso, PRODUCT_TIME_ZONE);
+const when = (iso: string) => longDateTime(iso);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** Record text inside an answer: one line, bounded. */
@@ -121,7 +121,7 @@ export function transactions(list: Listed<TransactionFact>, period?: Period): st
     head,
     ...shown.map(
       (t) =>
-        `• ${TYPE_LABEL[t.type] ?? capital(t.type)} ${formatPaise(t.amountPaise)} — ${quote(t.description, 80) || 'Wallet'} — ${t.status} — ${when(t.createdAt)}`,
+        `• ${TYPE_LABEL[t.type] ?? capital(t.type)} ${formatPaise(t.amountPaise)} — ${quote(t.description, 80) || 'Wallet'} — ${t.status}${t.status === 'failed' && t.failureReason ? ` (${t.failureReason})` : ''} — ${when(t.createdAt)}`,
     ),
   ].join('\n');
 }

@@ -39,6 +39,8 @@ export interface TransactionFact {
   id: number;
   type: string;
   status: string;
+  /** Why a failed one failed (a declined card, an expired checkout); empty otherwise. */
+  failureReason: string;
   amountPaise: number;
   description: string;
   counterparty: string;

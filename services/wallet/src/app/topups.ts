@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
+  AppError,
   type Caller,
   conflict,
   forbidden,
@@ -15,8 +17,9 @@ import {
 import { chargeCard, type CardInput } from '../domain/cards';
 import { providerAccount, userAccount } from '../domain/ledger';
 import {
-  ABANDON_AFTER_MS,
   creditKey,
+  DEFAULT_EXPIRY_MINUTES,
+  expiredReason,
   historyLineId,
   topUpDescription,
   validTopUpAmount,
@@ -45,6 +48,8 @@ export interface TopUpDeps {
   uncreditedAfterMs?: number;
   /** How often the sweep runs (default 1 min; 0 turns it off). */
   sweepEveryMs?: number;
+  /** A checkout not paid within this many minutes expires (TOPUP_EXPIRY_MINUTES, default 30). */
+  expiryMinutes?: number;
 }
 
 /** How long a caller waits for another one's credit of the same payment before answering "retry". */
@@ -141,19 +146,42 @@ function createCrediting(d: TopUpDeps) {
 
 type Credit = ReturnType<typeof createCrediting>;
 
-/** Fails abandoned checkouts' lines; credits paid top-ups whose crediter died. */
-function createSweep(d: TopUpDeps, credit: Credit) {
-  const { history, topups, log } = d;
-  async function sweep(now = new Date()): Promise<{ abandoned: number; credited: number }> {
-    let abandoned = 0;
-    for (const t of await topups.abandoned(new Date(now.getTime() - ABANDON_AFTER_MS), 200)) {
-      await topups.abandon(t._id);
-      const after = await topups.byId(t._id);
-      if (after?.status !== 'failed') continue; // paid at the last moment
-      await history.close([after.lineId], 'failed');
-      await topups.markLineClosed(t._id);
-      abandoned++;
-    }
+/**
+ * Ends attempts that will not be paid: a declined card fails its top-up at once, an unpaid checkout
+ * expires; either way its pending line fails with the reason, so it is never shown as money coming.
+ */
+function createFailures(d: TopUpDeps) {
+  const { history, topups } = d;
+
+  /** Fails the line with the top-up's reason; the sweep does it again after a crash in between. */
+  async function closeLine(t: TopUp): Promise<void> {
+    await history.close([t.lineId], 'failed', { failureReason: t.failureReason ?? '' });
+    await topups.markLineClosed(t._id);
+  }
+
+  /** created → failed or expired, and its line failed; false when it was paid (or ended) first. */
+  async function fail(t: TopUp, status: 'failed' | 'expired', reason: string): Promise<boolean> {
+    const after = await topups.fail(t._id, status, reason);
+    if (after?.status !== status || after.lineClosed !== false) return false;
+    await closeLine(after);
+    return true;
+  }
+
+  return { closeLine, fail };
+}
+
+type Failures = ReturnType<typeof createFailures>;
+
+/** Expires unpaid checkouts, finishes lines a crash left open, credits paid top-ups whose crediter died. */
+function createSweep(d: TopUpDeps, credit: Credit, failures: Failures) {
+  const { topups, log } = d;
+  const minutes = d.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES;
+  async function sweep(now = new Date()): Promise<{ expired: number; credited: number }> {
+    let expired = 0;
+    const before = new Date(now.getTime() - minutes * 60_000);
+    for (const t of await topups.unpaidSince(before, 200))
+      if (await failures.fail(t, 'expired', expiredReason(minutes))) expired++;
+    for (const t of await topups.unclosed(200)) await failures.closeLine(t);
     let credited = 0;
     const stale = new Date(now.getTime() - (d.uncreditedAfterMs ?? 2 * 60_000));
     for (const t of await topups.uncredited(stale, 200)) {
@@ -164,7 +192,7 @@ function createSweep(d: TopUpDeps, credit: Credit) {
         log.warn({ err, topUp: t._id }, 'top-up sweep could not credit a paid top-up');
       }
     }
-    return { abandoned, credited };
+    return { expired, credited };
   }
   return sweep;
 }
@@ -177,7 +205,8 @@ function createSweep(d: TopUpDeps, credit: Credit) {
 export function createTopUps(d: TopUpDeps) {
   const { accounts, history, topups, providers, log } = d;
   const credit = createCrediting(d);
-  const sweep = createSweep(d, credit);
+  const failures = createFailures(d);
+  const sweep = createSweep(d, credit, failures);
 
   async function open(caller: Caller, amountPaise: number) {
     const amount = validTopUpAmount(amountPaise);
@@ -230,10 +259,17 @@ export function createTopUps(d: TopUpDeps) {
     if (!topUp || topUp.userId !== caller.userId || topUp.provider !== 'sandbox') throw verificationFailed();
     let paymentId = topUp.providerPaymentId;
     if (!paymentId) {
-      if (topUp.status === 'failed') throw conflict(WALLET_MESSAGES.orderNotFound);
-      // A declined card changes nothing: the order stays open and its line pending for another card.
-      chargeCard(card, new Date());
-      if (await d.faults?.chance('paymentFailureRate')) throw conflict(WALLET_MESSAGES.cardDeclined);
+      if (topUp.status === 'expired') throw conflict(WALLET_MESSAGES.checkoutExpired);
+      try {
+        chargeCard(card, new Date());
+        if (await d.faults?.chance('paymentFailureRate')) throw conflict(WALLET_MESSAGES.cardDeclined);
+      } catch (err) {
+        // The bank's refusal (not a mistyped card) fails the attempt at once, in its words; another
+        // card may still pay this checkout, credited on a new line.
+        if (err instanceof AppError && err.code === GrpcStatus.FAILED_PRECONDITION)
+          await failures.fail(topUp, 'failed', err.message);
+        throw err;
+      }
       const after = await topups.claimPayment(topUp._id, providers.sandbox.newPaymentId(), new Date());
       paymentId = after!.providerPaymentId!;
     }
@@ -284,8 +320,9 @@ export function createTopUps(d: TopUpDeps) {
     async handleWebhook(req: { provider: string; payload: Buffer; signature: string }) {
       const provider = providers.byName(req.provider);
       if (!provider) throw invalid('Unknown payment provider');
-      const payment = provider.webhook(req.payload, req.signature);
-      if (!payment) return { handled: false };
+      const event = provider.webhook(req.payload, req.signature);
+      if (!event) return { handled: false };
+      const payment = 'paid' in event ? event.paid : event.failed;
       const topUp =
         (await topups.byProviderOrderId(payment.providerOrderId)) ??
         (payment.topUpId === undefined ? null : await topups.byId(payment.topUpId));
@@ -296,7 +333,8 @@ export function createTopUps(d: TopUpDeps) {
         );
         return { handled: false };
       }
-      await credit(topUp, payment);
+      if ('failed' in event) await failures.fail(topUp, 'failed', event.failed.reason);
+      else await credit(topUp, event.paid);
       return { handled: true };
     },
 

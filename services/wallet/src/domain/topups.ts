@@ -5,16 +5,25 @@ import { invalid } from '@qm/platform';
  * A card top-up's rules (spec §5 Add money, §9):
  *
  *   created ──payment claimed (page or webhook)──▶ paid ──ledger transfer posted──▶ completed
- *      └──still created after ABANDON_AFTER_MS──▶ failed (its pending history line fails)
+ *      ├──the card is declined──▶ failed (at once; its line fails with the provider's reason)
+ *      └──still created after the expiry (30 min)──▶ expired (its line fails: "Expired: …")
+ *
+ * A failed or expired top-up whose payment succeeds later (a second card on the same checkout, or
+ * Stripe finishing a payment the page gave up on) is still credited, on a new line: money a provider
+ * took is never lost. The sandbox refuses to charge an expired checkout.
  *
  * One top-up takes exactly one provider payment: the first payment id claimed on it (by
  * compare-and-set) is the only one it ever credits, and that payment id is the ledger transfer's
  * key, so a credit happens once however often the proof is replayed.
  */
-export type TopUpStatus = 'created' | 'paid' | 'completed' | 'failed';
+export type TopUpStatus = 'created' | 'paid' | 'completed' | 'failed' | 'expired';
 
-/** A checkout left open this long is abandoned. */
-export const ABANDON_AFTER_MS = 24 * 60 * 60_000;
+/** A checkout left open this long expires (TOPUP_EXPIRY_MINUTES). */
+export const DEFAULT_EXPIRY_MINUTES = 30;
+
+/** What an expired checkout's line says, in the user's words. */
+export const expiredReason = (minutes: number) =>
+  `Expired: the checkout was not completed within ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 
 /** 100 to 100000 rupees inclusive, in whole paise. */
 export function validTopUpAmount(paise: number): number {

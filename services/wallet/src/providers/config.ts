@@ -1,6 +1,7 @@
 import { ConfigError } from '@qm/platform';
 import type { PaymentProviderName } from '@qm/contracts/rest';
 import { z } from 'zod';
+import { DEFAULT_EXPIRY_MINUTES } from '../domain/topups';
 
 /** A development-only signing secret: the sandbox moves no real money, but production must set its own. */
 const DEV_SANDBOX_SECRET = 'qm-dev-sandbox-signing-secret-not-for-production';
@@ -19,6 +20,13 @@ export const topUpEnv = {
   WALLET_WEBHOOK_URL: z.url().default('http://127.0.0.1:8080/api/webhooks/sandbox'),
   /** How often undelivered sandbox webhooks are retried (the base of the backoff); 0 turns delivery off. */
   WEBHOOK_RETRY_MS: z.coerce.number().int().min(0).default(2000),
+  /** A checkout not paid within this time expires: its pending line fails with "Expired: …". */
+  TOPUP_EXPIRY_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(DEFAULT_EXPIRY_MINUTES),
 };
 
 type TopUpEnv = z.infer<z.ZodObject<typeof topUpEnv>> & { NODE_ENV: string };

@@ -17,6 +17,17 @@ export interface ConfirmedPayment {
   topUpId?: number;
 }
 
+/** A payment attempt the provider reports failed (Stripe's payment_intent.payment_failed). */
+export interface FailedPayment {
+  providerOrderId: string;
+  /** The provider's words for the user ("Your card was declined."). */
+  reason: string;
+  topUpId?: number;
+}
+
+/** What a webhook tells the wallet to act on. */
+export type ProviderEvent = { paid: ConfirmedPayment } | { failed: FailedPayment };
+
 export interface ProviderOrder {
   providerOrderId: string;
   /** Stripe only: what Stripe.js needs in the browser. */
@@ -40,5 +51,5 @@ export interface PaymentProvider {
    * A webhook exactly as received: throws INVALID_ARGUMENT when its signature does not verify;
    * null for events the wallet does not act on.
    */
-  webhook(payload: Buffer, signature: string): ConfirmedPayment | null;
+  webhook(payload: Buffer, signature: string): ProviderEvent | null;
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { invalid } from '@qm/platform';
 import { z } from 'zod';
-import type { ConfirmedPayment, PaymentProof, PaymentProvider } from './provider';
+import type { ConfirmedPayment, PaymentProof, PaymentProvider, ProviderEvent } from './provider';
 
 /** The sandbox's webhook body (signed as raw bytes with the signing secret). */
 const SandboxEvent = z.object({
@@ -45,7 +45,7 @@ export function createSandbox(secret: string) {
       if (!sameSignature(expected, proof.providerSignature)) return null;
       return { providerOrderId: proof.providerOrderId, providerPaymentId: proof.providerPaymentId };
     },
-    webhook(payload: Buffer, signature: string): ConfirmedPayment | null {
+    webhook(payload: Buffer, signature: string): ProviderEvent | null {
       if (!sameSignature(hmac(secret, payload), signature)) throw invalid('Invalid webhook signature');
       let body: unknown;
       try {
@@ -56,7 +56,7 @@ export function createSandbox(secret: string) {
       const event = SandboxEvent.safeParse(body);
       if (!event.success) throw invalid('Webhook payload is not a sandbox event');
       if (event.data.type !== SANDBOX_PAYMENT_SUCCEEDED) return null;
-      return { providerOrderId: event.data.orderId, providerPaymentId: event.data.paymentId };
+      return { paid: { providerOrderId: event.data.orderId, providerPaymentId: event.data.paymentId } };
     },
   };
 

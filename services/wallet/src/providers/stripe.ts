@@ -2,6 +2,7 @@ import { invalid, unavailable } from '@qm/platform';
 import Stripe from 'stripe';
 import {
   type ConfirmedPayment,
+  type FailedPayment,
   type PaymentProof,
   type PaymentProvider,
   PROVIDER_UNREACHABLE,
@@ -21,6 +22,16 @@ function paymentOf(pi: Stripe.PaymentIntent): ConfirmedPayment {
     providerPaymentId: pi.id,
     amount: pi.amount_received || pi.amount,
     currency: pi.currency,
+    topUpId: Number.isSafeInteger(topUpId) ? topUpId : undefined,
+  };
+}
+
+/** A failed attempt in the words Stripe gives the customer (its decline message), or a plain one. */
+function failureOf(pi: Stripe.PaymentIntent): FailedPayment {
+  const topUpId = Number(pi.metadata?.topUpId);
+  return {
+    providerOrderId: pi.id,
+    reason: pi.last_payment_error?.message || 'The payment failed.',
     topUpId: Number.isSafeInteger(topUpId) ? topUpId : undefined,
   };
 }
@@ -76,7 +87,9 @@ export function createStripeProvider(
       } catch {
         throw invalid('Invalid webhook signature');
       }
-      return event.type === 'payment_intent.succeeded' ? paymentOf(event.data.object) : null;
+      if (event.type === 'payment_intent.succeeded') return { paid: paymentOf(event.data.object) };
+      if (event.type === 'payment_intent.payment_failed') return { failed: failureOf(event.data.object) };
+      return null;
     },
   };
 }

@@ -31,11 +31,13 @@ export interface HistoryLine {
   providerPaymentId: string;
   senderWalletId: number | null;
   receiverWalletId: number | null;
+  /** Set when the line fails for a reason the user should read (a declined card, an expired checkout). */
+  failureReason?: string;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type NewHistoryLine = Omit<HistoryLine, 'id' | 'status' | 'createdAt' | 'updatedAt'>;
+export type NewHistoryLine = Omit<HistoryLine, 'id' | 'status' | 'createdAt' | 'updatedAt' | 'failureReason'>;
 
 const historySchema = new Schema<HistoryLine>(
   {
@@ -53,6 +55,7 @@ const historySchema = new Schema<HistoryLine>(
     providerPaymentId: { type: String, default: '' },
     senderWalletId: { type: Number, default: null },
     receiverWalletId: { type: Number, default: null },
+    failureReason: { type: String },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },

@@ -23,8 +23,10 @@ export interface TopUp {
   /** The user's history line (pending until the credit completes it). */
   lineId: string;
   transferId?: string;
-  /** An abandoned top-up's line is failed after the top-up (a crash between the two is retried). */
+  /** A failed or expired top-up's line is failed after the top-up (a crash between the two is retried). */
   lineClosed?: boolean;
+  /** Why it failed, as its line says: the provider's decline, or the expiry. */
+  failureReason?: string;
   /** While set and in the future, one caller is posting the credit; the others wait for it. */
   creditingUntil?: Date | null;
   createdAt: Date;
@@ -47,6 +49,7 @@ const topUpSchema = new Schema<TopUp>(
     lineId: { type: String, required: true },
     transferId: { type: String },
     lineClosed: { type: Boolean },
+    failureReason: { type: String },
     creditingUntil: { type: Date, default: null },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
@@ -80,7 +83,7 @@ export function createTopUpStore(conn: Connection) {
 
     /**
      * Claims `paymentId` as the top-up's one payment (created → paid). A payment that arrives after
-     * the checkout was abandoned still credits, on a new line (the abandoned one stays failed).
+     * a decline or the expiry still credits, on a new line (the first one stays failed).
      * Answers the top-up after, whoever claimed it: the caller compares the payment id it holds.
      */
     async claimPayment(id: number, paymentId: string, at: Date): Promise<TopUp | null> {
@@ -92,9 +95,11 @@ export function createTopUpStore(conn: Connection) {
       };
       const claim = (status: TopUpStatus, set: Partial<TopUp>) =>
         TopUps.findOneAndUpdate({ _id: id, status }, { $set: set }, { new: true }).lean<TopUp>().exec();
+      const late = { ...paid, lineId: `${historyLineId(id)}:late` };
       return (
         (await claim('created', paid)) ??
-        (await claim('failed', { ...paid, lineId: `${historyLineId(id)}:late` })) ??
+        (await claim('failed', late)) ??
+        (await claim('expired', late)) ??
         byId(id)
       );
     },
@@ -121,31 +126,44 @@ export function createTopUpStore(conn: Connection) {
       return r.modifiedCount === 1;
     },
 
-    /** created → failed (abandoned); its line is closed next (lineClosed). */
-    async abandon(id: number): Promise<void> {
+    /**
+     * created → failed (a declined card) or expired (never paid in time), with the reason its line
+     * will show; the line is closed next (lineClosed). The top-up after, whoever moved it.
+     */
+    async fail(id: number, status: 'failed' | 'expired', failureReason: string): Promise<TopUp | null> {
       await TopUps.updateOne(
         { _id: id, status: 'created' },
-        { $set: { status: 'failed', lineClosed: false, updatedAt: new Date() } },
+        { $set: { status, failureReason, lineClosed: false, updatedAt: new Date() } },
       );
+      return byId(id);
     },
 
     markLineClosed: (id: number) => TopUps.updateOne({ _id: id }, { $set: { lineClosed: true } }).exec(),
 
-    /** Checkouts open since before `before`, and abandoned ones whose line is not yet failed. */
-    abandoned: async (before: Date, limit: number) => {
-      // Two queries with a top-level equality FerretDB v1 serves from the status index: a top-level
-      // $or with a range makes it read every top-up (11.6 s at 51 k top-ups, the service's one
-      // connection blocked meanwhile; load/wallet.js).
-      const open = await TopUps.find({ status: 'created', createdAt: { $lt: before } })
+    /** Checkouts open since before `before`: they expire. */
+    unpaidSince: (before: Date, limit: number) =>
+      TopUps.find({ status: 'created', createdAt: { $lt: before } })
         .limit(limit)
         .lean<TopUp[]>()
-        .exec();
-      if (open.length >= limit) return open;
-      const unclosed = await TopUps.find({ status: 'failed', lineClosed: false, createdAt: { $lt: before } })
-        .limit(limit - open.length)
-        .lean<TopUp[]>()
-        .exec();
-      return [...open, ...unclosed];
+        .exec(),
+
+    /**
+     * Failed or expired top-ups whose line is not yet failed (a crash between the two). One query
+     * per status, each a top-level equality FerretDB v1 serves from the status index: a top-level
+     * $or makes it read every top-up (11.6 s at 51 k top-ups; load/wallet.js).
+     */
+    async unclosed(limit: number): Promise<TopUp[]> {
+      const found: TopUp[] = [];
+      for (const status of ['failed', 'expired'] as const) {
+        if (found.length >= limit) break;
+        found.push(
+          ...(await TopUps.find({ status, lineClosed: false })
+            .limit(limit - found.length)
+            .lean<TopUp[]>()
+            .exec()),
+        );
+      }
+      return found;
     },
 
     /** Paid top-ups whose credit has not completed since before `before` (a crash between the two). */

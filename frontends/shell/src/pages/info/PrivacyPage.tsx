@@ -27,7 +27,7 @@ export default function PrivacyPage() {
         {
           heading: 'How we protect it',
           paragraphs: [
-            'Passwords are held by our identity provider and never stored by the application. Sessions are kept on the server behind secure, http-only cookies. Card payments are handled by the payment provider; we never see your card number.',
+            'Passwords are held by our identity provider and never stored by the application. Sessions are kept on the server behind secure, http-only cookies. With Stripe configured, card details go straight to Stripe and we never see your card number. The built-in test checkout (labelled "Sandbox — no real money") sends the test card number to our server, which checks it and does not store it; never enter a real card there.',
           ],
         },
         {

@@ -39,20 +39,36 @@ const WEEKS: { week: string; title: string; status: Status; items: string[] }[] 
   {
     week: 'Week 4',
     title: 'Oversight',
-    status: 'in-progress',
+    status: 'completed',
     items: ['Admin dashboard and management pages', 'Support query inbox', 'User activity log'],
   },
   {
     week: 'Week 5',
     title: 'Assistant',
-    status: 'in-progress',
+    status: 'completed',
     items: ['AI chat assistant over your own data', 'AI product description generator'],
   },
   {
     week: 'Week 6',
     title: 'Scale & polish',
-    status: 'upcoming',
-    items: ['Load testing and autoscaling', 'Accessibility review', 'Newsletter'],
+    status: 'completed',
+    items: [
+      'Load testing and crash testing of payments',
+      'Accessibility checks on every page',
+      'A Helm chart with autoscaling',
+    ],
+  },
+  {
+    week: 'Week 7',
+    title: 'Trust & production',
+    status: 'in-progress',
+    items: [
+      'Attempt limits and signed service identity',
+      'Clear payment states: failed and expired top-ups',
+      'Refunds and emailed receipts',
+      'The chart installed on a real Kubernetes cluster',
+      'Newsletter',
+    ],
   },
 ];
 

@@ -41,7 +41,7 @@ export default function TermsPage() {
         {
           heading: '6. Suspension and changes',
           paragraphs: [
-            'We may suspend accounts that breach these terms. We may update these terms; continued use after an update means you accept the new terms.',
+            'We may delete accounts that breach these terms, which ends their sessions at once. We may update these terms; continued use after an update means you accept the new terms.',
           ],
         },
       ]}

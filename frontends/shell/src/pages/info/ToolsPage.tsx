@@ -22,7 +22,7 @@ const GROUPS: { title: string; description: string; tools: string[] }[] = [
   },
   {
     title: 'Services',
-    description: 'Identity, catalog, wallet, orders, support, activity, assistant and notifications.',
+    description: 'Identity, catalog, wallet, orders, support, activity and assistant.',
     tools: ['gRPC', 'Protocol Buffers', 'NATS JetStream', 'MongoDB'],
   },
   {

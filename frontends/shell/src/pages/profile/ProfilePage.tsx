@@ -1,5 +1,5 @@
 import { Avatar, Badge, Card, Container, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import { apiFetch, PageHeader, PageLoader, useCurrentUser } from '@qm/ui';
+import { apiFetch, PageHeader, PageLoader, useCurrentUser, userInitials } from '@qm/ui';
 import { IconShieldLock, IconUserCircle } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { ChangePasswordSection } from './ChangePasswordDialog';
@@ -25,7 +25,7 @@ export default function ProfilePage() {
   if (!user) return <PageLoader message="Loading your profile..." />;
 
   const fullName = [user.firstName, user.lastName].filter(Boolean).join(' ');
-  const initials = `${user.firstName?.[0] ?? ''}${user.lastName?.[0] ?? ''}`.toUpperCase() || 'U';
+  const initials = userInitials(user);
 
   return (
     <Container size="md" py="xl">

@@ -254,6 +254,11 @@ export interface Transaction {
   updatedAt: string;
   /** The other party's username for transfers; the provider's name for top-ups. */
   counterparty: string;
+  /**
+   * Why a failed line failed, in words for the user: the provider's decline ("Your card was
+   * declined."), or the checkout's expiry. Empty otherwise.
+   */
+  failureReason: string;
 }
 
 export interface PendingTransfer {
@@ -766,6 +771,7 @@ function createBaseTransaction(): Transaction {
     createdAt: "",
     updatedAt: "",
     counterparty: "",
+    failureReason: "",
   };
 }
 
@@ -812,6 +818,9 @@ export const Transaction: MessageFns<Transaction> = {
     }
     if (message.counterparty !== "") {
       writer.uint32(114).string(message.counterparty);
+    }
+    if (message.failureReason !== "") {
+      writer.uint32(122).string(message.failureReason);
     }
     return writer;
   },
@@ -941,6 +950,14 @@ export const Transaction: MessageFns<Transaction> = {
             message.counterparty = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.failureReason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1005,6 +1022,11 @@ export const Transaction: MessageFns<Transaction> = {
         ? globalThis.String(object.updated_at)
         : "",
       counterparty: isSet(object.counterparty) ? globalThis.String(object.counterparty) : "",
+      failureReason: isSet(object.failureReason)
+        ? globalThis.String(object.failureReason)
+        : isSet(object.failure_reason)
+        ? globalThis.String(object.failure_reason)
+        : "",
     };
   },
 
@@ -1052,6 +1074,9 @@ export const Transaction: MessageFns<Transaction> = {
     if (message.counterparty !== "") {
       obj.counterparty = message.counterparty;
     }
+    if (message.failureReason !== "") {
+      obj.failureReason = message.failureReason;
+    }
     return obj;
   },
 
@@ -1074,6 +1099,7 @@ export const Transaction: MessageFns<Transaction> = {
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
     message.counterparty = object.counterparty ?? "";
+    message.failureReason = object.failureReason ?? "";
     return message;
   },
 };
