@@ -423,9 +423,26 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect(late.code).toBe(GrpcStatus.FAILED_PRECONDITION);
     });
 
-    it('answers 404 for an unknown account', async () => {
-      const err = await refused(svc.client.requestPasswordReset({ emailOrUsername: 'nobody@nowhere.test' }));
-      expect(err.code).toBe(GrpcStatus.NOT_FOUND);
+    it('answers an unknown account as a known one, sends it nothing, and refuses its codes as wrong ones', async () => {
+      const unknown = `nobody.${Date.now()}@nowhere.test`;
+      const sent = await svc.client.requestPasswordReset({ emailOrUsername: unknown });
+      expect(sent).toEqual({ message: 'OTP sent to your registered email', resendAfterSeconds: 30 });
+      const soon = await refused(svc.client.requestPasswordReset({ emailOrUsername: unknown.toUpperCase() }));
+      expect(soon.code).toBe(GrpcStatus.RESOURCE_EXHAUSTED);
+      const wrong = await refused(
+        svc.client.verifyPasswordResetOtp({ emailOrUsername: unknown, otp: '123456' }),
+      );
+      expect([wrong.code, wrong.details]).toEqual([
+        GrpcStatus.INVALID_ARGUMENT,
+        'Invalid OTP. 4 attempts left.',
+      ]);
+      const reset = await refused(
+        svc.client.resetPassword({ emailOrUsername: unknown, password: 'Fresh#456' }),
+      );
+      expect([reset.code, reset.details]).toEqual([
+        GrpcStatus.FAILED_PRECONDITION,
+        'Please verify your OTP before resetting your password.',
+      ]);
     });
   });
 
@@ -640,6 +657,15 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
         username: maker.username,
         role: 'Manufacturer',
       });
+      // Every session of theirs ends with it, as after a password change.
+      const revoked = await eventually(() =>
+        userEvents.seen.find(
+          (s) =>
+            s.subject === 'identity.user.sessions_revoked' &&
+            (s.event.data as { userId: number }).userId === maker.user.id,
+        ),
+      );
+      expect(revoked.event.data).toMatchObject({ userId: maker.user.id, username: maker.username });
       const twice = await refused(as(admin, () => svc.client.deleteUser({ userId: maker.user.id })));
       expect(twice.code).toBe(GrpcStatus.NOT_FOUND);
     });
