@@ -570,15 +570,25 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect([noName.code, noName.details]).toEqual([GrpcStatus.INVALID_ARGUMENT, 'First name is required']);
       const badMail = await refused(as(me, () => svc.client.updateProfile({ email: 'nope' })));
       expect(badMail.details).toBe('Invalid email address');
-      const taken = await refused(as(me, () => svc.client.updateProfile({ email: other.email })));
+      // Another address only through RequestEmailChange and ConfirmEmailChange (the password and a code).
+      for (const email of [other.email, `new.${u.email}`]) {
+        const refusedEmail = await refused(as(me, () => svc.client.updateProfile({ firstName: 'X', email })));
+        expect([refusedEmail.code, refusedEmail.details]).toEqual([
+          GrpcStatus.INVALID_ARGUMENT,
+          MSG.emailChangeNeedsConfirmation,
+        ]);
+      }
+      const taken = await refused(
+        as(me, () => svc.client.requestEmailChange({ newEmail: other.email, currentPassword: u.password })),
+      );
       expect([taken.code, taken.details]).toEqual([GrpcStatus.ALREADY_EXISTS, 'Email is already registered']);
 
-      const newEmail = `new.${u.email}`;
-      emails.push(newEmail);
-      const res = await as(me, () => svc.client.updateProfile({ firstName: 'Renamed', email: newEmail }));
-      expect(res.user).toMatchObject({ firstName: 'Renamed', email: newEmail });
+      const res = await as(me, () =>
+        svc.client.updateProfile({ firstName: 'Renamed', email: u.email.toUpperCase() }),
+      );
+      expect(res.user).toMatchObject({ firstName: 'Renamed', email: u.email.toUpperCase() });
       const kcUser = await svc.kc.findByUsername(u.username);
-      expect(kcUser).toMatchObject({ firstName: 'Renamed', email: newEmail.toLowerCase() });
+      expect(kcUser).toMatchObject({ firstName: 'Renamed', email: u.email.toLowerCase() });
     });
 
     it('shows non-admins only a manufacturer card, admins everything', async () => {
