@@ -260,6 +260,14 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       });
       const mail = await waitForMail(r.email, /rejected/);
       expect(mail.text).toContain('Reason: License could not be verified');
+      // Any session the user might hold ends with the rejection (the gateway listens).
+      await eventually(() =>
+        userEvents.seen.find(
+          (e) =>
+            e.subject === 'identity.user.sessions_revoked' &&
+            (e.event.data as { userId: number }).userId === r.user.id,
+        ),
+      );
 
       const out = await login(r.username, r.password);
       expect(out.outcome).toBe(LoginOutcome.LOGIN_OUTCOME_REJECTED);
