@@ -7,7 +7,8 @@
 //
 // register a unique user → its sign-in shows Account Under Review → the admin signs in at /admin and
 // approves it on /admin/users (and rejects a second registration through the reason dialog) → the user
-// signs in and lands on /wallet → edits the profile → changes the password with the code read from
+// signs in and lands on /wallet → edits the profile → changes the email (current password, code sent
+// to the new address) → changes the password with the code read from
 // maildev → signs out → resets the password through /forgot-password (code from maildev) → signs in
 // with the new one. Also: the SQL Injector dialog, the admin-username note, Access Denied both ways
 // (a user on /admin, the admin on /auth through "Sign in with SSO"), SSO for a user, the route guards,
@@ -548,6 +549,43 @@ await check('the user edits the profile', userPage, async (page) => {
   );
   assert((await page.getByLabel(label('Last Name')).inputValue()) === 'Iyer-Rao', 'last name not saved');
 });
+
+await check(
+  'the user changes the email with the password and the code sent to the new address',
+  userPage,
+  async (page) => {
+    const newEmail = `idn_${stamp}.new@example.test`;
+    await visit(page, `${BASE_URL}/profile`);
+    await page.getByRole('tab', { name: 'Profile Information' }).waitFor();
+    const seen = await mailIds();
+    await page.getByLabel(label('Email')).fill(newEmail);
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change email' });
+    await dialog.waitFor();
+    await dialog.getByLabel(label('Current Password')).fill(user.password);
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    await dialog.getByText(`We sent a code to ${newEmail}. Enter it to confirm your new email.`).waitFor();
+    await waitForMail({ to: user.email, subject: 'Your Quartermaster email is about to change', seen });
+    // Nothing changed before the code is confirmed.
+    const before = await (await page.request.get(`${BASE_URL}/api/user`)).json();
+    assert(before.email === user.email, `email changed before confirmation: ${before.email}`);
+    const code = await codeFrom({
+      to: newEmail,
+      subject: 'Your Quartermaster email confirmation code',
+      seen,
+    });
+    await dialog.getByPlaceholder('Enter 6-digit code').fill(code);
+    await shot(page, 'email-change-code');
+    await dialog.getByRole('button', { name: 'Confirm email' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await toast(page, 'Email changed', 'Your email address has been changed');
+    await waitForMail({ to: user.email, subject: 'Your Quartermaster email was changed', seen });
+    const after = await (await page.request.get(`${BASE_URL}/api/user`)).json();
+    assert(after.email === newEmail, `email after confirmation: ${after.email}`);
+    // The journey continues with the new address (the password change code goes there).
+    user.email = newEmail;
+  },
+);
 
 await check('the user changes the password with the code from maildev', userPage, async (page) => {
   await visit(page, `${BASE_URL}/profile`);

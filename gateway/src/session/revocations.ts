@@ -4,7 +4,7 @@ import { streamOf } from '@qm/roster';
 import type { CachedSessionStore } from './cache';
 import type { SessionStore } from './store';
 
-/** Published by identity when a password changed. */
+/** Published by identity when a password changed, or a user was deleted or rejected. */
 const SESSIONS_REVOKED = IDENTITY_SUBJECTS.sessionsRevoked;
 export const SESSIONS_REVOKED_DURABLE = 'gateway-sessions-revoked';
 const IDENTITY_STREAM = streamOf('identity');
@@ -17,8 +17,8 @@ function parse(data: unknown): { userId: number; before: Date } | undefined {
 }
 
 /**
- * Sessions begun before a password change end with it (docs/adr/003 addendum). Two paths, because
- * replicas share the store but each has its own cache:
+ * Sessions begun before a password change, a deletion or a rejection end with it (docs/adr/003
+ * addendum). Two paths, because replicas share the store but each has its own cache:
  * - every replica listens and drops the user's older sessions from its memory at once, refusing
  *   them even while the database still has them;
  * - one durable consumer, shared by the replicas, deletes them from the store. It survives restarts
@@ -49,7 +49,7 @@ export async function followSessionRevocations(opts: {
         return;
       }
       const removed = await store.removeUser(r.userId, r.before);
-      log.info({ userId: r.userId, removed }, 'ended sessions begun before a password change');
+      log.info({ userId: r.userId, removed }, 'ended sessions begun before a revocation');
     },
   });
 }

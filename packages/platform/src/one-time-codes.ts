@@ -39,12 +39,46 @@ export function newSalt(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/**
+ * Runs at most `max` of the given tasks at once, the others waiting in arrival order. A tiny
+ * queue rather than p-limit: p-limit is ESM-only from version 4 on, which this CommonJS code
+ * cannot require, and pinning version 3 would hold one dependency back for ten lines.
+ */
+export function limitConcurrency(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const next = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  return <T>(task: () => Promise<T>) =>
+    new Promise<T>((resolve, reject) => {
+      const start = () => {
+        running++;
+        task().then(resolve, reject).finally(next);
+      };
+      if (running < max) start();
+      else waiting.push(start);
+    });
+}
+
+/**
+ * scrypt (N=16384, ~16 MB, tens of ms) runs on libuv's pool of 4 threads, which file, DNS and
+ * other crypto work share: a burst of guesses would occupy all of them and stall every other
+ * request of the process. Two at a time leave the rest free; the others wait their turn.
+ */
+export const SLOW_HASH_CONCURRENCY = 2;
+const hashSlot = limitConcurrency(SLOW_HASH_CONCURRENCY);
+
 /** scrypt keeps an offline guess of the million possible codes (or a PIN) slow. */
 export function slowHash(secret: string, salt: string): Promise<string> {
-  return new Promise((resolve, reject) =>
-    scrypt(secret, salt, 32, { N: 16384, r: 8, p: 1 }, (err, key) =>
-      err ? reject(err) : resolve(key.toString('base64url')),
-    ),
+  return hashSlot(
+    () =>
+      new Promise<string>((resolve, reject) =>
+        scrypt(secret, salt, 32, { N: 16384, r: 8, p: 1 }, (err, key) =>
+          err ? reject(err) : resolve(key.toString('base64url')),
+        ),
+      ),
   );
 }
 
@@ -94,4 +128,47 @@ export function assertUsable<T extends IssuedOtp>(
 export function wrongCode(attemptsAfter: number) {
   const left = OTP_MAX_ATTEMPTS - attemptsAfter;
   return left <= 0 ? tooMany(OTP_MESSAGES.locked) : invalid(OTP_MESSAGES.wrong(left));
+}
+
+/**
+ * The store side of a counted code, for `checkCountFirst`. `reserveAttempt` is one conditional
+ * update: it adds one to `attempts` of the live code only while attempts < OTP_MAX_ATTEMPTS and
+ * now <= expiresAt (see `attemptOpenFilter`), and answers the record after it, or null.
+ */
+export interface CountedCode<T extends IssuedOtp> {
+  reserveAttempt(now: Date): Promise<T | null>;
+  /** The record as it is now, to name a refusal (missing, expired, locked). */
+  current(): Promise<T | null>;
+  /** Gives back the attempt a right code took: only wrong codes count. */
+  refundAttempt(record: T): Promise<void>;
+}
+
+/** The filter under which a code still has an attempt to give (for `reserveAttempt`). */
+export function attemptOpenFilter(now: Date) {
+  return { attempts: { $lt: OTP_MAX_ATTEMPTS }, expiresAt: { $gte: now } };
+}
+
+/**
+ * Checks a code, counting first: an attempt is taken atomically before the slow comparison, and
+ * only a request that got one compares. However many guesses arrive at once, at most
+ * OTP_MAX_ATTEMPTS wrong ones are ever compared; after them the right code is refused too
+ * (OTP_MESSAGES.locked), and an exhausted code is refused without hashing. Answers the record of
+ * a right code.
+ */
+export async function checkCountFirst<T extends IssuedOtp>(
+  store: CountedCode<T>,
+  code: string,
+  now: Date,
+): Promise<T> {
+  // A second round only when the code was replaced between the refused reservation and the read.
+  for (let round = 0; round < 2; round++) {
+    const reserved = await store.reserveAttempt(now);
+    if (reserved) {
+      if (!(await slowHashMatches(code, reserved))) throw wrongCode(reserved.attempts);
+      await store.refundAttempt(reserved);
+      return reserved;
+    }
+    assertUsable(await store.current(), now);
+  }
+  throw tooMany(OTP_MESSAGES.locked);
 }

@@ -12,6 +12,7 @@ import {
   unavailable,
 } from '@qm/platform';
 import type { Accounts } from './app/accounts';
+import type { EmailChanges } from './app/email-changes';
 import type { Passwords } from './app/passwords';
 import type { LoginResult, Sessions } from './app/sessions';
 import type { Portal, ProfileInput, RegistrationInput, UserRecord } from './domain/users';
@@ -149,9 +150,9 @@ function loginResponse(r: LoginResult): identityV1.LoginResponse {
 /** gRPC handlers: decode, authorise with the caller from metadata, call the use case, map errors. */
 export function registerIdentityServer(
   grpc: GrpcServer,
-  app: { accounts: Accounts; sessions: Sessions; passwords: Passwords },
+  app: { accounts: Accounts; sessions: Sessions; passwords: Passwords; emailChanges: EmailChanges },
 ): void {
-  const { accounts, sessions, passwords } = app;
+  const { accounts, sessions, passwords, emailChanges } = app;
   const impl: UnaryImpl<Def> = {
     // ---- anonymous --------------------------------------------------------------------------
     register: async (req) => {
@@ -208,6 +209,12 @@ export function registerIdentityServer(
       return session
         ? { changed, message, tokens: protoTokens(session.tokens), user: toProtoUser(session.user) }
         : { changed, message };
+    },
+    requestEmailChange: async (req, ctx) =>
+      emailChanges.request(signedIn(ctx), { newEmail: req.newEmail, currentPassword: req.currentPassword }),
+    confirmEmailChange: async (req, ctx) => {
+      const { user, message } = await emailChanges.confirm(signedIn(ctx), req.otp);
+      return { user: toProtoUser(user), message };
     },
     getUser: async (req, ctx) => {
       const { user, view } = await accounts.get(signedIn(ctx), req.id);

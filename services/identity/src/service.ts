@@ -3,6 +3,7 @@ import { serviceDefaults } from '@qm/roster';
 import { createAccounts } from './app/accounts';
 import { ensureAdmin } from './app/admin-seed';
 import type { Deps } from './app/deps';
+import { createEmailChanges } from './app/email-changes';
 import { createPasswords } from './app/passwords';
 import { createSessions } from './app/sessions';
 import { createSweeper } from './app/sweeper';
@@ -71,7 +72,8 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
       const accounts = createAccounts(deps);
       const sessions = createSessions(deps);
       const passwords = createPasswords(deps);
-      registerIdentityServer(grpc, { accounts, sessions, passwords });
+      const emailChanges = createEmailChanges(deps);
+      registerIdentityServer(grpc, { accounts, sessions, passwords, emailChanges });
 
       await ensureAdmin(deps, { password: adminPassword!, email: config.ADMIN_EMAIL });
       outbox.start();

@@ -260,6 +260,14 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       });
       const mail = await waitForMail(r.email, /rejected/);
       expect(mail.text).toContain('Reason: License could not be verified');
+      // Any session the user might hold ends with the rejection (the gateway listens).
+      await eventually(() =>
+        userEvents.seen.find(
+          (e) =>
+            e.subject === 'identity.user.sessions_revoked' &&
+            (e.event.data as { userId: number }).userId === r.user.id,
+        ),
+      );
 
       const out = await login(r.username, r.password);
       expect(out.outcome).toBe(LoginOutcome.LOGIN_OUTCOME_REJECTED);
@@ -423,9 +431,26 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect(late.code).toBe(GrpcStatus.FAILED_PRECONDITION);
     });
 
-    it('answers 404 for an unknown account', async () => {
-      const err = await refused(svc.client.requestPasswordReset({ emailOrUsername: 'nobody@nowhere.test' }));
-      expect(err.code).toBe(GrpcStatus.NOT_FOUND);
+    it('answers an unknown account as a known one, sends it nothing, and refuses its codes as wrong ones', async () => {
+      const unknown = `nobody.${Date.now()}@nowhere.test`;
+      const sent = await svc.client.requestPasswordReset({ emailOrUsername: unknown });
+      expect(sent).toEqual({ message: 'OTP sent to your registered email', resendAfterSeconds: 30 });
+      const soon = await refused(svc.client.requestPasswordReset({ emailOrUsername: unknown.toUpperCase() }));
+      expect(soon.code).toBe(GrpcStatus.RESOURCE_EXHAUSTED);
+      const wrong = await refused(
+        svc.client.verifyPasswordResetOtp({ emailOrUsername: unknown, otp: '123456' }),
+      );
+      expect([wrong.code, wrong.details]).toEqual([
+        GrpcStatus.INVALID_ARGUMENT,
+        'Invalid OTP. 4 attempts left.',
+      ]);
+      const reset = await refused(
+        svc.client.resetPassword({ emailOrUsername: unknown, password: 'Fresh#456' }),
+      );
+      expect([reset.code, reset.details]).toEqual([
+        GrpcStatus.FAILED_PRECONDITION,
+        'Please verify your OTP before resetting your password.',
+      ]);
     });
   });
 
@@ -553,15 +578,25 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect([noName.code, noName.details]).toEqual([GrpcStatus.INVALID_ARGUMENT, 'First name is required']);
       const badMail = await refused(as(me, () => svc.client.updateProfile({ email: 'nope' })));
       expect(badMail.details).toBe('Invalid email address');
-      const taken = await refused(as(me, () => svc.client.updateProfile({ email: other.email })));
+      // Another address only through RequestEmailChange and ConfirmEmailChange (the password and a code).
+      for (const email of [other.email, `new.${u.email}`]) {
+        const refusedEmail = await refused(as(me, () => svc.client.updateProfile({ firstName: 'X', email })));
+        expect([refusedEmail.code, refusedEmail.details]).toEqual([
+          GrpcStatus.INVALID_ARGUMENT,
+          MSG.emailChangeNeedsConfirmation,
+        ]);
+      }
+      const taken = await refused(
+        as(me, () => svc.client.requestEmailChange({ newEmail: other.email, currentPassword: u.password })),
+      );
       expect([taken.code, taken.details]).toEqual([GrpcStatus.ALREADY_EXISTS, 'Email is already registered']);
 
-      const newEmail = `new.${u.email}`;
-      emails.push(newEmail);
-      const res = await as(me, () => svc.client.updateProfile({ firstName: 'Renamed', email: newEmail }));
-      expect(res.user).toMatchObject({ firstName: 'Renamed', email: newEmail });
+      const res = await as(me, () =>
+        svc.client.updateProfile({ firstName: 'Renamed', email: u.email.toUpperCase() }),
+      );
+      expect(res.user).toMatchObject({ firstName: 'Renamed', email: u.email.toUpperCase() });
       const kcUser = await svc.kc.findByUsername(u.username);
-      expect(kcUser).toMatchObject({ firstName: 'Renamed', email: newEmail.toLowerCase() });
+      expect(kcUser).toMatchObject({ firstName: 'Renamed', email: u.email.toLowerCase() });
     });
 
     it('shows non-admins only a manufacturer card, admins everything', async () => {
@@ -640,6 +675,15 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
         username: maker.username,
         role: 'Manufacturer',
       });
+      // Every session of theirs ends with it, as after a password change.
+      const revoked = await eventually(() =>
+        userEvents.seen.find(
+          (s) =>
+            s.subject === 'identity.user.sessions_revoked' &&
+            (s.event.data as { userId: number }).userId === maker.user.id,
+        ),
+      );
+      expect(revoked.event.data).toMatchObject({ userId: maker.user.id, username: maker.username });
       const twice = await refused(as(admin, () => svc.client.deleteUser({ userId: maker.user.id })));
       expect(twice.code).toBe(GrpcStatus.NOT_FOUND);
     });

@@ -11,8 +11,6 @@ export const LIMITS = {
   code: { windowMs: 15 * 60_000, limit: 30, message: 'Too many requests. Please try again later.' },
 };
 
-export const NO_ACCOUNT = 'No account found with that email or username';
-
 export const NO_CACHE = {
   'Cache-Control': 'no-store, no-cache, must-revalidate, private',
   Pragma: 'no-cache',

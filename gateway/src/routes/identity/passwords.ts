@@ -10,7 +10,7 @@ import {
   VerifyPasswordResetOtpBody,
 } from '@qm/contracts/rest';
 import type { Api } from '../../http/api';
-import { type IdentityContext, NO_ACCOUNT } from './context';
+import type { IdentityContext } from './context';
 
 /** Forgot password: a code by email, then a new password. */
 export function registerPasswordResetRoutes(api: Api, { clients, codeLimit }: IdentityContext): void {
@@ -18,12 +18,14 @@ export function registerPasswordResetRoutes(api: Api, { clients, codeLimit }: Id
     method: 'post',
     path: '/api/request-password-reset',
     tag: 'Password',
-    summary: 'Emails a 6-digit code (valid 10 minutes; a new one at most every 30 seconds, else 429).',
+    summary:
+      'Emails a 6-digit code (valid 10 minutes; a new one at most every 30 seconds, else 429). The same answer whether ' +
+      'the account exists or not; an unknown one gets no mail.',
     access: 'public',
     body: RequestPasswordResetBody,
     response: OtpSentSchema,
     before: [codeLimit()],
-    errors: { 404: NO_ACCOUNT, 429: 'Rate limit, or a code was sent less than 30 seconds ago' },
+    errors: { 429: 'Rate limit, or a code was sent less than 30 seconds ago' },
     async handler({ body }) {
       return clients.identity.requestPasswordReset({ emailOrUsername: body.emailOrUsername });
     },
@@ -33,12 +35,17 @@ export function registerPasswordResetRoutes(api: Api, { clients, codeLimit }: Id
     method: 'post',
     path: '/api/verify-password-reset-otp',
     tag: 'Password',
-    summary: 'Checks the code; 5 wrong tries void it. A verified code allows one reset within 10 minutes.',
+    summary:
+      'Checks the code; 5 wrong tries void it (counted before comparing, so parallel guesses cannot pass it). A verified ' +
+      'code allows one reset within 10 minutes. An unknown account is refused as a wrong code is.',
     access: 'public',
     body: VerifyPasswordResetOtpBody,
     response: IdentityMessageSchema,
     before: [codeLimit()],
-    errors: { 404: NO_ACCOUNT, 429: 'Rate limit, or too many wrong codes' },
+    errors: {
+      400: 'Invalid input, or a wrong, expired or missing code (the message says which)',
+      429: 'Rate limit, or too many wrong codes',
+    },
     async handler({ body }) {
       return clients.identity.verifyPasswordResetOtp(body);
     },
@@ -53,7 +60,7 @@ export function registerPasswordResetRoutes(api: Api, { clients, codeLimit }: Id
     body: ResetPasswordBody,
     response: IdentityMessageSchema,
     before: [codeLimit()],
-    errors: { 404: NO_ACCOUNT, 409: 'No code verified in the last 10 minutes' },
+    errors: { 409: 'No code verified in the last 10 minutes (also for an unknown account)' },
     async handler({ body }) {
       return clients.identity.resetPassword({
         emailOrUsername: body.emailOrUsername,

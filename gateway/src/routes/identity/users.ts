@@ -83,7 +83,7 @@ export function registerUserRoutes(api: Api, { clients }: IdentityContext): void
     path: '/api/users/:id',
     tag: 'Users',
     summary:
-      'Deletes a user (administrators; not administrator accounts): Keycloak user and profile; the catalog removes their products.',
+      'Deletes a user (administrators; not administrator accounts): Keycloak user and profile, and every session of theirs at once; the catalog removes their products.',
     access: 'admin',
     params: UserIdParams,
     response: IdentityMessageSchema,

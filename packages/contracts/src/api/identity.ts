@@ -34,6 +34,12 @@ export const IDENTITY_MESSAGES = {
   newPasswordMustDiffer: 'New password must be different from current password',
   currentPasswordIncorrect: 'Current password is incorrect',
   statusUpdated: 'User status has been updated',
+  /** PATCH /api/user/profile with another email: that change goes through the email-change steps. */
+  emailChangeNeedsConfirmation:
+    'Changing your email needs your current password and a code sent to the new address.',
+  emailUnchanged: 'That is already your email address',
+  emailChanged: 'Your email address has been changed',
+  emailCodeSent: (email: string) => `We sent a code to ${email}. Enter it to confirm your new email.`,
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -413,10 +419,20 @@ export const ChangePasswordForm = z
     path: ['newPassword'],
   });
 
+// ---------------------------------------------------------------------------------------------
+// Email change (signed in): the current password, then a code sent to the new address.
+
+export const EmailChangeBody = z.object({
+  newEmail: EmailSchema,
+  currentPassword: VerifyCurrentPasswordBody.shape.currentPassword,
+});
+export const ConfirmEmailChangeBody = z.object({ otp: OtpSchema });
+
 export const IdentityMessageSchema = z.object({ message: z.string() });
 export const OtpSentSchema = z.object({ message: z.string(), resendAfterSeconds: z.number().int() });
 export const VerifyCurrentPasswordResponseSchema = z.object({ valid: z.boolean(), message: z.string() });
 export const VerifyPasswordOtpResponseSchema = z.object({ changed: z.boolean(), message: z.string() });
+export const EmailChangedSchema = z.object({ message: z.string(), user: UserSchema });
 
 /** GET /api/auth/config: what keycloak-js needs for "Sign in with SSO". */
 export const AuthConfigSchema = z.object({

@@ -71,11 +71,13 @@ export function createAccounts(d: Deps) {
       if (!user) throw notFound('User not found');
       const decision = decide(user, status, reason);
       if (!user.kcId) throw conflict('This registration is still being processed. Please try again shortly.');
-      const event =
+      // A rejected user's sessions end like a deleted one's (none is expected: pending accounts
+      // are disabled in Keycloak, but the rule must not depend on that).
+      const publish =
         decision.status === 'approved'
-          ? events.approved(user)
-          : events.rejected(user, decision.rejectionReason ?? '');
-      const updated = await d.outbox.run([event], async () => {
+          ? [events.approved(user)]
+          : [events.rejected(user, decision.rejectionReason ?? ''), events.sessionsRevoked(user, d.clock())];
+      const updated = await d.outbox.run(publish, async () => {
         const u = await d.users.decide(userId, decision, caller.userId, d.clock());
         if (!u) {
           const now = await d.users.byId(userId);
@@ -91,12 +93,17 @@ export function createAccounts(d: Deps) {
       return (await d.users.byId(userId)) ?? updated;
     },
 
-    /** Deletes the Keycloak user and the profile; the catalog removes a manufacturer's products on the event. */
+    /**
+     * Deletes the Keycloak user and the profile; the catalog removes a manufacturer's products on
+     * the event. Every session of the user ends at once, as after a password change: the gateway
+     * would otherwise keep serving it until its access token expires.
+     */
     async deleteUser(userId: number): Promise<void> {
       const user = await d.users.byId(userId);
       if (!user) throw notFound('User not found');
       assertDeletable(user);
-      await d.outbox.run([events.deleted(user)], async () => {
+      const publish = [events.deleted(user), events.sessionsRevoked(user, d.clock())];
+      await d.outbox.run(publish, async () => {
         if (user.kcId) await d.kc.deleteUser(user.kcId);
         await d.users.remove(userId);
         await d.otps.removeForUser(userId);

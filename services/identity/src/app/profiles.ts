@@ -1,4 +1,5 @@
-import { type Caller, isDuplicateKeyError, notFound } from '@qm/platform';
+import { IDENTITY_MESSAGES as MSG } from '@qm/contracts/rest';
+import { type Caller, invalid, isDuplicateKeyError, notFound } from '@qm/platform';
 import { ACTIONS, DETAILS } from '../domain/activity';
 import { duplicateEmail, planProfileUpdate, type ProfileInput, type UserRecord } from '../domain/users';
 import { events } from '../events/events';
@@ -6,8 +7,17 @@ import type { StoredUser } from '../store/users';
 import { bestEffort, type Deps } from './deps';
 import { keycloakConflict } from './registration';
 
-/** A user's own profile change: Keycloak's copy first, undone if the profile cannot follow. */
-export async function updateProfile(d: Deps, caller: Caller, req: ProfileInput): Promise<StoredUser> {
+/**
+ * A user's own profile change: Keycloak's copy first, undone if the profile cannot follow. Another
+ * email address only with `emailConfirmed` (./email-changes.ts: current password and a code sent
+ * to the new address); a change of letter case alone is the same address and needs none.
+ */
+export async function updateProfile(
+  d: Deps,
+  caller: Caller,
+  req: ProfileInput,
+  opts: { emailConfirmed?: boolean } = {},
+): Promise<StoredUser> {
   const user = await d.users.byId(caller.userId);
   if (!user) throw notFound('User not found');
   const change = planProfileUpdate(user, req);
@@ -21,6 +31,7 @@ export async function updateProfile(d: Deps, caller: Caller, req: ProfileInput):
   const fields = [...Object.keys(change.set).filter((k) => k !== 'emailKey'), ...change.unset];
   if (!fields.length) return user;
 
+  if (change.set.emailKey && !opts.emailConfirmed) throw invalid(MSG.emailChangeNeedsConfirmation);
   if (change.set.emailKey) {
     const other = await d.users.byEmailKey(change.set.emailKey);
     if (other && other.id !== user.id) throw duplicateEmail();

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { makeEvent } from '@qm/platform';
-import { IDENTITY_SUBJECTS as SUBJECTS, type UserSessionsRevokedData } from '@qm/contracts/events';
+import { events } from '../events/events';
 import type { SignOutJob } from '../store/sign-outs';
 import type { StoredUser } from '../store/users';
 import type { Deps } from './deps';
@@ -56,15 +55,7 @@ export function createSignOuts(d: Deps) {
         // The sweeper leaves it to the attempt below unless that never reports back (process died).
         nextAttemptAt: new Date(notBefore.getTime() + FIRST_ATTEMPT_LEASE_MS),
       };
-      const event = {
-        ...makeEvent<UserSessionsRevokedData>(SUBJECTS.sessionsRevoked, {
-          userId: user.id,
-          username: user.username,
-          notBefore: notBefore.toISOString(),
-        }),
-        id,
-      };
-      await d.outbox.run([{ subject: SUBJECTS.sessionsRevoked, event }], async () => {
+      await d.outbox.run([events.sessionsRevoked(user, notBefore, id)], async () => {
         await d.signOuts.record(job);
         try {
           await d.kc.resetPassword(user.kcId!, password);

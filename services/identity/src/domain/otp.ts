@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   assertMaySend,
   assertUsable as assertUsableCode,
@@ -31,7 +32,8 @@ export {
  * Time is always passed in, so the rules can be exercised without waiting.
  */
 
-export type OtpPurpose = 'reset' | 'change';
+export type OtpPurpose = 'reset' | 'change' | 'email';
+export const OTP_PURPOSES: readonly OtpPurpose[] = ['reset', 'change', 'email'];
 
 /** How long a verified code (or a verified current password) stays good for the next step. */
 export const VERIFIED_WINDOW_MS = 10 * 60_000;
@@ -47,6 +49,8 @@ export interface OtpRecord {
   verifiedAt?: Date | null;
   /** Password change: when the current password was last confirmed against Keycloak. */
   currentPasswordVerifiedAt?: Date | null;
+  /** Email change: the address the code went to, applied when the code is confirmed. */
+  newEmail?: string | null;
 }
 
 export const OTP_MESSAGES = {
@@ -62,6 +66,16 @@ export const codeMatches = (record: OtpRecord, code: string): Promise<boolean> =
 export interface IssuedCode {
   code: string;
   record: OtpRecord;
+}
+
+/**
+ * Where a reset asked for an account that does not exist keeps its code: a negative number (real
+ * ids are positive) derived from the text as typed, so the request, the 30 s resend rule and the
+ * wrong-code count answer exactly as for an account (no enumeration); no mail is sent.
+ */
+export function unknownAccountKey(emailOrUsername: string): number {
+  const digest = createHash('sha256').update(emailOrUsername.trim().toLowerCase()).digest();
+  return -(digest.readUIntBE(0, 6) + 1);
 }
 
 export async function issueCode(userId: number, purpose: OtpPurpose, now: Date): Promise<IssuedCode> {

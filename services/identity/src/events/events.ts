@@ -6,6 +6,7 @@ import {
   type UserDeletedData,
   type UserRegisteredData,
   type UserRejectedData,
+  type UserSessionsRevokedData,
   type UserUpdatedData,
 } from '@qm/contracts/events';
 import { type EventEnvelope, makeEvent, type OutgoingEvent } from '@qm/platform';
@@ -48,6 +49,19 @@ export const events = {
       phoneNumber: u.phoneNumber,
       role: u.role,
     }),
+  /**
+   * Every session the user began before `notBefore` ends: the gateway drops them from each
+   * replica's cache and from its store (docs/adr/003 addendum). `id` lets the event share the id
+   * of the sign-out job it goes with.
+   */
+  sessionsRevoked: (u: { id: number; username: string }, notBefore: Date, id?: string): OutgoingEvent => {
+    const event = makeEvent<UserSessionsRevokedData>(SUBJECTS.sessionsRevoked, {
+      userId: u.id,
+      username: u.username,
+      notBefore: notBefore.toISOString(),
+    });
+    return { subject: SUBJECTS.sessionsRevoked, event: id ? { ...event, id } : event };
+  },
   activity: (user: { id: number; username: string }, action: string, details: string) =>
     ev<ActivityData>(ACTIVITY_SUBJECT, { userId: user.id, username: user.username, action, details }),
 };

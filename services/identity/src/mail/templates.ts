@@ -52,4 +52,25 @@ export const mails = {
       'Your password has been reset with a one-time code. All your sessions were signed out.',
       'If you did not do this, contact support at once.',
     ]),
+  /** To the new address: proves the user reads it before the change applies. */
+  emailChangeOtp: (u: Recipient, code: string) =>
+    message('Your Quartermaster email confirmation code', [
+      `Hello ${u.firstName},`,
+      `Your one-time code to confirm this address for the account "${u.username}" is: ${code}`,
+      'It is valid for 10 minutes. If you did not ask for it, ignore this email.',
+    ]),
+  /** To the old address, when the change is asked for: the owner can still act before it applies. */
+  emailChangeRequested: (u: Recipient, newEmail: string) =>
+    message('Your Quartermaster email is about to change', [
+      `Hello ${u.firstName},`,
+      `Someone signed in as "${u.username}" asked to change the account's email to ${newEmail}.`,
+      'If it was not you, change your password at once and contact support.',
+    ]),
+  /** To the old address, once the change has applied. */
+  emailChanged: (u: Recipient, newEmail: string) =>
+    message('Your Quartermaster email was changed', [
+      `Hello ${u.firstName},`,
+      `The email of your account "${u.username}" is now ${newEmail}. Mail no longer comes to this address.`,
+      'If you did not do this, contact support at once.',
+    ]),
 };

@@ -1,12 +1,12 @@
 import { type Connection, Schema } from 'mongoose';
-import { isDuplicateKeyError } from '@qm/platform';
+import { attemptOpenFilter, type CountedCode, isDuplicateKeyError } from '@qm/platform';
 import type { OtpPurpose, OtpRecord } from '../domain/otp';
-import { OTP_MAX_ATTEMPTS, OTP_RESEND_MS, VERIFIED_WINDOW_MS } from '../domain/otp';
+import { OTP_PURPOSES, OTP_RESEND_MS, VERIFIED_WINDOW_MS } from '../domain/otp';
 
 const otpSchema = new Schema<OtpRecord>(
   {
     userId: { type: Number, required: true },
-    purpose: { type: String, enum: ['reset', 'change'], required: true },
+    purpose: { type: String, enum: OTP_PURPOSES, required: true },
     codeHash: { type: String, required: true },
     salt: { type: String, required: true },
     expiresAt: { type: Date, required: true },
@@ -14,6 +14,7 @@ const otpSchema = new Schema<OtpRecord>(
     sentAt: { type: Date, required: true },
     verifiedAt: { type: Date, default: null },
     currentPasswordVerifiedAt: { type: Date, default: null },
+    newEmail: { type: String, default: null },
   },
   { collection: 'otps', versionKey: false, strict: true },
 );
@@ -53,21 +54,28 @@ export function createOtpStore(conn: Connection) {
         throw err;
       }
     },
-    /** Counts a wrong try; answers the attempts after it, or undefined if the code changed meanwhile. */
-    async countWrong(rec: OtpRecord): Promise<number | undefined> {
-      const doc = await Otps.findOneAndUpdate(
-        {
-          userId: rec.userId,
-          purpose: rec.purpose,
-          codeHash: rec.codeHash,
-          attempts: { $lt: OTP_MAX_ATTEMPTS },
+    /**
+     * The code of (userId, purpose) for `checkCountFirst`: an attempt is taken with one conditional
+     * update before any comparison (atomic in our FerretDB too, ADR 008).
+     */
+    counted(userId: number, purpose: OtpPurpose): CountedCode<OtpRecord> {
+      return {
+        reserveAttempt: (now) =>
+          Otps.findOneAndUpdate(
+            { userId, purpose, ...attemptOpenFilter(now) },
+            { $inc: { attempts: 1 } },
+            { new: true },
+          )
+            .lean<OtpRecord>()
+            .exec(),
+        current: () => Otps.findOne({ userId, purpose }).lean<OtpRecord>().exec(),
+        async refundAttempt(rec) {
+          await Otps.updateOne(
+            { userId, purpose, codeHash: rec.codeHash, attempts: { $gt: 0 } },
+            { $inc: { attempts: -1 } },
+          );
         },
-        { $inc: { attempts: 1 } },
-        { new: true },
-      )
-        .lean<OtpRecord>()
-        .exec();
-      return doc?.attempts;
+      };
     },
     async markVerified(rec: OtpRecord, at: Date): Promise<void> {
       await Otps.updateOne(

@@ -1,17 +1,6 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Modal,
-  PasswordInput,
-  Stack,
-  Text,
-  TextInput,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconLock } from '@tabler/icons-react';
+import { CodeStep } from './CodeStep';
 import { useChangePasswordFlow } from './useChangePasswordFlow';
 
 export { RESEND_SECONDS, SUCCESS_CLOSE_MS, type ChangePasswordStep } from './useChangePasswordFlow';
@@ -50,57 +39,32 @@ export function ChangePasswordSection() {
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         {step === 'otp-verification' && (
-          <form
-            noValidate
-            aria-label="Verify code"
-            onSubmit={otpForm.onSubmit((values) => verifyOtp.mutate(values.otp.trim()))}
-          >
-            <Stack gap="md">
-              <Text size="sm" role="status">
-                {sendOtp.isPending
-                  ? 'Sending a 6-digit verification code to your registered email...'
-                  : sendOtp.isError
-                    ? 'The verification code could not be sent. Use Resend OTP to try again.'
-                    : 'We sent a 6-digit verification code to your registered email. Enter it below to continue.'}
-              </Text>
-              {sendWaiting && cooldown.active && (
+          <CodeStep
+            name="Verify code"
+            status={
+              sendOtp.isPending
+                ? 'Sending a 6-digit verification code to your registered email...'
+                : sendOtp.isError
+                  ? 'The verification code could not be sent. Use Resend OTP to try again.'
+                  : 'We sent a 6-digit verification code to your registered email. Enter it below to continue.'
+            }
+            notice={
+              sendWaiting &&
+              cooldown.active && (
                 <Alert color="blue" variant="light">
                   A code was sent less than 30 seconds ago and is still valid. You can ask for a new one when
                   the countdown ends.
                 </Alert>
-              )}
-              <TextInput
-                label="Verification code"
-                placeholder="Enter 6-digit code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                required
-                data-autofocus
-                {...otpForm.getInputProps('otp')}
-              />
-              <Group justify="space-between" gap="sm">
-                <Text size="sm" c="dimmed">
-                  Didn&apos;t get it?{' '}
-                  <Anchor
-                    component="button"
-                    type="button"
-                    size="sm"
-                    onClick={() => sendOtp.mutate()}
-                    disabled={cooldown.active || sendOtp.isPending}
-                    c={cooldown.active || sendOtp.isPending ? 'dimmed' : undefined}
-                    style={{ cursor: cooldown.active ? 'not-allowed' : undefined }}
-                    aria-label={cooldown.active ? `Resend OTP, available in ${cooldown.label}` : 'Resend OTP'}
-                  >
-                    {cooldown.active ? `Resend OTP in ${cooldown.label}` : 'Resend OTP'}
-                  </Anchor>
-                </Text>
-                <Button type="submit" loading={verifyOtp.isPending}>
-                  Verify OTP
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+              )
+            }
+            form={otpForm}
+            onSubmit={(otp) => verifyOtp.mutate(otp)}
+            submitLabel="Verify OTP"
+            submitting={verifyOtp.isPending}
+            cooldown={cooldown}
+            onResend={() => sendOtp.mutate()}
+            resending={sendOtp.isPending}
+          />
         )}
 
         {step === 'enter-password' && (

@@ -5,6 +5,8 @@ import { ProfileForm as ProfileSchema } from '@qm/contracts/rest';
 import { apiFetch, CURRENT_USER_QUERY_KEY, errorMessage, type CurrentUser } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
+import { EmailChangeDialog } from './EmailChangeDialog';
+import { useEmailChangeFlow } from './useEmailChangeFlow';
 
 type ProfileValues = {
   firstName: string;
@@ -18,6 +20,7 @@ type ProfileValues = {
 };
 
 const text = (value: string | null | undefined) => value ?? '';
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 function valuesOf(user: CurrentUser): ProfileValues {
   return {
@@ -53,7 +56,11 @@ function bodyOf(values: ProfileValues, manufacturer: boolean) {
   return body;
 }
 
-/** The "Profile Information" tab (spec §2 /profile). */
+/**
+ * The "Profile Information" tab (spec §2 /profile). Another email address is not saved with the
+ * rest: the other fields are, then the email change dialog asks for the current password and the
+ * code sent to the new address.
+ */
 export function ProfileForm({ user }: { user: CurrentUser }) {
   const queryClient = useQueryClient();
   const manufacturer = user.role === 'Manufacturer';
@@ -63,12 +70,19 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
     validate: zod4Resolver(ProfileSchema),
   });
 
+  const emailChange = useEmailChangeFlow((email) => {
+    const saved = { ...form.getInitialValues(), email };
+    form.setInitialValues(saved);
+    form.setFieldValue('email', email);
+    form.resetDirty({ ...form.getValues(), email });
+  });
+
   const save = useMutation({
     mutationFn: (values: ProfileValues) =>
       apiFetch('/api/user/profile', { method: 'PATCH', body: bodyOf(values, manufacturer) }),
     onSuccess: async (_data, values) => {
       form.setInitialValues(values);
-      form.resetDirty(values);
+      form.resetDirty({ ...form.getValues(), ...values });
       await queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
       notifications.show({
         color: 'green',
@@ -85,80 +99,93 @@ export function ProfileForm({ user }: { user: CurrentUser }) {
     },
   });
 
+  // The dialog sits beside the form, not in it: React passes a portal's submit on to the outer form.
   return (
-    <form
-      noValidate
-      aria-label="Profile information"
-      onSubmit={form.onSubmit((values) => save.mutate(values))}
-    >
-      <Stack gap="md">
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
-          <TextInput
-            label="First Name"
-            autoComplete="given-name"
-            required
-            {...form.getInputProps('firstName')}
-          />
-          <TextInput
-            label="Last Name"
-            autoComplete="family-name"
-            required
-            {...form.getInputProps('lastName')}
-          />
-          <TextInput
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            {...form.getInputProps('email')}
-          />
-          <TextInput
-            label="Phone Number"
-            type="tel"
-            autoComplete="tel"
-            placeholder="+91 98765 43210"
-            {...form.getInputProps('phoneNumber')}
-          />
-        </SimpleGrid>
-        <TextInput
-          label="Address"
-          autoComplete="street-address"
-          placeholder="Unit, base or office address"
-          {...form.getInputProps('address')}
-        />
-        <Textarea
-          label="Bio"
-          placeholder="A few words about you or your organisation"
-          autosize
-          minRows={3}
-          maxRows={8}
-          {...form.getInputProps('bio')}
-        />
-        {manufacturer && (
+    <>
+      <form
+        noValidate
+        aria-label="Profile information"
+        onSubmit={form.onSubmit((values) => {
+          if (sameAddress(values.email, text(user.email))) return save.mutate(values);
+          // The rest is saved with the address in effect; the new one goes through the dialog.
+          const rest = { ...values, email: form.getInitialValues().email };
+          const othersChanged = (Object.keys(values) as (keyof ProfileValues)[]).some(
+            (k) => k !== 'email' && form.isDirty(k),
+          );
+          if (othersChanged) save.mutate(rest);
+          emailChange.open(values.email.trim());
+        })}
+      >
+        <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
             <TextInput
-              label="License Number"
-              description="Your manufacturing license number, e.g. MFG-1234-5678"
-              placeholder="MFG-1234-5678"
-              {...form.getInputProps('licenseNumber')}
+              label="First Name"
+              autoComplete="given-name"
+              required
+              {...form.getInputProps('firstName')}
             />
-            <NumberInput
-              label="Years of Experience"
-              description="Years your company has manufactured defence equipment"
-              min={0}
-              max={100}
-              allowDecimal={false}
-              allowNegative={false}
-              {...form.getInputProps('yearsOfExperience')}
+            <TextInput
+              label="Last Name"
+              autoComplete="family-name"
+              required
+              {...form.getInputProps('lastName')}
+            />
+            <TextInput
+              label="Email"
+              type="email"
+              autoComplete="email"
+              required
+              {...form.getInputProps('email')}
+            />
+            <TextInput
+              label="Phone Number"
+              type="tel"
+              autoComplete="tel"
+              placeholder="+91 98765 43210"
+              {...form.getInputProps('phoneNumber')}
             />
           </SimpleGrid>
-        )}
-        <Group justify="flex-end">
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Changes'}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+          <TextInput
+            label="Address"
+            autoComplete="street-address"
+            placeholder="Unit, base or office address"
+            {...form.getInputProps('address')}
+          />
+          <Textarea
+            label="Bio"
+            placeholder="A few words about you or your organisation"
+            autosize
+            minRows={3}
+            maxRows={8}
+            {...form.getInputProps('bio')}
+          />
+          {manufacturer && (
+            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+              <TextInput
+                label="License Number"
+                description="Your manufacturing license number, e.g. MFG-1234-5678"
+                placeholder="MFG-1234-5678"
+                {...form.getInputProps('licenseNumber')}
+              />
+              <NumberInput
+                label="Years of Experience"
+                description="Years your company has manufactured defence equipment"
+                min={0}
+                max={100}
+                allowDecimal={false}
+                allowNegative={false}
+                {...form.getInputProps('yearsOfExperience')}
+              />
+            </SimpleGrid>
+          )}
+          <Group justify="flex-end">
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? 'Saving...' : 'Save Changes'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <EmailChangeDialog flow={emailChange} />
+    </>
   );
 }

@@ -439,6 +439,25 @@ export interface VerifyPasswordChangeOtpResponse {
   user?: User | undefined;
 }
 
+export interface RequestEmailChangeRequest {
+  newEmail: string;
+  currentPassword: string;
+}
+
+export interface RequestEmailChangeResponse {
+  message: string;
+  resendAfterSeconds: number;
+}
+
+export interface ConfirmEmailChangeRequest {
+  otp: string;
+}
+
+export interface ConfirmEmailChangeResponse {
+  user?: User | undefined;
+  message: string;
+}
+
 export interface GetUserRequest {
   id: number;
 }
@@ -4273,6 +4292,340 @@ export const VerifyPasswordChangeOtpResponse: MessageFns<VerifyPasswordChangeOtp
   },
 };
 
+function createBaseRequestEmailChangeRequest(): RequestEmailChangeRequest {
+  return { newEmail: "", currentPassword: "" };
+}
+
+export const RequestEmailChangeRequest: MessageFns<RequestEmailChangeRequest> = {
+  encode(message: RequestEmailChangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.newEmail !== "") {
+      writer.uint32(10).string(message.newEmail);
+    }
+    if (message.currentPassword !== "") {
+      writer.uint32(18).string(message.currentPassword);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestEmailChangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestEmailChangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.newEmail = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.currentPassword = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestEmailChangeRequest {
+    return {
+      newEmail: isSet(object.newEmail)
+        ? globalThis.String(object.newEmail)
+        : isSet(object.new_email)
+        ? globalThis.String(object.new_email)
+        : "",
+      currentPassword: isSet(object.currentPassword)
+        ? globalThis.String(object.currentPassword)
+        : isSet(object.current_password)
+        ? globalThis.String(object.current_password)
+        : "",
+    };
+  },
+
+  toJSON(message: RequestEmailChangeRequest): unknown {
+    const obj: any = {};
+    if (message.newEmail !== "") {
+      obj.newEmail = message.newEmail;
+    }
+    if (message.currentPassword !== "") {
+      obj.currentPassword = message.currentPassword;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestEmailChangeRequest>, I>>(base?: I): RequestEmailChangeRequest {
+    return RequestEmailChangeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestEmailChangeRequest>, I>>(object: I): RequestEmailChangeRequest {
+    const message = createBaseRequestEmailChangeRequest();
+    message.newEmail = object.newEmail ?? "";
+    message.currentPassword = object.currentPassword ?? "";
+    return message;
+  },
+};
+
+function createBaseRequestEmailChangeResponse(): RequestEmailChangeResponse {
+  return { message: "", resendAfterSeconds: 0 };
+}
+
+export const RequestEmailChangeResponse: MessageFns<RequestEmailChangeResponse> = {
+  encode(message: RequestEmailChangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== "") {
+      writer.uint32(10).string(message.message);
+    }
+    if (message.resendAfterSeconds !== 0) {
+      writer.uint32(16).int32(message.resendAfterSeconds);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestEmailChangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestEmailChangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.resendAfterSeconds = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestEmailChangeResponse {
+    return {
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      resendAfterSeconds: isSet(object.resendAfterSeconds)
+        ? globalThis.Number(object.resendAfterSeconds)
+        : isSet(object.resend_after_seconds)
+        ? globalThis.Number(object.resend_after_seconds)
+        : 0,
+    };
+  },
+
+  toJSON(message: RequestEmailChangeResponse): unknown {
+    const obj: any = {};
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.resendAfterSeconds !== 0) {
+      obj.resendAfterSeconds = Math.round(message.resendAfterSeconds);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestEmailChangeResponse>, I>>(base?: I): RequestEmailChangeResponse {
+    return RequestEmailChangeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestEmailChangeResponse>, I>>(object: I): RequestEmailChangeResponse {
+    const message = createBaseRequestEmailChangeResponse();
+    message.message = object.message ?? "";
+    message.resendAfterSeconds = object.resendAfterSeconds ?? 0;
+    return message;
+  },
+};
+
+function createBaseConfirmEmailChangeRequest(): ConfirmEmailChangeRequest {
+  return { otp: "" };
+}
+
+export const ConfirmEmailChangeRequest: MessageFns<ConfirmEmailChangeRequest> = {
+  encode(message: ConfirmEmailChangeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.otp !== "") {
+      writer.uint32(10).string(message.otp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmEmailChangeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmEmailChangeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.otp = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmEmailChangeRequest {
+    return { otp: isSet(object.otp) ? globalThis.String(object.otp) : "" };
+  },
+
+  toJSON(message: ConfirmEmailChangeRequest): unknown {
+    const obj: any = {};
+    if (message.otp !== "") {
+      obj.otp = message.otp;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmEmailChangeRequest>, I>>(base?: I): ConfirmEmailChangeRequest {
+    return ConfirmEmailChangeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmEmailChangeRequest>, I>>(object: I): ConfirmEmailChangeRequest {
+    const message = createBaseConfirmEmailChangeRequest();
+    message.otp = object.otp ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmEmailChangeResponse(): ConfirmEmailChangeResponse {
+  return { user: undefined, message: "" };
+}
+
+export const ConfirmEmailChangeResponse: MessageFns<ConfirmEmailChangeResponse> = {
+  encode(message: ConfirmEmailChangeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmEmailChangeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmEmailChangeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmEmailChangeResponse {
+    return {
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: ConfirmEmailChangeResponse): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmEmailChangeResponse>, I>>(base?: I): ConfirmEmailChangeResponse {
+    return ConfirmEmailChangeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmEmailChangeResponse>, I>>(object: I): ConfirmEmailChangeResponse {
+    const message = createBaseConfirmEmailChangeResponse();
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
 function createBaseGetUserRequest(): GetUserRequest {
   return { id: 0 };
 }
@@ -5477,6 +5830,33 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): VerifyPasswordChangeOtpResponse =>
       VerifyPasswordChangeOtpResponse.decode(value),
   },
+  /**
+   * A new email address: the current password, then a code sent to the new address (same rules as
+   * the password codes) and a notice to the old one. UpdateProfile refuses another address.
+   */
+  requestEmailChange: {
+    path: "/qm.identity.v1.IdentityService/RequestEmailChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RequestEmailChangeRequest): Buffer =>
+      Buffer.from(RequestEmailChangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RequestEmailChangeRequest => RequestEmailChangeRequest.decode(value),
+    responseSerialize: (value: RequestEmailChangeResponse): Buffer =>
+      Buffer.from(RequestEmailChangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RequestEmailChangeResponse => RequestEmailChangeResponse.decode(value),
+  },
+  /** Applies the address the code went to (ALREADY_EXISTS if taken meanwhile) and tells the old one. */
+  confirmEmailChange: {
+    path: "/qm.identity.v1.IdentityService/ConfirmEmailChange" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmEmailChangeRequest): Buffer =>
+      Buffer.from(ConfirmEmailChangeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmEmailChangeRequest => ConfirmEmailChangeRequest.decode(value),
+    responseSerialize: (value: ConfirmEmailChangeResponse): Buffer =>
+      Buffer.from(ConfirmEmailChangeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmEmailChangeResponse => ConfirmEmailChangeResponse.decode(value),
+  },
   /** Any signed-in caller; non-admins get the public card of a manufacturer only. */
   getUser: {
     path: "/qm.identity.v1.IdentityService/GetUser" as const,
@@ -5561,6 +5941,13 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   requestPasswordChangeOtp: handleUnaryCall<RequestPasswordChangeOtpRequest, RequestPasswordChangeOtpResponse>;
   verifyCurrentPassword: handleUnaryCall<VerifyCurrentPasswordRequest, VerifyCurrentPasswordResponse>;
   verifyPasswordChangeOtp: handleUnaryCall<VerifyPasswordChangeOtpRequest, VerifyPasswordChangeOtpResponse>;
+  /**
+   * A new email address: the current password, then a code sent to the new address (same rules as
+   * the password codes) and a notice to the old one. UpdateProfile refuses another address.
+   */
+  requestEmailChange: handleUnaryCall<RequestEmailChangeRequest, RequestEmailChangeResponse>;
+  /** Applies the address the code went to (ALREADY_EXISTS if taken meanwhile) and tells the old one. */
+  confirmEmailChange: handleUnaryCall<ConfirmEmailChangeRequest, ConfirmEmailChangeResponse>;
   /** Any signed-in caller; non-admins get the public card of a manufacturer only. */
   getUser: handleUnaryCall<GetUserRequest, GetUserResponse>;
   /** Administrators only. */
@@ -5803,6 +6190,41 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: VerifyPasswordChangeOtpResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A new email address: the current password, then a code sent to the new address (same rules as
+   * the password codes) and a notice to the old one. UpdateProfile refuses another address.
+   */
+  requestEmailChange(
+    request: RequestEmailChangeRequest,
+    callback: (error: ServiceError | null, response: RequestEmailChangeResponse) => void,
+  ): ClientUnaryCall;
+  requestEmailChange(
+    request: RequestEmailChangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RequestEmailChangeResponse) => void,
+  ): ClientUnaryCall;
+  requestEmailChange(
+    request: RequestEmailChangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RequestEmailChangeResponse) => void,
+  ): ClientUnaryCall;
+  /** Applies the address the code went to (ALREADY_EXISTS if taken meanwhile) and tells the old one. */
+  confirmEmailChange(
+    request: ConfirmEmailChangeRequest,
+    callback: (error: ServiceError | null, response: ConfirmEmailChangeResponse) => void,
+  ): ClientUnaryCall;
+  confirmEmailChange(
+    request: ConfirmEmailChangeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmEmailChangeResponse) => void,
+  ): ClientUnaryCall;
+  confirmEmailChange(
+    request: ConfirmEmailChangeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmEmailChangeResponse) => void,
   ): ClientUnaryCall;
   /** Any signed-in caller; non-admins get the public card of a manufacturer only. */
   getUser(
