@@ -53,6 +53,7 @@ const transaction: walletV1.Transaction = {
   createdAt: '2026-11-23T10:01:00.000Z',
   updatedAt: '2026-11-23T10:01:00.000Z',
   counterparty: 'havildar',
+  failureReason: '',
 };
 
 /** Default answers; a test replaces one with `answer(method, fn)`. */
@@ -191,6 +192,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
             providerPaymentId: '',
             senderWalletId: 3,
             receiverWalletId: null,
+            failureReason: '',
           },
         ],
         total: 41,
