@@ -263,6 +263,9 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       [100000, 10000000],
       [100.1, 10010],
       ['0100.10', 10010],
+      // Leading zeros are taken as the value they pad (issue 29: was "must be between ₹100 and ₹100,000").
+      ['000000000000229.68', 22968],
+      ['0000000000100000', 10000000],
     ])('create-order amount %j is %d paise', async (amount, paise) => {
       const res = await call('POST', '/api/create-order', { as: 'army', body: { amount } });
       expect(res).toMatchObject({
@@ -278,6 +281,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       ['1234.56', 123456],
       [0.29, 29],
       ['99999999.99', 9999999999],
+      ['0000000000099999999.99', 9999999999],
     ])('transfer amount %j is %d paise', async (amount, paise) => {
       const res = await call('POST', '/api/wallet/transfer', {
         as: 'army',
