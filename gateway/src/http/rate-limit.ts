@@ -66,19 +66,22 @@ export function isLimiter(mw: RefusingMiddleware): mw is Limiter {
 }
 
 /**
- * The account a public sign-in or password-reset request names (its `username` or `emailOrUsername`,
- * compared as the services do: trimmed, any letter case), or the signed-in caller for their own
- * code routes. Undefined when the request names none (SSO sign-in): only the address limit applies.
+ * The account a sign-in or password-reset request names (its `username` or `emailOrUsername`,
+ * compared as the services do: trimmed, any letter case), whoever sends it (a session does not buy
+ * a budget of its own against another account); else the signed-in caller, for their own code
+ * routes. Undefined when the request names none (SSO sign-in): only the address limit applies.
  */
 function accountOf(req: Request, res: Response): string | undefined {
-  const caller = res.locals.ctx?.caller;
-  if (caller) return `user:${caller.userId}`;
   const body: unknown = req.body;
-  if (!body || typeof body !== 'object') return undefined;
-  const { username, emailOrUsername } = body as Record<string, unknown>;
+  const { username, emailOrUsername } = (body && typeof body === 'object' ? body : {}) as Record<
+    string,
+    unknown
+  >;
   const name = typeof emailOrUsername === 'string' ? emailOrUsername : username;
   const normalised = typeof name === 'string' ? name.trim().toLowerCase() : '';
-  return normalised ? `account:${normalised}` : undefined;
+  if (normalised) return `account:${normalised}`;
+  const caller = res.locals.ctx?.caller;
+  return caller ? `user:${caller.userId}` : undefined;
 }
 
 type LimitKey = 'ip' | 'user' | 'account';
