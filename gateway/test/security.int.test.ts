@@ -155,6 +155,24 @@ describe('rate limits shared by gateway replicas (MongoDB)', () => {
   });
 });
 
+describe('rate limits without their database', () => {
+  it('refuse with a 503 (the limit cannot hold), never a 500 or a free pass', async () => {
+    // Nothing listens there: the connection fails after the driver's server selection timeout.
+    const unreachable = mongoHitCounter({ url: 'mongodb://127.0.0.1:9', db: 'qm_test_unreachable' });
+    const gw = await startGateway({}, headerSessions({}), { rateLimits: unreachable });
+    try {
+      const res = await signIn(gw, uniqueName('someone'));
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({
+        message: 'Service temporarily unavailable. Please try again shortly.',
+      });
+    } finally {
+      await gw.stop();
+      await unreachable.close();
+    }
+  });
+});
+
 describe('the hit counter', () => {
   const db = uniqueName('qm_test_gw_counter');
   const counter = counterOn(db);
