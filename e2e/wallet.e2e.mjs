@@ -92,7 +92,8 @@ async function codeFor(to, seen) {
 
 async function openWallet(page) {
   const [request] = await Promise.all([
-    page.waitForRequest((req) => new URL(req.url()).pathname === '/api/wallet'),
+    // The page's load records the view: POST /api/wallet/views (a GET never records one).
+    page.waitForRequest((req) => new URL(req.url()).pathname === '/api/wallet/views'),
     page.goto(`${BASE_URL}/wallet`),
   ]);
   await page.getByRole('heading', { name: 'Wallet', exact: true }).waitFor();
@@ -188,11 +189,12 @@ await step(
     const calls = [];
     const record = (req) => {
       const { pathname, search } = new URL(req.url());
-      if (pathname === '/api/wallet' || pathname === '/api/transactions') calls.push(pathname + search);
+      if (pathname.startsWith('/api/wallet') || pathname === '/api/transactions')
+        calls.push(`${req.method()} ${pathname}${search}`);
     };
     page.on('request', record);
     const request = await openWallet(page);
-    assert(new URL(request.url()).searchParams.get('view') === '1', `wallet loaded as ${request.url()}`);
+    assert(request.method() === 'POST', `wallet loaded as ${request.method()} ${request.url()}`);
     await expectBalance(page, '₹0.00');
     await page.getByText('Actions', { exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Transaction History' }).waitFor();
@@ -200,8 +202,8 @@ await step(
     await page.waitForTimeout(500);
     page.off('request', record);
     // One view recorded per visit, and the shell's prefetch of the history is the page's own request.
-    const views = calls.filter((call) => call === '/api/wallet?view=1');
-    const histories = calls.filter((call) => call.startsWith('/api/transactions'));
+    const views = calls.filter((call) => call === 'POST /api/wallet/views');
+    const histories = calls.filter((call) => call.startsWith('GET /api/transactions'));
     assert(views.length === 1 && histories.length === 1, `opening /wallet asked ${calls.join(', ')}`);
     await shot(page, 'empty');
   },

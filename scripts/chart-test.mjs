@@ -410,11 +410,13 @@ const valueSets = [
       '--set',
       'ingress.tls.enabled=true',
       '--set-string',
+      'ingress.trustedProxies=10.244.0.0/16',
+      '--set-string',
       'networkPolicy.gatewayFrom[0].namespaceSelector.matchLabels.ingress=true',
     ],
     overlay: {
       services: Object.fromEntries(Object.keys(defaults.services).map((n) => [n, { enabled: true }])),
-      ingress: { enabled: true },
+      ingress: { enabled: true, trustedProxies: '10.244.0.0/16' },
     },
   },
 ];
@@ -517,6 +519,11 @@ const mustFail = [
       'services.identity.enabled=false',
     ],
     message: 'services.wallet calls identity, which is not enabled',
+  },
+  {
+    what: 'the ingress without the proxies the gateway may believe',
+    args: ['--set', 'ingress.enabled=true'],
+    message: 'ingress.trustedProxies is required with the ingress',
   },
   {
     what: 'SMTP neither installed nor external',

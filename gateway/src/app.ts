@@ -9,19 +9,29 @@ import { createApi, type Api } from './http/api';
 import { requestContext } from './http/context';
 import { originCheck } from './http/csrf';
 import { apiNotFound, errorHandler } from './http/errors';
-import { frontendRoutes, type UpgradeHandler } from './http/frontends';
+import { frontendRoutes, REMOTES, SHELL_DEV_PORT, type UpgradeHandler } from './http/frontends';
 import { healthRoutes } from './http/health';
 import { createMetrics } from './http/metrics';
 import { authenticate } from './http/session';
 import { traceRequests } from './http/tracing';
 import { registerRoutes } from './routes';
 
-/** Builds the Express app; no listening, so tests can drive it on any port. */
-export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?: UpgradeHandler } {
+/**
+ * Builds the Express app and the one serving GET /metrics on the private METRICS_PORT; no listening,
+ * so tests can drive them on any port.
+ */
+export function createApp(deps: GatewayDeps): {
+  app: Express;
+  api: Api;
+  metrics: Express;
+  upgrade?: UpgradeHandler;
+} {
   const { config, log } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, uniquelocal');
+  // X-Forwarded-For (the client address of rate limits and logs) only from the configured proxies:
+  // anyone else could pick their own address with it.
+  app.set('trust proxy', config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false);
   const metrics = createMetrics();
   const keycloakOrigin = new URL(config.KEYCLOAK_PUBLIC_URL).origin;
 
@@ -36,7 +46,13 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
           // The shell loads remotes from our own origin; Keycloak (keycloak-js for SSO: token calls
           // and its silent-check iframe) is the one other origin the page talks to.
           'script-src': ["'self'"],
-          'connect-src': ["'self'", 'ws:', 'wss:', keycloakOrigin],
+          // The API and its live events (SSE) are same-origin; only the dev servers' hot reload
+          // needs a websocket (see devSockets).
+          'connect-src': [
+            "'self'",
+            keycloakOrigin,
+            ...(config.FRONTEND_DEV ? devSockets(config.PUBLIC_URL) : []),
+          ],
           'frame-src': ["'self'", keycloakOrigin],
           'form-action': ["'self'", keycloakOrigin],
           'img-src': ["'self'", 'data:', 'blob:'],
@@ -51,10 +67,13 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
   app.use(compression());
   app.use(metrics.middleware);
   healthRoutes(app, config.services);
-  metrics.expose(app);
+  // Metrics are served on METRICS_PORT only; here they are a 404 (not the SPA fallback's page).
+  app.all('/metrics', (_req, res) => {
+    res.status(404).json({ message: 'Not found' });
+  });
 
   const apiRouter = Router();
-  const api = createApi(apiRouter);
+  const api = createApi(apiRouter, { counters: deps.rateLimits });
   // A provider's webhook carries no session and comes from no page of ours: its signature is the
   // authority, so neither the origin check nor the session lookup applies to it.
   const unlessSessionless =
@@ -79,5 +98,20 @@ export function createApp(deps: GatewayDeps): { app: Express; api: Api; upgrade?
 
   const upgrade = frontendRoutes(app, { dist: config.FRONTEND_DIST, dev: config.FRONTEND_DEV });
   app.use(errorHandler(log));
-  return { app, api, upgrade };
+  const metricsApp = express();
+  metricsApp.disable('x-powered-by');
+  metrics.expose(metricsApp);
+  return { app, api, metrics: metricsApp, upgrade };
+}
+
+/**
+ * Hot reload's websockets in FRONTEND_DEV: through the gateway's own origin (which 'self' covers in
+ * current browsers; named for those where it does not), or straight to the dev servers
+ * (QM_HMR_DIRECT=1, frontends/rspack.shared.mjs).
+ */
+function devSockets(publicUrl: string): string[] {
+  const own = new URL(publicUrl);
+  own.protocol = own.protocol === 'https:' ? 'wss:' : 'ws:';
+  const direct = [SHELL_DEV_PORT, ...Object.values(REMOTES)].map((p) => `ws://localhost:${p}`);
+  return [own.origin, ...direct];
 }

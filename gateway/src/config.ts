@@ -7,11 +7,39 @@ const grpcAddr = z
   .regex(/^[\w.-]+:\d{1,5}$/, 'must be host:port')
   .optional();
 
+const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {
+  error: (iss) => `"${String(iss.input)}" is not an IP address or CIDR`,
+});
+
+/**
+ * The proxies whose X-Forwarded-For the gateway believes: comma-separated addresses or CIDRs, or
+ * "none". Unset: loopback outside production (the local stack), nobody in production.
+ */
+const trustedProxies = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const items = v
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (items.length === 1 && items[0] === 'none') return [];
+    for (const item of items) {
+      const r = proxyAddress.safeParse(item);
+      if (!r.success) ctx.addIssue({ code: 'custom', message: r.error.issues[0]!.message });
+    }
+    return items;
+  });
+
 /** Every service of the roster may be configured by `<NAME>_GRPC_ADDR`. */
 export const gatewayEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PORT: port(8080),
+  /** GET /metrics (Prometheus) is served here only, never on PORT, which the ingress routes. */
+  METRICS_PORT: port(9464),
+  TRUSTED_PROXIES: trustedProxies,
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(50).max(60000).default(5000),
   FRONTEND_DIST: z.string().optional(),
@@ -64,8 +92,15 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     const addr = (c as Record<string, unknown>)[`${n.toUpperCase()}_GRPC_ADDR`];
     if (typeof addr === 'string') services[n] = addr;
   }
-  return { ...c, services, SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET) };
+  return {
+    ...c,
+    services,
+    SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET),
+    TRUSTED_PROXIES: c.TRUSTED_PROXIES ?? (c.NODE_ENV === 'production' ? [] : LOOPBACK),
+  };
 }
+
+const LOOPBACK = ['127.0.0.1/8', '::1/128'];
 
 const DEV_SESSION_SECRET = 'qm-development-session-secret-not-for-production';
 

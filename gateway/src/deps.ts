@@ -1,6 +1,7 @@
 import type { Logger } from '@qm/platform';
 import type { Clients } from './clients';
 import type { GatewayConfig } from './config';
+import type { HitCounter } from './http/rate-limit-store';
 import type { SessionResolver } from './http/session';
 import type { LiveHub } from './live/hub';
 
@@ -12,4 +13,9 @@ export interface GatewayDeps {
   sessions: SessionResolver;
   /** The live events of GET /api/live; without it (no bus) that route answers 503. */
   live?: LiveHub;
+  /**
+   * The rate limits' counters, shared by every replica (MongoDB); without them (tests of other
+   * things) each limiter counts in this process's memory.
+   */
+  rateLimits?: HitCounter;
 }

@@ -2,6 +2,7 @@ import { createLogger, exitOnConfigError, initTracing, shutdownTracing } from '@
 import { createApp } from './app';
 import { createClients } from './clients';
 import { parseGatewayConfig } from './config';
+import { mongoHitCounter } from './http/rate-limit-store';
 import { createLiveHub } from './live/hub';
 import { sessionsFromConfig } from './session';
 
@@ -19,10 +20,20 @@ async function main() {
   const { sessions, bus, close: closeSessions } = await sessionsFromConfig(config, clients, log);
   sessions.start();
   const live = createLiveHub({ bus, log });
-  const { app, upgrade } = createApp({ config, log, clients, sessions, live });
+  // Rate limits counted in the same database, shared by every replica and kept across restarts.
+  const rateLimits = mongoHitCounter({
+    url: config.MONGO_URL,
+    db: config.MONGO_DB,
+    ferretdbPostgresqlUrl: config.FERRETDB_POSTGRESQL_URL,
+  });
+  const { app, metrics, upgrade } = createApp({ config, log, clients, sessions, live, rateLimits });
 
   const server = app.listen(config.PORT, () => {
     log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);
+  });
+  // Bound like the app; kept off PORT so that the ingress, which routes PORT, never serves it.
+  const metricsServer = metrics.listen(config.METRICS_PORT, () => {
+    log.info({ port: config.METRICS_PORT }, 'metrics on /metrics');
   });
   server.keepAliveTimeout = 65_000;
   if (upgrade) server.on('upgrade', upgrade);
@@ -32,9 +43,10 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'stopping');
+    metricsServer.close();
     server.close(() => {
       close();
-      void closeSessions()
+      void Promise.all([closeSessions(), rateLimits.close()])
         .then(shutdownTracing)
         .finally(() => process.exit(0));
     });

@@ -186,6 +186,59 @@ describe('REST contract', () => {
       expect(schema('/api/user/activity', 'post').properties.details.type).toContain('object');
     });
 
+    it("states sign-in's password rule as the server applies it: 6 characters, or 1 on the admin portal", async () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const login = (doc.paths['/api/login']!.post as any).requestBody.content['application/json'].schema;
+      // Valid exactly when portal is "admin" or the password has at least 6 characters.
+      expect(login.anyOf).toEqual([
+        { properties: { portal: { const: 'admin' } }, required: ['portal'] },
+        { properties: { password: { minLength: 6 } } },
+      ]);
+      const signIn = async (body: object) =>
+        (
+          await call('/api/login', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).status;
+      // Refused as the document says (400), or let through to the (absent) identity service: 503.
+      expect(await signIn({ username: 'sepoy', password: '12345' })).toBe(400);
+      expect(await signIn({ username: 'sepoy', password: '12345', portal: 'user' })).toBe(400);
+      expect(await signIn({ username: 'sepoy', password: '123456' })).toBe(503);
+      expect(await signIn({ username: 'admin', password: '1', portal: 'admin' })).toBe(503);
+    });
+
+    it("accepts a contact email exactly when the document's schema does", async () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any
+      const contact = (doc.paths['/api/contact']!.post as any).requestBody.content['application/json'].schema;
+      const email = contact.properties.email;
+      // No `format: email`: validators disagree on it (schemathesis refuses an apostrophe zod allows).
+      expect(email.format).toBeUndefined();
+      const documented = (value: string) =>
+        value.length <= email.maxLength && new RegExp(email.pattern as string).test(value);
+      const cases = [
+        'asha@example.test',
+        "o'neil@example.test",
+        ' asha@example.test',
+        'asha@example.test ',
+        'asha@example.test\n',
+        'asha@example',
+        'asha..b@example.test',
+        `${'a'.repeat(250)}@b.co`,
+      ];
+      for (const [i, value] of cases.entries()) {
+        const res = await call('/api/contact', {
+          method: 'POST',
+          // Each from its own client address (loopback is a trusted proxy), clear of the contact limit.
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `192.0.2.${i + 1}` },
+          body: JSON.stringify({ fullName: 'Asha', email: value, subject: 'Hello', message: 'Hi' }),
+        });
+        // 503: valid, and on to the (absent) support service.
+        expect([value, res.status]).toEqual([value, documented(value) ? 503 : 400]);
+      }
+    });
+
     it('documents the bounds, so clients and fuzzers know them', () => {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
       const params = (doc.paths['/api/products']!.get as any).parameters as any[];

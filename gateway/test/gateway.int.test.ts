@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { catalogV1 } from '@qm/contracts/grpc';
 import { Metadata } from '@grpc/grpc-js';
 import {
@@ -32,6 +33,8 @@ const INTERNAL_TOKEN = 'internal-token-for-gateway-tests-0123456789';
 async function fakeCatalog(delayMs: () => number) {
   const grpc: GrpcServer = createGrpcServer(log, { internalToken: INTERNAL_TOKEN });
   const seen: { requestId?: string; caller?: unknown; service?: string }[] = [];
+  /** recordView of each GetProduct call. */
+  const views: boolean[] = [];
   grpc.add('qm.catalog.v1.CatalogService', catalogV1.CatalogServiceService, {
     listProducts: async (_req, ctx) => {
       seen.push(ctx);
@@ -39,6 +42,7 @@ async function fakeCatalog(delayMs: () => number) {
       return { products: [product], total: 1, nextBeforeId: 0, etag: '', notModified: false };
     },
     getProduct: async (req) => {
+      views.push(req.recordView);
       if (req.id !== 1) throw notFound('Product not found');
       return { product };
     },
@@ -52,7 +56,7 @@ async function fakeCatalog(delayMs: () => number) {
   });
   const port = await grpc.listen(0, '127.0.0.1');
   grpc.setServing(true);
-  return { grpc, port, seen };
+  return { grpc, port, seen, views };
 }
 
 describe('gateway → gRPC (real servers on loopback)', () => {
@@ -83,6 +87,16 @@ describe('gateway → gRPC (real servers on loopback)', () => {
       expect.objectContaining({ id: 1, type: 'Equipment', price: '12500.50', stock: 4 }),
     ]);
     expect(catalog.seen.at(-1)).toEqual({ requestId: 'req-abcdef123', caller: army });
+  });
+
+  it('records a product view from its POST only, never from a GET (no state change on GET)', async () => {
+    catalog.views.length = 0;
+    expect((await get('/api/products/1')).status).toBe(200);
+    expect(catalog.views).toEqual([false]);
+    const viewed = await get('/api/products/1/views', { method: 'POST' });
+    expect(viewed.status).toBe(204);
+    expect(catalog.views).toEqual([false, true]);
+    expect((await get('/api/products/99/views', { method: 'POST' })).status).toBe(404);
   });
 
   it('answers 401 without a session, before calling the service', async () => {
@@ -184,13 +198,24 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     expect(await docs.text()).toContain('swagger');
   });
 
-  it('is healthy, ready while its downstreams serve, and exposes metrics', async () => {
+  it('is healthy, ready while its downstreams serve, and exposes metrics on the private port only', async () => {
     expect((await fetch(`${gw.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${gw.url}/readyz`);
     expect(ready.status).toBe(200);
     expect((await json(ready)).checks).toEqual({ catalog: 'serving' });
-    const metrics = await (await fetch(`${gw.url}/metrics`)).text();
-    expect(metrics).toContain('http_request_duration_seconds_bucket');
+    // The public port (the one the ingress routes) has no metrics (issue 29 §8).
+    for (const accept of ['*/*', 'text/html', 'text/plain'])
+      expect((await fetch(`${gw.url}/metrics`, { headers: { accept } })).status).toBe(404);
+    const server = gw.metrics.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('http_request_duration_seconds_bucket');
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 

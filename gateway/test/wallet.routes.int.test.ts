@@ -154,7 +154,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
   });
 
   describe('views: paise become two-decimal strings, enums names, 0 ids null', () => {
-    it('GET /api/wallet; ?view=1 asks the service to record the view', async () => {
+    it('GET /api/wallet records nothing (not even with ?view=1); POST /api/wallet/views does', async () => {
       const res = await call('GET', '/api/wallet', { as: 'army' });
       expect(res).toMatchObject({
         status: 200,
@@ -168,7 +168,11 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
         },
       });
       expect(lastCall('getWallet')).toMatchObject({ request: { recordView: false }, ctx: { caller: army } });
-      await call('GET', '/api/wallet?view=1', { as: 'army' });
+      // A GET has no effect, whatever a cross-site link adds to it (issue 29).
+      expect((await call('GET', '/api/wallet?view=1', { as: 'army' })).status).toBe(200);
+      expect(lastCall('getWallet')?.request).toEqual({ recordView: false });
+      const viewed = await call('POST', '/api/wallet/views', { as: 'army' });
+      expect(viewed).toMatchObject({ status: 200, body: { balance: '1234.50', isPinSetup: true } });
       expect(lastCall('getWallet')?.request).toEqual({ recordView: true });
     });
 
@@ -261,6 +265,9 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       [100000, 10000000],
       [100.1, 10010],
       ['0100.10', 10010],
+      // Leading zeros are taken as the value they pad (issue 29: was "must be between ₹100 and ₹100,000").
+      ['000000000000229.68', 22968],
+      ['0000000000100000', 10000000],
     ])('create-order amount %j is %d paise', async (amount, paise) => {
       const res = await call('POST', '/api/create-order', { as: 'army', body: { amount } });
       expect(res).toMatchObject({
@@ -276,6 +283,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       ['1234.56', 123456],
       [0.29, 29],
       ['99999999.99', 9999999999],
+      ['0000000000099999999.99', 9999999999],
     ])('transfer amount %j is %d paise', async (amount, paise) => {
       const res = await call('POST', '/api/wallet/transfer', {
         as: 'army',
@@ -370,7 +378,6 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       ['GET', '/api/transactions?pageSize=33', undefined, 'Page size must be at most 32'],
       ['GET', '/api/transactions?page=0', undefined, 'Page must be at least 1'],
       ['GET', '/api/transactions?status=lost', undefined, 'Status must be one of pending, completed, failed'],
-      ['GET', '/api/wallet?view=yes', undefined, 'view must be 1 or 0'],
       ['GET', `/api/check-username-eligibility/${'a'.repeat(51)}`, undefined, 'Username is too long'],
       [
         'GET',

@@ -302,6 +302,7 @@ function gatewaySpec({ root, base, bin, tsx, prod }, services) {
       ...base,
       ...commonEnv(),
       PORT: '8080',
+      METRICS_PORT: '9464',
       ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
       SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
       // Only the services this checkout has: /readyz checks every address it is given.
@@ -310,7 +311,7 @@ function gatewaySpec({ root, base, bin, tsx, prod }, services) {
       ),
       ...readEnvFile(path.join(root, 'gateway/.env.dev')),
     },
-    ports: [8080],
+    ports: [8080, 9464],
     check: () => httpCheck('http://127.0.0.1:8080/healthz'),
     timeoutMs: 90000,
   };

@@ -167,6 +167,9 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- if not (and .Values.services.gateway .Values.services.gateway.enabled) }}
 {{- fail "services.gateway must be enabled: it is the only entry to the app" }}
 {{- end }}
+{{- if and .Values.ingress.enabled (not .Values.ingress.trustedProxies) }}
+{{- fail "ingress.trustedProxies is required with the ingress: the ingress controller's pod CIDR or addresses (or 'none')" }}
+{{- end }}
 {{- range $name, $svc := .Values.services }}
 {{- if $svc.enabled }}
 {{- if not (has $svc.kind (list "http" "grpc")) }}
@@ -233,11 +236,17 @@ Keys that come from the Secret are left out; so are empty values.
 {{- end }}
 {{- if eq $name "gateway" }}
 {{- $_ := set $env "FRONTEND_DIST" "/app/frontends" }}
+{{- with $root.Values.ingress.trustedProxies }}
+{{- $_ := set $env "TRUSTED_PROXIES" . }}
+{{- end }}
 {{- range $other, $o := $root.Values.services }}
 {{- if and $o.enabled (eq $o.kind "grpc") }}
 {{- $_ := set $env (printf "%s_GRPC_ADDR" (upper $other)) (printf "%s:%v" (include "qm.componentName" (list $root $other)) $o.port) }}
 {{- end }}
 {{- end }}
+{{- end }}
+{{- if $svc.metricsPort }}
+{{- $_ := set $env "METRICS_PORT" $svc.metricsPort }}
 {{- end }}
 {{- if $svc.keycloak }}
 {{- $_ := set $env "KEYCLOAK_URL" (include "qm.keycloakUrl" $root) }}

@@ -50,6 +50,12 @@ spec:
         {{- if not $root.Values.secrets.existingSecret }}
         checksum/secret: {{ include "qm.secretData" $root | sha256sum }}
         {{- end }}
+        {{- if $svc.metricsPort }}
+        {{- /* On the pods (each replica's own counts), not also on the Service: one scrape per pod. */}}
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ $svc.metricsPort | quote }}
+        prometheus.io/path: /metrics
+        {{- end }}
         {{- with $svc.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -91,6 +97,11 @@ spec:
             - name: {{ $portName }}
               containerPort: {{ $svc.port }}
               protocol: TCP
+            {{- if $svc.metricsPort }}
+            - name: metrics
+              containerPort: {{ $svc.metricsPort }}
+              protocol: TCP
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ $fullname }}
@@ -166,6 +177,13 @@ spec:
       port: {{ $svc.port }}
       targetPort: {{ $portName }}
       protocol: TCP
+    {{- if $svc.metricsPort }}
+    # Not routed by the ingress (it names the `http` port only).
+    - name: metrics
+      port: {{ $svc.metricsPort }}
+      targetPort: metrics
+      protocol: TCP
+    {{- end }}
 {{- if $svc.autoscaling.enabled }}
 ---
 apiVersion: autoscaling/v2
@@ -227,6 +245,15 @@ spec:
         {{- toYaml . | nindent 8 }}
         - {{- include "qm.podsOf" (list $root (concat (list "test") $callers)) | nindent 10 }}
       {{- end }}
+    {{- if $svc.metricsPort }}
+    # Prometheus on the metrics port: from networkPolicy.metricsFrom, else from any source.
+    - ports:
+        - { port: {{ $svc.metricsPort }}, protocol: TCP }
+      {{- with $root.Values.networkPolicy.metricsFrom }}
+      from:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
     {{- else }}
     # Only the gateway, and the services that call this one, reach its gRPC port.
     - from:

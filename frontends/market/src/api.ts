@@ -49,6 +49,10 @@ export const productsPageQuery = (filters: ProductFilters) =>
     placeholderData: keepPreviousData,
   });
 
+/** POST /api/products/{id}/views: records a product_view (a GET records nothing). */
+export const recordProductView = (id: number) =>
+  apiFetch<undefined>(`/api/products/${id}/views`, { method: 'POST' });
+
 /** GET /api/products/{id}. */
 export const productQuery = (id: number) =>
   queryOptions({

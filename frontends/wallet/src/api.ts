@@ -19,13 +19,17 @@ export { TRANSACTIONS_KEY, WALLET_KEY };
 /** Rows per history page (the API allows at most 32: one feed bucket). */
 export const HISTORY_PAGE_SIZE = 20;
 
+// A view is recorded by a POST (never by a GET, which a cross-site link could trigger): the page's
+// load is POST /api/wallet/views, which answers the wallet as GET /api/wallet does.
 const fetchWallet = (view: boolean, signal?: AbortSignal) =>
-  apiFetch<WalletView>(`/api/wallet${view ? '?view=1' : ''}`, { signal });
+  view
+    ? apiFetch<WalletView>('/api/wallet/views', { method: 'POST', signal })
+    : apiFetch<WalletView>('/api/wallet', { signal });
 
 /**
- * GET /api/wallet as the /wallet page loads it: `?view=1` makes the server record wallet_view (spec §2),
- * and every visit loads it afresh. Refreshes after money moved go through useRefreshWallet, which does
- * not count as a view.
+ * The wallet as the /wallet page loads it: POST /api/wallet/views records wallet_view (spec §2), and
+ * every visit loads it afresh. Refreshes after money moved go through useRefreshWallet (GET), which
+ * does not count as a view.
  */
 export const walletViewQuery = () =>
   queryOptions({
@@ -118,7 +122,7 @@ export const transfer = (body: TransferRequest, idempotencyKey: string) =>
   });
 
 /**
- * After money moved: every history page refetches, and the balance is fetched without `?view=1` and
+ * After money moved: every history page refetches, and the balance is fetched with GET /api/wallet and
  * written into the page's query (refetching that query would record another view).
  */
 export function useRefreshWallet() {

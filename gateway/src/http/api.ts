@@ -4,6 +4,8 @@ import { z } from 'zod';
 import type { UserRole } from '@qm/contracts/rest';
 import { type Caller } from '@qm/platform';
 import { HttpError } from './errors';
+import { isLimiter } from './rate-limit';
+import type { HitCounter } from './rate-limit-store';
 
 extendZodWithOpenApi(z);
 
@@ -157,7 +159,7 @@ function allowHeader(methods: Set<Method>): string {
  * Binds routes to an Express router and documents them in one place: the zod schemas that validate
  * a request are the ones the OpenAPI document is generated from.
  */
-export function createApi(router: Router): Api {
+export function createApi(router: Router, opts: { counters?: HitCounter } = {}): Api {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'session', {
     type: 'apiKey',
@@ -275,6 +277,10 @@ export function createApi(router: Router): Api {
         : spec.body
           ? [json]
           : [];
+      // A limiter counts in the shared counters under the name of the first route it guards.
+      for (const mw of spec.before ?? [])
+        if (opts.counters && isLimiter(mw))
+          mw.share(opts.counters, `${spec.method.toUpperCase()} ${spec.path}`);
       router[spec.method](path, ...reader, guard, ...(spec.before ?? []), handler);
     },
     isSessionless: (req) => sessionless.has(`${req.method} ${req.path}`),

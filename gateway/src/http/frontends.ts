@@ -8,7 +8,7 @@ import { createProxyMiddleware } from 'http-proxy-middleware';
 import { SESSION_COOKIE } from '../session';
 
 export const REMOTES = { market: 3001, wallet: 3002, admin: 3003 } as const;
-const SHELL_DEV_PORT = 3000;
+export const SHELL_DEV_PORT = 3000;
 
 /** Hands a websocket upgrade (the dev servers' hot reload) to the one proxy that owns its path. */
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;

@@ -114,20 +114,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     },
   });
 
-  api.route({
-    method: 'get',
-    path: '/api/products/:id',
-    tag: 'Products',
-    summary: 'One product (recorded as a product_view activity)',
-    access: 'user',
-    params: ProductIdParams,
-    errors: { 404: PRODUCT_MESSAGES.notFound },
-    response: ProductSchema,
-    async handler({ params }) {
-      const { product } = await clients.catalog.getProduct({ id: params.id, recordView: true });
-      return productToRest(product!);
-    },
-  });
+  registerProductReadRoutes(api, clients);
 
   api.route({
     method: 'post',
@@ -192,6 +179,39 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     async handler({ params }) {
       await clients.catalog.deleteProduct({ id: params.id });
       return { message: 'Product deleted' };
+    },
+  });
+}
+
+/** One product, and its page's view (recorded by a POST of its own, never by the GET). */
+function registerProductReadRoutes(api: Api, clients: GatewayDeps['clients']): void {
+  api.route({
+    method: 'get',
+    path: '/api/products/:id',
+    tag: 'Products',
+    summary: 'One product (a read only: the page records its view with POST /api/products/{id}/views)',
+    access: 'user',
+    params: ProductIdParams,
+    errors: { 404: PRODUCT_MESSAGES.notFound },
+    response: ProductSchema,
+    async handler({ params }) {
+      const { product } = await clients.catalog.getProduct({ id: params.id, recordView: false });
+      return productToRest(product!);
+    },
+  });
+
+  // Not on the GET, which a cross-site link or a prefetch can trigger (SameSite=Lax sends the cookie).
+  api.route({
+    method: 'post',
+    path: '/api/products/:id/views',
+    tag: 'Products',
+    summary: "Records that the caller opened the product's page (a product_view activity); 204.",
+    access: 'user',
+    params: ProductIdParams,
+    errors: { 404: PRODUCT_MESSAGES.notFound },
+    async handler({ params }) {
+      await clients.catalog.getProduct({ id: params.id, recordView: true });
+      return undefined;
     },
   });
 }

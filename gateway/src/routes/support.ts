@@ -13,7 +13,7 @@ import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
 import { limit } from '../http/rate-limit';
 
-/** Per client address and gateway instance, scaled by AUTH_RATE_LIMIT_SCALE (load tests). */
+/** Per client address (shared by every gateway replica), scaled by AUTH_RATE_LIMIT_SCALE (load tests). */
 export const CONTACT_RATE_LIMIT = {
   windowMs: 15 * 60_000,
   limit: 10,

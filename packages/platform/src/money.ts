@@ -9,7 +9,8 @@ const MONEY_PATTERN = /^(\d{1,8})(?:\.(\d{1,2}))?$/;
 export type MoneyParseResult = { ok: true; paise: number } | { ok: false; reason: 'format' | 'range' };
 
 export function parseMoney(input: string | number): MoneyParseResult {
-  const text = typeof input === 'number' ? numberToText(input) : input.trim();
+  // Leading zeros are no digits of the value ("000229.68" is 229.68), as the REST schemas count them.
+  const text = typeof input === 'number' ? numberToText(input) : input.trim().replace(/^0+(?=\d)/, '');
   if (text === null) return { ok: false, reason: 'format' };
   if (/^\d{9,}(\.\d{1,2})?$/.test(text)) return { ok: false, reason: 'range' };
   const m = MONEY_PATTERN.exec(text);

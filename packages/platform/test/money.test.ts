@@ -9,6 +9,10 @@ describe('money', () => {
     ['99999999.99', MAX_PAISE],
     [' 12 ', 1200],
     [1250.5, 125050],
+    // Leading zeros are not digits of the value (issue 29: a top-up of "000000000000229.68").
+    ['000000000000229.68', 22968],
+    ['0000000000000', 0],
+    ['00.50', 50],
   ])('parses %p to %p paise', (input, paise) => {
     expect(parseMoney(input)).toEqual({ ok: true, paise });
   });
@@ -22,6 +26,7 @@ describe('money', () => {
 
   it('refuses amounts above the decimal(10,2) limit as out of range', () => {
     expect(parseMoney('100000000')).toEqual({ ok: false, reason: 'range' });
+    expect(parseMoney('0000100000000.00')).toEqual({ ok: false, reason: 'range' });
     expect(parseMoney(1e21)).toEqual({ ok: false, reason: 'format' });
   });
 

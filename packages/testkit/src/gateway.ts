@@ -4,6 +4,7 @@ import type { Caller } from '@qm/platform';
 import { createApp } from '@qm/gateway/src/app';
 import { createClients } from '@qm/gateway/src/clients';
 import { parseGatewayConfig } from '@qm/gateway/src/config';
+import type { HitCounter } from '@qm/gateway/src/http/rate-limit-store';
 import type { SessionResolver } from '@qm/gateway/src/http/session';
 import type { LiveHub } from '@qm/gateway/src/live/hub';
 import { testLog } from './infra';
@@ -21,23 +22,33 @@ type GatewayClients = ReturnType<typeof createClients>['clients'];
 /**
  * The real gateway app in-process on a free port, with `env` as its environment and `sessions`
  * either a resolver or made from the gateway's own config and clients (a real session manager).
- * `live` serves GET /api/live (without it that route answers 503).
+ * `live` serves GET /api/live (without it that route answers 503). `rateLimits`: the counters the
+ * limits share (e.g. a `mongoHitCounter` on a test database); without it each limiter counts in memory.
  */
 export async function startGateway<R extends SessionResolver>(
   env: Record<string, string>,
   sessions: R | ((gw: { config: GatewayConfig; clients: GatewayClients }) => R),
-  extra: { live?: LiveHub } = {},
+  extra: { live?: LiveHub; rateLimits?: HitCounter } = {},
 ) {
   const config = parseGatewayConfig({ LOG_LEVEL: 'silent', ...env });
   const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
   const resolver = typeof sessions === 'function' ? sessions({ config, clients }) : sessions;
-  const { app } = createApp({ config, log, clients, sessions: resolver, live: extra.live });
+  const { app, metrics } = createApp({
+    config,
+    log,
+    clients,
+    sessions: resolver,
+    live: extra.live,
+    rateLimits: extra.rateLimits,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,
+    /** The private metrics app (METRICS_PORT in production), not listening: a test binds it. */
+    metrics,
     config,
     clients,
     sessions: resolver,

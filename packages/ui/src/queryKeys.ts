@@ -17,7 +17,7 @@ export const PURCHASED_ORDERS_KEY = ['/api/orders/purchased'] as const;
 export const SOLD_ORDERS_KEY = ['/api/orders/sold'] as const;
 
 /**
- * After money moved: every history page refetches, and the balance is fetched without `?view=1` and
+ * After money moved: every history page refetches, and the balance is fetched with GET /api/wallet and
  * written into the wallet queries held (refetching the wallet page's query would record another view).
  */
 export async function refreshWalletQueries(queryClient: QueryClient): Promise<void> {

@@ -48,7 +48,7 @@ describe('every action of spec §3, recorded by the service that knows it happen
     });
     expect((await as.patch('/api/user/profile', { firstName: 'Renamed' })).status).toBe(200);
     // wallet_view, wallet_add_money + wallet_transaction (a top-up), wallet_transfer
-    expect((await as.get('/api/wallet?view=1')).status).toBe(200);
+    expect((await as.post('/api/wallet/views', {})).status).toBe(200);
     await topUp(as, 5000);
     expect((await as.post('/api/wallet/setup-pin', { pin: '246810', confirmPin: '246810' })).status).toBe(
       200,
@@ -83,7 +83,7 @@ describe('every action of spec §3, recorded by the service that knows it happen
         })
       ).status,
     ).toBe(200);
-    expect((await as.get(`/api/products/${id}`)).status).toBe(200);
+    expect((await as.post(`/api/products/${id}/views`, {})).status).toBe(204);
     const order = await as.post('/api/orders', { productId: id, quantity: 1, totalPrice: '100.00' });
     expect(order.status).toBe(201);
     expect((await as.get('/api/orders/purchased')).status).toBe(200);

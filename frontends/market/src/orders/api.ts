@@ -18,7 +18,7 @@ const WALLET_BALANCE_KEY = ['/api/wallet', 'balance'] as const;
 /** Order cards per page (the API allows at most 32: one feed bucket). */
 export const ORDERS_PAGE_SIZE = 20;
 
-/** GET /api/wallet without `?view=1`: the payment page reads the balance, it does not view the wallet. */
+/** GET /api/wallet: the payment page reads the balance, it does not view the wallet (no POST /api/wallet/views). */
 export const walletBalanceQuery = () =>
   queryOptions({
     queryKey: WALLET_BALANCE_KEY,

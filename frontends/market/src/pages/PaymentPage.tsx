@@ -3,8 +3,9 @@ import { ORDER_MESSAGES } from '@qm/contracts/rest';
 import { ApiError, EmptyState, LoadError, PageLoader, useCurrentUser } from '@qm/ui';
 import { IconArrowLeft, IconPackageOff, IconShoppingCartOff } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { productQuery } from '../api';
+import { productQuery, recordProductView } from '../api';
 import { PurchaseCard } from '../purchase/PurchaseCard';
 
 function parseProductId(value: string | undefined): number | null {
@@ -71,6 +72,15 @@ function Payment() {
   const { productId } = useParams<{ productId: string }>();
   const id = parseProductId(productId);
   const product = useQuery({ ...productQuery(id ?? 0), enabled: id !== null });
+  // One product_view per page opened (spec §3), by its own POST; the ref keeps StrictMode's second
+  // run of the effect, and refetches of the product, from recording another.
+  const viewed = useRef<number | null>(null);
+  useEffect(() => {
+    if (id === null || viewed.current === id) return;
+    viewed.current = id;
+    // A view that fails to be recorded does not stop the purchase.
+    recordProductView(id).catch(() => undefined);
+  }, [id]);
 
   if (id === null) return <ProductNotFound />;
   if (product.isPending) return <PageLoader message="Loading product..." />;

@@ -3,13 +3,27 @@ import type { GatewayDeps } from '../../deps';
 import { limit } from '../../http/rate-limit';
 import { isSessionManager, type SessionManager } from '../../session';
 
-/** Per client IP and gateway instance; 429 with a message (spec: rate limits on every code endpoint). */
+/**
+ * Per client address, shared by every gateway replica; sign-in and the code routes also per account
+ * (the username or email the request names, or the signed-in user), whatever the address.
+ * 429 with a message (spec: rate limits on every code endpoint).
+ */
 export const LIMITS = {
-  login: { windowMs: 60_000, limit: 20, message: 'Too many sign-in attempts. Please try again in a minute.' },
+  login: {
+    windowMs: 60_000,
+    limit: 20,
+    key: 'ip+account',
+    message: 'Too many sign-in attempts. Please try again in a minute.',
+  },
   register: { windowMs: 15 * 60_000, limit: 20, message: 'Too many registrations. Please try again later.' },
   username: { windowMs: 60_000, limit: 120, message: 'Too many username checks. Please slow down.' },
-  code: { windowMs: 15 * 60_000, limit: 30, message: 'Too many requests. Please try again later.' },
-};
+  code: {
+    windowMs: 15 * 60_000,
+    limit: 30,
+    key: 'ip+account',
+    message: 'Too many requests. Please try again later.',
+  },
+} as const;
 
 export const NO_CACHE = {
   'Cache-Control': 'no-store, no-cache, must-revalidate, private',

@@ -14,21 +14,30 @@ export function registerAccountRoutes(api: Api, { clients }: WalletContext): voi
     path: '/api/wallet',
     tag: 'Wallet',
     summary:
-      "The caller's wallet (created on first use). With ?view=1 the read is recorded as a wallet_view " +
-      'activity (the /wallet page).',
+      "The caller's wallet (created on first use). A read only: the /wallet page loads it with " +
+      'POST /api/wallet/views, which records the view.',
     access: 'user',
-    query: z.object({
-      view: z
-        .enum(['0', '1', 'true', 'false'], { error: 'view must be 1 or 0' })
-        .optional()
-        .describe('1: record a wallet_view activity'),
-    }),
     response: WalletViewSchema,
     errors: { 403: NO_WALLET },
-    async handler({ query }) {
-      const { wallet } = await clients.wallet.getWallet({
-        recordView: query.view === '1' || query.view === 'true',
-      });
+    async handler() {
+      const { wallet } = await clients.wallet.getWallet({ recordView: false });
+      return walletToRest(wallet!);
+    },
+  });
+
+  // The view is recorded by a POST, never by a GET (which a cross-site link or prefetch can trigger).
+  api.route({
+    method: 'post',
+    path: '/api/wallet/views',
+    tag: 'Wallet',
+    summary:
+      "The /wallet page's load: records a wallet_view activity and answers the caller's wallet, as " +
+      'GET /api/wallet does.',
+    access: 'user',
+    response: WalletViewSchema,
+    errors: { 403: NO_WALLET },
+    async handler() {
+      const { wallet } = await clients.wallet.getWallet({ recordView: true });
       return walletToRest(wallet!);
     },
   });

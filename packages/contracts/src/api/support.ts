@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { EmailSchema } from './identity';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
 /**
@@ -78,7 +77,12 @@ export const ContactBody = z.object({
     SUPPORT_LIMITS.fullNameMax,
     SUPPORT_MESSAGES.fullNameTooLong,
   ),
-  email: EmailSchema,
+  // Exactly as the document states it (pattern and length, no trimming): an address with spaces
+  // around it is refused like any other the pattern refuses (an email input strips them already).
+  email: z
+    .string({ error: SUPPORT_MESSAGES.emailInvalid })
+    .max(254, SUPPORT_MESSAGES.emailInvalid)
+    .regex(z.regexes.email, SUPPORT_MESSAGES.emailInvalid),
   subject: requiredText(
     SUPPORT_MESSAGES.subjectRequired,
     SUPPORT_LIMITS.subjectMax,

@@ -113,7 +113,10 @@ const amountField = z
       { type: 'number', minimum: 0.01, maximum: WALLET_LIMITS.amountMaxPaise / 100, multipleOf: 0.01 },
     ],
   })
-  .describe('Rupees with at most two decimals: "1250.50" (a JSON number such as 1250.5 is accepted too)');
+  .describe(
+    'Rupees with at most two decimals: "1250.50" (a JSON number such as 1250.5 is accepted too; leading ' +
+      'zeros are ignored: "0012.50" is 12.50)',
+  );
 
 const text = (required: string, max: number, tooLong: string) =>
   z
@@ -165,7 +168,9 @@ const topUpField = z
       },
     ],
   })
-  .describe('Rupees, 100 to 100000 inclusive, at most two decimals: "500" or 500');
+  .describe(
+    'Rupees, 100 to 100000 inclusive, at most two decimals: "500" or 500 (leading zeros are ignored)',
+  );
 
 /** POST /api/create-order. */
 export const CreateTopUpBody = z.object({ amount: topUpField });
