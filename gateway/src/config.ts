@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { ConfigError, parseConfig, port, serviceEnv, tracingEnv } from '@qm/platform';
+import {
+  ConfigError,
+  DEV_CALLER_SIGNING_KEY,
+  parseConfig,
+  port,
+  serviceEnv,
+  signingKeyFrom,
+  tracingEnv,
+} from '@qm/platform';
 import { SERVICE_NAMES, type ServiceName } from '@qm/roster';
 
 const grpcAddr = z
@@ -35,6 +43,11 @@ export const gatewayEnv = {
   ...tracingEnv,
   /** Keys the hash of session ids at rest; at least 32 characters; required in production. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Signs the caller assertion of each call to a service (docs/adr/021): an Ed25519 private key,
+   * PKCS#8 PEM or JWK. The gateway alone holds it; required in production.
+   */
+  CALLER_SIGNING_KEY: z.string().min(1).optional(),
   /** Absolute lifetime of a session (Keycloak's idle and max limits also apply). */
   SESSION_MAX_AGE_S: z.coerce
     .number()
@@ -64,7 +77,19 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     const addr = (c as Record<string, unknown>)[`${n.toUpperCase()}_GRPC_ADDR`];
     if (typeof addr === 'string') services[n] = addr;
   }
-  return { ...c, services, SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET) };
+  return {
+    ...c,
+    services,
+    SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET),
+    callerSigningKey: callerSigningKey(c.NODE_ENV, c.CALLER_SIGNING_KEY),
+  };
+}
+
+function callerSigningKey(nodeEnv: string, key: string | undefined) {
+  if (!key && nodeEnv === 'production')
+    throw new ConfigError('Invalid configuration:\n  CALLER_SIGNING_KEY: required in production');
+  // The committed development key (packages/platform/src/grpc/dev-caller-keys.json): not for production.
+  return signingKeyFrom(key ?? DEV_CALLER_SIGNING_KEY);
 }
 
 const DEV_SESSION_SECRET = 'qm-development-session-secret-not-for-production';
