@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
-import { ConfigError, exitOnConfigError, parseConfig, port, serviceEnv } from './config';
-import { DEV_CALLER_VERIFY_KEY, verifyKeyFrom } from './grpc/caller-assertion';
+import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
+import { callerVerifyKey } from './grpc/caller-assertion';
 import { type BackgroundWork, startBackground } from './background';
 import { watchDatabase } from './db-health';
 import { connectBus, type EventBus, type StreamSpec } from './events/bus';
@@ -140,13 +140,6 @@ export async function startService<S extends z.ZodRawShape>(
       await faults.close();
     },
   };
-}
-
-/** The public key caller assertions are verified with: required in production (docs/adr/021). */
-function callerVerifyKey(nodeEnv: string, text: string | undefined) {
-  if (!text && nodeEnv === 'production')
-    throw new ConfigError('Invalid configuration:\n  CALLER_VERIFY_KEY: required in production');
-  return verifyKeyFrom(text ?? DEV_CALLER_VERIFY_KEY);
 }
 
 /** Entry point of a service process: startService, exit 1 on bad config, graceful stop on signals. */

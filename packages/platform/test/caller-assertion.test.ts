@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import {
   ASSERTION_ISSUER,
   type Caller,
+  callerVerifyKey,
   createCallerSigner,
   createCallerVerifier,
   DEV_CALLER_SIGNING_KEY,
@@ -102,6 +103,16 @@ describe('caller assertions', () => {
       await sign({ username: 'asha', roles: 'Admin' }),
     ])
       await expect(verifier.verify(bad, { self: 'wallet' })).rejects.toMatchObject({ code: 16 });
+  });
+
+  it('keys: production needs CALLER_VERIFY_KEY; elsewhere the development key is used', () => {
+    expect(() => callerVerifyKey('production', undefined)).toThrow(
+      /CALLER_VERIFY_KEY: required in production/,
+    );
+    expect(callerVerifyKey('development', undefined).equals(verifyKey)).toBe(true);
+    const other = generateKeyPairSync('ed25519').publicKey;
+    const pem = String(other.export({ type: 'spki', format: 'pem' }));
+    expect(callerVerifyKey('production', pem).equals(other)).toBe(true);
   });
 
   it('keys: a service refuses the private key; both accept PEM or JWK', () => {

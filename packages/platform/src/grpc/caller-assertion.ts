@@ -85,6 +85,13 @@ export function verifyKeyFrom(text: string, variable = 'CALLER_VERIFY_KEY'): Key
   }
 }
 
+/** A service's CALLER_VERIFY_KEY: required in production, else the development key. */
+export function callerVerifyKey(nodeEnv: string, text: string | undefined): KeyObject {
+  if (!text && nodeEnv === 'production')
+    throw new ConfigError('Invalid configuration:\n  CALLER_VERIFY_KEY: required in production');
+  return verifyKeyFrom(text ?? DEV_CALLER_VERIFY_KEY);
+}
+
 /** A small map that forgets its oldest entry when full (insertion order). */
 function boundedSet<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size >= CACHE_MAX) map.delete(map.keys().next().value!);
