@@ -6,6 +6,8 @@ const transform = {
   ],
 };
 const ignore = ['/node_modules/', '/dist/', '/.tools/', '/.data/'];
+// jose is ESM-only: transformed to CommonJS like our own code (packages/platform/src/grpc/caller-assertion.ts).
+const transformIgnorePatterns = ['/node_modules/(?!jose/)'];
 
 module.exports = {
   // testTimeout is global in Jest (ignored per project): integration tests need real servers' time.
@@ -14,6 +16,7 @@ module.exports = {
     {
       displayName: 'unit',
       transform,
+      transformIgnorePatterns,
       testEnvironment: 'node',
       testMatch: ['<rootDir>/**/test/**/*.test.ts', '<rootDir>/**/test/**/*.test.tsx'],
       testPathIgnorePatterns: [...ignore, '\\.int\\.test\\.ts$'],
@@ -21,6 +24,7 @@ module.exports = {
     {
       displayName: 'integration',
       transform,
+      transformIgnorePatterns,
       testEnvironment: 'node',
       testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
       testPathIgnorePatterns: ignore,

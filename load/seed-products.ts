@@ -2,9 +2,18 @@
 // manufacturer: `npx tsx load/seed-products.ts [--count 10000] [--addr 127.0.0.1:50052]
 // [--manufacturer <user id>] [--username <name>] [--concurrency 8]`.
 // Products are deterministic by index, so two runs produce the same catalogue (twice over).
+// It speaks for the manufacturer as the gateway does, with an assertion signed by CALLER_SIGNING_KEY
+// (default: the development key the local stack's services accept; docs/adr/021).
 import { parseArgs } from 'node:util';
 import { catalogV1 } from '@qm/contracts/grpc';
-import { createClient, newRequestId, runWithContext } from '@qm/platform';
+import {
+  createCallerSigner,
+  createClient,
+  DEV_CALLER_SIGNING_KEY,
+  newRequestId,
+  runWithContext,
+  signingKeyFrom,
+} from '@qm/platform';
 
 const { values } = parseArgs({
   options: {
@@ -99,6 +108,7 @@ function productFor(i: number): catalogV1.CreateProductRequest {
 async function main(): Promise<void> {
   const client = createClient(catalogV1.CatalogServiceService, values.addr!, {
     defaultDeadlineMs: 30_000,
+    signer: createCallerSigner(signingKeyFrom(process.env.CALLER_SIGNING_KEY ?? DEV_CALLER_SIGNING_KEY)),
   });
   const started = Date.now();
   let next = 0;

@@ -13,6 +13,7 @@
 //
 // Usage: node scripts/chart-test.mjs [--sync-realm]   (--sync-realm: copy the realm into the chart first)
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -182,6 +183,8 @@ function ownServiceChecks(o, c, at, add, { named, services }, component, svc) {
   for (const key of ['MONGO_URL', 'NATS_URL', 'NODE_ENV']) if (!env[key]) add(`${at}: no ${key}`);
   if (env.MONGO_DB !== `qm_${component}`) add(`${at}: MONGO_DB is ${env.MONGO_DB}, not qm_${component}`);
   if (svc.kind === 'grpc' && env.GRPC_PORT !== String(svc.port)) add(`${at}: GRPC_PORT is not ${svc.port}`);
+  // Services bind loopback unless told otherwise; in a pod they must listen on its network.
+  if (svc.kind === 'grpc' && env.GRPC_HOST !== '0.0.0.0') add(`${at}: GRPC_HOST is not 0.0.0.0`);
   for (const callee of svc.calls ?? []) {
     const c = services[callee];
     if (!c) add(`${at}: calls ${callee}, which is not enabled`);
@@ -231,8 +234,16 @@ function containerChecks(o, c, add, x, { component, svc, volumes, claims }) {
   }
   containerRefChecks(c, at, add, x);
   // The internal services' identity secret (docs/adr/005) must never reach the gateway.
-  if (component === 'gateway' && (c.env ?? []).some((e) => e.name === 'INTERNAL_TOKEN'))
+  const envNames = new Set((c.env ?? []).map((e) => e.name));
+  if (component === 'gateway' && envNames.has('INTERNAL_TOKEN'))
     add(`${at}: the gateway must not receive INTERNAL_TOKEN`);
+  // Caller assertions (docs/adr/021): only the gateway may sign them; every gRPC service verifies them.
+  if (component !== 'gateway' && envNames.has('CALLER_SIGNING_KEY'))
+    add(`${at}: only the gateway may receive CALLER_SIGNING_KEY`);
+  if (component === 'gateway' && svc && !envNames.has('CALLER_SIGNING_KEY'))
+    add(`${at}: the gateway needs CALLER_SIGNING_KEY`);
+  if (svc?.kind === 'grpc' && !envNames.has('CALLER_VERIFY_KEY'))
+    add(`${at}: a gRPC service needs CALLER_VERIFY_KEY`);
   if (svc) ownServiceChecks(o, c, at, add, x, component, svc);
 }
 
@@ -308,7 +319,27 @@ function objectChecks(o, add, x) {
     add('podSelector matches no workload');
   }
   if (o.kind === 'NetworkPolicy') callChecks(o, add, x);
+  if (o.kind === 'Secret' && o.data?.CALLER_SIGNING_KEY) callerKeyChecks(o, add);
   if (o.kind === 'Ingress') ingressChecks(o, add, x);
+}
+
+/**
+ * The generated caller-assertion key pair (docs/adr/021): an Ed25519 private key, and a verify key
+ * that holds its public key and no private key (services receive it).
+ */
+function callerKeyChecks(o, add) {
+  const text = (k) => Buffer.from(o.data[k] ?? '', 'base64').toString();
+  try {
+    const priv = createPrivateKey(text('CALLER_SIGNING_KEY'));
+    if (priv.asymmetricKeyType !== 'ed25519') add('CALLER_SIGNING_KEY is not an Ed25519 key');
+    const verify = text('CALLER_VERIFY_KEY');
+    if (/PRIVATE KEY/.test(verify)) add('CALLER_VERIFY_KEY holds a private key');
+    const pub = createPublicKey(verify).export({ type: 'spki', format: 'der' });
+    if (!pub.equals(createPublicKey(priv).export({ type: 'spki', format: 'der' })))
+      add('CALLER_VERIFY_KEY is not the public key of CALLER_SIGNING_KEY');
+  } catch (err) {
+    add(`caller keys do not parse: ${err.message}`);
+  }
 }
 
 /** Pods a NetworkPolicy peer list admits, by component (undefined: any peer). */

@@ -7,7 +7,13 @@ import {
   supportV1,
   walletV1,
 } from '@qm/contracts/grpc';
-import { createClient, type PromiseClient, type ServiceDef, unavailable } from '@qm/platform';
+import {
+  type CallerSigner,
+  createClient,
+  type PromiseClient,
+  type ServiceDef,
+  unavailable,
+} from '@qm/platform';
 import type { ServiceName } from '@qm/roster';
 
 /**
@@ -28,10 +34,15 @@ type Defined = keyof typeof DEFINITIONS;
 export type Clients = { [K in Defined]: PromiseClient<(typeof DEFINITIONS)[K]> };
 
 /**
- * One long-lived client per configured service. A service with no address configured answers
- * every call with UNAVAILABLE, which the gateway turns into a 503 rather than a crash.
+ * One long-lived client per configured service, each signing the session's user for the service
+ * it calls (docs/adr/021). A service with no address configured answers every call with
+ * UNAVAILABLE, which the gateway turns into a 503 rather than a crash.
  */
-export function createClients(addresses: Partial<Record<ServiceName, string>>, deadlineMs: number) {
+export function createClients(
+  addresses: Partial<Record<ServiceName, string>>,
+  deadlineMs: number,
+  signer: CallerSigner,
+) {
   const made: Partial<Record<Defined, { close(): void }>> = {};
   const clients = {} as Clients;
   for (const name of Object.keys(DEFINITIONS) as Defined[]) {
@@ -39,6 +50,7 @@ export function createClients(addresses: Partial<Record<ServiceName, string>>, d
     if (address) {
       made[name] = createClient(DEFINITIONS[name], address, {
         defaultDeadlineMs: deadlineMs,
+        signer,
       });
       (clients as Record<string, unknown>)[name] = made[name];
     } else {

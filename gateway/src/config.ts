@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { ConfigError, parseConfig, port, serviceEnv, tracingEnv } from '@qm/platform';
+import {
+  ConfigError,
+  DEV_CALLER_SIGNING_KEY,
+  parseConfig,
+  port,
+  serviceEnv,
+  signingKeyFrom,
+  tracingEnv,
+} from '@qm/platform';
 import { SERVICE_NAMES, type ServiceName } from '@qm/roster';
 
 const grpcAddr = z
@@ -63,6 +71,11 @@ export const gatewayEnv = {
   ...tracingEnv,
   /** Keys the hash of session ids at rest; at least 32 characters; required in production. */
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  /**
+   * Signs the caller assertion of each call to a service (docs/adr/021): an Ed25519 private key,
+   * PKCS#8 PEM or JWK. The gateway alone holds it; required in production.
+   */
+  CALLER_SIGNING_KEY: z.string().min(1).optional(),
   /** Absolute lifetime of a session (Keycloak's idle and max limits also apply). */
   SESSION_MAX_AGE_S: z.coerce
     .number()
@@ -97,7 +110,15 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     services,
     SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET),
     TRUSTED_PROXIES: c.TRUSTED_PROXIES ?? (c.NODE_ENV === 'production' ? [] : LOOPBACK),
+    callerSigningKey: callerSigningKey(c.NODE_ENV, c.CALLER_SIGNING_KEY),
   };
+}
+
+function callerSigningKey(nodeEnv: string, key: string | undefined) {
+  if (!key && nodeEnv === 'production')
+    throw new ConfigError('Invalid configuration:\n  CALLER_SIGNING_KEY: required in production');
+  // The committed development key (packages/platform/src/grpc/dev-caller-keys.json): not for production.
+  return signingKeyFrom(key ?? DEV_CALLER_SIGNING_KEY);
 }
 
 const LOOPBACK = ['127.0.0.1/8', '::1/128'];

@@ -1,4 +1,10 @@
-import { createLogger, exitOnConfigError, initTracing, shutdownTracing } from '@qm/platform';
+import {
+  createCallerSigner,
+  createLogger,
+  exitOnConfigError,
+  initTracing,
+  shutdownTracing,
+} from '@qm/platform';
 import { createApp } from './app';
 import { createClients } from './clients';
 import { parseGatewayConfig } from './config';
@@ -13,7 +19,11 @@ if (initTracing({ serviceName: 'gateway', env: config }))
     { otlp: config.OTEL_EXPORTER_OTLP_ENDPOINT, zipkin: config.OTEL_EXPORTER_ZIPKIN_ENDPOINT },
     'tracing on',
   );
-const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
+const { clients, close } = createClients(
+  config.services,
+  config.GRPC_DEADLINE_MS,
+  createCallerSigner(config.callerSigningKey),
+);
 
 async function main() {
   // Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.

@@ -1,3 +1,4 @@
+import { audienceOf } from '@qm/platform';
 import { SERVICES } from '@qm/roster';
 import { DEFINITIONS } from '../src/clients';
 
@@ -11,6 +12,8 @@ describe('gateway clients', () => {
       expect(entry?.planned).toBeFalsy();
       for (const method of Object.values(def))
         expect(method.path.startsWith(`/${entry?.protoService}/`)).toBe(true);
+      // The audience its caller assertions name is the service's own name (docs/adr/021).
+      expect(audienceOf(def)).toBe(name);
     },
   );
 });

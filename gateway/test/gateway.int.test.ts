@@ -3,12 +3,16 @@ import { catalogV1 } from '@qm/contracts/grpc';
 import { Metadata } from '@grpc/grpc-js';
 import {
   createGrpcServer,
+  DEV_CALLER_VERIFY_KEY,
+  MD_CALLER,
   MD_SERVICE,
   MD_SERVICE_PROOF,
   notFound,
   signServiceIdentity,
   type GrpcServer,
+  verifyKeyFrom,
 } from '@qm/platform';
+import { callerAssertion } from '@qm/testkit';
 import { headerSessions, json, log, startGateway } from '@qm/testkit/src/gateway';
 
 const army = { userId: 7, username: 'sepoy', roles: ['Army' as const] };
@@ -31,7 +35,11 @@ const INTERNAL_TOKEN = 'internal-token-for-gateway-tests-0123456789';
 
 /** A real gRPC catalog server whose answers the tests control. */
 async function fakeCatalog(delayMs: () => number) {
-  const grpc: GrpcServer = createGrpcServer(log, { internalToken: INTERNAL_TOKEN });
+  const grpc: GrpcServer = createGrpcServer(log, {
+    internalToken: INTERNAL_TOKEN,
+    name: 'catalog',
+    callerKey: verifyKeyFrom(DEV_CALLER_VERIFY_KEY),
+  });
   const seen: { requestId?: string; caller?: unknown; service?: string }[] = [];
   /** recordView of each GetProduct call. */
   const views: boolean[] = [];
@@ -86,7 +94,11 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     expect(body).toEqual([
       expect.objectContaining({ id: 1, type: 'Equipment', price: '12500.50', stock: 4 }),
     ]);
-    expect(catalog.seen.at(-1)).toEqual({ requestId: 'req-abcdef123', caller: army });
+    expect(catalog.seen.at(-1)).toEqual({
+      requestId: 'req-abcdef123',
+      caller: army,
+      assertion: expect.any(String),
+    });
   });
 
   it('records a product view from its POST only, never from a GET (no state change on GET)', async () => {
@@ -172,12 +184,15 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     expect(res.status).toBe(403);
   });
 
-  it('never turns browser headers into a service identity, even a correctly signed one', async () => {
+  it('never turns browser headers into a service identity or a caller, even correctly signed ones', async () => {
     const signed = signServiceIdentity(new Metadata(), { service: 'orders', token: INTERNAL_TOKEN });
+    const admin = { userId: 1, username: 'admin', roles: ['Admin'] };
     const res = await get('/api/products', {
       headers: {
         [MD_SERVICE]: String(signed.get(MD_SERVICE)[0]),
         [MD_SERVICE_PROOF]: String(signed.get(MD_SERVICE_PROOF)[0]),
+        [MD_CALLER]: await callerAssertion(admin, 'catalog'),
+        'x-user-id': '1',
       },
     });
     expect(res.status).toBe(200);

@@ -4,12 +4,14 @@ import {
   AppError,
   conflict,
   createGrpcServer,
+  DEV_CALLER_VERIFY_KEY,
   GrpcStatus,
   invalid,
   tooMany,
   type GrpcServer,
   type RequestContext,
   type UnaryImpl,
+  verifyKeyFrom,
 } from '@qm/platform';
 import { headerSessions, json, log, startGateway } from '@qm/testkit/src/gateway';
 
@@ -97,7 +99,11 @@ const defaults: Impl = {
 };
 
 async function fakeWallet() {
-  const grpc: GrpcServer = createGrpcServer(log, { internalToken: 'internal-token-for-gateway-tests-0123' });
+  const grpc: GrpcServer = createGrpcServer(log, {
+    internalToken: 'internal-token-for-gateway-tests-0123',
+    name: 'wallet',
+    callerKey: verifyKeyFrom(DEV_CALLER_VERIFY_KEY),
+  });
   const calls: { method: Method; request: unknown; ctx: RequestContext }[] = [];
   const overrides: Partial<Record<Method, (request: never) => Promise<unknown>>> = {};
   const impl = Object.fromEntries(

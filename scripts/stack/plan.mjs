@@ -11,6 +11,13 @@ export const ROSTER = JSON.parse(
   readFileSync(new URL('../../packages/roster/roster.json', import.meta.url), 'utf8'),
 ).services;
 export const SERVICES = ROSTER.map((s) => s.name);
+/**
+ * The committed development key pair for caller assertions (docs/adr/021), given explicitly so that
+ * --prod (NODE_ENV=production, where the keys are required) runs too. Not for production.
+ */
+const DEV_CALLER_KEYS = JSON.parse(
+  readFileSync(new URL('../../packages/platform/src/grpc/dev-caller-keys.json', import.meta.url), 'utf8'),
+);
 export const GRPC_PORT = Object.fromEntries(ROSTER.map((s) => [s.name, s.grpcPort]));
 export const FRONTENDS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
 export const KEYCLOAK_VERSION = '26.0.8';
@@ -268,6 +275,10 @@ function serviceSpec({ root, base, bin, tsx }, { name, grpcPort: port, database 
         : {}),
       // Service identity between internal services (docs/adr/005); never given to the gateway.
       INTERNAL_TOKEN: process.env.INTERNAL_TOKEN ?? 'local-dev-internal-token-not-for-production',
+      // Verifies the gateway's caller assertions (docs/adr/021); the private key stays with the gateway.
+      CALLER_VERIFY_KEY: process.env.CALLER_VERIFY_KEY ?? DEV_CALLER_KEYS.verifyKey,
+      // Loopback only, also with --prod (production's default is every interface).
+      GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(port),
       MONGO_DB: database,
       ...readEnvFile(path.join(root, 'services', name, '.env.dev')),
@@ -305,6 +316,7 @@ function gatewaySpec({ root, base, bin, tsx, prod }, services) {
       METRICS_PORT: '9464',
       ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
       SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
+      CALLER_SIGNING_KEY: process.env.CALLER_SIGNING_KEY ?? DEV_CALLER_KEYS.signingKey,
       // Only the services this checkout has: /readyz checks every address it is given.
       ...Object.fromEntries(
         services.map(({ name }) => [`${name.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${GRPC_PORT[name]}`]),

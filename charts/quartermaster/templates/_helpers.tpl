@@ -231,6 +231,8 @@ Keys that come from the Secret are left out; so are empty values.
 {{- end }}
 {{- if eq $svc.kind "grpc" }}
 {{- $_ := set $env "GRPC_PORT" $svc.port }}
+{{- /* The pod's network (the services default to loopback); NetworkPolicies say who may connect. */}}
+{{- $_ := set $env "GRPC_HOST" "0.0.0.0" }}
 {{- else }}
 {{- $_ := set $env "PORT" $svc.port }}
 {{- end }}
@@ -291,6 +293,21 @@ generated keys are read back from the live Secret so upgrades keep them.
 {{- else }}
 {{- $_ := set $out $k (randAlphaNum 32) }}
 {{- end }}
+{{- end }}
+{{- /*
+The gateway's key pair for caller assertions (docs/adr/021): an Ed25519 private key (the gateway's
+CALLER_SIGNING_KEY) and a self-signed certificate holding its public key (the services'
+CALLER_VERIFY_KEY; Helm cannot print a bare public key, and only the key in it is used). Kept
+across upgrades like the generated strings.
+*/}}
+{{- if and (hasKey $old "CALLER_SIGNING_KEY") (hasKey $old "CALLER_VERIFY_KEY") }}
+{{- $_ := set $out "CALLER_SIGNING_KEY" (index $old "CALLER_SIGNING_KEY" | b64dec) }}
+{{- $_ := set $out "CALLER_VERIFY_KEY" (index $old "CALLER_VERIFY_KEY" | b64dec) }}
+{{- else }}
+{{- $key := genPrivateKey "ed25519" }}
+{{- $cert := genSelfSignedCertWithKey "qm-gateway caller assertions" nil nil 36500 $key }}
+{{- $_ := set $out "CALLER_SIGNING_KEY" $key }}
+{{- $_ := set $out "CALLER_VERIFY_KEY" $cert.Cert }}
 {{- end }}
 {{- with include "qm.smtpUrl" . }}
 {{- $_ := set $out "SMTP_URL" . }}

@@ -34,6 +34,16 @@ export const serviceEnv = {
    */
   INTERNAL_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   /**
+   * The gateway's public key for caller assertions (docs/adr/021): SPKI or certificate PEM, or a
+   * JWK. Required in production; elsewhere the committed development key (not for production).
+   */
+  CALLER_VERIFY_KEY: z.string().min(1).optional(),
+  /**
+   * Address the gRPC server binds. Unset: 127.0.0.1 (loopback only), or 0.0.0.0 in production
+   * (the chart sets it explicitly).
+   */
+  GRPC_HOST: z.string().min(1).optional(),
+  /**
    * Database health (docs/adr/015): the service pings its database every DB_CHECK_EVERY_MS; after
    * DB_UNREADY_AFTER_MS of failures it is not ready, and after DB_STUCK_AFTER_MS, if a new
    * connection reaches the database, its own client is stuck and the process exits (to be restarted).

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { forbidden, unauthenticated } from './errors';
 
 /**
- * Who is calling, as established by the gateway's session and passed on in gRPC metadata. Role
+ * Who is calling, as established by the gateway's session and passed on in gRPC metadata as a
+ * signed assertion (grpc/caller-assertion, docs/adr/021). Role
  * names are the product's (@qm/contracts/rest USER_ROLES); the platform only carries them.
  */
 export interface Caller {
@@ -15,6 +16,11 @@ export interface Caller {
 export interface RequestContext {
   requestId: string;
   caller?: Caller;
+  /**
+   * The verified assertion `caller` came from: relayed unchanged by this service's clients on calls
+   * made on the caller's behalf (docs/adr/021).
+   */
+  assertion?: string;
   /**
    * The internal service making this call, when it proved its identity (grpc/service-identity).
    * Set by the receiving server for one hop only: never passed on to the next call.

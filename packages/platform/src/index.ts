@@ -19,6 +19,7 @@ export * from './service';
 export * from './background';
 export * from './grpc/metadata';
 export * from './grpc/service-identity';
+export * from './grpc/caller-assertion';
 export * from './grpc/types';
 export * from './grpc/server';
 export * from './grpc/client';

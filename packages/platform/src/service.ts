@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
 import { exitOnConfigError, parseConfig, port, serviceEnv } from './config';
+import { callerVerifyKey } from './grpc/caller-assertion';
 import { type BackgroundWork, startBackground } from './background';
 import { watchDatabase } from './db-health';
 import { connectBus, type EventBus, type StreamSpec } from './events/bus';
@@ -71,6 +72,7 @@ export async function startService<S extends z.ZodRawShape>(
     },
     env,
   ) as ServiceRuntime<z.infer<z.ZodObject<S>>>['config'];
+  const callerKey = callerVerifyKey(config.NODE_ENV, config.CALLER_VERIFY_KEY);
   const log = createLogger(def.name, config.LOG_LEVEL);
   if (initTracing({ serviceName: def.name, env: config }))
     log.info(
@@ -94,7 +96,12 @@ export async function startService<S extends z.ZodRawShape>(
     ? await keepSequencesInPostgres(conn, config.FERRETDB_POSTGRESQL_URL)
     : undefined;
   await bus.ensureStreams(def.streams);
-  const grpc = createGrpcServer(log, { internalToken: config.INTERNAL_TOKEN, faults, name: def.name });
+  const grpc = createGrpcServer(log, {
+    internalToken: config.INTERNAL_TOKEN,
+    faults,
+    name: def.name,
+    callerKey,
+  });
   const rt = { config, log, conn, bus, grpc, faults };
   const own = (await def.setup(rt)) ?? {};
   // Indexes first: consumers and jobs may insert at once, and a unique index must already hold.
@@ -105,7 +112,8 @@ export async function startService<S extends z.ZodRawShape>(
     await indexBackend?.close();
   }
   const stopBackground = await startBackground(own, bus, log);
-  const bound = await grpc.listen(config.GRPC_PORT);
+  const host = config.GRPC_HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
+  const bound = await grpc.listen(config.GRPC_PORT, host);
   grpc.setServing(true);
   const database = watchDatabase({
     conn,
@@ -117,7 +125,7 @@ export async function startService<S extends z.ZodRawShape>(
     setReady: (ready) => grpc.setReady(ready),
     onStuck: onDatabaseStuck,
   });
-  log.info({ port: bound, db: config.MONGO_DB, events: bus.prefix }, `${def.name} service ready`);
+  log.info({ host, port: bound, db: config.MONGO_DB, events: bus.prefix }, `${def.name} service ready`);
   return {
     rt,
     port: bound,

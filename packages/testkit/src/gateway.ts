@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import type { Caller } from '@qm/platform';
+import { type Caller, createCallerSigner } from '@qm/platform';
 import { createApp } from '@qm/gateway/src/app';
 import { createClients } from '@qm/gateway/src/clients';
 import { parseGatewayConfig } from '@qm/gateway/src/config';
@@ -31,7 +31,11 @@ export async function startGateway<R extends SessionResolver>(
   extra: { live?: LiveHub; rateLimits?: HitCounter } = {},
 ) {
   const config = parseGatewayConfig({ LOG_LEVEL: 'silent', ...env });
-  const { clients, close } = createClients(config.services, config.GRPC_DEADLINE_MS);
+  const { clients, close } = createClients(
+    config.services,
+    config.GRPC_DEADLINE_MS,
+    createCallerSigner(config.callerSigningKey),
+  );
   const resolver = typeof sessions === 'function' ? sessions({ config, clients }) : sessions;
   const { app, metrics } = createApp({
     config,

@@ -39,6 +39,7 @@ export const assistantService: ServiceDefinition<typeof assistantEnv> = {
       support: config.SUPPORT_GRPC_ADDR,
       activity: config.ACTIVITY_GRPC_ADDR,
       deadlineMs: config.CHAT_TOOL_DEADLINE_MS,
+      token: config.INTERNAL_TOKEN,
     });
     const chat = createChat({
       store: createChatStore(conn),

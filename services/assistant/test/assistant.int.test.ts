@@ -8,7 +8,7 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { serviceTestEnv, uniqueName } from '@qm/testkit';
+import { serviceTestEnv, testCallerSigner, uniqueName } from '@qm/testkit';
 import { headerSessions, json, startGateway } from '@qm/testkit/src/gateway';
 import { assistantService } from '../src/service';
 import { openAiServer } from './openai-server';
@@ -29,7 +29,9 @@ async function startStack(env: Record<string, string>) {
     { ASSISTANT_GRPC_ADDR: `127.0.0.1:${svc.port}` },
     headerSessions({ maker, army, admin }),
   );
-  const client = createClient(assistantV1.AssistantServiceService, `127.0.0.1:${svc.port}`);
+  const client = createClient(assistantV1.AssistantServiceService, `127.0.0.1:${svc.port}`, {
+    signer: testCallerSigner,
+  });
   return {
     svc,
     generate: (body: unknown, who: string | null = 'maker') =>

@@ -1,4 +1,4 @@
-import { type ActivityStack, startActivityStack, topUp } from '@qm/activity/test/stack';
+import { type ActivityStack, INTERNAL_TOKEN, startActivityStack, topUp } from '@qm/activity/test/stack';
 import { assistantV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
@@ -8,7 +8,7 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { eventually, freePort, INFRA, serviceTestEnv, uniqueName } from '@qm/testkit';
+import { eventually, freePort, INFRA, serviceTestEnv, testCallerSigner, uniqueName } from '@qm/testkit';
 import { Browser } from '@qm/testkit/src/identity-stack';
 import { supportService } from '@qm/support/src/service';
 import { assistantService } from '../src/service';
@@ -55,6 +55,8 @@ beforeAll(async () => {
     supportService,
     serviceTestEnv(uniqueName('qm_test_chat_support'), {
       GRPC_PORT: String(supportPort),
+      // Verifies the assistant relaying its caller (docs/adr/021).
+      INTERNAL_TOKEN,
       SMTP_URL: INFRA.SMTP_URL,
       SUPPORT_REPLY_MAIL_DURABLE: uniqueName('chat_test_mail'),
     }),
@@ -66,6 +68,7 @@ beforeAll(async () => {
     ORDERS_GRPC_ADDR: s.addresses.orders,
     ACTIVITY_GRPC_ADDR: s.addresses.activity,
     SUPPORT_GRPC_ADDR: `127.0.0.1:${supportPort}`,
+    INTERNAL_TOKEN,
   };
   assistant = (await startService(
     assistantService,
@@ -331,6 +334,7 @@ describe('the model engine (tool calling) with the caller’s identity', () => {
       }),
     )) as RunningService<unknown>;
     client = createClient(assistantV1.AssistantServiceService, `127.0.0.1:${svc.port}`, {
+      signer: testCallerSigner,
       defaultDeadlineMs: 30_000,
     });
   });

@@ -46,7 +46,7 @@ export function productToProto(p: ProductRecord): catalogV1.Product {
 export function catalogHandlers(catalog: Catalog): UnaryImpl<typeof catalogV1.CatalogServiceService> {
   return {
     listProducts: (req, ctx) => catalog.list(ctx.caller, req),
-    getProduct: (req, ctx) => catalog.get(ctx.caller, req),
+    getProduct: (req, ctx) => catalog.get(ctx.caller, req, ctx.service),
     createProduct: (req, ctx) => catalog.create(ctx.caller, req),
     updateProduct: (req, ctx) => catalog.update(ctx.caller, req),
     deleteProduct: (req, ctx) => catalog.remove(ctx.caller, req),

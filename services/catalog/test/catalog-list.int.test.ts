@@ -1,6 +1,6 @@
 import { catalogV1 } from '@qm/contracts/grpc';
 import { type RunningService, startService } from '@qm/platform';
-import { eventually, serviceTestEnv } from '@qm/testkit';
+import { eventually, serviceTestEnv, testCallerSigner } from '@qm/testkit';
 import { catalogService } from '../src/service';
 import { callers, deleteConsumers, settle, json, type Stack, startStack } from './harness';
 
@@ -246,7 +246,9 @@ describe('in-memory read model across replicas', () => {
       });
       const id = product!.id;
       const { createClient, runWithContext } = await import('@qm/platform');
-      const client = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${b.port}`);
+      const client = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${b.port}`, {
+        signer: testCallerSigner,
+      });
       const onB = () =>
         runWithContext({ requestId: 'replica-test', caller: callers.army }, () =>
           client.listProducts(

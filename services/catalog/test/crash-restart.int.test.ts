@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { CATALOG_SUBJECTS as SUBJECTS } from '@qm/contracts/events';
 import { catalogV1 } from '@qm/contracts/grpc';
-import { eventually, freePort, INFRA, uniqueName as unique } from '@qm/testkit';
+import { eventually, freePort, INFRA, testCallerSigner, uniqueName as unique } from '@qm/testkit';
 import { startServiceProcess } from '@qm/testkit/src/process';
 import {
   connectBus,
@@ -63,6 +63,7 @@ describe('catalog killed mid-publish (real process, real NATS and database)', ()
     const doomed = await startCatalog({ ...env, QM_FAULT_OUTBOX_STALL: '1' });
     children.push(doomed);
     const client = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${port}`, {
+      signer: testCallerSigner,
       defaultDeadlineMs: 60_000,
     });
     const created = runWithContext({ requestId: newRequestId(), caller: callers.maker }, () =>

@@ -12,7 +12,7 @@ import {
   type ServiceIdentity,
   startService,
 } from '@qm/platform';
-import { eventually, INFRA, serviceTestEnv, testLog, uniqueName } from '@qm/testkit';
+import { eventually, INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
 import { headerSessions, startGateway } from '@qm/testkit/src/gateway';
 import { catalogService } from '../src/service';
 
@@ -72,6 +72,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     headerSessions(callers),
   );
   const client = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${catalog.port}`, {
+    signer: testCallerSigner,
     defaultDeadlineMs: 30000,
   });
   const serviceClients: CatalogClient[] = [];
@@ -96,6 +97,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     },
     asService(identity) {
       const c = createClient(catalogV1.CatalogServiceService, `127.0.0.1:${catalog.port}`, {
+        signer: testCallerSigner,
         defaultDeadlineMs: 30000,
         identity,
       });

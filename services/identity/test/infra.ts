@@ -8,7 +8,7 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { freePort, INFRA, serviceTestEnv, testLog, uniqueName } from '@qm/testkit';
+import { freePort, INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
 import { ADMIN_PASSWORD, deleteKeycloakUsers, testKeycloak } from '@qm/testkit/src/keycloak';
 import { createIdentityService } from '../src/service';
 
@@ -31,7 +31,7 @@ export function testClock() {
 
 export type IdentityClient = ReturnType<typeof identityClient>;
 export function identityClient(address: string) {
-  return createClient(identityV1.IdentityServiceService, address);
+  return createClient(identityV1.IdentityServiceService, address, { signer: testCallerSigner });
 }
 
 /** The real identity service in-process, on its own test database. */

@@ -11,7 +11,7 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { freePort, INFRA, serviceTestEnv, uniqueName } from '@qm/testkit';
+import { freePort, INFRA, serviceTestEnv, testCallerSigner, uniqueName } from '@qm/testkit';
 import { startServiceProcess } from '@qm/testkit/src/process';
 import {
   ADMIN_PASSWORD,
@@ -157,6 +157,7 @@ export async function startOrdersStack(
     },
     grpc(svc, caller) {
       const c = createClient(ordersV1.OrdersServiceService, `127.0.0.1:${svc.port}`, {
+        signer: testCallerSigner,
         defaultDeadlineMs: 60_000,
       });
       clients.push(c);

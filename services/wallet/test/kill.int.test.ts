@@ -11,7 +11,15 @@ import {
   newRequestId,
   runWithContext,
 } from '@qm/platform';
-import { eventually, freePort, INFRA, streamMessages, testLog, uniqueName } from '@qm/testkit';
+import {
+  eventually,
+  freePort,
+  INFRA,
+  streamMessages,
+  testCallerSigner,
+  testLog,
+  uniqueName,
+} from '@qm/testkit';
 import { startServiceProcess } from '@qm/testkit/src/process';
 import type { Connection } from 'mongoose';
 
@@ -73,6 +81,7 @@ describe('wallet killed between debit and credit (real process, real database)',
 
   const client = () =>
     createClient(walletV1.WalletServiceService, `127.0.0.1:${env.GRPC_PORT}`, {
+      signer: testCallerSigner,
       defaultDeadlineMs: 30_000,
     });
   const as = <T>(fn: () => Promise<T>) => runWithContext({ requestId: newRequestId(), caller }, fn);

@@ -15,7 +15,7 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { eventually, INFRA, serviceTestEnv, testLog, uniqueName } from '@qm/testkit';
+import { eventually, INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
 import { walletService } from '../src/service';
 import { cards, users } from './topups-harness';
 
@@ -66,6 +66,7 @@ beforeAll(async () => {
     }),
   )) as RunningService<unknown>;
   client = createClient(walletV1.WalletServiceService, `127.0.0.1:${svc.port}`, {
+    signer: testCallerSigner,
     defaultDeadlineMs: 30_000,
   });
   const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'topups-grpc-listener', log: testLog() });

@@ -10,6 +10,7 @@ import {
 } from '@grpc/grpc-js';
 import { currentContext } from '../context';
 import { endSpan, injectTrace, SpanKind, startSpan } from '../tracing/spans';
+import { type CallerSigner, MD_CALLER } from './caller-assertion';
 import { contextToMetadata, MD_REQUEST_ID, metadataSetter, rpcAttributes } from './metadata';
 import { type ServiceIdentity, signServiceIdentity } from './service-identity';
 import type { RequestOf, ResponseOf, ServiceDef } from './types';
@@ -23,8 +24,9 @@ export type PromiseClient<D extends ServiceDef> = {
 } & { readonly raw: Client; close(): void };
 
 /**
- * Every call carries the request id and caller of the current context, and a deadline; a client
- * of an internal service also its own service identity. Each call is a client span whose trace
+ * Every call carries the request id of the current context, its caller's assertion when it has
+ * one (relayed unchanged, docs/adr/021), and a deadline; a client of an internal service also its
+ * own service identity. Each call is a client span whose trace
  * context travels in the metadata (traceparent).
  */
 function contextInterceptor(defaultDeadlineMs: number, identity?: ServiceIdentity): Interceptor {
@@ -54,6 +56,29 @@ export interface ClientOptions {
   defaultDeadlineMs?: number;
   /** Calls as this internal service (e.g. orders with INTERNAL_TOKEN); never in the gateway. */
   identity?: ServiceIdentity;
+  /**
+   * Signs the current context's caller for the callee (the gateway, and tests with the dev key;
+   * docs/adr/021). Without it a caller can only be relayed from the assertion it came with.
+   */
+  signer?: CallerSigner;
+}
+
+/** The service a definition belongs to, as it names itself: `qm.wallet.v1.WalletService` → wallet. */
+export function audienceOf(definition: ServiceDef): string {
+  return serviceNameOf(definition).split('.')[1] ?? '';
+}
+
+/** The assertion for a call in the current context: the one it came with, or a new one. */
+async function callerAssertion(audience: string, signer: CallerSigner | undefined) {
+  const ctx = currentContext();
+  if (!ctx?.caller) return undefined;
+  if (ctx.assertion) return ctx.assertion;
+  if (!signer)
+    throw new Error(
+      `A call to ${audience} on behalf of user ${ctx.caller.userId} has no caller assertion to relay ` +
+        'and no signer (only the gateway signs them, docs/adr/021)',
+    );
+  return signer.assertionFor(ctx.caller, audience);
 }
 
 /** `qm.identity.v1.IdentityService`: every method's path is `/<service>/<Method>`. */
@@ -65,8 +90,9 @@ function serviceNameOf(definition: ServiceDef): string {
 export function createClient<D extends ServiceDef>(
   definition: D,
   address: string,
-  { defaultDeadlineMs = 5000, identity }: ClientOptions = {},
+  { defaultDeadlineMs = 5000, identity, signer }: ClientOptions = {},
 ): PromiseClient<D> {
+  const audience = audienceOf(definition);
   const Ctor = makeGenericClientConstructor(definition as never, serviceNameOf(definition));
   const raw = new Ctor(address, ChannelCredentials.createInsecure(), {
     interceptors: [contextInterceptor(defaultDeadlineMs, identity)],
@@ -77,14 +103,18 @@ export function createClient<D extends ServiceDef>(
     close: () => raw.close(),
   };
   for (const method of Object.keys(definition)) {
-    client[method] = (request: unknown, opts: CallOpts = {}) =>
-      new Promise((resolve, reject) => {
+    client[method] = async (request: unknown, opts: CallOpts = {}) => {
+      const md = new Metadata();
+      const assertion = await callerAssertion(audience, signer);
+      if (assertion) md.set(MD_CALLER, assertion);
+      return new Promise((resolve, reject) => {
         const callOpts: CallOptions = opts.deadlineMs ? { deadline: Date.now() + opts.deadlineMs } : {};
         const fn = (raw as unknown as Record<string, Function>)[method]!;
-        fn.call(raw, request, new Metadata(), callOpts, (err: Error | null, res: unknown) =>
+        fn.call(raw, request, md, callOpts, (err: Error | null, res: unknown) =>
           err ? reject(err) : resolve(res),
         );
       });
+    };
   }
   return client as PromiseClient<D>;
 }

@@ -1,19 +1,17 @@
 import { Metadata } from '@grpc/grpc-js';
 import type { Attributes, TextMapGetter, TextMapSetter } from '@opentelemetry/api';
-import { type Caller, type RequestContext, newRequestId } from '../context';
+import { type RequestContext, newRequestId } from '../context';
+import { MD_CALLER } from './caller-assertion';
 
 export const MD_REQUEST_ID = 'x-request-id';
-export const MD_USER_ID = 'x-user-id';
-export const MD_USERNAME = 'x-username';
-export const MD_ROLES = 'x-user-roles';
 
+/**
+ * Request id and, on a call made on a user's behalf, the caller's verified assertion, relayed
+ * unchanged (docs/adr/021). The caller itself never travels as plain metadata.
+ */
 export function contextToMetadata(ctx: RequestContext | undefined, md = new Metadata()): Metadata {
   md.set(MD_REQUEST_ID, ctx?.requestId ?? newRequestId());
-  if (ctx?.caller) {
-    md.set(MD_USER_ID, String(ctx.caller.userId));
-    md.set(MD_USERNAME, encodeURIComponent(ctx.caller.username));
-    md.set(MD_ROLES, ctx.caller.roles.join(','));
-  }
+  if (ctx?.assertion && md.get(MD_CALLER).length === 0) md.set(MD_CALLER, ctx.assertion);
   return md;
 }
 
@@ -22,15 +20,16 @@ function first(md: Metadata, key: string): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
+/** The request id; the caller is set by the server once its assertion is verified (server.ts). */
 export function metadataToContext(md: Metadata): RequestContext {
-  const requestId = first(md, MD_REQUEST_ID) ?? newRequestId();
-  const userId = Number(first(md, MD_USER_ID));
-  const username = first(md, MD_USERNAME);
-  if (!Number.isSafeInteger(userId) || userId <= 0 || !username) return { requestId };
-  const roles = (first(md, MD_ROLES) ?? '').split(',').filter((r) => r.length > 0);
-  const caller: Caller = { userId, username: decodeURIComponent(username), roles };
-  return { requestId, caller };
+  return { requestId: first(md, MD_REQUEST_ID) ?? newRequestId() };
 }
+
+/**
+ * Headers that once carried the caller in plain text (x-user-id, x-username, x-user-roles): a call
+ * that still sends one claims a user without proof and is refused (server.ts).
+ */
+export const PLAIN_CALLER_HEADERS = ['x-user-id', 'x-username', 'x-user-roles'] as const;
 
 /** Trace context (traceparent) in gRPC metadata. */
 export const metadataSetter: TextMapSetter<Metadata> = {

@@ -1,12 +1,20 @@
-import { Server, ServerCredentials, type ServerUnaryCall, type sendUnaryData } from '@grpc/grpc-js';
+import type { KeyObject } from 'node:crypto';
+import {
+  type Metadata,
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
 import { context } from '@opentelemetry/api';
 import { HealthImplementation } from 'grpc-health-check';
 import { type RequestContext, runWithContext } from '../context';
-import { AppError, toServiceError, unavailable } from '../errors';
+import { AppError, toServiceError, unauthenticated, unavailable } from '../errors';
 import { type Faults, faultDelay } from '../faults';
 import type { Logger } from '../logger';
 import { endSpan, extractTrace, SpanKind, startSpan } from '../tracing/spans';
-import { metadataGetter, metadataToContext, rpcAttributes } from './metadata';
+import { type CallerVerifier, createCallerVerifier, MD_CALLER } from './caller-assertion';
+import { metadataGetter, metadataToContext, PLAIN_CALLER_HEADERS, rpcAttributes } from './metadata';
 import { verifyServiceIdentity } from './service-identity';
 import type { RequestOf, ResponseOf, ServiceDef } from './types';
 
@@ -18,6 +26,7 @@ export interface GrpcServer {
   readonly server: Server;
   /** Registers a service whose handlers are plain async functions; errors become gRPC statuses. */
   add<D extends ServiceDef>(serviceName: string, definition: D, impl: UnaryImpl<D>): void;
+  /** On `host` (GRPC_HOST; loopback unless told otherwise). */
   listen(port: number, host?: string): Promise<number>;
   /** Serving at all: every health name, LIVENESS included (true once listening, false on close). */
   setServing(serving: boolean): void;
@@ -34,7 +43,36 @@ export interface GrpcServerOptions {
   internalToken?: string;
   /** With the service's name: `<name>Unreachable` and `<name>LatencyMs` act before every call. */
   faults?: Faults;
+  /** The service's name: the audience its caller assertions must name (docs/adr/021). */
   name?: string;
+  /**
+   * CALLER_VERIFY_KEY: verifies the caller assertions (docs/adr/021). Without it every call that
+   * claims a user is refused (UNAUTHENTICATED); anonymous calls still reach the handlers.
+   */
+  callerKey?: KeyObject;
+}
+
+/**
+ * The caller of a call, from its verified assertion only. A call claiming a user with plain
+ * headers, or with an assertion that is forged, expired or meant for another service (unless that
+ * service proved it is the one relaying it), is refused before any handler runs.
+ */
+async function authenticate(
+  md: Metadata,
+  ctx: RequestContext,
+  self: string,
+  verifier: CallerVerifier | undefined,
+): Promise<void> {
+  if (PLAIN_CALLER_HEADERS.some((h) => md.get(h).length > 0))
+    throw unauthenticated('Caller headers are not accepted; a signed caller assertion is required');
+  const values = md.get(MD_CALLER);
+  if (values.length === 0) return;
+  const token = values[0];
+  if (values.length > 1 || typeof token !== 'string' || !verifier)
+    throw unauthenticated('The caller assertion is missing, invalid or expired');
+  const { caller } = await verifier.verify(token, { self, via: ctx.service });
+  ctx.caller = caller;
+  ctx.assertion = token;
 }
 
 /**
@@ -45,8 +83,9 @@ export const LIVENESS = 'liveness';
 
 export function createGrpcServer(
   log: Logger,
-  { internalToken, faults, name }: GrpcServerOptions = {},
+  { internalToken, faults, name, callerKey }: GrpcServerOptions = {},
 ): GrpcServer {
+  const verifier = callerKey ? createCallerVerifier(callerKey) : undefined;
   const beforeEachCall =
     faults?.active && name
       ? async () => {
@@ -93,7 +132,10 @@ export function createGrpcServer(
           );
           context.with(traced, () =>
             runWithContext(ctx, () => {
-              const run = () => fn(call.request as never, ctx);
+              const run = () =>
+                authenticate(call.metadata, ctx, name ?? '', verifier).then(() =>
+                  fn(call.request as never, ctx),
+                );
               (beforeEachCall ? beforeEachCall().then(run) : run()).then(
                 (res) => {
                   log.debug({ path, ms: elapsed(started) }, 'grpc ok');
@@ -117,7 +159,7 @@ export function createGrpcServer(
       }
       server.addService(definition as never, handlers);
     },
-    listen(port, host = '0.0.0.0') {
+    listen(port, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (err, bound) => {
           if (err) reject(err);

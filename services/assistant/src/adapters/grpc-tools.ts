@@ -11,7 +11,13 @@ import {
   transactionTypes,
   walletV1,
 } from '@qm/contracts/grpc';
-import { createClients, currentContext, GrpcStatus, isServiceError } from '@qm/platform';
+import {
+  createClients,
+  currentContext,
+  GrpcStatus,
+  isServiceError,
+  type ServiceIdentity,
+} from '@qm/platform';
 import type { ChatTools, OrderFact, ProductFact } from '../domain/facts';
 
 export interface ToolAddresses {
@@ -22,6 +28,8 @@ export interface ToolAddresses {
   support: string;
   activity: string;
   deadlineMs: number;
+  /** INTERNAL_TOKEN: proves it is the assistant relaying its caller's assertion (docs/adr/021). */
+  token: string | undefined;
 }
 
 const isCode = (err: unknown, code: GrpcStatus) => isServiceError(err) && err.code === code;
@@ -58,12 +66,16 @@ function productFact(p: catalogV1.Product): ProductFact {
 }
 
 /**
- * The chat's tools over gRPC. The clients carry no service identity: each call goes out with the
- * caller of the current request context (@qm/platform's client interceptor), exactly as the
- * gateway would send it, so the assistant can reach nothing its caller could not.
+ * The chat's tools over gRPC. Each call relays the caller assertion of the current request
+ * unchanged (@qm/platform's client), so the assistant can reach nothing its caller could not; the
+ * assistant's service identity only lets the callee accept an assertion issued to the assistant
+ * (docs/adr/021), and no handler grants the assistant anything of its own (docs/adr/014).
  */
 export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): void } {
-  const opts = { defaultDeadlineMs: a.deadlineMs };
+  const opts = {
+    defaultDeadlineMs: a.deadlineMs,
+    identity: a.token ? ({ service: 'assistant', token: a.token } satisfies ServiceIdentity) : undefined,
+  };
   const { clients, close } = createClients(
     {
       identity: identityV1.IdentityServiceService,

@@ -1,5 +1,5 @@
 import { type Logger, newRequestId, runWithContext } from '@qm/platform';
-import { abandoned, type OrderRecord } from '../domain/order';
+import { abandoned } from '../domain/order';
 import type { OrderStore } from '../store/orders';
 import type { Saga } from './saga';
 
@@ -9,15 +9,12 @@ import type { Saga } from './saga';
  * order stays pending much longer than its deadline (the hold timeout) plus a sweep.
  */
 export function createSweeper(d: { orders: OrderStore; saga: Saga; log: Logger; graceMs: number }) {
-  /** The saga acts for the buyer (catalog's product read needs a signed-in caller). */
-  const asBuyer = <T>(o: OrderRecord, fn: () => Promise<T>) =>
-    runWithContext(
-      {
-        requestId: newRequestId(),
-        caller: { userId: o.buyerId, username: o.buyer.username, roles: [o.buyer.role] },
-      },
-      fn,
-    );
+  /**
+   * No user calls here: the saga's calls carry only the orders service's proof (catalog lets it
+   * read a product without a caller). Claiming the buyer would need an assertion only the gateway
+   * can sign (docs/adr/021).
+   */
+  const asService = <T>(fn: () => Promise<T>) => runWithContext({ requestId: newRequestId() }, fn);
 
   return {
     async sweep(): Promise<number> {
@@ -26,7 +23,7 @@ export function createSweeper(d: { orders: OrderStore; saga: Saga; log: Logger; 
       const due = (await d.orders.pending()).filter((o) => abandoned(o, now, d.graceMs));
       let ended = 0;
       for (const o of due) {
-        const after = await asBuyer(o, () => d.saga.drive(o, { deadline: true }));
+        const after = await asService(() => d.saga.drive(o, { deadline: true }));
         if (after.status !== 'pending') ended++;
       }
       if (due.length) d.log.info({ resumed: due.length, ended }, 'orders sweep');
