@@ -346,7 +346,9 @@ describe('catalog service (real database, NATS and gateway)', () => {
   describe('events', () => {
     it('publishes created, updated and deleted, and records product_create/update/delete/view activity', async () => {
       const p = await create({ name: 'Evented' });
+      // A read records nothing; the page records its view with an explicit POST (no writes on GET).
       await s.http('army', 'GET', `/api/products/${p.id}`);
+      expect((await s.http('army', 'POST', `/api/products/${p.id}/views`)).status).toBeLessThan(300);
       await s.http('maker', 'PATCH', `/api/products/${p.id}`, { stock: 9, version: p.version });
       await s.http('maker', 'DELETE', `/api/products/${p.id}`);
 
