@@ -3,7 +3,7 @@ import { walletV1 } from '@qm/contracts/grpc';
 import { IDENTITY_SUBJECTS, type UserDeletedData, type UserRejectedData } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { connectBus, createClient, type EventBus, GrpcStatus, makeEvent } from '@qm/platform';
-import { eventually, INFRA, testLog } from '@qm/testkit';
+import { eventually, INFRA, testCallerSigner, testLog } from '@qm/testkit';
 import { deleteMailsTo } from '@qm/testkit/src/maildev';
 import type { Account } from '../src/store/accounts';
 import { outcome, startWallet, type TestUser, type WalletHarness } from './service-harness';
@@ -26,6 +26,7 @@ beforeAll(async () => {
   bus = await connectBus({ servers: INFRA.NATS_URL, name: 'closed-accounts-test', log: testLog() });
   orders = createClient(walletV1.WalletServiceService, `127.0.0.1:${w.svc.port}`, {
     identity: { service: 'orders', token: w.internalToken },
+    signer: testCallerSigner,
   });
 }, 60_000);
 

@@ -10,9 +10,11 @@ import {
   type RunningService,
   runWithContext,
   startService,
+  DEV_CALLER_VERIFY_KEY,
   type UnaryImpl,
+  verifyKeyFrom,
 } from '@qm/platform';
-import { INFRA, serviceTestEnv, testLog, uniqueName } from '@qm/testkit';
+import { INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
 import { latestCode } from '@qm/testkit/src/maildev';
 import { walletService } from '../src/service';
 import { cards } from './topups-harness';
@@ -30,7 +32,13 @@ export type WalletClient = ReturnType<typeof createClient<typeof walletV1.Wallet
  */
 export async function startWallet(env: Record<string, string> = {}) {
   const directory = new Map<number, TestUser>();
-  const identity: GrpcServer = createGrpcServer(testLog('fake-identity'));
+  const internalToken = randomBytes(24).toString('hex');
+  // Verifies callers as the real identity does: the wallet relays its caller's assertion (ADR 021).
+  const identity: GrpcServer = createGrpcServer(testLog('fake-identity'), {
+    internalToken,
+    name: 'identity',
+    callerKey: verifyKeyFrom(DEV_CALLER_VERIFY_KEY),
+  });
   const toUser = (u: TestUser): identityV1.User => ({
     id: u.userId,
     username: u.username,
@@ -55,7 +63,6 @@ export async function startWallet(env: Record<string, string> = {}) {
   const identityPort = await identity.listen(0, '127.0.0.1');
   identity.setServing(true);
 
-  const internalToken = randomBytes(24).toString('hex');
   const durables = [uniqueName('wallet-user-approved-test'), uniqueName('wallet-user-closed-test')];
   const svc = (await startService(
     walletService,
@@ -69,8 +76,10 @@ export async function startWallet(env: Record<string, string> = {}) {
       ...env,
     }),
   )) as RunningService<unknown>;
+  // Stands where the gateway is: it signs each call's caller assertion (docs/adr/021).
   const client: WalletClient = createClient(walletV1.WalletServiceService, `127.0.0.1:${svc.port}`, {
     defaultDeadlineMs: 60_000,
+    signer: testCallerSigner,
   });
 
   const base = 30_000_000 + randomInt(0, 60_000_000);
