@@ -61,7 +61,7 @@ describe('top-ups under payment fault flags', () => {
     }
   }, 60_000);
 
-  it('paymentFailureRate 1 declines every good card and leaves the order open; 0 declines none', async () => {
+  it('paymentFailureRate 1 declines every good card, failing the attempt as a real decline does; 0 declines none', async () => {
     const declining = await startWorld({ QM_FAULTS: '{"paymentFailureRate":1}' });
     const normal = await startWorld({ QM_FAULTS: '{"paymentFailureRate":0}' });
     try {
@@ -73,7 +73,11 @@ describe('top-ups under payment fault flags', () => {
           code: GrpcStatus.FAILED_PRECONDITION,
           message: WALLET_MESSAGES.cardDeclined,
         });
-      expect(await declining.stores.topups.byProviderOrderId(order.id)).toMatchObject({ status: 'created' });
+      // A decline fails the attempt at once, in the provider's words (issue 30); nothing is credited.
+      expect(await declining.stores.topups.byProviderOrderId(order.id)).toMatchObject({
+        status: 'failed',
+        failureReason: WALLET_MESSAGES.cardDeclined,
+      });
 
       const ok = await normal.topUps.create(users.asha, { amountPaise: 500_00, idempotencyKey: '' });
       expect(await normal.topUps.sandboxPay(users.asha, { orderId: ok.id, ...cards.ok })).toMatchObject({
