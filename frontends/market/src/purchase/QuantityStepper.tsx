@@ -35,16 +35,24 @@ export function QuantityStepper({ value, stock, onChange, onNote, disabled }: Qu
       <NumberInput
         aria-label="Quantity"
         value={value}
-        // A number outside 1..stock is brought into it at once, and the note says why; an emptied input
-        // may be retyped and reads 1 when left empty.
+        // A number outside 1..stock is not taken as typed: the quantity goes to the nearest allowed one
+        // and the note says why. Mantine's strict clamp asks isAllowed first, which sees the attempt.
+        // An emptied input may be retyped and reads 1 when left empty.
         onChange={(next) => (next === '' ? onChange('') : set(next))}
         onBlur={() => value === '' && onChange(1)}
+        isAllowed={({ floatValue }) => {
+          if (floatValue === undefined) return true;
+          const note = clampNote(floatValue, stock);
+          onNote?.(note);
+          if (note) onChange(clampQuantity(floatValue, stock));
+          return !note;
+        }}
         min={1}
         max={Math.max(1, stock)}
         step={1}
         allowDecimal={false}
         allowNegative={false}
-        clampBehavior="none"
+        clampBehavior="strict"
         hideControls
         disabled={disabled}
         w={80}
