@@ -208,6 +208,8 @@ function registerProductReadRoutes(api: Api, clients: GatewayDeps['clients']): v
     summary: "Records that the caller opened the product's page (a product_view activity); 204.",
     access: 'user',
     params: ProductIdParams,
+    // No body: documented as the 204 it answers (the API fuzzer checks every status is documented).
+    status: 204,
     errors: { 404: PRODUCT_MESSAGES.notFound },
     async handler({ params }) {
       await clients.catalog.getProduct({ id: params.id, recordView: true });
