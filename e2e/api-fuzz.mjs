@@ -173,17 +173,27 @@ async function malformedAddresses(doc, session) {
     for (const method of Object.keys(operations))
       for (const escape of MALFORMED_ESCAPES) {
         const url = template.replace(/\{[^}]+\}/g, escape);
-        const res = await fetch(`${BASE_URL}${url}`, {
-          method: method.toUpperCase(),
-          headers: {
-            Accept: 'application/json',
-            Origin: BASE_URL,
-            'Content-Type': 'application/json',
-            ...(session ? { Cookie: `qm_session=${session}` } : {}),
-          },
-          body: method === 'get' || method === 'delete' ? undefined : '{}',
-        });
+        const send = () =>
+          fetch(`${BASE_URL}${url}`, {
+            method: method.toUpperCase(),
+            headers: {
+              Accept: 'application/json',
+              Origin: BASE_URL,
+              'Content-Type': 'application/json',
+              ...(session ? { Cookie: `qm_session=${session}` } : {}),
+            },
+            body: method === 'get' || method === 'delete' ? undefined : '{}',
+          });
+        // A kept-alive connection the server closed while idle fails the first send without an answer
+        // (undici: "other side closed"): sent once more on a new one. A second failure is a finding.
+        const res = await send()
+          .catch(send)
+          .catch((err) => err);
         sent++;
+        if (res instanceof Error) {
+          wrong.push(`${method.toUpperCase()} ${url}: no answer (${res.cause?.message ?? res.message})`);
+          continue;
+        }
         const body = await res.json().catch(() => undefined);
         const fine = res.status >= 400 && res.status < 500 && typeof body?.message === 'string';
         if (!fine) wrong.push(`${method.toUpperCase()} ${url}: HTTP ${res.status} ${JSON.stringify(body)}`);
