@@ -2,7 +2,7 @@
 // `make dev`: provisions what is missing, starts the whole local stack in dependency order (each
 // process healthy before the next tier starts), streams the logs, and stops everything on Ctrl-C.
 //
-//   node scripts/dev.mjs [--infra-only] [--no-frontends] [--prod] [--traces] [--data-dir <dir>]
+//   node scripts/dev.mjs [--infra-only | --apps-only] [--no-frontends] [--prod] [--traces] [--data-dir <dir>]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +23,7 @@ import {
 const HELP = `Usage: node scripts/dev.mjs [options]
 
   --infra-only       only NATS, FerretDB, Keycloak and maildev (used by tests)
+  --apps-only        no infrastructure: services and gateway use the one already running (make infra)
   --no-frontends     no frontend dev servers
   --prod             no watch mode; the gateway serves frontends/<name>/dist (used by e2e tests)
   --traces           also the Zipkin trace viewer (http://localhost:9411/zipkin/), every process
@@ -35,6 +36,7 @@ try {
   args = parseArgs({
     options: {
       'infra-only': { type: 'boolean', default: false },
+      'apps-only': { type: 'boolean', default: false },
       'no-frontends': { type: 'boolean', default: false },
       prod: { type: 'boolean', default: false },
       traces: { type: 'boolean', default: false },
@@ -160,6 +162,7 @@ async function main() {
     root: ROOT,
     dataDir,
     infraOnly: args['infra-only'],
+    appsOnly: args['apps-only'],
     frontends: !args['no-frontends'],
     prod: args.prod,
     traces: args.traces,

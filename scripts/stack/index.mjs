@@ -101,6 +101,7 @@ async function restartProcess(started, launch, name, { timeoutMs } = {}) {
  * @param {string} [options.root] repository root (default: this checkout)
  * @param {string} [options.dataDir] data directory, relative to root (default `.data`)
  * @param {boolean} [options.infraOnly] only NATS, FerretDB, Keycloak, maildev
+ * @param {boolean} [options.appsOnly] no infrastructure: the services and gateway use one already running
  * @param {boolean} [options.frontends] start the frontend dev servers (default true)
  * @param {boolean} [options.prod] no watch mode; the gateway serves frontends/<name>/dist
  * @param {boolean} [options.traces] also the Zipkin trace viewer, every process exporting to it
@@ -123,6 +124,7 @@ export async function startStack(options = {}) {
     root,
     dataDir,
     infraOnly: options.infraOnly,
+    appsOnly: options.appsOnly,
     frontends: options.frontends ?? true,
     prod: options.prod,
     traces: options.traces,

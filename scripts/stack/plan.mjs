@@ -372,6 +372,7 @@ export function planStack({
   root,
   dataDir,
   infraOnly = false,
+  appsOnly = false,
   frontends = true,
   prod = false,
   traces = false,
@@ -396,7 +397,8 @@ export function planStack({
     },
     tsx: (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]),
   };
-  const tiers = [infraTier(ctx)];
+  // appsOnly: the infrastructure is already running (another stack's, e.g. `make infra`).
+  const tiers = appsOnly ? [] : [infraTier(ctx)];
   if (infraOnly) return tiers;
 
   const services = serviceTier(ctx);
