@@ -25,3 +25,20 @@ describe('gateway config: CALLER_SIGNING_KEY', () => {
     );
   });
 });
+
+/** A service's replicas (docs/adr/025). */
+describe('gateway config: <NAME>_GRPC_ADDR', () => {
+  it('takes one host:port or a comma-separated list of replicas', () => {
+    expect(parseGatewayConfig({ WALLET_GRPC_ADDR: 'qm-wallet:50053' }).services.wallet).toBe(
+      'qm-wallet:50053',
+    );
+    expect(parseGatewayConfig({ WALLET_GRPC_ADDR: '127.0.0.1:50053,127.0.0.1:50153' }).services.wallet).toBe(
+      '127.0.0.1:50053,127.0.0.1:50153',
+    );
+  });
+
+  it('refuses an address without a port or an empty replica', () => {
+    expect(() => parseGatewayConfig({ WALLET_GRPC_ADDR: 'qm-wallet' })).toThrow(/WALLET_GRPC_ADDR/);
+    expect(() => parseGatewayConfig({ WALLET_GRPC_ADDR: '127.0.0.1:50053,' })).toThrow(/WALLET_GRPC_ADDR/);
+  });
+});

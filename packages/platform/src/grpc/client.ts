@@ -87,6 +87,37 @@ function serviceNameOf(definition: ServiceDef): string {
   return path.slice(1, path.lastIndexOf('/'));
 }
 
+/**
+ * The channel target of a configured address. `host:port` is resolved by DNS, every address it
+ * returns being a replica (a Kubernetes headless Service); `a:p,b:p` names the replicas itself (the
+ * local stack's REPLICAS, docs/adr/025).
+ */
+export function channelTarget(address: string): string {
+  const parts = address.split(',').map((a) => a.trim());
+  return parts.length > 1 ? `ipv4:${parts.join(',')}` : address;
+}
+
+/** Each call goes to the next ready replica, not every call to the first one connected. */
+const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
+/** Calls that change nothing, by the names our protos give them. */
+const READ_METHOD = /^(Get|List|Check|Lookup)[A-Z]/;
+
+/**
+ * Whether a call may be sent again to another replica after UNAVAILABLE: a read, or a write that
+ * carries an idempotency key (the callee answers a repeat with the first outcome, docs/adr/006).
+ */
+export function isRetriable(method: string, request: unknown): boolean {
+  if (READ_METHOD.test(method)) return true;
+  const key = (request as { idempotencyKey?: unknown } | null)?.idempotencyKey;
+  return typeof key === 'string' && key.length > 0;
+}
+
+/** Attempts of a retriable call, and the pause before each repeat (a replica's death is seen in ms). */
+const RETRY_PAUSES_MS = [25, 150];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export function createClient<D extends ServiceDef>(
   definition: D,
   address: string,
@@ -94,26 +125,45 @@ export function createClient<D extends ServiceDef>(
 ): PromiseClient<D> {
   const audience = audienceOf(definition);
   const Ctor = makeGenericClientConstructor(definition as never, serviceNameOf(definition));
-  const raw = new Ctor(address, ChannelCredentials.createInsecure(), {
+  const raw = new Ctor(channelTarget(address), ChannelCredentials.createInsecure(), {
     interceptors: [contextInterceptor(defaultDeadlineMs, identity)],
     'grpc.keepalive_time_ms': 30_000,
+    'grpc.service_config': ROUND_ROBIN,
   });
   const client: Record<string, unknown> = {
     raw,
     close: () => raw.close(),
   };
   for (const method of Object.keys(definition)) {
-    client[method] = async (request: unknown, opts: CallOpts = {}) => {
-      const md = new Metadata();
-      const assertion = await callerAssertion(audience, signer);
-      if (assertion) md.set(MD_CALLER, assertion);
-      return new Promise((resolve, reject) => {
-        const callOpts: CallOptions = opts.deadlineMs ? { deadline: Date.now() + opts.deadlineMs } : {};
-        const fn = (raw as unknown as Record<string, Function>)[method]!;
+    const fn = (raw as unknown as Record<string, Function>)[method]!;
+    const once = (request: unknown, md: Metadata, deadline: number) =>
+      new Promise((resolve, reject) => {
+        const callOpts: CallOptions = { deadline };
         fn.call(raw, request, md, callOpts, (err: Error | null, res: unknown) =>
           err ? reject(err) : resolve(res),
         );
       });
+    client[method] = async (request: unknown, opts: CallOpts = {}) => {
+      const md = new Metadata();
+      const assertion = await callerAssertion(audience, signer);
+      if (assertion) md.set(MD_CALLER, assertion);
+      // One deadline for all attempts: a repeat never makes the caller wait longer than asked.
+      const deadline = Date.now() + (opts.deadlineMs ?? defaultDeadlineMs);
+      const retriable = isRetriable(method, request);
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await once(request, md, deadline);
+        } catch (err) {
+          const pause = RETRY_PAUSES_MS[attempt];
+          const again =
+            retriable &&
+            pause !== undefined &&
+            (err as { code?: number }).code === grpcStatus.UNAVAILABLE &&
+            Date.now() + pause < deadline;
+          if (!again) throw err;
+          await sleep(pause);
+        }
+      }
     };
   }
   return client as PromiseClient<D>;
