@@ -274,6 +274,10 @@ function serviceChecks(o, add, { workloads }) {
       if (!known) add(`targetPort ${port.targetPort} is no container port`);
     }
   }
+  // gRPC clients balance over the pods a headless name resolves to (docs/adr/025); a ClusterIP
+  // would pin each client's one connection to one pod.
+  if ((o.spec.ports ?? []).some((p) => p.name === 'grpc') && o.spec.clusterIP !== 'None')
+    add('a gRPC Service must be headless (clusterIP: None) so that clients balance over its pods');
 }
 
 function autoscalerChecks(o, add, { named }) {

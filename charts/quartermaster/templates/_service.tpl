@@ -170,6 +170,11 @@ metadata:
     {{- include "qm.labels" (list $root $name) | nindent 4 }}
 spec:
   type: ClusterIP
+  {{- if eq $svc.kind "grpc" }}
+  # Headless: the name resolves to every ready pod, and the gRPC clients balance their calls over
+  # them (round robin) instead of riding one long-lived connection to one pod (docs/adr/025).
+  clusterIP: None
+  {{- end }}
   selector:
     {{- include "qm.selectorLabels" (list $root $name) | nindent 4 }}
   ports:
