@@ -25,6 +25,8 @@ import { client, loopbackOnly, mailbox, step } from './lib/k6-api.js';
 import { catalogPlan, totalPrice } from './lib/purchase-plan.ts';
 
 const BASE = __ENV.BASE_URL || 'http://127.0.0.1:8080';
+// With replicas (docs/adr/025), every gateway: the calls go round them, as a load balancer sends them.
+const GATEWAYS = (__ENV.GATEWAY_URLS || BASE).split(',');
 const MAILDEV = __ENV.MAILDEV_URL || 'http://127.0.0.1:1080';
 const VUS = Math.max(10, Number(__ENV.CHAOS_VUS || 100));
 const DURATION = __ENV.CHAOS_DURATION || '10m';
@@ -53,7 +55,7 @@ const roleOf = (vu) => ROLES[(vu - 1) % ROLES.length];
 const countOf = (role) =>
   Array.from({ length: VUS }, (_, i) => roleOf(i + 1)).filter((r) => r === role).length;
 
-loopbackOnly(BASE, MAILDEV);
+loopbackOnly(BASE, MAILDEV, ...GATEWAYS);
 const api = client(BASE);
 const mail = mailbox(MAILDEV);
 const JSON_HEADERS = { 'content-type': 'application/json', origin: BASE };
@@ -102,11 +104,12 @@ function call(op, method, path, body, { cookie, key, user, extra } = {}) {
     timeout: CALL_TIMEOUT,
     responseCallback: http.expectedStatuses({ min: 200, max: 499 }),
   };
+  const base = GATEWAYS[seq % GATEWAYS.length];
   emit({ chaos: 'invoke', id, op, key, user, method, path, body, at: Date.now(), ...extra });
   const res =
     method === 'GET'
-      ? http.get(`${BASE}${path}`, params)
-      : http.request(method, `${BASE}${path}`, body === undefined ? null : JSON.stringify(body), params);
+      ? http.get(`${base}${path}`, params)
+      : http.request(method, `${base}${path}`, body === undefined ? null : JSON.stringify(body), params);
   const outcome = outcomeOf(res);
   let answer;
   try {

@@ -5,13 +5,16 @@
 // money, stock, order or event was lost or duplicated (scripts/chaos/run.mjs, load/chaos-check.ts).
 //
 //   node scripts/chaos.mjs [--duration 10m] [--vus 100] [--kill-every 10s] [--data-dir .data/chaos]
-//                          [--results load/results] [--name chaos]
-// CHAOS_DURATION, CHAOS_VUS and CHAOS_KILL_EVERY stand in for the flags.
+//                          [--results load/results] [--name chaos] [--replicas 1]
+// CHAOS_DURATION, CHAOS_VUS, CHAOS_KILL_EVERY and REPLICAS stand in for the flags. With replicas
+// (docs/adr/025) every service and the gateway run that many processes, the workload goes round the
+// gateways, and one replica of a random service or gateway is killed each time (CHAOS_TARGETS may
+// add nats, ferretdb, postgres).
 // Exits 0 when every invariant holds, 1 when one breaks, 2 when the run itself could not happen.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { durationMs, runChaos, targetsFrom } from './chaos/run.mjs';
+import { APP_TARGETS, durationMs, replicaTargets, runChaos, TARGETS, targetsFrom } from './chaos/run.mjs';
 import { createLogger } from './stack/log.mjs';
 import { ROOT, startStack } from './stack/index.mjs';
 
@@ -23,10 +26,16 @@ const { values: args } = parseArgs({
     'data-dir': { type: 'string', default: '.data/chaos' },
     results: { type: 'string', default: 'load/results' },
     name: { type: 'string', default: 'chaos' },
+    replicas: { type: 'string', default: process.env.REPLICAS || '1' },
   },
 });
 
 const log = createLogger();
+const replicas = Number(args.replicas);
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+  console.error(`--replicas must be a whole number from 1 to 5, not "${args.replicas}"`);
+  process.exit(2);
+}
 const dataDir = path.resolve(ROOT, args['data-dir']);
 // Every virtual user comes from 127.0.0.1: lift the per-address sign-up and contact limits.
 process.env.AUTH_RATE_LIMIT_SCALE ??= '1000';
@@ -49,7 +58,7 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stopAll(130));
 async function main() {
   rmSync(dataDir, { recursive: true, force: true });
   log.info(`starting the stack on ${path.relative(ROOT, dataDir)}`);
-  stack = await startStack({ dataDir, prod: true, frontends: false, quiet: true, provision: true });
+  stack = await startStack({ dataDir, prod: true, frontends: false, quiet: true, provision: true, replicas });
   log.ok(`stack up in ${(stack.startedInMs / 1000).toFixed(1)} s`);
   const code = await runChaos({
     stack,
@@ -61,7 +70,11 @@ async function main() {
     name: args.name,
     log,
     children,
-    targets: targetsFrom(process.env.CHAOS_TARGETS),
+    targets: replicaTargets(
+      targetsFrom(process.env.CHAOS_TARGETS, replicas > 1 ? APP_TARGETS : TARGETS),
+      replicas,
+    ),
+    replicas,
   });
   return code === 0 || code === 1 ? code : 2;
 }

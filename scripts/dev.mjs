@@ -11,6 +11,7 @@ import { bold, createLogger, cyan, dim } from './stack/log.mjs';
 import {
   commonEnv,
   describeExit,
+  gatewayPorts,
   needsNpmInstall,
   npmInstall,
   provisionTools,
@@ -24,6 +25,8 @@ const HELP = `Usage: node scripts/dev.mjs [options]
 
   --infra-only       only NATS, FerretDB, Keycloak and maildev (used by tests)
   --apps-only        no infrastructure: services and gateway use the one already running (make infra)
+  --replicas <n>     processes of each service and of the gateway (default REPLICAS or 1): the k-th
+                     gateway listens on 8080 + 10(k-1), the k-th replica of a service on its port + 100(k-1)
   --no-frontends     no frontend dev servers
   --prod             no watch mode; the gateway serves frontends/<name>/dist (used by e2e tests)
   --traces           also the Zipkin trace viewer (http://localhost:9411/zipkin/), every process
@@ -37,6 +40,7 @@ try {
     options: {
       'infra-only': { type: 'boolean', default: false },
       'apps-only': { type: 'boolean', default: false },
+      replicas: { type: 'string', default: process.env.REPLICAS || '1' },
       'no-frontends': { type: 'boolean', default: false },
       prod: { type: 'boolean', default: false },
       traces: { type: 'boolean', default: false },
@@ -51,6 +55,11 @@ try {
 if (args.help) {
   console.log(HELP);
   process.exit(0);
+}
+const replicas = Number(args.replicas);
+if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
+  console.error(`--replicas must be a whole number from 1 to 5, not "${args.replicas}"`);
+  process.exit(2);
 }
 
 const log = createLogger();
@@ -127,6 +136,8 @@ function printSummary(startMs) {
     bold(`Quartermaster ${args['infra-only'] ? 'infrastructure' : 'stack'} is up (${secs(startMs)})`),
   );
   if (!args['infra-only']) line('app', URLS.app);
+  for (let k = 2; k <= replicas && !args['infra-only']; k++)
+    line(`app (gateway ${k})`, `http://localhost:${gatewayPorts(k).port}`);
   line('Keycloak', `${URLS.keycloak}  (admin / admin)`);
   line('maildev', URLS.maildev);
   line('NATS monitoring', URLS.natsMonitoring);
@@ -163,6 +174,7 @@ async function main() {
     dataDir,
     infraOnly: args['infra-only'],
     appsOnly: args['apps-only'],
+    replicas,
     frontends: !args['no-frontends'],
     prod: args.prod,
     traces: args.traces,

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describeExit, ROOT } from '../stack/index.mjs';
+import { describeExit, gatewayPorts, replicaName, ROOT } from '../stack/index.mjs';
 
 /** What is killed: every service, the gateway, NATS and the database (FerretDB and its PostgreSQL). */
 export const TARGETS = [
@@ -25,6 +25,16 @@ export const TARGETS = [
   'ferretdb',
   'postgres',
 ];
+
+/** The processes that run as replicas with REPLICAS > 1 (docs/adr/025): every service and the gateway. */
+export const APP_TARGETS = TARGETS.filter((n) => !['nats', 'ferretdb', 'postgres'].includes(n));
+
+/** Each app target as its replicas' process names (`wallet`, `wallet-2`, …); infrastructure as is. */
+export function replicaTargets(targets, replicas) {
+  return targets.flatMap((n) =>
+    APP_TARGETS.includes(n) ? Array.from({ length: replicas }, (_, i) => replicaName(n, i + 1)) : [n],
+  );
+}
 
 /** CHAOS_TARGETS ("wallet,orders,nats"): a subset of TARGETS; unknown names are refused. */
 export function targetsFrom(text, fallback = TARGETS) {
@@ -92,6 +102,7 @@ function runToEnd(cmd, args, { env = {}, children, stderrFile }) {
  * @param {Set} [o.children] the child processes under way (a caller's signal handler kills them)
  * @param {AbortSignal} [o.signal] stops the kills (a caller's time limit); the run then answers 2
  * @param {string[]} [o.targets] the processes it may kill (default TARGETS)
+ * @param {number} [o.replicas] the stack's replicas: the workload goes round every gateway
  */
 export async function runChaos({
   stack,
@@ -105,6 +116,7 @@ export async function runChaos({
   children = new Set(),
   signal,
   targets = TARGETS,
+  replicas = 1,
 }) {
   const k6 = k6Binary();
   if (!k6) throw new Error('k6 is missing: run scripts/provision.sh');
@@ -122,7 +134,14 @@ export async function runChaos({
     k6,
     ['run', '--quiet', '--log-format=json', `--console-output=${opsFile}`, 'load/chaos.js'],
     {
-      env: { CHAOS_VUS: String(vus), CHAOS_DURATION: String(duration) },
+      env: {
+        CHAOS_VUS: String(vus),
+        CHAOS_DURATION: String(duration),
+        GATEWAY_URLS: Array.from(
+          { length: replicas },
+          (_, i) => `http://127.0.0.1:${gatewayPorts(i + 1).port}`,
+        ).join(','),
+      },
       children,
       // k6's warnings (a "Request Failed" per refused connection) would drown the supervisor's lines.
       stderrFile: path.join(workDir, 'k6.log'),

@@ -20,7 +20,16 @@ import { provisionTools } from './setup.mjs';
 export { grpcHealth, httpCheck, mongoPing, tcpCheck, waitHealthy, StackError } from './health.mjs';
 export { assertPortsFree, isPortFree, waitPortsFree, whoUses } from './ports.mjs';
 export { describeExit, groupMembers, startProcess, stopGroup } from './process.mjs';
-export { commonEnv, FRONTENDS, GRPC_PORT, SERVICES, URLS, ZIPKIN_SPANS_URL } from './plan.mjs';
+export {
+  commonEnv,
+  FRONTENDS,
+  gatewayPorts,
+  GRPC_PORT,
+  replicaName,
+  SERVICES,
+  URLS,
+  ZIPKIN_SPANS_URL,
+} from './plan.mjs';
 export { POSTGRES_PORT, POSTGRES_URL } from './postgres.mjs';
 export { needsNpmInstall, npmInstall, provisionTools } from './setup.mjs';
 
@@ -102,6 +111,7 @@ async function restartProcess(started, launch, name, { timeoutMs } = {}) {
  * @param {string} [options.dataDir] data directory, relative to root (default `.data`)
  * @param {boolean} [options.infraOnly] only NATS, FerretDB, Keycloak, maildev
  * @param {boolean} [options.appsOnly] no infrastructure: the services and gateway use one already running
+ * @param {number} [options.replicas] processes of each service and of the gateway (default 1; docs/adr/025)
  * @param {boolean} [options.frontends] start the frontend dev servers (default true)
  * @param {boolean} [options.prod] no watch mode; the gateway serves frontends/<name>/dist
  * @param {boolean} [options.traces] also the Zipkin trace viewer, every process exporting to it
@@ -125,6 +135,7 @@ export async function startStack(options = {}) {
     dataDir,
     infraOnly: options.infraOnly,
     appsOnly: options.appsOnly,
+    replicas: options.replicas ?? 1,
     frontends: options.frontends ?? true,
     prod: options.prod,
     traces: options.traces,

@@ -249,15 +249,43 @@ function infraTier(ctx) {
   return tier;
 }
 
-function serviceSpec({ root, base, bin, tsx }, { name, grpcPort: port, database }) {
+/**
+ * Replica k (1-based) of a process: the first keeps the plain name and port, the k-th is `<name>-k`
+ * on the port + 100·(k−1) (docs/adr/025).
+ */
+export function replicaName(name, k) {
+  return k === 1 ? name : `${name}-${k}`;
+}
+export const replicaPort = (port, k) => port + 100 * (k - 1);
+
+/** `<NAME>_GRPC_ADDR` of every service: one address, or the replicas' list the gRPC clients balance over. */
+function grpcAddresses(services, replicas) {
+  return Object.fromEntries(
+    services.map(({ name }) => [
+      `${name.toUpperCase()}_GRPC_ADDR`,
+      Array.from({ length: replicas }, (_, i) => `127.0.0.1:${replicaPort(GRPC_PORT[name], i + 1)}`).join(
+        ',',
+      ),
+    ]),
+  );
+}
+
+function serviceSpec(
+  { root, base, bin, tsx, replicas },
+  { name: service, grpcPort, database },
+  k,
+  addresses,
+) {
+  const name = replicaName(service, k);
+  const port = replicaPort(grpcPort, k);
   return {
     name,
     command: bin('tsx'),
-    args: tsx(`services/${name}/src/main.ts`),
+    args: tsx(`services/${service}/src/main.ts`),
     env: {
       ...base,
       ...commonEnv(),
-      ...(name === 'identity'
+      ...(service === 'identity'
         ? {
             KEYCLOAK_CLIENT_ID: 'qm-identity',
             KEYCLOAK_CLIENT_SECRET: 'qm-identity-dev-secret',
@@ -267,7 +295,7 @@ function serviceSpec({ root, base, bin, tsx }, { name, grpcPort: port, database 
           }
         : {}),
       // The sandbox's signing secret: --prod runs with NODE_ENV=production, where the wallet insists on one.
-      ...(name === 'wallet'
+      ...(service === 'wallet'
         ? {
             SANDBOX_SIGNING_SECRET:
               process.env.SANDBOX_SIGNING_SECRET ?? 'local-dev-sandbox-signing-secret-not-for-production',
@@ -281,7 +309,9 @@ function serviceSpec({ root, base, bin, tsx }, { name, grpcPort: port, database 
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: String(port),
       MONGO_DB: database,
-      ...readEnvFile(path.join(root, 'services', name, '.env.dev')),
+      // The other services' replicas (one each unless REPLICAS says more).
+      ...(replicas > 1 ? addresses : {}),
+      ...readEnvFile(path.join(root, 'services', service, '.env.dev')),
     },
     ports: [port],
     check: () => grpcHealth(`127.0.0.1:${port}`),
@@ -299,32 +329,37 @@ function serviceTier(ctx) {
       );
       continue;
     }
-    tier.push(serviceSpec(ctx, service));
+    ctx.built.push(service);
   }
+  const addresses = grpcAddresses(ctx.built, ctx.replicas);
+  for (let k = 1; k <= ctx.replicas; k++)
+    for (const service of ctx.built) tier.push(serviceSpec(ctx, service, k, addresses));
   return tier;
 }
 
-function gatewaySpec({ root, base, bin, tsx, prod }, services) {
+/** The gateway's replica k: the first on 8080 and 9464, the k-th on 8080 + 10·(k−1) and 9464 + k − 1. */
+export const gatewayPorts = (k) => ({ port: 8080 + 10 * (k - 1), metricsPort: 9464 + k - 1 });
+
+function gatewaySpec({ root, base, bin, tsx, prod, built, replicas }, k) {
+  const { port, metricsPort } = gatewayPorts(k);
   return {
-    name: 'gateway',
+    name: replicaName('gateway', k),
     command: bin('tsx'),
     args: tsx('gateway/src/main.ts'),
     env: {
       ...base,
       ...commonEnv(),
-      PORT: '8080',
-      METRICS_PORT: '9464',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
       SESSION_SECRET: process.env.SESSION_SECRET ?? 'local-dev-session-secret-not-for-production',
       CALLER_SIGNING_KEY: process.env.CALLER_SIGNING_KEY ?? DEV_CALLER_KEYS.signingKey,
       // Only the services this checkout has: /readyz checks every address it is given.
-      ...Object.fromEntries(
-        services.map(({ name }) => [`${name.toUpperCase()}_GRPC_ADDR`, `127.0.0.1:${GRPC_PORT[name]}`]),
-      ),
+      ...grpcAddresses(built, replicas),
       ...readEnvFile(path.join(root, 'gateway/.env.dev')),
     },
-    ports: [8080, 9464],
-    check: () => httpCheck('http://127.0.0.1:8080/healthz'),
+    ports: [port, metricsPort],
+    check: () => httpCheck(`http://127.0.0.1:${port}/healthz`),
     timeoutMs: 90000,
   };
 }
@@ -373,6 +408,7 @@ export function planStack({
   dataDir,
   infraOnly = false,
   appsOnly = false,
+  replicas = 1,
   frontends = true,
   prod = false,
   traces = false,
@@ -396,6 +432,8 @@ export function planStack({
       ...(traces ? { OTEL_EXPORTER_ZIPKIN_ENDPOINT: ZIPKIN_SPANS_URL } : {}),
     },
     tsx: (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]),
+    replicas,
+    built: [],
   };
   // appsOnly: the infrastructure is already running (another stack's, e.g. `make infra`).
   const tiers = appsOnly ? [] : [infraTier(ctx)];
@@ -404,7 +442,8 @@ export function planStack({
   const services = serviceTier(ctx);
   if (services.length) tiers.push(services);
 
-  if (existsSync(path.join(root, 'gateway/src/main.ts'))) tiers.push([gatewaySpec(ctx, services)]);
+  if (existsSync(path.join(root, 'gateway/src/main.ts')))
+    tiers.push(Array.from({ length: replicas }, (_, i) => gatewaySpec(ctx, i + 1)));
   else log.warn('gateway/src/main.ts does not exist yet: the gateway is skipped');
 
   if (prod) warnMissingDists(ctx);
