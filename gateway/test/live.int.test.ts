@@ -261,3 +261,64 @@ describe('live updates over SSE (real gateway app, real NATS)', () => {
     expect((await open('bob')).res.status).toBe(200);
   });
 });
+
+describe('live updates with two gateway replicas (docs/adr/025)', () => {
+  const replicas: {
+    bus: EventBus;
+    hub: LiveHub;
+    gw: Awaited<ReturnType<typeof startGateway>>;
+  }[] = [];
+  let publisher: EventBus;
+  const opened: Stream[] = [];
+
+  beforeAll(async () => {
+    publisher = await connectBus({ servers: INFRA.NATS_URL, name: 'live-test-publisher', log });
+    await publisher.ensureStreams([streamOf('wallet')]);
+    // Each replica its own NATS connection, hub and app, as two gateway processes.
+    for (const name of ['gateway-1', 'gateway-2']) {
+      const bus = await connectBus({ servers: INFRA.NATS_URL, name, log });
+      const hub = createLiveHub({ bus, log });
+      const gw = await startGateway({}, headerSessions({ alice, bob }), { live: hub });
+      replicas.push({ bus, hub, gw });
+    }
+  });
+
+  afterAll(async () => {
+    for (const s of opened) s.close();
+    for (const r of replicas) {
+      r.hub.close();
+      await r.gw.stop();
+      await r.bus.close();
+    }
+    await publisher?.close();
+  });
+
+  it('an event reaches a browser on either gateway; a reconnect to the other one is told to reset, not given events after a foreign id', async () => {
+    const onFirst = await Stream.open(replicas[0]!.gw.url, 'bob');
+    const onSecond = await Stream.open(replicas[1]!.gw.url, 'bob');
+    opened.push(onFirst, onSecond);
+    await eventually(() => onFirst.lastId !== '' && onSecond.lastId !== '');
+
+    await publisher.publish(
+      WALLET_SUBJECTS.transferReceived,
+      makeEvent<TransferReceivedData>(WALLET_SUBJECTS.transferReceived, {
+        receiverId: bob.userId,
+        senderUsername: 'sender',
+        amountPaise: 4242,
+        reference: 'p2p:replicas',
+      }),
+    );
+    await eventually(() => onFirst.of('transfer').length > 0 && onSecond.of('transfer').length > 0);
+    for (const s of [onFirst, onSecond])
+      expect(s.of('transfer')).toEqual([
+        { receiverId: bob.userId, senderUsername: 'sender', amountPaise: 4242, reference: 'p2p:replicas' },
+      ]);
+
+    // The event ids are each replica's own: a browser that moves to the other gateway with one is told
+    // to reload what it shows (a reset), never silently given the wrong events after that id.
+    const moved = await Stream.open(replicas[1]!.gw.url, 'bob', onFirst.lastId);
+    opened.push(moved);
+    await eventually(() => moved.lastId !== '');
+    expect(moved.events.map((e) => e.event)).toEqual(['reset']);
+  });
+});

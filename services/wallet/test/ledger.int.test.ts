@@ -339,6 +339,68 @@ describe('crash recovery by the sweeper', () => {
     expect((await history.byKey(`${key}:in`))!.status).toBe('completed');
   });
 
+  it("two replicas' sweepers racing over the same crashed transfers finish each exactly once", async () => {
+    // The second replica: its own connection and stores on the same database, as a second process.
+    const conn2 = await connectMongo(INFRA.MONGO_URL, conn.name);
+    try {
+      const accounts2 = createAccountStore(conn2);
+      const transfers2 = createTransferStore(conn2);
+      const ledger2 = createLedger({
+        accounts: accounts2,
+        transfers: transfers2,
+        entries: createEntryStore(conn2),
+        history: createHistoryStore(conn2),
+        log,
+      });
+      const users = [];
+      for (let i = 0; i < 6; i++) users.push(await newUser());
+      for (const u of users) await topUp(u.account, 100_00);
+      const crashing = ledgerWith({ fault: dies });
+      const expected = new Map(users.map((u) => [u.account, 100_00]));
+      const keys: string[] = [];
+      for (let i = 0; i < 16; i++) {
+        const from = users[i % users.length]!;
+        const to = users[(i + 3) % users.length]!;
+        const amount = 1_00 + i;
+        const key = `p2p:${from.id}:race${i}`;
+        keys.push(key);
+        await expect(crashing.transfer(move(key, from.account, to.account, amount))).rejects.toThrow(
+          'process died',
+        );
+        expected.set(from.account, expected.get(from.account)! - amount);
+        expected.set(to.account, expected.get(to.account)! + amount);
+      }
+
+      const later = new Date(Date.now() + 1000);
+      const one = createSweeper({ accounts, transfers, ledger, log, graceMs: 0, batch: 5 });
+      const two = createSweeper({
+        accounts: accounts2,
+        transfers: transfers2,
+        ledger: ledger2,
+        log,
+        graceMs: 0,
+        batch: 7,
+      });
+      // Both replicas' timers fire together, more than once, each taking its batches in turn.
+      await Promise.all([one.sweep(later), two.sweep(later), one.sweep(later), two.sweep(later)]);
+      while ((await transfers.stale(later, 100)).length)
+        await Promise.all([one.sweep(later), two.sweep(later)]);
+
+      const after = await balances(users.map((u) => u.account));
+      expect(after.map((a) => a.balance)).toEqual(users.map((u) => expected.get(u.account)));
+      for (const key of keys) {
+        const t = (await ledger.byKey(key))!;
+        expect([t.state, t.settled]).toEqual(['posted', true]);
+        // One debit and one credit entry per transfer, whichever replica wrote them.
+        const entries = await conn.collection('entries').find({ transferId: t._id }).toArray();
+        expect(entries.map((e) => e.amount as number).sort((x, y) => x - y)).toEqual([-t.amount, t.amount]);
+        expect((await history.byKey(`${key}:in`))!.status).toBe('completed');
+      }
+    } finally {
+      await conn2.close();
+    }
+  }, 180_000);
+
   it('abandons a transfer recorded but never debited, and refunds a debit that raced in after', async () => {
     const a = await newUser();
     const b = await newUser();
