@@ -5,17 +5,18 @@
 //   3. unit tests
 //   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir
 //   5. the frontends built and the whole stack in production mode on another fresh data dir, and
-//      the browser journeys (headless Chromium), the landing page's JavaScript size, a 60-second chaos
-//      run (scripts/chaos/run.mjs: processes killed, invariants checked) and the API fuzzer
-//      (schemathesis) against it
-//   6. Helm chart rendering validated against the Kubernetes schemas
+//      the browser journeys (headless Chromium), the landing page's JavaScript size and the API
+//      fuzzer (schemathesis) against it
+//   6. a 60-second chaos run (scripts/chaos/run.mjs: processes killed, invariants checked) on a stack
+//      of its own with two replicas of every service and of the gateway (docs/adr/025)
+//   7. Helm chart rendering validated against the Kubernetes schemas
 // Every step counts what it checked (each jest test, each journey check) and has a time limit; a step
 // that checks nothing, overruns or crashes fails. Ends with one line `total: N passed, N failed` (one word before the colon: the form CI reads as the closing count),
 // whatever happened before it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { durationMs, runChaos, targetsFrom } from './chaos/run.mjs';
+import { durationMs, replicaTargets, runChaos, targetsFrom } from './chaos/run.mjs';
 import { createLogger } from './stack/log.mjs';
 import { needsNpmInstall, npmInstall, POSTGRES_URL, ROOT, startStack } from './stack/index.mjs';
 
@@ -234,7 +235,7 @@ async function e2e() {
   await withStack(
     'browser journeys',
     { dataDir: '.data/test-e2e', prod: true, frontends: false },
-    async (stack) => {
+    async () => {
       section('browser journeys (headless Chromium)');
       const journeys = readdirSync(path.join(ROOT, 'e2e'))
         .filter((f) => f.endsWith('.e2e.mjs'))
@@ -247,16 +248,32 @@ async function e2e() {
         ['load/landing-js.mjs', `--budget=${LANDING_JS_CI_KIB}`],
         LIMITS.landingJs,
       );
-      // Before the fuzzer: its sign-ins as `admin` with made-up passwords make Keycloak's brute-force
-      // protection disable the administrator for a while, and the chaos run signs in as them. It
-      // kills the stack's processes and leaves them healthy.
-      section('chaos run (60 s of every role, a SIGKILL every 10 s, then the invariants)');
-      await chaos(stack, LIMITS.chaos);
-      // The chaos run's registrations used up the per-address sign-up limit. The counters are shared
-      // and survive a restart (issue 29), so they are cleared deliberately, as an operator would.
+      // The journeys' registrations used up much of the per-address sign-up limit. The counters are
+      // shared and survive a restart (issue 29), so they are cleared deliberately, as an operator would.
       await clearLimits();
       section('API fuzzing (schemathesis, every role)');
       await journey('api fuzz', 'e2e/api-fuzz.mjs', LIMITS.fuzz);
+    },
+  );
+}
+
+/**
+ * The chaos run on a stack of its own with two processes of every service and of the gateway (ADR
+ * 025), the workload going round both gateways; every kill takes one replica, or one of the single
+ * infrastructure processes (NATS, FerretDB, PostgreSQL).
+ */
+async function chaosWithReplicas() {
+  const replicas = 2;
+  // Its virtual users all register from 127.0.0.1, as the journeys do.
+  process.env.AUTH_RATE_LIMIT_SCALE ??= '10';
+  await withStack(
+    `chaos run with ${replicas} replicas`,
+    { dataDir: '.data/test-chaos-stack', prod: true, frontends: false, replicas },
+    async (stack) => {
+      section(
+        `chaos run (${replicas} replicas, 60 s of every role, a SIGKILL every 10 s, then the invariants)`,
+      );
+      await chaos(stack, LIMITS.chaos, replicas);
     },
   );
 }
@@ -276,7 +293,7 @@ async function clearLimits() {
  * `make chaos` in short (docs/adr/015): every invariant of load/chaos-check.ts counts as a check,
  * as written to <RESULTS_DIR>/chaos.json. No result, or a run past its limit, fails.
  */
-async function chaos(stack, timeoutMs) {
+async function chaos(stack, timeoutMs, replicas) {
   const out = resultFile('chaos');
   const children = new Set();
   const aborter = new AbortController();
@@ -298,7 +315,8 @@ async function chaos(stack, timeoutMs) {
           duration: process.env.CHAOS_CI_DURATION || '60s',
           killEvery: durationMs(process.env.CHAOS_KILL_EVERY || '10s'),
           // Every process, the database included (ADR 015: the MongoDB client's stuck monitor is fixed).
-          targets: targetsFrom(process.env.CHAOS_TARGETS),
+          targets: replicaTargets(targetsFrom(process.env.CHAOS_TARGETS), replicas),
+          replicas,
           workDir: path.join(ROOT, '.data/test-chaos'),
           results: RESULTS_DIR,
           name: path.basename(out, '.json'),
@@ -331,6 +349,7 @@ async function main() {
   }
   if (want('integration')) await integration();
   if (want('e2e')) await e2e();
+  if (want('chaos')) await chaosWithReplicas();
   if (want('chart')) {
     section('Helm chart');
     await check('chart-test', 'node', ['scripts/chart-test.mjs'], LIMITS.chart);
