@@ -68,6 +68,22 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACTS_DEEP_IMPORTS] }] },
   },
   {
+    // Use cases work on domain values; the gRPC edge (server.ts) maps messages and calls them, never
+    // the other way round (an import back would be a cycle).
+    files: ['services/*/src/app/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            CONTRACTS_DEEP_IMPORTS,
+            { group: ['../server', '../../server'], message: 'The app layer does not import the gRPC edge.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Domain rules are plain values and decisions: wire formats and storage stay at the edges.
     files: ['services/*/src/domain/**'],
     rules: {

@@ -22,7 +22,18 @@ export const listRequestFromProto = (req: catalogV1.ListProductsRequest): ListRe
   type: req.type ? (productTypes.fromProto(req.type) ?? null) : undefined,
 });
 
+/**
+ * Products in the read model are immutable (a change replaces the object), so each one's message is
+ * built once however often it is listed.
+ */
+const messages = new WeakMap<ProductRecord, catalogV1.Product>();
 export function productToProto(p: ProductRecord): catalogV1.Product {
+  let m = messages.get(p);
+  if (!m) messages.set(p, (m = buildProto(p)));
+  return m;
+}
+
+function buildProto(p: ProductRecord): catalogV1.Product {
   return {
     id: p.id,
     name: p.name,
@@ -38,22 +49,37 @@ export function productToProto(p: ProductRecord): catalogV1.Product {
   };
 }
 
+const withProduct = <T extends { product: ProductRecord | null }>(o: T) => ({
+  ...o,
+  product: o.product ? productToProto(o.product) : undefined,
+});
+
 /**
  * gRPC handlers: the request arrives decoded, the caller comes from the metadata (the gateway's
- * session) and an internal service's identity from its proof (@qm/platform service-identity), the use case authorises and applies the rules, and AppErrors become gRPC statuses in
- * @qm/platform's server.
+ * session) and an internal service's identity from its proof (@qm/platform service-identity), the
+ * use case authorises and applies the rules on domain values, and AppErrors become gRPC statuses in
+ * @qm/platform's server. Messages are mapped to and from the domain here and nowhere else.
  */
 export function catalogHandlers(catalog: Catalog): UnaryImpl<typeof catalogV1.CatalogServiceService> {
   return {
-    listProducts: (req, ctx) => catalog.list(ctx.caller, req),
-    getProduct: (req, ctx) => catalog.get(ctx.caller, req, ctx.service),
-    createProduct: (req, ctx) => catalog.create(ctx.caller, req),
-    updateProduct: (req, ctx) => catalog.update(ctx.caller, req),
+    listProducts: async (req, ctx) => {
+      const out = await catalog.list(ctx.caller, listRequestFromProto(req), req.ifNoneMatch);
+      return { ...out, products: out.products.map(productToProto) };
+    },
+    getProduct: async (req, ctx) => ({
+      product: productToProto(await catalog.get(ctx.caller, req, ctx.service)),
+    }),
+    createProduct: async (req, ctx) => ({
+      product: productToProto(await catalog.create(ctx.caller, newProductFromProto(req))),
+    }),
+    updateProduct: async (req, ctx) => ({ product: productToProto(await catalog.update(ctx.caller, req)) }),
     deleteProduct: (req, ctx) => catalog.remove(ctx.caller, req),
-    adjustStock: (req, ctx) => catalog.adjustStock(ctx.caller, req),
+    adjustStock: async (req, ctx) => ({
+      product: productToProto(await catalog.adjustStock(ctx.caller, req)),
+    }),
     // The orders service's own calls: its proven service identity, not a user, authorises them.
-    reserveStock: (req, ctx) => catalog.reserveStock(ctx.service, req),
-    releaseStock: (req, ctx) => catalog.releaseStock(ctx.service, req),
+    reserveStock: async (req, ctx) => withProduct(await catalog.reserveStock(ctx.service, req)),
+    releaseStock: async (req, ctx) => withProduct(await catalog.releaseStock(ctx.service, req)),
     commitStock: (req, ctx) => catalog.commitStock(ctx.service, req),
   };
 }

@@ -1,14 +1,14 @@
 import { type catalogV1 } from '@qm/contracts/grpc';
 import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { type Caller, conflict, notFound } from '@qm/platform';
-import { parseListRequest } from '../domain/listing';
-import { listRequestFromProto, newProductFromProto, productToProto as toProto } from '../server';
+import { type ListRequest, parseListRequest } from '../domain/listing';
 import {
   assertMayAdjust,
   assertMayCreate,
   assertMayDelete,
   assertMayEdit,
   DEFAULT_STATUS,
+  type NewProductInput,
   type ProductRecord,
   requireCaller,
   validChanges,
@@ -17,7 +17,7 @@ import {
   validVersion,
 } from '../domain/product';
 import * as ev from '../events/catalog-events';
-import { type CatalogDeps, type Changes, changes, protoOf } from './changes';
+import { type CatalogDeps, type Changes, changes } from './changes';
 import { createStock } from './stock';
 
 export type { CatalogDeps } from './changes';
@@ -42,16 +42,16 @@ function products(
   { change, recordActivity, forgetIfGone, existing }: Changes,
 ) {
   return {
-    async list(caller: Caller | undefined, req: catalogV1.ListProductsRequest) {
+    async list(caller: Caller | undefined, req: ListRequest, ifNoneMatch: string) {
       requireCaller(caller);
-      const { filter, paging } = parseListRequest(listRequestFromProto(req));
+      const { filter, paging } = parseListRequest(req);
       // Read together with the listing below (no await between them in the memory read model).
       const etag = reader.etag();
-      if (etag && req.ifNoneMatch === etag)
+      if (etag && ifNoneMatch === etag)
         return { products: [], total: 0, nextBeforeId: 0, etag, notModified: true };
       const out = await reader.list(filter, paging);
       return {
-        products: out.products.map(protoOf),
+        products: out.products,
         total: out.total,
         nextBeforeId: out.nextBeforeId,
         etag,
@@ -67,13 +67,13 @@ function products(
       const who = caller === undefined && service === 'orders' ? undefined : requireCaller(caller);
       const product = await existing(req.id);
       if (req.recordView && who) await recordActivity(who, 'product_view', product);
-      return { product: protoOf(product) };
+      return product;
     },
 
-    async create(caller: Caller | undefined, req: catalogV1.CreateProductRequest) {
+    async create(caller: Caller | undefined, input: NewProductInput) {
       const who = requireCaller(caller);
       assertMayCreate(who);
-      const fields = validNewProduct(newProductFromProto(req));
+      const fields = validNewProduct(input);
       const now = new Date();
       const record: ProductRecord = {
         id: await store.nextId(),
@@ -88,7 +88,7 @@ function products(
         store.insert(record),
       );
       reader.saved(saved);
-      return { product: toProto(saved) };
+      return saved;
     },
 
     async update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest) {
@@ -116,7 +116,7 @@ function products(
         throw after.kind === 'missing' ? notFound(MSG.notFound) : conflict(MSG.changedElsewhere);
       }).catch(forgetIfGone(current.id));
       reader.saved(saved);
-      return { product: toProto(saved) };
+      return saved;
     },
 
     async remove(caller: Caller | undefined, req: catalogV1.DeleteProductRequest) {
@@ -156,7 +156,7 @@ function products(
         throw conflict(moved.kind === 'insufficient' ? MSG.insufficientStock : MSG.stockRange);
       }).catch(forgetIfGone(current.id));
       reader.saved(saved);
-      return { product: toProto(saved) };
+      return saved;
     },
   };
 }

@@ -1,9 +1,7 @@
-import { type catalogV1 } from '@qm/contracts/grpc';
 import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { AppError, GrpcStatus, type Logger, notFound, type Outbox } from '@qm/platform';
 import type { Searchable } from '../domain/listing';
-import { type ProductRecord, validId } from '../domain/product';
-import { productToProto as toProto } from '../server';
+import { validId } from '../domain/product';
 import * as ev from '../events/catalog-events';
 import type { ProductReader } from '../store/read-model';
 import type { ProductStore } from '../store/products';
@@ -42,17 +40,6 @@ export async function outcomeOf<T>(
     if (err instanceof NotApplied) return err.outcome as T;
     throw err;
   }
-}
-
-/**
- * Products in the read model are immutable (a change replaces the object), so each one's message is
- * built once however often it is listed.
- */
-const messages = new WeakMap<ProductRecord, catalogV1.Product>();
-export function protoOf(p: ProductRecord): catalogV1.Product {
-  let m = messages.get(p);
-  if (!m) messages.set(p, (m = toProto(p)));
-  return m;
 }
 
 /** The steps the catalog's use cases share: changes through the outbox, reads from the read side. */

@@ -1,7 +1,6 @@
 import { type catalogV1 } from '@qm/contracts/grpc';
 import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { conflict, notFound } from '@qm/platform';
-import { productToProto as toProto } from '../server';
 import {
   assertOrdersService,
   expiryOf,
@@ -51,7 +50,7 @@ export function createStock({ reservations, reader }: CatalogDeps, { change, exi
       }
       if (o.product) reader.saved(o.product);
       return {
-        product: o.product ? toProto(o.product) : undefined,
+        product: o.product,
         reservation: reservationToProto(o.reservation),
       };
     },
@@ -93,7 +92,7 @@ export function createStock({ reservations, reader }: CatalogDeps, { change, exi
       if (o.product) reader.saved(o.product);
       else if (product) reader.removed(product.id);
       return {
-        product: o.product ? toProto(o.product) : undefined,
+        product: o.product,
         reservation: reservationToProto(o.reservation),
       };
     },
