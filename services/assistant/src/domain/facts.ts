@@ -6,6 +6,7 @@
 export interface UserFact {
   userId: number;
   username: string;
+  firstName: string;
   name: string;
   /** Army, Navy, Airforce, Manufacturer or Admin. */
   role: string;
@@ -62,6 +63,14 @@ export interface ActivityFact {
   createdAt: string;
 }
 
+/** An account waiting for an administrator's approval. */
+export interface PendingUserFact {
+  username: string;
+  name: string;
+  role: string;
+  createdAt: string;
+}
+
 /** An administrator's figures for today (India Standard Time) and what waits on them. */
 export interface PlatformFacts {
   pendingApprovals: number;
@@ -96,4 +105,6 @@ export interface ChatTools {
   activity(limit: number): Promise<ActivityFact[]>;
   /** Administrators only (each service refuses anyone else). */
   platform(): Promise<PlatformFacts>;
+  /** Administrators only (identity refuses anyone else): the accounts awaiting approval, oldest first. */
+  pendingUsers(limit: number): Promise<Listed<PendingUserFact>>;
 }
