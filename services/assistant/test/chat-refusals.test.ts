@@ -6,7 +6,10 @@ import {
   SELLER_CHAT_CHIPS,
 } from '@qm/contracts/rest';
 import { type AskingUser, builtinAnswer } from '../src/app/builtin-engine';
-import { MODEL_TOOLS } from '../src/app/model-engine';
+import type { DescriptionModel } from '../src/adapters/openai';
+import { createChat } from '../src/app/chat';
+import { MODEL_TOOLS, rupees } from '../src/app/model-engine';
+import type { ChatStore } from '../src/store/chats';
 import * as say from '../src/domain/answers';
 import type { ChatTools, PlatformFacts, UserFact } from '../src/domain/facts';
 import { understand } from '../src/domain/intents';
@@ -218,5 +221,43 @@ describe('greeting and chips by role: one rule for the panel and the service', (
   it('every admin chip is understood as an administrator question', async () => {
     for (const chip of ADMIN_CHAT_CHIPS) expect((await understand(chip)).intent).toBe('platform_stats');
     expect((await understand('Show my sales')).intent).toBe('sales');
+  });
+});
+
+describe('one refusal rule for both engines', () => {
+  it.each(INJECTION)('the model is never asked "%s"', async (question) => {
+    const converse = jest.fn();
+    const model = { model: 'm', endpoint: 'e', describe: jest.fn(), converse } as unknown as DescriptionModel;
+    const tools = untouchable();
+    const chat = createChat({
+      store: {} as ChatStore,
+      tools,
+      model,
+      log: { warn: jest.fn(), info: jest.fn() } as never,
+      maxRounds: 4,
+    });
+    const out = await chat.answerOnce({ userId: 7, username: 'arjun', roles: ['Army'] } as never, {
+      query: question,
+      history: [],
+    });
+    expect(out.intent).toBe('others_data');
+    expect(converse).not.toHaveBeenCalled();
+    expect(tools.calls).toEqual([]);
+  });
+});
+
+describe('every time the assistant states is India Standard Time', () => {
+  it('in the built-in answers', () => {
+    expect(say.activity([{ action: 'login', details: '', createdAt: '2026-11-27T14:25:00Z' }])).toBe(
+      'Your recent activity:\n• login — 27 November 2026 at 7:55 pm IST',
+    );
+  });
+
+  it('in what the model is given to repeat (dates worded, never a bare UTC instant)', () => {
+    expect(rupees({ id: 3, totalPaise: 150_000, createdAt: '2026-11-27T14:25:00Z' })).toEqual({
+      id: 3,
+      total: '₹1,500.00',
+      createdAt: '27 November 2026 at 7:55 pm IST',
+    });
   });
 });

@@ -181,6 +181,15 @@ export function adminTopicsIn(text: string): AdminTopic[] {
 export const normalise = (question: string) =>
   question.toLowerCase().replace(/[’‘`]/g, "'").replace(/\s+/g, ' ').trim();
 
+/**
+ * Whether a question reaches for other people's records or asks the assistant to drop its rules, by
+ * the rules alone (no classifier): both engines decline these before anything is read.
+ */
+export function declinedByRules(question: string): boolean {
+  const text = normalise(question);
+  return has(text, INJECTION) || othersNamed(text);
+}
+
 /** What the keyword rules make of a question the classifier is not sure of. */
 function byRules(text: string): Intent | undefined {
   if (has(text, PLATFORM) && !has(text, /\bmy\b/)) return 'platform_stats';
