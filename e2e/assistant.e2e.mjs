@@ -437,6 +437,11 @@ await step(
     const admin = await newContext();
     try {
       await signIn(BASE_URL, admin, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
+      // An empty chat (an earlier run may have left one): the greeting and chips show only then.
+      const cleared = await admin.request.delete(`${BASE_URL}/api/chat/clear-history`, {
+        headers: { Origin: BASE_URL, 'X-Requested-With': 'quartermaster' },
+      });
+      assert(cleared.ok(), `clearing the administrator's chat answered ${cleared.status()}`);
       const page = await admin.newPage();
       await page.goto(`${BASE_URL}/admin/dashboard`);
       await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();

@@ -157,7 +157,7 @@ describe('the built-in engine answers from the caller’s own data', () => {
       expect(declined.body.intent).toBe('others_data');
       expect(declined.body.response).toMatch(/^Sorry, I can't do that\. I can only show your own records/);
       // Not the caller's own records presented as the ones asked for.
-      expect(declined.body.response).not.toContain(`#${myOrder}`);
+      expect(declined.body.response).not.toContain(`Order #${myOrder}:`);
       expect(declined.body.response).not.toContain('₹');
     }
   });
