@@ -32,6 +32,13 @@ describe('understanding a question', () => {
     ['hello', 'greeting'],
     ['Good morning!', 'greeting'],
     ['what can you do?', 'help'],
+    ['what weapons do you sell', 'products'],
+    ['what is the status of my top-up', 'transactions'],
+    ['why was my card declined', 'transactions'],
+    ['how much did I spend last week', 'transactions'],
+    ['any new registrations?', 'platform_stats'],
+    ['am I broke?', 'wallet_balance'],
+    ['who bought my goggles', 'sales'],
     ['', 'help'],
   ])('"%s" → %s', async (q, intent) => {
     expect((await understand(q)).intent).toBe(intent);

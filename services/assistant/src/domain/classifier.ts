@@ -60,6 +60,8 @@ export const TRAINING: Record<ClassifiedIntent, string[]> = {
     'money on hold',
     'my available funds',
     'how much is in my account',
+    'wallet',
+    'my wallet',
   ],
   transactions: [
     'latest transactions',
@@ -73,6 +75,9 @@ export const TRAINING: Record<ClassifiedIntent, string[]> = {
     'did my top up work',
     'payments last week',
     'why did my payment fail',
+    'why was my card declined',
+    'how much did I spend',
+    'status of my top up',
   ],
   products: [
     'military products',

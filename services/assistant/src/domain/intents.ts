@@ -77,12 +77,12 @@ const ORDER_REF = /\border\s*(?:no\.?|number|id|#)?\s*#?\s*(\d{1,15})\b|#\s*(\d{
 const GREETING =
   /^(hi|hello|hey|hii+|good (morning|afternoon|evening)|namaste|greetings)\b[\s!.,]*(there|assistant)?[\s!.]*$/;
 const PLATFORM =
-  /\b(platform|statistics|stats|dashboard|pending approvals?|approvals?|open (support )?quer(y|ies)|support quer(y|ies)|how many (users|orders|top-?ups))\b/;
+  /\b(platform|statistics|stats|dashboard|pending approvals?|approvals?|open (support )?quer(y|ies)|support quer(y|ies)|how many (users|orders|top-?ups)|pending users?|(new )?registrations?|sign-?ups?|awaiting approval)\b/;
 const SALES = /\b(sales|sold|selling|my customers|revenue)\b/;
 const ORDERS = /\b(orders?|purchases?|purchased|bought|deliveries|my buys)\b/;
 const BALANCE = /\b(balance|how much (money|funds?|cash)|funds?|money (do i have|left)|afford)\b/;
 const TRANSACTIONS =
-  /\b(transactions?|payments?|transfers?|top-?ups?|credits?|debits?|spent|spending|statement|history)\b/;
+  /\b(transactions?|payments?|transfers?|top-?ups?|credits?|debits?|spent|spend|spending|statement|history|declined|refunds?)\b/;
 const WALLET = /\bwallet\b/;
 const ACTIVITY = /\b(activit(y|ies)|did i do|logins?|log-?ins?|signed in|sign-?ins?)\b/;
 const PRODUCTS =
@@ -190,6 +190,9 @@ export function declinedByRules(question: string): boolean {
   return has(text, INJECTION) || othersNamed(text);
 }
 
+/** A classifier score above which its record intent is kept over the keyword rules' reading. */
+const SURE = 0.85;
+
 /** What the keyword rules make of a question the classifier is not sure of. */
 function byRules(text: string): Intent | undefined {
   if (has(text, PLATFORM) && !has(text, /\bmy\b/)) return 'platform_stats';
@@ -217,15 +220,18 @@ export async function understand(question: string, now = new Date()): Promise<Un
   const classified = text ? await classify(text) : undefined;
   const ruled = byRules(text);
   let intent: Intent | undefined = classified?.intent === 'injection' ? 'others_data' : classified?.intent;
-  // A record word the rules know ("orders", "balance") outweighs a guess among the record intents;
+  // A record word the rules know ("orders", "balance") outweighs a guess among the record intents, not
+  // a sure answer ("who bought my goggles" is about sales although "bought" is an orders word);
   // never a refusal: "write a poem about my orders" is still declined.
   // An administrator's figure ("today's orders") stays one unless the question says "my".
   const overridable = (i: Intent) =>
     !['off_topic', 'others_data', 'product_details'].includes(i) &&
     (i !== 'platform_stats' || has(text, /\bmy\b/));
-  if (ruled && intent && overridable(intent)) intent = ruled;
-  // A hesitant "off topic" yields to a record word: "how's the weather for my orders" is about orders.
-  if (ruled && intent === 'off_topic' && (classified?.score ?? 0) < MIN_SCORE) intent = ruled;
+  if (ruled && intent && overridable(intent) && (classified?.score ?? 0) < SURE) intent = ruled;
+  // A hesitant "off topic" yields to a record word, and so does any "off topic" about the caller's own
+  // records ("what is the status of my top-up"): reading them reads nothing of anyone else's.
+  if (ruled && intent === 'off_topic' && ((classified?.score ?? 0) < MIN_SCORE || has(text, /\bmy\b/)))
+    intent = ruled;
   intent ??= ruled;
   if (intent === 'platform_stats')
     return {
@@ -244,7 +250,8 @@ export async function understand(question: string, now = new Date()): Promise<Un
     .split(' ')
     .filter((w) => !TYPE_WORDS[w] && !PRODUCT_TYPES.some((t) => t.toLowerCase() === w.replace(/s$/, '')))
     .join(' ');
-  if (intent === 'help') return { ...base, intent: 'help' };
+  // "what weapons do you sell" is about the market, however much it sounds like "what can you do".
+  if (intent === 'help' && !productType && !has(text, PRODUCTS)) return { ...base, intent: 'help' };
   if ((intent === 'product_details' || has(text, DETAILS)) && namedWords)
     return { ...base, intent: 'product_details', productQuery: namedWords, productType };
   if (intent === 'products' || has(text, PRODUCTS) || productType)
