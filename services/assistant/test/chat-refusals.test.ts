@@ -124,6 +124,8 @@ describe("attempts at other people's data or at the rules are declined, never an
 
 describe("the administrator's questions, answered from the caller-scoped tools", () => {
   const facts: PlatformFacts = {
+    totalUsers: 42,
+    approvedUsers: 38,
     pendingApprovals: 3,
     ordersToday: 4,
     ordersTodayPaise: 12_345_600,
@@ -160,6 +162,7 @@ describe("the administrator's questions, answered from the caller-scoped tools",
     expect(out.response).toContain('Pending users awaiting approval: 3');
     expect(out.response).toContain('Open support queries: 5');
     expect(out.response).not.toContain('Completed orders today');
+    expect(out.response).not.toContain('in all');
   });
 
   it('names the users waiting for approval, with the time in IST', async () => {
@@ -174,6 +177,7 @@ describe("the administrator's questions, answered from the caller-scoped tools",
     ['how many support tickets are still open', ['Open support queries: 5']],
     ['Pending users', ['Pending users awaiting approval: 3']],
     ['Open queries', ['Open support queries: 5']],
+    ['How many users are registered in total?', ['Users: 42 in all, 38 approved']],
     [
       'Platform stats',
       ['Pending users awaiting approval: 3', 'Open support queries: 5', 'Top-ups today: 1 (₹1,000.00)'],

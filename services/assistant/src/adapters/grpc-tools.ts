@@ -182,6 +182,8 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
       const today = orderStats.days.at(-1);
       const topUps = money.days.at(-1);
       return {
+        totalUsers: users.pendingCount + users.approvedCount + users.rejectedCount,
+        approvedUsers: users.approvedCount,
         pendingApprovals: users.pendingCount,
         ordersToday: today?.count ?? 0,
         ordersTodayPaise: today?.amountPaise ?? 0,

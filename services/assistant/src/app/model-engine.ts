@@ -100,7 +100,7 @@ export const MODEL_TOOLS: Tool[] = [
   ),
   tool(
     'platform_stats',
-    "Today's platform figures: pending approvals, orders, top-ups, open support queries.",
+    "Today's platform figures: users, pending approvals, orders, top-ups, open support queries.",
     none,
     async (t) => rupees(await t.platform()),
     true,

@@ -201,6 +201,7 @@ export function activity(items: ActivityFact[]): string {
 }
 
 const ALL_TOPICS: AdminTopic[] = [
+  'all_users',
   'pending_users',
   'open_queries',
   'orders_today',
@@ -220,6 +221,7 @@ export function platform(
   const asked = topics.length ? topics : ALL_TOPICS;
   const lines: string[] = [];
   for (const topic of asked) {
+    if (topic === 'all_users') lines.push(`• Users: ${f.totalUsers} in all, ${f.approvedUsers} approved`);
     if (topic === 'pending_users') {
       lines.push(`• Pending users awaiting approval: ${f.pendingApprovals}`);
       if (pending?.items.length)

@@ -73,6 +73,9 @@ export interface PendingUserFact {
 
 /** An administrator's figures for today (India Standard Time) and what waits on them. */
 export interface PlatformFacts {
+  /** Every account, administrators included, and those approved. */
+  totalUsers: number;
+  approvedUsers: number;
   pendingApprovals: number;
   ordersToday: number;
   ordersTodayPaise: number;

@@ -27,7 +27,8 @@ export type Intent =
   | 'others_data';
 
 /** What an administrator's question names; none named means the whole overview. */
-export type AdminTopic = 'pending_users' | 'open_queries' | 'orders_today' | 'pending_orders' | 'top_ups';
+export type AdminTopic =
+  'all_users' | 'pending_users' | 'open_queries' | 'orders_today' | 'pending_orders' | 'top_ups';
 
 /** A span of India Standard Time days, [from, to) as instants. */
 export interface Period {
@@ -160,6 +161,10 @@ export function periodIn(text: string, now = new Date()): Period | undefined {
 }
 
 const ADMIN_TOPICS: [AdminTopic, RegExp][] = [
+  [
+    'all_users',
+    /\b(how many|total|number of|count of)\s+(registered\s+|approved\s+)?(users|accounts|members|people)\b/,
+  ],
   [
     'pending_users',
     /\b(pending|waiting|awaiting|unapproved|new)\b.{0,30}\b(users?|accounts?|registrations?|sign-?ups?|approvals?|members?)\b|\b(approvals?|registrations?)\b|\bawaiting approval\b|\bto approve\b/,
