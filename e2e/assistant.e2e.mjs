@@ -479,7 +479,8 @@ await step(
         bubble.includes(`Open support queries: ${counts.open}`),
         `the answer does not say ${counts.open} open queries: ${bubble}`,
       );
-      const today = await ask(page, "Today's orders", { chip: true });
+      // Typed: the chips are gone once the chat has a message.
+      const today = await ask(page, "Today's orders");
       assert(
         /Completed orders today: \d+, volume ₹[\d,]+\.\d\d/.test(today.bubble),
         `today's orders: ${today.bubble}`,
