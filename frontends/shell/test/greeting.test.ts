@@ -1,3 +1,4 @@
+import { ADMIN_CHAT_CHIPS, CHAT_CHIPS, chatChipsFor, SELLER_CHAT_CHIPS } from '@qm/contracts/rest';
 import { divisionOf, greetingFor } from '../src/assistant/greeting';
 
 describe('greetingFor (spec §2: greeting by role)', () => {
@@ -28,7 +29,17 @@ describe('greetingFor (spec §2: greeting by role)', () => {
       expect(text).toMatch(/platform stats/);
       expect(text).toMatch(/admin tasks/);
       expect(text).not.toMatch(/procurement/);
+      // Greeted by role: the seeded administrator's first name is "System".
+      expect(text).toMatch(/^Hello Administrator!/);
+      expect(text).not.toContain('System');
     }
+  });
+
+  it('offers chips by role: no wallet chip for an administrator, sales for a Manufacturer', () => {
+    expect(chatChipsFor({ firstName: 'System', role: 'Admin', isAdmin: true })).toEqual(ADMIN_CHAT_CHIPS);
+    expect(chatChipsFor({ role: 'Army', isAdmin: true })).not.toContain('Check wallet balance');
+    expect(chatChipsFor({ role: 'Manufacturer' })).toEqual(SELLER_CHAT_CHIPS);
+    expect(chatChipsFor({ role: 'Army' })).toEqual(CHAT_CHIPS);
   });
 
   it('greets anyone else generally', () => {

@@ -5,6 +5,7 @@ import { openAiModel } from './adapters/openai';
 import { createChat } from './app/chat';
 import { descriptionWriter } from './app/descriptions';
 import { assistantEnv } from './config';
+import { intentClassifier } from './domain/classifier';
 import { assistantConsumers } from './events/consumers';
 import { addAssistantService } from './server';
 import { createChatStore } from './store/chats';
@@ -48,6 +49,10 @@ export const assistantService: ServiceDefinition<typeof assistantEnv> = {
       log,
       maxRounds: config.CHAT_MODEL_MAX_ROUNDS,
     });
+    // The built-in engine's classifier learns its examples now, not on the first question (docs/adr/023).
+    const started = Date.now();
+    await intentClassifier();
+    log.info({ ms: Date.now() - started }, 'chat intent classifier trained');
     addAssistantService(grpc, { write: descriptionWriter(model, log), chat });
     return { ...assistantConsumers, stop: async () => tools.close() };
   },

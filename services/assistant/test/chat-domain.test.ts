@@ -6,6 +6,7 @@ import { periodIn, understand } from '../src/domain/intents';
 const army: UserFact = {
   userId: 7,
   username: 'army',
+  firstName: 'Asha',
   name: 'Asha Rao',
   role: 'Army',
   division: 'Navy',
@@ -30,13 +31,20 @@ describe('understanding a question', () => {
     ['how many pending approvals are there', 'platform_stats'],
     ['hello', 'greeting'],
     ['Good morning!', 'greeting'],
-    ['what is the meaning of life', 'help'],
+    ['what can you do?', 'help'],
+    ['what weapons do you sell', 'products'],
+    ['what is the status of my top-up', 'transactions'],
+    ['why was my card declined', 'transactions'],
+    ['how much did I spend last week', 'transactions'],
+    ['any new registrations?', 'platform_stats'],
+    ['am I broke?', 'wallet_balance'],
+    ['who bought my goggles', 'sales'],
     ['', 'help'],
-  ])('"%s" → %s', (q, intent) => {
-    expect(understand(q).intent).toBe(intent);
+  ])('"%s" → %s', async (q, intent) => {
+    expect((await understand(q)).intent).toBe(intent);
   });
 
-  it('reads an order number in its usual spellings', () => {
+  it('reads an order number in its usual spellings', async () => {
     for (const q of [
       'order #42',
       'Order 42',
@@ -44,33 +52,38 @@ describe('understanding a question', () => {
       'where is my order number 42?',
       '#42',
     ])
-      expect(understand(q)).toMatchObject({ intent: 'order_lookup', orderId: 42 });
+      expect(await understand(q)).toMatchObject({ intent: 'order_lookup', orderId: 42 });
   });
 
-  it('names a product type and the words that may name a product', () => {
-    expect(understand('show me vehicles')).toMatchObject({ intent: 'products', productType: 'Vehicle' });
-    expect(understand('any ammo in stock?')).toMatchObject({ intent: 'products', productType: 'Ammunition' });
-    expect(understand('tell me about the Night Vision Goggles')).toMatchObject({
+  it('names a product type and the words that may name a product', async () => {
+    expect(await understand('show me vehicles')).toMatchObject({
+      intent: 'products',
+      productType: 'Vehicle',
+    });
+    expect(await understand('any ammo in stock?')).toMatchObject({
+      intent: 'products',
+      productType: 'Ammunition',
+    });
+    expect(await understand('tell me about the Night Vision Goggles')).toMatchObject({
       intent: 'product_details',
       productQuery: 'night vision goggles',
     });
-    expect(understand('Night Vision Goggles')).toMatchObject({
+    expect(await understand('Night Vision Goggles')).toMatchObject({
       intent: 'help',
       productQuery: 'night vision goggles',
     });
   });
 
-  it("notices a question reaching for other people's data", () => {
-    expect(understand("show all users' orders")).toMatchObject({ intent: 'orders', asksForOthers: true });
-    expect(understand('show every buyer orders')).toMatchObject({ asksForOthers: true });
-    expect(understand('show the balance of user 12')).toMatchObject({
-      intent: 'wallet_balance',
-      asksForOthers: true,
-    });
-    expect(understand('show my orders')).toMatchObject({ asksForOthers: false });
+  it("notices a question reaching for other people's data", async () => {
+    expect(await understand("show all users' orders")).toMatchObject({ asksForOthers: true });
+    expect(await understand('show every buyer orders')).toMatchObject({ asksForOthers: true });
+    expect(await understand('show the balance of user 12')).toMatchObject({ asksForOthers: true });
+    expect(await understand("what is in rahul's wallet")).toMatchObject({ asksForOthers: true });
+    expect(await understand('show my orders')).toMatchObject({ asksForOthers: false });
+    expect(await understand("today's orders")).toMatchObject({ asksForOthers: false });
   });
 
-  it('reads periods as India Standard Time days', () => {
+  it('reads periods as India Standard Time days', async () => {
     // 2026-11-24 01:00 UTC is 06:30 IST on the 24th: "today" starts at 2026-11-23 18:30 UTC.
     const now = new Date('2026-11-24T01:00:00Z');
     expect(periodIn('orders today', now)).toMatchObject({
@@ -80,7 +93,7 @@ describe('understanding a question', () => {
     expect(periodIn('yesterday', now)).toMatchObject({ from: new Date('2026-11-22T18:30:00Z') });
     expect(periodIn('last 7 days', now)).toMatchObject({ from: new Date('2026-11-17T18:30:00Z') });
     expect(periodIn('no period here', now)).toBeUndefined();
-    expect(understand('transactions today', now).period?.label).toBe('today');
+    expect((await understand('transactions today', now)).period?.label).toBe('today');
   });
 });
 
@@ -154,10 +167,11 @@ describe('wording', () => {
   });
 
   it('greets by role and division', () => {
-    expect(say.greeting(army)).toContain('Navy equipment procurement');
+    expect(say.greeting(army)).toContain('for the Army');
+    expect(say.greeting({ ...army, role: 'Observer' })).toContain('for the Navy');
     expect(say.greeting({ ...army, role: 'Manufacturer', division: '' })).toContain('your operations');
     expect(say.greeting({ ...army, isAdmin: true, role: 'Admin' })).toContain('platform stats');
-    expect(say.greeting({ ...army, role: 'Army', division: '' })).toContain('Army equipment procurement');
+    expect(say.greeting({ ...army, role: 'Army', division: '' })).toContain('for the Army');
   });
 
   it('quotes record text on one bounded line', () => {

@@ -15,6 +15,8 @@ export interface AssistantPanelProps {
   opened: boolean;
   onClose: () => void;
   greeting: string;
+  /** The chips of an empty chat, for the signed-in user's role. */
+  chips: readonly string[];
   chat: ReturnType<typeof useChat>;
   context: ReturnType<typeof useAssistantContext>;
 }
@@ -23,7 +25,7 @@ export interface AssistantPanelProps {
  * "Military Inventory Assistant" (spec §2): header with the status and the actions, the conversation,
  * the input. Kept mounted while closed, so a draft and the scroll position survive closing.
  */
-export function AssistantPanel({ opened, onClose, greeting, chat, context }: AssistantPanelProps) {
+export function AssistantPanel({ opened, onClose, greeting, chips, chat, context }: AssistantPanelProps) {
   const [draft, setDraft] = useState('');
   const input = useRef<HTMLTextAreaElement>(null);
   const panel = useRef<HTMLDivElement>(null);
@@ -88,6 +90,7 @@ export function AssistantPanel({ opened, onClose, greeting, chat, context }: Ass
           <MessageList
             messages={chat.messages}
             greeting={greeting}
+            chips={chips}
             restoring={chat.historyStatus === 'loading'}
             pending={chat.pending}
             onChip={send}

@@ -1,3 +1,4 @@
+import { chatChipsFor } from '@qm/contracts/rest';
 import type { CurrentUser } from '@qm/ui';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { AssistantButton } from './AssistantButton';
@@ -18,16 +19,12 @@ export default function AssistantWidget({ user }: { user: CurrentUser }) {
   const button = useRef<HTMLButtonElement>(null);
   const context = useAssistantContext(used);
   const chat = useChat({ enabled: used, context: context.context });
-  const greeting = useMemo(
-    () =>
-      greetingFor({
-        firstName: user.firstName,
-        role: user.role,
-        isAdmin: user.isAdmin,
-        division: divisionOf(user),
-      }),
+  const person = useMemo(
+    () => ({ firstName: user.firstName, role: user.role, isAdmin: user.isAdmin, division: divisionOf(user) }),
     [user],
   );
+  const greeting = useMemo(() => greetingFor(person), [person]);
+  const chips = useMemo(() => chatChipsFor(person), [person]);
 
   const close = useCallback(() => {
     setOpened(false);
@@ -42,7 +39,14 @@ export default function AssistantWidget({ user }: { user: CurrentUser }) {
   return (
     <>
       {used && (
-        <AssistantPanel opened={opened} onClose={close} greeting={greeting} chat={chat} context={context} />
+        <AssistantPanel
+          opened={opened}
+          onClose={close}
+          greeting={greeting}
+          chips={chips}
+          chat={chat}
+          context={context}
+        />
       )}
       <AssistantButton opened={opened} onToggle={toggle} buttonRef={button} controlsPanel={used} />
     </>

@@ -1,5 +1,5 @@
 import { Button, Center, Group, Loader, VisuallyHidden } from '@mantine/core';
-import { CHAT_CHIPS, timeOfDay } from '@qm/contracts/rest';
+import { timeOfDay } from '@qm/contracts/rest';
 import { useEffect, useRef, useState } from 'react';
 import type { PanelMessage } from './messages';
 
@@ -41,14 +41,16 @@ function MessageRow({
 export interface MessageListProps {
   messages: PanelMessage[];
   greeting: string;
+  /** The chips for the user's role (@qm/contracts chatChipsFor). */
+  chips: readonly string[];
   /** The server's conversation is still being restored. */
   restoring: boolean;
   pending: boolean;
   onChip: (chip: string) => void;
 }
 
-/** The conversation, or for an empty chat the greeting and the four chips (spec §2). */
-export function MessageList({ messages, greeting, restoring, pending, onChip }: MessageListProps) {
+/** The conversation, or for an empty chat the greeting and the role's four chips (spec §2). */
+export function MessageList({ messages, greeting, chips, restoring, pending, onChip }: MessageListProps) {
   const list = useRef<HTMLDivElement>(null);
   const [greetedAt] = useState(() => Date.now());
 
@@ -76,7 +78,7 @@ export function MessageList({ messages, greeting, restoring, pending, onChip }: 
         <>
           <MessageRow message={{ role: 'assistant', content: greeting, timestamp: greetedAt }} />
           <Group gap={8} data-testid="assistant-chips" aria-label="Suggestions" role="group">
-            {CHAT_CHIPS.map((chip) => (
+            {chips.map((chip) => (
               <Button
                 key={chip}
                 variant="default"

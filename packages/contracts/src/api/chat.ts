@@ -30,13 +30,85 @@ export const CHAT_LIMITS = {
 /** Spec §3: a new session's name. */
 export const DEFAULT_CHAT_SESSION_NAME = 'New Chat';
 
-/** Spec §2: the four chips of an empty chat. */
+/** Spec §2: the four chips of an empty chat, as a buyer sees them. */
 export const CHAT_CHIPS = [
   'Show my orders',
   'Check wallet balance',
   'Latest transactions',
   'Military products',
 ] as const;
+
+/** A Manufacturer sells: their sales take the place of purchases. */
+export const SELLER_CHAT_CHIPS = [
+  'Show my sales',
+  'Check wallet balance',
+  'Latest transactions',
+  'Military products',
+] as const;
+
+/** An administrator has no wallet and no purchases: the figures they oversee (issue 30). */
+export const ADMIN_CHAT_CHIPS = [
+  'Platform stats',
+  'Pending users',
+  'Open queries',
+  "Today's orders",
+] as const;
+
+/** Who the assistant talks to, as its greeting and chips need it (the panel and the service alike). */
+export interface ChatPerson {
+  firstName?: string | null;
+  role?: string | null;
+  isAdmin?: boolean | null;
+  /** The profile's division, when the role itself is not one. */
+  division?: string | null;
+}
+
+/** The armed-forces divisions the greeting names (spec §1, §2). */
+export const CHAT_DIVISIONS = ['Army', 'Navy', 'Airforce'] as const;
+export type ChatDivision = (typeof CHAT_DIVISIONS)[number];
+
+const asDivision = (value: string | null | undefined): ChatDivision | undefined =>
+  CHAT_DIVISIONS.find((division) => division.toLowerCase() === value?.trim().toLowerCase());
+
+/** The person's division: the role when it is one (Army, Navy, Airforce), else the profile's division. */
+export function chatDivisionOf(person: ChatPerson): ChatDivision | undefined {
+  return asDivision(person.role) ?? asDivision(person.division);
+}
+
+export type ChatAudience = 'admin' | 'seller' | 'buyer';
+
+/** One rule for greeting, chips and the list of what the assistant can do. */
+export function chatAudienceOf(person: ChatPerson): ChatAudience {
+  if (person.isAdmin || person.role === 'Admin') return 'admin';
+  return person.role === 'Manufacturer' ? 'seller' : 'buyer';
+}
+
+/** The chips of an empty chat for this person. */
+export function chatChipsFor(person: ChatPerson): readonly string[] {
+  const audience = chatAudienceOf(person);
+  return audience === 'admin' ? ADMIN_CHAT_CHIPS : audience === 'seller' ? SELLER_CHAT_CHIPS : CHAT_CHIPS;
+}
+
+/**
+ * The greeting of an empty chat, by role (spec §2): a Manufacturer is asked about operations, products
+ * and sales; Army, Navy and Airforce about equipment procurement and order tracking for that division;
+ * an administrator is offered platform stats and admin tasks; anyone else gets a general greeting.
+ * Administrators are greeted by their role: the administrator account is the platform's own (seeded
+ * as "System Administrator"), and "Hello System!" greets nobody.
+ */
+export function chatGreetingFor(person: ChatPerson): string {
+  const audience = chatAudienceOf(person);
+  if (audience === 'admin')
+    return "Hello Administrator! I'm your Military Inventory Assistant. I can give you platform stats (pending users, open queries, today's orders and volume) and help with your admin tasks. What would you like to check?";
+  const name = person.firstName?.trim();
+  const hello = name ? `Hello ${name}!` : 'Hello!';
+  if (audience === 'seller')
+    return `${hello} I'm your Military Inventory Assistant. How can I help with your operations today? Ask me about your products, your stock or your sales.`;
+  const division = chatDivisionOf(person);
+  if (division)
+    return `${hello} I'm your Military Inventory Assistant for the ${division}. I can help with equipment procurement for your division and with tracking your orders. What do you need?`;
+  return `${hello} I'm your Military Inventory Assistant. Ask me about your orders, your wallet or our products.`;
+}
 
 export const CHAT_MESSAGES = {
   empty: 'Please enter a message',
@@ -76,6 +148,10 @@ export const CHAT_INTENTS = [
   'greeting',
   'help',
   'refused',
+  /** Declined: not about the marketplace (general knowledge, poems, code, weather, jokes). */
+  'off_topic',
+  /** Declined: another person's records, or an attempt to change the assistant's rules. */
+  'others_data',
   'model',
 ] as const;
 

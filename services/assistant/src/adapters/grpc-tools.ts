@@ -7,6 +7,7 @@ import {
   productTypes,
   roles,
   supportV1,
+  userStatuses,
   transactionStatuses,
   transactionTypes,
   walletV1,
@@ -97,6 +98,7 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
       return {
         userId: user.id,
         username: user.username,
+        firstName: user.firstName,
         name: `${user.firstName} ${user.lastName}`.trim(),
         role: roles.fromProto(user.role) ?? '',
         division: user.division ?? '',
@@ -180,6 +182,8 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
       const today = orderStats.days.at(-1);
       const topUps = money.days.at(-1);
       return {
+        totalUsers: users.pendingCount + users.approvedCount + users.rejectedCount,
+        approvedUsers: users.approvedCount,
         pendingApprovals: users.pendingCount,
         ordersToday: today?.count ?? 0,
         ordersTodayPaise: today?.amountPaise ?? 0,
@@ -187,6 +191,19 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
         topUpsToday: topUps?.count ?? 0,
         topUpsTodayPaise: topUps?.amountPaise ?? 0,
         openQueries: queries.pendingCount + queries.inProgressCount,
+      };
+    },
+    async pendingUsers(limit) {
+      const { users } = await identity.listUsers({ status: userStatuses.toProto('pending') });
+      const oldestFirst = [...users].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
+      return {
+        total: users.length,
+        items: oldestFirst.slice(0, limit).map((u) => ({
+          username: u.username,
+          name: `${u.firstName} ${u.lastName}`.trim(),
+          role: roles.fromProto(u.role) ?? '',
+          createdAt: u.createdAt,
+        })),
       };
     },
   };

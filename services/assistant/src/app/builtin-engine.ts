@@ -29,41 +29,54 @@ const PERIOD_ROWS = 32;
 
 /**
  * The local default: recognises the question (domain/intents), asks the caller's own tools and
- * words the facts (domain/answers). Nothing is invented; every figure comes from a tool.
+ * words the facts (domain/answers). Nothing is invented; every figure comes from a tool. Questions
+ * about anything else, about other people's records, or asking it to drop its rules are declined,
+ * saying what it can help with; the caller's own records never stand in for someone else's.
  */
 export async function builtinAnswer(question: string, tools: ChatTools, user: AskingUser): Promise<Answer> {
-  const q = understand(question);
-  const others = (text: string) => (q.asksForOthers ? `${say.ONLY_YOURS}\n${text}` : text);
+  const q = await understand(question);
   const rows = q.period ? PERIOD_ROWS : say.SHOWN;
   const isMaker = user.isManufacturer;
+  let intent = q.intent;
+  // A buyer's "how many orders today" is about their own orders, not the platform's.
+  if (intent === 'platform_stats' && !user.isAdmin && q.personal) intent = q.personal;
+  // Administrators oversee the platform's figures; anything else naming other people is declined.
+  if (q.asksForOthers && !(intent === 'platform_stats' && user.isAdmin)) intent = 'others_data';
 
-  switch (q.intent) {
+  switch (intent) {
+    case 'others_data':
+      return { intent: 'others_data', response: say.othersData(user) };
+    case 'off_topic':
+      return { intent: 'off_topic', response: say.offTopic(user) };
     case 'greeting':
       return { intent: 'greeting', response: say.greeting(await user.full()) };
     case 'order_lookup': {
       const o = await tools.order(q.orderId!);
-      return { intent: 'order_lookup', response: others(say.order(o, q.orderId!)) };
+      return { intent: 'order_lookup', response: say.order(o, q.orderId!) };
     }
-    case 'platform_stats':
+    case 'platform_stats': {
       if (!user.isAdmin) return { intent: 'refused', response: say.PLATFORM_ADMINS_ONLY };
-      return { intent: 'platform_stats', response: say.platform(await tools.platform()) };
+      const topics = q.adminTopics ?? [];
+      const [facts, pending] = await Promise.all([
+        tools.platform(),
+        topics.includes('pending_users') ? tools.pendingUsers(say.SHOWN) : undefined,
+      ]);
+      return { intent: 'platform_stats', response: say.platform(facts, topics, pending) };
+    }
     case 'sales':
       if (!isMaker) return { intent: 'refused', response: say.SALES_MANUFACTURERS_ONLY };
-      return { intent: 'sales', response: others(say.orders(await tools.sales(rows), 'sale', q.period)) };
+      return { intent: 'sales', response: say.orders(await tools.sales(rows), 'sale', q.period) };
     case 'orders':
-      return {
-        intent: 'orders',
-        response: others(say.orders(await tools.purchases(rows), 'purchase', q.period)),
-      };
+      return { intent: 'orders', response: say.orders(await tools.purchases(rows), 'purchase', q.period) };
     case 'wallet_balance':
-      return { intent: 'wallet_balance', response: others(say.balance(await tools.wallet())) };
+      return { intent: 'wallet_balance', response: say.balance(await tools.wallet()) };
     case 'transactions':
       return {
         intent: 'transactions',
-        response: others(say.transactions(await tools.transactions(rows), q.period)),
+        response: say.transactions(await tools.transactions(rows), q.period),
       };
     case 'activity':
-      return { intent: 'activity', response: others(say.activity(await tools.activity(say.SHOWN))) };
+      return { intent: 'activity', response: say.activity(await tools.activity(say.SHOWN)) };
     case 'product_details': {
       const found = await tools.products({ query: q.productQuery, type: q.productType, limit: say.SHOWN });
       if (found.total === 1)

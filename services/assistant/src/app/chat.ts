@@ -2,7 +2,9 @@ import { CHAT_LIMITS, CHAT_MESSAGES } from '@qm/contracts/rest';
 import { type Caller, GrpcStatus, isServiceError, type Logger, notFound, signedInCaller } from '@qm/platform';
 import type { DescriptionModel } from '../adapters/openai';
 import { productInterests, renameRequest, validQuestion } from '../domain/chat-rules';
+import { othersData } from '../domain/answers';
 import type { ChatTools } from '../domain/facts';
+import { declinedByRules } from '../domain/intents';
 import type { ChatStore, StoredMessage } from '../store/chats';
 import { type Answer, builtinAnswer, lazyUser } from './builtin-engine';
 import { modelAnswer } from './model-engine';
@@ -47,6 +49,10 @@ export function createChat(d: ChatDeps) {
     // already say whether they may see sales or platform figures.
     const user = lazyUser(caller, d.tools);
     try {
+      // One refusal rule for both engines: other people's records and requests to drop the rules are
+      // declined before any tool runs, whatever a model would have made of them.
+      if (d.model && declinedByRules(question))
+        return { response: othersData(user), intent: 'others_data', engine: 'builtin' };
       if (d.model) {
         const started = Date.now();
         try {

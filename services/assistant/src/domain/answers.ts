@@ -1,15 +1,23 @@
-import { formatPaise, longDateTime, stockLabel } from '@qm/contracts/rest';
+import {
+  type ChatAudience,
+  chatAudienceOf,
+  chatGreetingFor,
+  formatPaise,
+  longDateTime,
+  stockLabel,
+} from '@qm/contracts/rest';
 import type {
   ActivityFact,
   Listed,
   OrderFact,
+  PendingUserFact,
   PlatformFacts,
   ProductFact,
   TransactionFact,
   UserFact,
   WalletFact,
 } from './facts';
-import type { Period } from './intents';
+import type { AdminTopic, Period } from './intents';
 
 /**
  * The built-in engine's wording: short lines and "•" bullets, money in INR and dates as the UI
@@ -27,33 +35,63 @@ export const quote = (text: string, max = 160) => {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 };
 
-export const ONLY_YOURS = 'I can only show your own records, so here are yours.';
+/** What the assistant can do, per audience (@qm/contracts chatAudienceOf: the chips' rule too). */
+export const CAPABILITIES: Record<ChatAudience, string[]> = {
+  buyer: [
+    '• "Show my orders" — your purchases',
+    '• "Order #12" — one of your orders',
+    '• "Check wallet balance" — your balance and any amount on hold',
+    '• "Latest transactions" — your wallet history (add "today" or "last 7 days")',
+    '• "Military products" — what the market offers; name a type or a product for details',
+    '• "My recent activity" — what you did lately',
+  ],
+  seller: [
+    '• "Show my sales" — the orders for your products',
+    '• "Order #12" — one of your orders',
+    '• "Check wallet balance" — your balance and any amount on hold',
+    '• "Latest transactions" — your wallet history (add "today" or "last 7 days")',
+    '• "Military products" — what the market offers; name a type or a product for details',
+    '• "My recent activity" — what you did lately',
+  ],
+  admin: [
+    '• "Pending users" — accounts waiting for your approval',
+    '• "Open queries" — support queries still to answer',
+    '• "Today\'s orders" — completed orders and their volume today',
+    '• "Platform stats" — all of today\'s figures at once',
+    '• "Order #12" — any order',
+    '• "Military products" — what the market offers',
+  ],
+};
 
-export const CAPABILITIES = [
-  '• "Show my orders" — your purchases (and "my sales" for Manufacturers)',
-  '• "Order #12" — one of your orders',
-  '• "Check wallet balance" — your balance and any amount on hold',
-  '• "Latest transactions" — your wallet history (add "today" or "last 7 days")',
-  '• "Military products" — what the market offers; name a type or a product for details',
-  '• "My recent activity" — what you did lately',
-];
+type Asker = { isAdmin: boolean; isManufacturer?: boolean };
+const audience = (user: Asker): ChatAudience =>
+  chatAudienceOf({ isAdmin: user.isAdmin, role: user.isManufacturer ? 'Manufacturer' : '' });
+const canDo = (user: Asker) => CAPABILITIES[audience(user)];
 
-export function help(user: { isAdmin: boolean }): string {
-  const lines = ["I'm not sure what you're asking. I can help with:", ...CAPABILITIES];
-  if (user.isAdmin) lines.push('• "Platform stats" — approvals, orders, top-ups and queries today');
-  return lines.join('\n');
+export function help(user: Asker): string {
+  return ["I'm not sure what you're asking. I can help with:", ...canDo(user)].join('\n');
+}
+
+/** Anything but the marketplace: declined politely, saying what the assistant is for. */
+export function offTopic(user: Asker): string {
+  return [
+    "Sorry, I can't help with that. I'm the Military Inventory Assistant, and I only answer questions about your Quartermaster account and the market. I can help with:",
+    ...canDo(user),
+  ].join('\n');
+}
+
+/** Another person's records, or a request to drop the rules: declined, and nothing of anyone's shown. */
+export function othersData(user: Asker): string {
+  return [
+    user.isAdmin
+      ? "Sorry, I can't do that. I answer as you, with your own access, and my rules don't change on request. Other users' records are on the admin pages. I can help with:"
+      : "Sorry, I can't do that. I can only show your own records, and my rules don't change on request. I can help with:",
+    ...canDo(user),
+  ].join('\n');
 }
 
 export function greeting(user: UserFact): string {
-  const hello = `Hello${user.name ? ` ${user.name}` : ''}!`;
-  if (user.isAdmin)
-    return `${hello} I can give you platform stats and help with admin tasks: pending approvals, today's orders and top-ups, and open support queries. What would you like to check?`;
-  if (user.role === 'Manufacturer')
-    return `${hello} How can I help with your operations today? Ask me about your products, your sales or your wallet.`;
-  const division = ['Army', 'Navy', 'Airforce'].includes(user.division) ? user.division : user.role;
-  if (['Army', 'Navy', 'Airforce'].includes(division))
-    return `${hello} How can I help with ${division} equipment procurement today? I can find products and track your orders.`;
-  return `${hello} How can I help you today? Ask me about your orders, wallet or the products on the market.`;
+  return chatGreetingFor(user);
 }
 
 const inPeriod = <T extends { createdAt: string }>(items: T[], period?: Period) =>
@@ -162,14 +200,58 @@ export function activity(items: ActivityFact[]): string {
   ].join('\n');
 }
 
-export function platform(f: PlatformFacts): string {
+const ALL_TOPICS: AdminTopic[] = [
+  'all_users',
+  'pending_users',
+  'open_queries',
+  'orders_today',
+  'pending_orders',
+  'top_ups',
+];
+
+/**
+ * An administrator's figures, today in India Standard Time: the ones asked for ("How many pending users
+ * and queries are there?"), or all of them. Pending users are named, oldest first, when asked for.
+ */
+export function platform(
+  f: PlatformFacts,
+  topics: AdminTopic[] = [],
+  pending?: Listed<PendingUserFact>,
+): string {
+  const asked = topics.length ? topics : ALL_TOPICS;
+  const lines: string[] = [];
+  for (const topic of asked) {
+    if (topic === 'all_users') lines.push(`• Users: ${f.totalUsers} in all, ${f.approvedUsers} approved`);
+    if (topic === 'pending_users') {
+      lines.push(`• Pending users awaiting approval: ${f.pendingApprovals}`);
+      if (pending?.items.length)
+        lines.push(
+          ...pending.items.map(
+            (u) =>
+              `  – ${quote(u.name || u.username, 60)} (${u.username}, ${u.role}) — registered ${when(u.createdAt)}`,
+          ),
+          ...(pending.total > pending.items.length
+            ? [`  – and ${pending.total - pending.items.length} more`]
+            : []),
+        );
+    }
+    if (topic === 'open_queries') lines.push(`• Open support queries: ${f.openQueries}`);
+    if (topic === 'orders_today')
+      lines.push(`• Completed orders today: ${f.ordersToday}, volume ${formatPaise(f.ordersTodayPaise)}`);
+    if (topic === 'pending_orders') lines.push(`• Orders in progress: ${f.pendingOrders}`);
+    if (topic === 'top_ups')
+      lines.push(`• Top-ups today: ${f.topUpsToday} (${formatPaise(f.topUpsTodayPaise)})`);
+  }
+  const tail =
+    asked.includes('pending_users') && f.pendingApprovals > 0
+      ? ['Approve or reject them on the Users page.']
+      : [];
   return [
-    'Platform today:',
-    `• Pending approvals: ${f.pendingApprovals}`,
-    `• Completed orders today: ${f.ordersToday} (${formatPaise(f.ordersTodayPaise)})`,
-    `• Orders in progress: ${f.pendingOrders}`,
-    `• Top-ups today: ${f.topUpsToday} (${formatPaise(f.topUpsTodayPaise)})`,
-    `• Open support queries: ${f.openQueries}`,
+    topics.length
+      ? 'Here are the figures (today is India Standard Time):'
+      : 'Platform today (India Standard Time):',
+    ...lines,
+    ...tail,
   ].join('\n');
 }
 

@@ -6,6 +6,7 @@
 export interface UserFact {
   userId: number;
   username: string;
+  firstName: string;
   name: string;
   /** Army, Navy, Airforce, Manufacturer or Admin. */
   role: string;
@@ -62,8 +63,19 @@ export interface ActivityFact {
   createdAt: string;
 }
 
+/** An account waiting for an administrator's approval. */
+export interface PendingUserFact {
+  username: string;
+  name: string;
+  role: string;
+  createdAt: string;
+}
+
 /** An administrator's figures for today (India Standard Time) and what waits on them. */
 export interface PlatformFacts {
+  /** Every account, administrators included, and those approved. */
+  totalUsers: number;
+  approvedUsers: number;
   pendingApprovals: number;
   ordersToday: number;
   ordersTodayPaise: number;
@@ -96,4 +108,6 @@ export interface ChatTools {
   activity(limit: number): Promise<ActivityFact[]>;
   /** Administrators only (each service refuses anyone else). */
   platform(): Promise<PlatformFacts>;
+  /** Administrators only (identity refuses anyone else): the accounts awaiting approval, oldest first. */
+  pendingUsers(limit: number): Promise<Listed<PendingUserFact>>;
 }
