@@ -211,7 +211,7 @@ await step(
 );
 
 await step(
-  'Add Money refuses an amount outside ₹100 to ₹100,000',
+  'Add Money refuses an amount outside ₹100 to ₹1,00,000',
   async () => {
     const page = senderPage;
     await page.getByRole('button', { name: 'Add Money' }).click();
@@ -221,10 +221,10 @@ await step(
     await dialog.getByText('Amount is required').waitFor();
     await dialog.getByLabel(label('Amount')).fill('50');
     await dialog.getByRole('button', { name: 'Proceed to Pay' }).click();
-    await dialog.getByText('Amount must be between ₹100 and ₹100,000').waitFor();
+    await dialog.getByText('Amount must be between ₹100 and ₹1,00,000').waitFor();
     await dialog.getByLabel(label('Amount')).fill('100001');
     await dialog.getByRole('button', { name: 'Proceed to Pay' }).click();
-    await dialog.getByText('Amount must be between ₹100 and ₹100,000').waitFor();
+    await dialog.getByText('Amount must be between ₹100 and ₹1,00,000').waitFor();
     await shot(page, 'add-money-invalid');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });

@@ -1,7 +1,7 @@
 import { Button, Group, Loader, NumberInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AddMoneyForm, type PaymentOrderView, WALLET_LIMITS } from '@qm/contracts/rest';
-import { useIdempotentAttempt } from '@qm/ui';
+import { formatRupees, useIdempotentAttempt } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { lazy, Suspense, useState } from 'react';
@@ -79,7 +79,7 @@ function AmountStep({
       <Stack gap="md">
         <NumberInput
           label="Amount"
-          description="From ₹100 to ₹1,00,000"
+          description={`From ${formatRupees(WALLET_LIMITS.topUpMinPaise / 100)} to ${formatRupees(WALLET_LIMITS.topUpMaxPaise / 100)}`}
           placeholder="Enter amount"
           leftSection="₹"
           min={WALLET_LIMITS.topUpMinPaise / 100}
