@@ -422,7 +422,7 @@ const CHECKS = {
       .evaluateAll((steps) => steps.map((s) => Math.round(s.getBoundingClientRect().top)));
     assert(tops.length === 3, `${tops.length} steps`);
     assert(new Set(tops).size === 1, `the steps wrap at ${ctx.width} px (tops ${tops.join(', ')})`);
-    if (phone(ctx.width)) await shot(page, `${ctx.role}-375-${ctx.scheme}-forgot-password`);
+    if (phone(ctx.width)) await topShot(page, `${ctx.role}-375-${ctx.scheme}-forgot-password-stepper`);
   },
 
   async '/wallet'(page, ctx) {
