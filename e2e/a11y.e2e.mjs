@@ -486,6 +486,7 @@ const CHECKS = {
   async '/profile'(page, ctx) {
     if (ctx.role === 'admin') return;
     await alsoCheck(page, ctx, 'Change Password dialog', async () => {
+      await page.getByRole('tab', { name: /Security/ }).click();
       await page.getByRole('button', { name: 'Change Password' }).click();
       await page.getByRole('dialog', { name: 'Change Password' }).waitFor();
     });
