@@ -604,8 +604,8 @@ if (EXPIRY_MINUTES <= 2) {
       assert(abandonedAt > 0, 'no abandoned checkout to watch');
       const page = abandonerPage;
       const reason = `Expired: the checkout was not completed within ${EXPIRY_MINUTES} ${EXPIRY_MINUTES === 1 ? 'minute' : 'minutes'}`;
-      // The sweep runs every minute: the line fails within the expiry and one sweep more.
-      const deadline = abandonedAt + (EXPIRY_MINUTES + 1.5) * 60_000;
+      // The sweep runs every minute: the line fails within the expiry and a sweep or two more.
+      const deadline = abandonedAt + (EXPIRY_MINUTES + 2.5) * 60_000;
       for (;;) {
         await openWallet(page);
         const failed = historyRow(page, '₹250.00', 'Failed');
