@@ -655,6 +655,13 @@ async function tour(role, width, scheme) {
       `${label}: axe clean${width < 768 ? ', fits the screen' : ''}, no label cut short, no console error or CSP violation`,
       async () => {
         await open(page, route);
+        // "Skip to content" stays off the screen until the keyboard reaches it.
+        const skip = await page.locator('.qm-skip-link').evaluate((el) => ({
+          focused: el === document.activeElement,
+          bottom: el.getBoundingClientRect().bottom,
+        }));
+        assert(skip.focused || skip.bottom <= 0, `"Skip to content" shows unfocused (bottom ${skip.bottom})`);
+        if (skip.focused) console.log(`       note ${label}: "Skip to content" has the focus after the load`);
         if (width < 768) await checkNoOverflow(page, label);
         await checkNoClippedLabels(page, label);
         const bare = route.replace(/\?.*$/, '').replace(/\/\d+$/, '');
