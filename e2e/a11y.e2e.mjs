@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
-/* global document, getComputedStyle, window */
+/* global document, getComputedStyle, HTMLElement, window */
 // Accessibility and layout tour (issue 13) against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/a11y.e2e.mjs
@@ -240,6 +240,20 @@ async function centred(page, locator, width) {
   return `centred (${Math.round(left)} px each side)`;
 }
 
+/**
+ * On a phone the page's end leaves room for the assistant's floating button (issue 30: it covered the
+ * amounts of the last cards): the page's bottom padding is at least the button's height above the
+ * screen's bottom edge, so whatever the page ends with can be scrolled clear of it.
+ */
+async function roomForAssistant(page, ctx) {
+  if (!phone(ctx.width)) return;
+  const button = await box(page.getByTestId('assistant-button'));
+  const room = await page.locator('main').evaluate((el) => parseFloat(getComputedStyle(el).paddingBottom));
+  const needed = page.viewportSize().height - button.y;
+  assert(room >= needed, `the page ends ${room} px above the bottom, the assistant's button takes ${needed}`);
+  return `room for the assistant (${room} px)`;
+}
+
 /** Opens a state of the page (a dialog, another view) and runs axe on it too. */
 async function alsoCheck(page, ctx, what, open) {
   await open();
@@ -255,6 +269,18 @@ const CHECKS = {
         .filter((href) => new URL(href).pathname === '/'),
     );
     assert(bare.length === 0, `footer links to bare domains: ${bare.join(', ')}`);
+    // The first Tab reaches "Skip to content", shown on focus; Enter moves the focus to the page itself.
+    await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    assert(
+      await skip.evaluate((el) => el === document.activeElement),
+      'the first Tab does not reach "Skip to content"',
+    );
+    const s = await box(skip);
+    assert(s.y >= 0 && s.y < 64, `the focused skip link is not on the screen (top ${s.y})`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'content');
     if (ctx.role !== 'visitor') return;
     // A toast (the newsletter's) sits below the header: Sign In and the theme toggle stay usable.
     await page.getByRole('textbox', { name: 'Newsletter email' }).fill('officer@unit.gov.in');
@@ -271,7 +297,13 @@ const CHECKS = {
     assert(t.x + t.width <= ctx.width, 'the toast runs off the screen');
     ctx.violations.push(...(await checkA11y(page, `${ctx.label} (toast)`, { throwOnViolation: false })));
     if (ctx.width === 375) await shot(page, `${ctx.role}-375-${ctx.scheme}-toast`);
-    return `toast at ${Math.round(t.y)} px, below the ${header.height} px header`;
+    // At the bottom (issue 30: at the top right it covered Create Item), and gone on another page.
+    const viewport = page.viewportSize();
+    assert(t.y > viewport.height / 2, `the toast (top ${Math.round(t.y)}) is not at the bottom`);
+    await page.locator('footer').getByRole('link', { name: 'About Us' }).click();
+    await page.waitForURL((url) => url.pathname === '/about');
+    await toast.waitFor({ state: 'hidden', timeout: 2_000 });
+    return `toast at ${Math.round(t.y)} px (bottom), closed on leaving the page`;
   },
 
   async '/auth'(page) {
@@ -342,15 +374,126 @@ const CHECKS = {
       }
       await shot(page, `maker-1280-${ctx.scheme}-cards`);
     }
+    await alsoCheck(page, ctx, 'Edit Product dialog', async () => {
+      await cards.first().getByRole('button', { name: 'Edit' }).click();
+      await page.getByRole('dialog', { name: 'Edit Product' }).waitFor();
+    });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    await alsoCheck(page, ctx, 'delete confirmation', async () => {
+      await cards
+        .first()
+        .getByRole('button', { name: /Delete/ })
+        .click();
+      await page.getByRole('dialog').waitFor();
+    });
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
   },
 
   '/market/payment/:id': (page, ctx) => centred(page, page.getByTestId('purchase-card'), ctx.width),
-  '/create-product': (page, ctx) =>
-    centred(
+
+  async '/faq'(page) {
+    // Every id an ARIA attribute points to exists, and none has a space (issue 30: "General-panel-What is…").
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('[aria-controls], [aria-labelledby]')].flatMap((el) =>
+        ['aria-controls', 'aria-labelledby'].flatMap((attr) => {
+          const value = el.getAttribute(attr);
+          if (value === null) return [];
+          const ids = value.split(/\s+/).filter(Boolean);
+          return ids.filter((id) => !document.getElementById(id)).map((id) => `${attr}="${value}" (${id})`);
+        }),
+      ),
+    );
+    assert(broken.length === 0, `ARIA references to missing ids: ${broken.slice(0, 3).join(', ')}`);
+    await page.getByRole('tab', { name: 'Army Personnel' }).click();
+    const question = page.getByRole('button', { name: 'How do I add money to my wallet?' });
+    if (await question.count()) {
+      await question.click();
+      const panel = await question.getAttribute('aria-controls');
+      assert(panel && !/\s/.test(panel), `the answer's id "${panel}"`);
+    }
+  },
+
+  async '/forgot-password'(page, ctx) {
+    // The stepper's three steps stay on one line at 375 px: no connector left dangling at a line's end.
+    const tops = await page
+      .locator('.mantine-Stepper-step')
+      .evaluateAll((steps) => steps.map((s) => Math.round(s.getBoundingClientRect().top)));
+    assert(tops.length === 3, `${tops.length} steps`);
+    assert(new Set(tops).size === 1, `the steps wrap at ${ctx.width} px (tops ${tops.join(', ')})`);
+    if (phone(ctx.width)) await topShot(page, `${ctx.role}-375-${ctx.scheme}-forgot-password-stepper`);
+  },
+
+  async '/wallet'(page, ctx) {
+    if (ctx.role !== 'army') return roomForAssistant(page, ctx);
+    await roomForAssistant(page, ctx);
+    // Each dialog of the page, open, checked by axe.
+    await alsoCheck(page, ctx, 'Add Money dialog', async () => {
+      await page.getByRole('button', { name: 'Add Money' }).click();
+      await page.getByRole('dialog', { name: 'Add Money' }).waitFor();
+    });
+    const addMoney = page.getByRole('dialog', { name: 'Add Money' });
+    await addMoney.getByRole('textbox', { name: /Amount/ }).fill('500');
+    await alsoCheck(page, ctx, 'card checkout dialog', async () => {
+      await addMoney.getByRole('button', { name: 'Proceed to Pay' }).click();
+      await page
+        .getByRole('dialog', { name: 'Pay with card' })
+        .getByLabel(/Card number/)
+        .waitFor();
+    });
+    // "Use test card" fills the whole card: number, a future expiry, a CVC.
+    const checkout = page.getByRole('dialog', { name: 'Pay with card' });
+    await checkout.getByRole('button', { name: 'Use test card 4242 4242 4242 4242' }).click();
+    const [number, expiry, cvc] = await Promise.all(
+      [/Card number/, /Expiry/, /CVC/].map((name) => checkout.getByLabel(name).inputValue()),
+    );
+    assert(number === '4242 4242 4242 4242', `card number ${number}`);
+    const [mm, yy] = expiry.split('/').map(Number);
+    const now = new Date();
+    const ahead =
+      2000 + yy > now.getFullYear() || (2000 + yy === now.getFullYear() && mm > now.getMonth() + 1);
+    assert(/^\d\d\/\d\d$/.test(expiry) && ahead, `expiry "${expiry}" is not a future MM/YY`);
+    assert(/^\d{3}$/.test(cvc), `CVC "${cvc}"`);
+    if (phone(ctx.width)) await shot(page, `${ctx.role}-375-${ctx.scheme}-checkout`);
+    await page.keyboard.press('Escape');
+    await checkout.waitFor({ state: 'hidden' });
+    await alsoCheck(page, ctx, 'Setup Wallet PIN dialog', async () => {
+      await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Setup Wallet PIN' }).waitFor();
+    });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+    return 'test card fills number, expiry and CVC';
+  },
+
+  '/orders': (page, ctx) => roomForAssistant(page, ctx),
+
+  async '/create-product'(page, ctx) {
+    await centred(
       page,
       page.getByRole('button', { name: 'Create Product' }).locator('xpath=ancestor::form/..'),
       ctx.width,
-    ),
+    );
+    await alsoCheck(page, ctx, 'AI description dialog', async () => {
+      await page.getByRole('button', { name: 'AI Description Generator' }).click();
+      await page.getByRole('dialog', { name: 'Generate Product Description with AI' }).waitFor();
+    });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+  },
+
+  async '/profile'(page, ctx) {
+    // Opening the dialog sends a code (rate-limited): once per role, in one size and theme.
+    if (ctx.role === 'admin' || ctx.width !== 1280 || ctx.scheme !== 'light') return;
+    await alsoCheck(page, ctx, 'Change Password dialog', async () => {
+      await page.getByRole('tab', { name: /Security/ }).click();
+      await page.getByRole('button', { name: 'Change Password' }).click();
+      await page.getByRole('dialog', { name: 'Change Password' }).waitFor();
+    });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'hidden' });
+  },
   '/admin/users': (page, ctx) => cardsOnPhone(page, 'Users', ctx.width),
   '/admin/products': (page, ctx) => cardsOnPhone(page, 'Products', ctx.width),
   '/admin/transactions': (page, ctx) => cardsOnPhone(page, 'Transactions', ctx.width),
@@ -513,6 +656,13 @@ async function tour(role, width, scheme) {
       `${label}: axe clean${width < 768 ? ', fits the screen' : ''}, no label cut short, no console error or CSP violation`,
       async () => {
         await open(page, route);
+        // "Skip to content" stays off the screen until the keyboard reaches it.
+        const skip = await page.locator('.qm-skip-link').evaluate((el) => ({
+          focused: el === document.activeElement,
+          bottom: el.getBoundingClientRect().bottom,
+        }));
+        assert(skip.focused || skip.bottom <= 0, `"Skip to content" shows unfocused (bottom ${skip.bottom})`);
+        if (skip.focused) console.log(`       note ${label}: "Skip to content" has the focus after the load`);
         if (width < 768) await checkNoOverflow(page, label);
         await checkNoClippedLabels(page, label);
         const bare = route.replace(/\?.*$/, '').replace(/\/\d+$/, '');

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Code inside page.evaluate()/waitForFunction() runs in the browser:
-/* global document, window */
+/* global document, getComputedStyle, window */
 // Browser journey of issue 3 "Identity and access" in headless Chromium, against the running stack.
 //
 //   BASE_URL=http://localhost:8080 MAILDEV_URL=http://localhost:1080 ADMIN_PASSWORD=... node e2e/identity.e2e.mjs
@@ -701,6 +701,55 @@ const ssoBlocked = await ssoBlocker().catch((error) => `cannot check: ${error.me
 if (ssoBlocked) {
   console.log(`skip - "Sign in with SSO" checks: ${ssoBlocked}`);
 } else {
+  // Issue 30: Keycloak's sign-in page is ours (the realm's loginTheme, k8s/keycloak/themes/quartermaster).
+  for (const [width, scheme] of [
+    [1280, 'light'],
+    [1280, 'dark'],
+    [375, 'light'],
+    [375, 'dark'],
+  ]) {
+    const themeContext = await newContext({
+      viewport: { width, height: width < 768 ? 812 : 900 },
+      colorScheme: scheme,
+    });
+    const themePage = await themeContext.newPage();
+    await check(
+      `Keycloak's sign-in page wears the Quartermaster theme (${width} px, ${scheme}): stylesheet, logo, colours`,
+      themePage,
+      async (page) => {
+        await openAuth(page);
+        await page.getByRole('button', { name: 'Sign in with SSO' }).click();
+        await page.locator('#username').waitFor();
+        const seen = await page.evaluate(() => {
+          const header = document.querySelector('#kc-header-wrapper');
+          const button = document.querySelector('#kc-login');
+          return {
+            sheet: [...document.querySelectorAll('link[rel="stylesheet"]')].some((l) =>
+              /\/login\/quartermaster\/css\/quartermaster\.css$/.test(l.href),
+            ),
+            logo: header ? getComputedStyle(header, '::before').backgroundImage : '',
+            name: header?.textContent?.trim(),
+            dark: document.documentElement.classList.contains('pf-v5-theme-dark'),
+            page: getComputedStyle(document.body).backgroundColor,
+            button: button ? getComputedStyle(button).backgroundColor : '',
+          };
+        });
+        assert(seen.sheet, "the page does not load the Quartermaster theme's stylesheet");
+        assert(
+          /\/login\/quartermaster\/img\/logo\.svg/.test(seen.logo),
+          `no Quartermaster logo: ${seen.logo}`,
+        );
+        assert(seen.name === 'Quartermaster', `the header names ${seen.name}`);
+        assert(seen.dark === (scheme === 'dark'), `dark variant ${seen.dark} in the ${scheme} scheme`);
+        const want = scheme === 'dark' ? 'rgb(26, 27, 30)' : 'rgb(243, 247, 238)';
+        assert(seen.page === want, `the page is ${seen.page}, not ${want}`);
+        assert(seen.button === 'rgb(90, 123, 41)', `Sign In is ${seen.button}, not the army green`);
+        await shot(page, `keycloak-${width}-${scheme}`);
+      },
+    );
+    await themeContext.close();
+  }
+
   const ssoAdminContext = await newContext();
   const ssoAdminPage = await ssoAdminContext.newPage();
   await check('the admin signing in on /auth (with SSO) gets Access Denied', ssoAdminPage, async (page) => {

@@ -317,8 +317,25 @@ await step(
     await toast(page, 'Failed to update product');
     await page.getByText('This product was changed by someone else. Reload it and try again.').waitFor();
     await shot(page, 'edit-conflict');
+    // Issue 30: the toast covers no primary action of the page (Create Item, at its heading's right).
+    const alert = page.getByRole('alert').filter({ hasText: 'Failed to update product' }).first();
+    const [t, c] = [
+      await alert.boundingBox(),
+      await page.getByRole('link', { name: 'Create Item' }).boundingBox(),
+    ];
+    assert(t && c, 'the toast or Create Item is not shown');
+    const overlaps =
+      t.x < c.x + c.width && c.x < t.x + t.width && t.y < c.y + c.height && c.y < t.y + t.height;
+    assert(!overlaps, `the toast (${Math.round(t.x)},${Math.round(t.y)}) covers Create Item`);
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // ...and does not follow the user to another page.
+    assert(await alert.isVisible(), 'the toast closed before the user moved on');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Orders' }).click();
+    await page.waitForURL((url) => url.pathname === '/orders');
+    await alert.waitFor({ state: 'hidden', timeout: 2_000 });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Market' }).click();
+    await page.waitForURL((url) => url.pathname === '/market');
     const after = await (await page.request.get(`${BASE_URL}/api/products/${PRODUCT.id}`)).json();
     assert(
       after.price === PRODUCT.editedPrice && after.description === 'Changed in another tab',

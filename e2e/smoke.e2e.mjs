@@ -126,6 +126,36 @@ await check("remotes load (manifest, remoteEntry, ./health) on the shell's share
   await shot(page, 'remotes-status');
 });
 
+await check(
+  'Inter is loaded from our own origin (its Latin subset, woff2) and set on the text',
+  async (page) => {
+    const fonts = [];
+    page.on('response', (response) => {
+      if (/\.woff2$/.test(new URL(response.url()).pathname)) fonts.push(response);
+    });
+    await page.goto(`${BASE_URL}/`);
+    await page.getByRole('heading', { name: 'Secure. Efficient. Reliable.' }).waitFor({ state: 'visible' });
+    const loaded = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return {
+        inter:
+          document.fonts.check('16px "Inter Variable"') &&
+          [...document.fonts].some((f) => f.family.includes('Inter') && f.status === 'loaded'),
+        family: window.getComputedStyle(document.body).fontFamily,
+        heading: window.getComputedStyle(document.querySelector('h1')).fontFamily,
+      };
+    });
+    assert(loaded.inter, 'Inter Variable did not load');
+    assert(/^"?Inter Variable"?,/.test(loaded.family), `the body's font is ${loaded.family}`);
+    assert(/^"?Inter Variable"?,/.test(loaded.heading), `the heading's font is ${loaded.heading}`);
+    assert(fonts.length === 1, `${fonts.length} font files fetched (one subset expected)`);
+    const [font] = fonts;
+    assert(new URL(font.url()).origin === new URL(BASE_URL).origin, `the font comes from ${font.url()}`);
+    assert(font.status() === 200, `the font answered ${font.status()}`);
+    assert(/immutable/.test(font.headers()['cache-control'] ?? ''), 'the hashed font is not cached for good');
+  },
+);
+
 await check('unknown path shows the 404 page', async (page) => {
   const res = await page.goto(`${BASE_URL}/this-page-does-not-exist-${Date.now()}`);
   assert(res && res.status() < 500, `HTTP ${res?.status()}`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Checks the Helm chart (charts/quartermaster) without a cluster:
-//  - the chart's copy of the Keycloak realm equals k8s/keycloak/realm-quartermaster.json
+//  - the chart's copy of the Keycloak realm equals k8s/keycloak/realm-quartermaster.json, and its copy of
+//    the realm's login theme equals k8s/keycloak/themes
 //  - `helm lint --strict` for the default values and each values-*.yaml
 //  - `helm template` for the same value sets (plus one with every service and the ingress on): every
 //    document must parse, every object must be a known Kubernetes kind and validate against its schema
@@ -14,7 +15,7 @@
 // Usage: node scripts/chart-test.mjs [--sync-realm]   (--sync-realm: copy the realm into the chart first)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHART = path.join(ROOT, 'charts', 'quartermaster');
 const REALM_SOURCE = path.join(ROOT, 'k8s', 'keycloak', 'realm-quartermaster.json');
 const REALM_COPY = path.join(CHART, 'files', 'realm-quartermaster.json');
+const THEMES_SOURCE = path.join(ROOT, 'k8s', 'keycloak', 'themes');
+const THEMES_COPY = path.join(CHART, 'files', 'keycloak-themes');
 const KUBE_VERSION = '1.31.0'; // the helm built from source defaults to 1.20, below the chart's kubeVersion
 const RELEASE = 'qm';
 const NAMESPACE = 'quartermaster';
@@ -581,6 +584,38 @@ function checkRealm() {
     );
   }
   console.log('chart-test: realm copy matches k8s/keycloak/realm-quartermaster.json');
+  checkThemes();
+}
+
+/** The chart's copy of the realm's Keycloak themes (its ConfigMap) equals k8s/keycloak/themes, file by file. */
+function checkThemes() {
+  const files = (dir) =>
+    existsSync(dir)
+      ? readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => e.isFile())
+          .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+          .sort()
+      : [];
+  if (process.argv.includes('--sync-realm')) {
+    rmSync(THEMES_COPY, { recursive: true, force: true });
+    cpSync(THEMES_SOURCE, THEMES_COPY, { recursive: true });
+    console.log('chart-test: copied k8s/keycloak/themes into the chart');
+  }
+  const source = files(THEMES_SOURCE);
+  const copy = files(THEMES_COPY);
+  const same =
+    source.length > 0 &&
+    source.join('\n') === copy.join('\n') &&
+    source.every((f) =>
+      readFileSync(path.join(THEMES_SOURCE, f)).equals(readFileSync(path.join(THEMES_COPY, f))),
+    );
+  if (!same) {
+    return fail(
+      'themes',
+      'charts/quartermaster/files/keycloak-themes differs from k8s/keycloak/themes; run node scripts/chart-test.mjs --sync-realm',
+    );
+  }
+  console.log(`chart-test: theme copy matches k8s/keycloak/themes (${source.length} files)`);
 }
 
 function checkSkaffold() {

@@ -349,10 +349,10 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
     const transfer = { receiverUsername: 'havildar', amount: '10', pin: '123456' };
     it.each<[string, string, unknown, string]>([
       ['POST', '/api/create-order', {}, 'Amount is required'],
-      ['POST', '/api/create-order', { amount: '99.99' }, 'Amount must be between ₹100 and ₹100,000'],
-      ['POST', '/api/create-order', { amount: 100000.01 }, 'Amount must be between ₹100 and ₹100,000'],
-      ['POST', '/api/create-order', { amount: '1e3' }, 'Amount must be between ₹100 and ₹100,000'],
-      ['POST', '/api/create-order', { amount: true }, 'Amount must be between ₹100 and ₹100,000'],
+      ['POST', '/api/create-order', { amount: '99.99' }, 'Amount must be between ₹100 and ₹1,00,000'],
+      ['POST', '/api/create-order', { amount: 100000.01 }, 'Amount must be between ₹100 and ₹1,00,000'],
+      ['POST', '/api/create-order', { amount: '1e3' }, 'Amount must be between ₹100 and ₹1,00,000'],
+      ['POST', '/api/create-order', { amount: true }, 'Amount must be between ₹100 and ₹1,00,000'],
       ['POST', '/api/wallet/transfer', { ...transfer, amount: '0' }, 'Amount must be greater than 0'],
       ['POST', '/api/wallet/transfer', { ...transfer, amount: '1.005' }, WALLET_MESSAGES.amountFormat],
       ['POST', '/api/wallet/transfer', { ...transfer, amount: '-5' }, WALLET_MESSAGES.amountFormat],

@@ -22,6 +22,8 @@ export const GRPC_PORT = Object.fromEntries(ROSTER.map((s) => [s.name, s.grpcPor
 export const FRONTENDS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
 export const KEYCLOAK_VERSION = '26.0.8';
 export const REALM_FILE = 'k8s/keycloak/realm-quartermaster.json';
+/** Keycloak's themes of the realm (its loginTheme, quartermaster); the chart has a copy in its files/. */
+export const THEMES_DIR = 'k8s/keycloak/themes';
 
 export const URLS = {
   app: 'http://localhost:8080',
@@ -166,6 +168,11 @@ function keycloakSpec({ root, dataDir, kcHome, log }) {
       '--hostname=http://localhost:8081',
       '--hostname-backchannel-dynamic=true',
       '--import-realm',
+      // The realm's login theme (k8s/keycloak/themes/quartermaster), read from the checkout: edits show
+      // on the next page load, as the theme and template caches are off (start-dev's own default).
+      `--spi-theme-folder-dir=${path.join(root, THEMES_DIR)}`,
+      '--spi-theme-cache-themes=false',
+      '--spi-theme-cache-templates=false',
       '--db=dev-file',
       // NON_KEYWORDS=VALUE is what Keycloak adds to its own default H2 URL; without it migrations fail.
       `--db-url=jdbc:h2:file:${path.join(dataDir, 'keycloak', 'keycloakdb')};NON_KEYWORDS=VALUE;DB_CLOSE_ON_EXIT=FALSE`,

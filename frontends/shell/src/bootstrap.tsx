@@ -2,6 +2,7 @@
 import './zodConfig';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
+import './fonts.css';
 import './styles.css';
 import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';

@@ -18,3 +18,11 @@ export function formatExpiry(input: string, previous = ''): string {
   if (digits.length === 2) return deleting ? digits : `${digits}/`;
   return `${digits.slice(0, 2)}/${digits.slice(2)}`;
 }
+
+/** The expiry "Use test card" fills in: December, two years from `now` ("12/28" in 2026), always ahead. */
+export function testCardExpiry(now = new Date()): string {
+  return `12/${String((now.getFullYear() + 2) % 100).padStart(2, '0')}`;
+}
+
+/** The CVC "Use test card" fills in: any three digits do for the sandbox, as for Stripe's test cards. */
+export const TEST_CARD_CVC = '123';

@@ -1,4 +1,4 @@
-import { formatCardNumber, formatExpiry } from '../src/cardFormat';
+import { formatCardNumber, formatExpiry, testCardExpiry } from '../src/cardFormat';
 
 describe('formatCardNumber', () => {
   it('groups digits in fours and drops anything else', () => {
@@ -28,5 +28,12 @@ describe('formatExpiry', () => {
   it('lets a deleted slash stay deleted', () => {
     expect(formatExpiry('12', '12/')).toBe('12');
     expect(formatExpiry('0', '04')).toBe('0');
+  });
+});
+
+describe('testCardExpiry', () => {
+  it('is a future month in MM/YY, also late in December', () => {
+    expect(testCardExpiry(new Date(2026, 10, 27))).toBe('12/28');
+    expect(testCardExpiry(new Date(2099, 11, 31))).toBe('12/01');
   });
 });

@@ -1,4 +1,4 @@
-export { formatINR } from './money';
+export { formatINR, formatRupees } from './money';
 export {
   PRODUCTS_KEY,
   PURCHASED_ORDERS_KEY,

@@ -1,1 +1,1 @@
-export { formatINR } from '@qm/contracts/rest';
+export { formatINR, formatRupees } from '@qm/contracts/rest';

@@ -60,7 +60,7 @@ describe('sandbox cards', () => {
 });
 
 describe('top-up amounts', () => {
-  it('are whole paise from ₹100 to ₹100,000', () => {
+  it('are whole paise from ₹100 to ₹1,00,000', () => {
     expect(validTopUpAmount(100_00)).toBe(100_00);
     expect(validTopUpAmount(100_000_00)).toBe(100_000_00);
     for (const bad of [99_99, 100_000_01, 100.5, Number.NaN])

@@ -7,6 +7,7 @@ import { useLiveUpdates } from '../live/useLiveUpdates';
 import { Footer } from './Footer';
 import { Header } from './Header';
 import { PageFrame } from './PageFrame';
+import { useToastsFollowPage } from './useToastsFollowPage';
 
 /** The layout of every page: sticky header, the page (with a short fade-in per path), footer. */
 export function AppLayout() {
@@ -18,16 +19,27 @@ export function AppLayout() {
   useUserFetchErrorToast();
   // Stock, order and money events pushed by the gateway while someone is signed in.
   useLiveUpdates();
+  useToastsFollowPage();
 
   return (
     <>
+      {/* The first thing a keyboard reaches: past the header's links to the page itself (WCAG 2.4.1). */}
+      <a className="qm-skip-link" href="#content">
+        Skip to content
+      </a>
       {/* A sticky header over the page, as styles.css has it: Mantine's AppShell would add its
           navbar/aside machinery (and react-remove-scroll) to every page for a header alone. */}
       <header className="qm-header">
         <Header drawerOpened={drawerOpened} toggleDrawer={toggle} closeDrawer={close} />
       </header>
       <div className="qm-body">
-        <main key={pathname} className="qm-page" data-animate={key !== firstKey || undefined}>
+        <main
+          key={pathname}
+          id="content"
+          tabIndex={-1}
+          className="qm-page"
+          data-animate={key !== firstKey || undefined}
+        >
           <Suspense fallback={<PageFrame />}>
             <Outlet />
           </Suspense>

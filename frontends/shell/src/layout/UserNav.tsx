@@ -1,4 +1,15 @@
-import { Avatar, Button, Divider, Group, Menu, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  Avatar,
+  Button,
+  Divider,
+  Group,
+  Menu,
+  NavLink,
+  Stack,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useCurrentUser, userInitials } from '@qm/ui';
 import {
   IconChevronDown,
@@ -77,14 +88,17 @@ export function UserNav({ variant, onNavigate }: NavProps) {
       <TopLinkButtons links={USER_LINKS} pathname={pathname} />
       <Menu position="bottom-end" withArrow>
         <Menu.Target>
-          <UnstyledButton aria-label="User menu" ml="xs">
+          {/* Named by what it shows (the username) and what it opens, so that a voice user can say
+              what they see (WCAG 2.5.3); the avatar's initials repeat the name and are left out. */}
+          <UnstyledButton ml="xs">
             <Group gap={6} wrap="nowrap">
-              <Avatar size="sm" color="army" radius="xl">
+              <Avatar size="sm" color="army" radius="xl" aria-hidden>
                 {userInitials(user)}
               </Avatar>
               <Text size="sm" fw={500}>
                 {user.username}
               </Text>
+              <VisuallyHidden>, user menu</VisuallyHidden>
               <IconChevronDown size={14} />
             </Group>
           </UnstyledButton>

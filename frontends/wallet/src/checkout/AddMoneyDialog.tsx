@@ -1,11 +1,11 @@
 import { Button, Group, Loader, NumberInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AddMoneyForm, type PaymentOrderView, WALLET_LIMITS } from '@qm/contracts/rest';
-import { useIdempotentAttempt } from '@qm/ui';
+import { formatRupees, useIdempotentAttempt } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { lazy, Suspense, useState } from 'react';
-import { createOrder } from '../api';
+import { createOrder, useRefreshWallet } from '../api';
 import { WalletModal } from '../components/WalletModal';
 import { toast } from '../toast';
 import { SandboxCheckout } from './SandboxCheckout';
@@ -55,6 +55,7 @@ function AmountStep({
   onCancel: () => void;
 }) {
   const attempt = useIdempotentAttempt();
+  const refreshWallet = useRefreshWallet();
   const form = useForm<AmountValues>({
     mode: 'controlled',
     initialValues: { amount: '' },
@@ -63,7 +64,11 @@ function AmountStep({
   const order = useMutation({
     mutationFn: (amount: string) => createOrder(amount, attempt.keyFor({ amount })),
     // The client's one automatic retry (network, 5xx) carries the same Idempotency-Key: no second effect.
-    onSuccess: () => attempt.settle(),
+    onSuccess: () => {
+      attempt.settle();
+      // The attempt is a pending line from now on: the history shows it, also if the checkout is left.
+      void refreshWallet();
+    },
     onError: (error) => {
       attempt.settle(error);
       toast({ color: 'red', title: 'Error', message: 'Failed to initiate payment. Please try again.' });
@@ -79,7 +84,7 @@ function AmountStep({
       <Stack gap="md">
         <NumberInput
           label="Amount"
-          description="From ₹100 to ₹1,00,000"
+          description={`From ${formatRupees(WALLET_LIMITS.topUpMinPaise / 100)} to ${formatRupees(WALLET_LIMITS.topUpMaxPaise / 100)}`}
           placeholder="Enter amount"
           leftSection="₹"
           min={WALLET_LIMITS.topUpMinPaise / 100}

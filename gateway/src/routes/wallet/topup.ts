@@ -37,7 +37,7 @@ export function registerTopUpRoutes(api: Api, { clients, limited }: WalletContex
     path: '/api/create-order',
     tag: 'Wallet',
     summary:
-      'Starts adding money (₹100 to ₹100,000): a payment order with the configured provider. Stripe: ' +
+      'Starts adding money (₹100 to ₹1,00,000): a payment order with the configured provider. Stripe: ' +
       `its PaymentIntent's clientSecret and the publishableKey for Stripe.js; sandbox ("${SANDBOX_LABEL}"): ` +
       'pay it with POST /api/sandbox/pay. Accepts an Idempotency-Key.',
     access: 'user',

@@ -23,7 +23,7 @@ export const PRODUCT_MESSAGES = {
   typeInvalid: `Type must be one of ${PRODUCT_TYPES.join(', ')}`,
   priceRequired: 'Price is required',
   priceFormat: 'Price must be a number with at most two decimals, e.g. 1250.00',
-  priceRange: 'Price must be between 0 and 99,999,999.99',
+  priceRange: 'Price must be between ₹0 and ₹9,99,99,999.99',
   stockInteger: 'Stock must be a whole number',
   stockRange: 'Stock must be between 0 and 1,000,000',
   descriptionText: 'Description must be text',

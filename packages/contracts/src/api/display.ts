@@ -24,6 +24,24 @@ export function formatINR(amount: string | number | null | undefined): string {
   return inr().format(trimmed as `${number}`);
 }
 
+let rupeesFormatter: Intl.NumberFormat | undefined;
+const rupees = () =>
+  (rupeesFormatter ??= new Intl.NumberFormat('en-IN', {
+    style: 'currency',
+    currency: 'INR',
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 2,
+  }));
+
+/**
+ * A limit in rupees as the product writes it in hints and messages: Indian digit grouping, paise only
+ * when there are any: 100000 → "₹1,00,000", 99999999.99 → "₹9,99,99,999.99" (the one Indian format of
+ * formatINR, without the ".00" a round limit does not need).
+ */
+export function formatRupees(amount: number): string {
+  return rupees().format(amount);
+}
+
 /** An integer amount of paise in rupees, exactly: 123456 → "₹1,234.56". */
 export function formatPaise(paise: number): string {
   const sign = paise < 0 ? '-' : '';

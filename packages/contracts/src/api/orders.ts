@@ -36,7 +36,7 @@ export const ORDER_MESSAGES = {
   quantityAboveStock: (stock: number) => `Quantity must be at most the available stock (${stock})`,
   totalPriceRequired: 'Total price is required',
   totalPriceFormat: 'Total price must be rupees with two decimals, e.g. "2500.00"',
-  totalPriceTooLarge: 'Total price must be at most 99,999,999.99',
+  totalPriceTooLarge: 'Total price must be at most ₹9,99,99,999.99',
   /** 409 when the total the buyer saw is not price × quantity now: the price changed meanwhile. */
   priceChanged: 'The price of this product has changed. Please review the new total and try again.',
   orderNotFound: 'Order not found',

@@ -35,10 +35,11 @@ export const WALLET_LIMITS = {
 /** The user-facing texts of spec §5 and §8 for the wallet; the service answers with the same. */
 export const WALLET_MESSAGES = {
   amountRequired: 'Amount is required',
-  topUpRange: 'Amount must be between ₹100 and ₹100,000',
+  // The spec's words; its limits in the one Indian format of formatRupees (spec §9 writes "₹100,000").
+  topUpRange: 'Amount must be between ₹100 and ₹1,00,000',
   amountFormat: 'Amount must be a positive number with at most two decimals',
   amountPositive: 'Amount must be greater than 0',
-  amountTooLarge: 'Amount must be at most 99,999,999.99',
+  amountTooLarge: 'Amount must be at most ₹9,99,99,999.99',
   insufficientBalance: 'Insufficient wallet balance',
   receiverRequired: 'Receiver username is required',
   notEligible: 'Selected user is not eligible for transfers',

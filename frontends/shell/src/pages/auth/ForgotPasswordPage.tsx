@@ -43,7 +43,13 @@ export default function ForgotPasswordPage() {
     <Container size="xs" py="xl">
       <Card withBorder radius="md" padding="xl" shadow="sm">
         <Stack gap="lg">
-          <Stepper active={step} size="xs" allowNextStepsSelect={false} aria-label="Password reset progress">
+          <Stepper
+            active={step}
+            size="xs"
+            wrap={false}
+            allowNextStepsSelect={false}
+            aria-label="Password reset progress"
+          >
             <Stepper.Step label="Account" />
             <Stepper.Step label="Code" />
             <Stepper.Step label="New password" />

@@ -73,6 +73,13 @@ const FAQ: Record<string, { q: string; a: string }[]> = {
 
 export default function FaqPage() {
   const tabs = Object.keys(FAQ);
+  // Mantine builds the ids that tie a tab to its panel and a question to its answer from these values:
+  // an id with a space in it breaks aria-controls/aria-labelledby, so each value is a slug.
+  const slug = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
   return (
     <Container size="md" py="xl">
       <Stack gap="xs" mb="xl">
@@ -81,20 +88,20 @@ export default function FaqPage() {
           Answers for every kind of user. Can&apos;t find yours? Ask us through the Contact page.
         </Text>
       </Stack>
-      <Tabs defaultValue={tabs[0]}>
+      <Tabs defaultValue={slug(tabs[0] ?? '')}>
         <Tabs.List mb="md">
           {tabs.map((tab) => (
-            <Tabs.Tab key={tab} value={tab}>
+            <Tabs.Tab key={tab} value={slug(tab)}>
               {tab}
             </Tabs.Tab>
           ))}
         </Tabs.List>
         {tabs.map((tab) => (
-          <Tabs.Panel key={tab} value={tab}>
+          <Tabs.Panel key={tab} value={slug(tab)}>
             {/* Single-open: opening a question closes the previous one. */}
             <Accordion variant="separated">
-              {(FAQ[tab] ?? []).map(({ q, a }) => (
-                <Accordion.Item key={q} value={q}>
+              {(FAQ[tab] ?? []).map(({ q, a }, i) => (
+                <Accordion.Item key={q} value={`${slug(tab)}-${i + 1}`}>
                   <Accordion.Control>{q}</Accordion.Control>
                   <Accordion.Panel>{a}</Accordion.Panel>
                 </Accordion.Item>

@@ -56,7 +56,7 @@ export function CodeStep(props: {
               disabled={resendOff}
               c={resendOff ? 'dimmed' : undefined}
               style={{ cursor: cooldown.active ? 'not-allowed' : undefined }}
-              aria-label={cooldown.active ? `Resend OTP, available in ${cooldown.label}` : 'Resend OTP'}
+              // Named by its visible text ("Resend OTP in 00:30"): a name of its own hid what it shows.
             >
               {cooldown.active ? `Resend OTP in ${cooldown.label}` : 'Resend OTP'}
             </Anchor>

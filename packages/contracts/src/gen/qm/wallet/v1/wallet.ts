@@ -4678,7 +4678,7 @@ export const WalletServiceService = {
   /**
    * ---- top-up by card ----------------------------------------------------------------------------
    * Starts a top-up with the configured provider (Stripe, or the built-in sandbox). 100 to 100000
-   * rupees, else INVALID_ARGUMENT "Amount must be between ₹100 and ₹100,000".
+   * rupees, else INVALID_ARGUMENT "Amount must be between ₹100 and ₹1,00,000".
    */
   createTopUp: {
     path: "/qm.wallet.v1.WalletService/CreateTopUp" as const,
@@ -4887,7 +4887,7 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
   /**
    * ---- top-up by card ----------------------------------------------------------------------------
    * Starts a top-up with the configured provider (Stripe, or the built-in sandbox). 100 to 100000
-   * rupees, else INVALID_ARGUMENT "Amount must be between ₹100 and ₹100,000".
+   * rupees, else INVALID_ARGUMENT "Amount must be between ₹100 and ₹1,00,000".
    */
   createTopUp: handleUnaryCall<CreateTopUpRequest, CreateTopUpResponse>;
   /**
@@ -4980,7 +4980,7 @@ export interface WalletServiceClient extends Client {
   /**
    * ---- top-up by card ----------------------------------------------------------------------------
    * Starts a top-up with the configured provider (Stripe, or the built-in sandbox). 100 to 100000
-   * rupees, else INVALID_ARGUMENT "Amount must be between ₹100 and ₹100,000".
+   * rupees, else INVALID_ARGUMENT "Amount must be between ₹100 and ₹1,00,000".
    */
   createTopUp(
     request: CreateTopUpRequest,
