@@ -141,6 +141,7 @@ await step('setup: a sale, a ₹5,000 top-up and a registration waiting for appr
     response: REPLIES[1],
   });
   state.ids = ids;
+  state.orderId = order.id;
   await signIn(BASE_URL, admin, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
   return `order #${order.id}`;
 });
@@ -384,6 +385,22 @@ await step(
     assert(items[0].includes(REPLIES[0]) && items[1].includes(REPLIES[1]), `thread: ${items.join(' | ')}`);
     await checkA11y(page, 'query details dialog');
     await shot(page, 'query-thread-desktop-light');
+    await page.keyboard.press('Escape');
+  },
+  { page, independent: true },
+);
+
+await step(
+  'an order row opens its details',
+  async () => {
+    await page.goto(`${BASE_URL}/admin/orders`);
+    const row = page.locator(`[data-testid="admin-order-row"][data-order-id="${state.orderId}"]`);
+    await row.getByTestId('order-open').click();
+    const dialog = page.getByRole('dialog', { name: `Order #${state.orderId}` });
+    await dialog.getByText(PRODUCT.name, { exact: false }).waitFor();
+    await dialog.getByText(emailOf(BUYER)).waitFor();
+    await checkA11y(page, 'order details dialog');
+    await shot(page, 'order-details-desktop-light');
     await page.keyboard.press('Escape');
   },
   { page, independent: true },

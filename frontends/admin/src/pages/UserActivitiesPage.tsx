@@ -49,6 +49,7 @@ import {
 } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { NO_WRAP } from '../components/UserName';
 import { formatRupeesIn } from '../moneyText';
 import { USERS_QUERY_KEY } from './UsersPage';
 
@@ -343,7 +344,7 @@ const ACTIVITY_COLUMNS: ResponsiveColumn<ActivityView>[] = [
     header: 'User',
     cell: (a) => (
       <>
-        <Text size="sm" fw={500}>
+        <Text size="sm" fw={500} style={NO_WRAP}>
           {a.username}
         </Text>
         <Text size="xs" c="dimmed">
