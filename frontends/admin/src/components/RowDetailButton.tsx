@@ -23,6 +23,9 @@ export function RowDetailButton({
       type="button"
       size="sm"
       fw={600}
+      // Body text colour, always underlined: readable on the striped rows in both schemes (axe contrast).
+      c="var(--mantine-color-text)"
+      underline="always"
       onClick={onClick}
       style={{ whiteSpace: 'nowrap' }}
       data-testid={testId}
