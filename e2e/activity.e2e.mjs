@@ -60,7 +60,7 @@ async function openActivities(page, count) {
   await page.goto(`${BASE_URL}/admin/user-activities`);
   await page.getByRole('heading', { name: 'User Management' }).waitFor();
   await page.getByLabel('Search users').fill(SOLDIER.username);
-  await page.getByRole('button', { name: `Activity of ${SOLDIER.username}` }).click();
+  await page.getByTestId(`activity-user-${SOLDIER.username}`).click();
   await page
     .getByRole('heading', { name: `Activities for ${SOLDIER.firstName} ${SOLDIER.lastName}` })
     .waitFor();
@@ -118,12 +118,12 @@ await step(
     await page.goto(`${BASE_URL}/admin/user-activities`);
     await page.getByRole('heading', { name: 'User Management' }).waitFor();
     await page.getByText('Select a user to view their activity history').waitFor();
-    const adminCard = page.getByRole('button', { name: `Activity of ${ADMIN_USERNAME}` });
+    const adminCard = page.getByTestId(`activity-user-${ADMIN_USERNAME}`);
     await adminCard.getByText('Admin', { exact: true }).waitFor();
     await shot(page, 'users');
 
     await page.getByPlaceholder('Search users by name, email, role...').fill(SOLDIER.lastName.toUpperCase());
-    const card = page.getByRole('button', { name: `Activity of ${SOLDIER.username}` });
+    const card = page.getByTestId(`activity-user-${SOLDIER.username}`);
     for (const text of [
       'KM',
       `${SOLDIER.firstName} ${SOLDIER.lastName}`,
@@ -223,7 +223,7 @@ async function schemeJourney(colorScheme) {
     const phone = await open({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true });
     await phone.goto(`${BASE_URL}/admin/user-activities`);
     await phone.getByLabel('Search users').fill(SOLDIER.username);
-    await phone.getByRole('button', { name: `Activity of ${SOLDIER.username}` }).waitFor();
+    await phone.getByTestId(`activity-user-${SOLDIER.username}`).waitFor();
     await phone.waitForTimeout(300);
     assert((await overflow(phone)) <= 0, `the users view is ${await overflow(phone)}px too wide`);
     await shot(phone, `mobile-${colorScheme}-users`, true);

@@ -14,8 +14,15 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './lib/browser.mjs';
-import { apiClient as api, register as registerUser, signInContext as signIn, topUp } from './lib/api.mjs';
+import {
+  apiClient as api,
+  emailOf,
+  register as registerUser,
+  signInContext as signIn,
+  topUp,
+} from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
+import { checkA11y } from './lib/a11y.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
@@ -28,6 +35,10 @@ const PASSWORD = 'E2e-Pass-123';
 const MAKER = { username: `e2e_dmfr_${RUN}`, firstName: 'Kabir', lastName: 'Forge', role: 'Manufacturer' };
 const BUYER = { username: `e2e_dbuy_${RUN}`, firstName: 'Meera', lastName: 'Rao', role: 'Army' };
 const WAITING = { username: `e2e_dnew_${RUN}`, firstName: 'Arjun', lastName: 'Das', role: 'Army' };
+/** Tops up, then is deleted by the admin: their closed wallet shows as "Deleted user" (issue 30). */
+const GONE = { username: `e2e_dgone_${RUN}`, firstName: 'Vikram', lastName: 'Sen', role: 'Army' };
+const QUERY_SUBJECT = `Delivery of scope ${RUN}`;
+const REPLIES = ['We are checking with the courier.', 'Delivered this morning.'];
 const PRODUCT = {
   name: `E2E Night Scope ${RUN}`,
   type: 'Equipment',
@@ -38,6 +49,7 @@ const PRODUCT = {
 const CARDS = [
   ['Users', '/admin/users'],
   ['Transactions', '/admin/transactions'],
+  ['Wallets', '/admin/wallets'],
   ['Orders', '/admin/orders'],
   ['Products', '/admin/products'],
   ['Queries', '/admin/queries'],
@@ -55,6 +67,18 @@ const signedIn = async (user, password = PASSWORD, portal = 'user') => {
 };
 const number = (text) => Number(text.replace(/[^\d.]/g, ''));
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/** Every row of a paged admin list (100 a page). */
+async function everyPage(pathWithQuery, key) {
+  const rows = [];
+  for (let pageNo = 1; ; pageNo++) {
+    const out = await state.adminApi('GET', `${pathWithQuery}&page=${pageNo}&pageSize=100`);
+    rows.push(...out[key]);
+    if (rows.length >= out.total || out[key].length === 0) return rows;
+  }
+}
+/** The sum of rupee texts ("1250.50") in paise, exactly. */
+const paiseSum = (amounts) => amounts.reduce((sum, a) => sum + Math.round(Number(a) * 100), 0);
 
 /** Every chart drew an SVG, and the per-day ones label their x axis with days. */
 async function chartsDrawn(page) {
@@ -95,6 +119,29 @@ await step('setup: a sale, a ₹5,000 top-up and a registration waiting for appr
     totalPrice: '1250.50',
   });
   assert(order.status === 'completed', `the order is ${order.status}`);
+  // A user who had money, then was deleted: their wallet is closed and keeps its balance.
+  ids[GONE.username] = await registerUser(BASE_URL, GONE, PASSWORD);
+  await state.adminApi('PATCH', `/api/users/${ids[GONE.username]}/status`, { status: 'approved' });
+  await topUp(await signedIn(GONE.username), '700');
+  await state.adminApi('DELETE', `/api/users/${ids[GONE.username]}`);
+  // A support query answered twice (in progress, then resolved).
+  const contact = {
+    fullName: 'Meera Rao',
+    email: emailOf(BUYER),
+    subject: QUERY_SUBJECT,
+    message: 'Where is it?',
+  };
+  const sent = await api(BASE_URL)('POST', '/api/contact', contact);
+  await state.adminApi('PATCH', `/api/admin/queries/${sent.id}/status`, {
+    status: 'in-progress',
+    response: REPLIES[0],
+  });
+  await state.adminApi('PATCH', `/api/admin/queries/${sent.id}/status`, {
+    status: 'resolved',
+    response: REPLIES[1],
+  });
+  state.ids = ids;
+  state.orderId = order.id;
   await signIn(BASE_URL, admin, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
   return `order #${order.id}`;
 });
@@ -122,8 +169,23 @@ await step(
     assert((await shown('dashboard-products-total')) === products.total, `products card ≠ ${products.total}`);
     assert(users.byStatus.pending >= 1, 'the waiting registration is not counted as pending');
     await page.getByTestId('dashboard-orders-total').waitFor();
-    await page.getByTestId('dashboard-transactions-total').waitFor();
-    return `${users.total} users, ${products.total} products`;
+    // Issue 30: the Transactions card sums the completed transactions' amounts, the Wallets card the
+    // balances, each computed here from the lists themselves, page by page.
+    const completed = await everyPage('/api/admin/transactions?status=completed', 'transactions');
+    const amounts = paiseSum(completed.map((t) => t.amount));
+    const wallets = await everyPage('/api/admin/wallets?', 'wallets');
+    const balances = paiseSum(wallets.map((w) => w.balance));
+    const rupeesText = (paise) =>
+      (paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const txCard = await page.getByTestId('dashboard-transactions-total').innerText();
+    assert(txCard.includes(rupeesText(amounts)), `transactions card "${txCard}" ≠ ₹${rupeesText(amounts)}`);
+    const walletCard = await page.getByTestId('dashboard-wallets-total').innerText();
+    assert(
+      walletCard.includes(rupeesText(balances)),
+      `wallets card "${walletCard}" ≠ ₹${rupeesText(balances)}`,
+    );
+    await checkA11y(page, 'dashboard');
+    return `${users.total} users, ${products.total} products, ₹${rupeesText(amounts)} moved, ₹${rupeesText(balances)} held`;
   },
   { page },
 );
@@ -164,6 +226,238 @@ await step(
   },
   { page },
 );
+
+await step(
+  'wallets list: server search, the Deleted user, paging in the URL, a row links to its transactions',
+  async () => {
+    await page.goto(`${BASE_URL}/admin/wallets`);
+    await page.getByRole('heading', { name: 'Wallet Management' }).waitFor();
+    const all = await state.adminApi('GET', '/api/admin/wallets?page=1&pageSize=1');
+    await page.getByRole('searchbox', { name: 'Search wallets by username' }).fill(BUYER.username);
+    await page.waitForURL((url) => url.searchParams.get('search') === BUYER.username);
+    const rows = page.getByTestId('admin-wallet-row');
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="admin-wallet-row"]').length === 1,
+    );
+    const row = rows.first();
+    await row.getByText(BUYER.username, { exact: true }).waitFor();
+    await row.getByText('Meera Rao').waitFor();
+    // The deleted user's closed wallet: "Deleted user" and Closed, never "User #id".
+    await page.getByRole('searchbox', { name: 'Search wallets by username' }).fill(GONE.username);
+    const gone = page.locator(`[data-testid="admin-wallet-row"][data-user-id="${state.ids[GONE.username]}"]`);
+    await gone.getByText('Deleted user', { exact: true }).waitFor();
+    await gone.getByText('Closed', { exact: true }).waitFor();
+    assert(!(await gone.innerText()).includes('User #'), 'a deleted user shows as User #');
+    // A reload keeps the search (it is in the URL).
+    await page.reload();
+    await gone.getByText('Deleted user', { exact: true }).waitFor();
+    await checkA11y(page, 'wallets');
+    await shot(page, 'wallets-desktop-light');
+    // Paging: with more wallets than one page, page 2 is in the URL and shows other rows.
+    await page.getByRole('searchbox', { name: 'Search wallets by username' }).fill('');
+    await page.waitForURL((url) => !url.searchParams.has('search'));
+    if (all.total > 20) {
+      const firstIds = await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-user-id')));
+      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.waitForURL((url) => url.searchParams.get('page') === '2');
+      await page.waitForFunction(
+        (ids) =>
+          ![...document.querySelectorAll('[data-testid="admin-wallet-row"]')].some((e) =>
+            ids.includes(e.getAttribute('data-user-id')),
+          ),
+        firstIds,
+      );
+    }
+    // The link opens the transactions list narrowed to that user.
+    await page.getByRole('searchbox', { name: 'Search wallets by username' }).fill(BUYER.username);
+    await page.waitForFunction(
+      () => document.querySelectorAll('[data-testid="admin-wallet-row"]').length === 1,
+    );
+    await rows
+      .first()
+      .getByRole('link', { name: /^Transactions/ })
+      .click();
+    const buyerId = state.ids[BUYER.username];
+    await page.waitForURL(
+      (url) => url.pathname === '/admin/transactions' && url.searchParams.get('userId') === String(buyerId),
+    );
+    await page.getByTestId('transactions-user-filter').getByText(BUYER.username).waitFor();
+    const txRows = page.getByTestId('admin-transaction-row');
+    await txRows.first().waitFor();
+    const expected = await state.adminApi('GET', `/api/admin/transactions?userId=${buyerId}&pageSize=100`);
+    assert(
+      expected.transactions.every((t) => t.userId === buyerId),
+      'the API mixed in other users',
+    );
+    assert((await txRows.count()) === expected.transactions.length, `rows ≠ ${expected.transactions.length}`);
+    for (const name of await txRows.getByTestId('user-name').allInnerTexts())
+      assert(name === BUYER.username, `a row of ${name} in the buyer's transactions`);
+    // A row opens its details.
+    await txRows.first().getByTestId('transaction-open').click();
+    const dialog = page.getByRole('dialog', { name: /^Transaction #\d+$/ });
+    await dialog.getByTestId('transaction-details').waitFor();
+    await checkA11y(page, 'transaction details dialog');
+    await shot(page, 'transaction-details-desktop-light');
+    await page.keyboard.press('Escape');
+    return `${all.total} wallets`;
+  },
+  { page },
+);
+
+await step(
+  'users list: server search, status and role filters, paging in the URL, a row opens its details',
+  async () => {
+    await page.goto(`${BASE_URL}/admin/users`);
+    await page.getByRole('heading', { name: 'User Management' }).waitFor();
+    const search = page.getByRole('searchbox', { name: 'Search users by name, username or email' });
+    await search.fill('Arjun');
+    await page.waitForURL((url) => url.searchParams.get('search') === 'Arjun');
+    await page.getByTestId(`user-row-${WAITING.username}`).waitFor();
+    // The server searched: every row matches.
+    const api1 = await state.adminApi('GET', '/api/admin/users?search=Arjun&pageSize=100');
+    assert(
+      api1.users.every((u) =>
+        `${u.username} ${u.firstName} ${u.lastName} ${u.email}`.toLowerCase().includes('arjun'),
+      ),
+      'search mismatch',
+    );
+    assert(
+      (await page.locator('[data-testid^="user-row-"]').count()) === Math.min(api1.total, 20),
+      'rows ≠ API',
+    );
+    // Email search, then the pending + Army filters.
+    await search.fill(emailOf(WAITING));
+    await page.waitForURL((url) => url.searchParams.get('search') === emailOf(WAITING));
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid^="user-row-"]').length === 1);
+    await page.getByRole('textbox', { name: 'Filter by status' }).click();
+    await page.getByRole('option', { name: 'Pending' }).click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'pending');
+    await page.getByRole('textbox', { name: 'Filter by role' }).click();
+    await page.getByRole('option', { name: 'Army' }).click();
+    await page.waitForURL((url) => url.searchParams.get('role') === 'Army');
+    await page.getByTestId(`user-row-${WAITING.username}`).waitFor();
+    await page.getByRole('textbox', { name: 'Filter by role' }).click();
+    await page.getByRole('option', { name: 'Manufacturer' }).click();
+    await page.getByText('No users found').waitFor();
+    // Reload keeps search and filters; Back returns to the previous filter.
+    await page.reload();
+    await page.getByText('No users found').waitFor();
+    await page.goBack();
+    await page.waitForURL((url) => url.searchParams.get('role') === 'Army');
+    await page.getByTestId(`user-row-${WAITING.username}`).waitFor();
+    // The row opens the user's details.
+    await page.getByTestId(`user-row-${WAITING.username}`).getByTestId('user-open').click();
+    const dialog = page.getByRole('dialog', { name: `User ${WAITING.username}` });
+    await dialog.getByText(emailOf(WAITING)).waitFor();
+    await checkA11y(page, 'user details dialog');
+    await shot(page, 'user-details-desktop-light');
+    await page.keyboard.press('Escape');
+    // Paging over everyone.
+    await page.goto(`${BASE_URL}/admin/users`);
+    const everyone = await state.adminApi('GET', '/api/admin/users?pageSize=20');
+    const total = Number((await page.getByTestId('list-total').innerText()).replace(/\D/g, ''));
+    assert(total === everyone.total, `users total ${total} ≠ ${everyone.total}`);
+    if (everyone.total > 20) {
+      await page.getByRole('button', { name: 'Page 2' }).click();
+      await page.waitForURL((url) => url.searchParams.get('page') === '2');
+      const second = await state.adminApi('GET', '/api/admin/users?pageSize=20&page=2');
+      await page.getByTestId(`user-row-${second.users[0].username}`).waitFor();
+    }
+    await checkA11y(page, 'users');
+    return `${everyone.total} users`;
+  },
+  { page },
+);
+
+await step(
+  'a resolved query shows the thread of replies that were sent',
+  async () => {
+    await page.goto(`${BASE_URL}/admin/queries`);
+    await page
+      .getByRole('button', { name: `View query from Meera Rao: ${QUERY_SUBJECT}` })
+      .first()
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Query Details' });
+    const thread = dialog.getByTestId('query-replies');
+    await thread.waitFor();
+    const items = await thread.getByRole('listitem').allInnerTexts();
+    assert(items.length === 2, `${items.length} replies shown`);
+    assert(items[0].includes(REPLIES[0]) && items[1].includes(REPLIES[1]), `thread: ${items.join(' | ')}`);
+    await checkA11y(page, 'query details dialog');
+    await shot(page, 'query-thread-desktop-light');
+    await page.keyboard.press('Escape');
+  },
+  { page, independent: true },
+);
+
+await step(
+  'an order row opens its details',
+  async () => {
+    await page.goto(`${BASE_URL}/admin/orders`);
+    const row = page.locator(`[data-testid="admin-order-row"][data-order-id="${state.orderId}"]`);
+    await row.getByTestId('order-open').click();
+    const dialog = page.getByRole('dialog', { name: `Order #${state.orderId}` });
+    await dialog.getByText(PRODUCT.name, { exact: false }).waitFor();
+    await dialog.getByText(emailOf(BUYER)).waitFor();
+    await checkA11y(page, 'order details dialog');
+    await shot(page, 'order-details-desktop-light');
+    await page.keyboard.press('Escape');
+  },
+  { page, independent: true },
+);
+
+await step(
+  'the Admin navigation is a disclosure of links (no role=menu) and lists Wallets',
+  async () => {
+    await page.goto(`${BASE_URL}/admin/dashboard`);
+    await page.getByRole('button', { name: 'Admin', exact: true }).click();
+    const nav = page.getByRole('navigation', { name: 'Admin pages' });
+    await nav.getByRole('link', { name: 'Wallets' }).waitFor();
+    assert((await page.getByRole('menu').count()) === 0, 'a role=menu is still there');
+    await checkA11y(page, 'admin navigation open');
+    await nav.getByRole('link', { name: 'Wallets' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/wallets');
+  },
+  { page, independent: true },
+);
+
+/** The wallets page at `width` px in `colorScheme` (screenshots, no sideways scroll). */
+async function walletsScreen(width, colorScheme) {
+  const context = await browser.newContext({
+    viewport: { width, height: width < 500 ? 812 : 900 },
+    deviceScaleFactor: width < 500 ? 2 : 1,
+    isMobile: width < 500,
+    colorScheme,
+    storageState: await admin.storageState(),
+  });
+  context.setDefaultTimeout(TIMEOUT);
+  try {
+    const p = await context.newPage();
+    for (const [route, heading, name] of [
+      ['/admin/wallets', 'Wallet Management', 'wallets'],
+      ['/admin/users', 'User Management', 'users'],
+    ]) {
+      await p.goto(`${BASE_URL}${route}`);
+      await p.getByRole('heading', { name: heading }).waitFor();
+      await p.waitForTimeout(600);
+      assert((await overflow(p)) <= 0, `${route} is ${await overflow(p)}px too wide at ${width}px`);
+      await checkA11y(p, `${name} ${width} ${colorScheme}`);
+      await shot(p, `${name}-${width < 500 ? 'mobile' : 'desktop'}-${colorScheme}`, true);
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+for (const [width, scheme] of [
+  [1280, 'dark'],
+  [375, 'light'],
+  [375, 'dark'],
+])
+  await step(`wallets and users at ${width} px, ${scheme}`, () => walletsScreen(width, scheme), {
+    page,
+    independent: true,
+  });
 
 /** The dashboard at `width` px in `colorScheme`, on the admin's session. */
 async function screen(width, colorScheme) {

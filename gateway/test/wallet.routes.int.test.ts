@@ -95,6 +95,7 @@ const defaults: Impl = {
     completedCount: 3,
     failedCount: 4,
     totalBalancePaise: 99999999999,
+    completedAmountPaise: 5000_00,
   }),
 };
 
@@ -223,7 +224,10 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
     });
 
     it('admin lists: totals as money, sort and status as enums', async () => {
-      const wallets = await call('GET', '/api/admin/wallets?page=1&pageSize=100', { as: 'admin' });
+      const wallets = await call('GET', '/api/admin/wallets?page=1&pageSize=100&search=%20sep%20', {
+        as: 'admin',
+      });
+      expect(lastCall('listWallets')?.request).toEqual({ page: 1, pageSize: 100, search: 'sep' });
       expect(wallets.body).toEqual({
         wallets: [
           {
@@ -240,9 +244,11 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
           },
         ],
         total: 1,
+        page: 1,
+        pageSize: 100,
         totalBalance: '1234.50',
       });
-      const txs = await call('GET', '/api/admin/transactions?status=pending&sort=amount_asc', {
+      const txs = await call('GET', '/api/admin/transactions?status=pending&sort=amount_asc&userId=7', {
         as: 'admin',
       });
       expect(txs.body).toMatchObject({
@@ -253,12 +259,14 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
         completedCount: 3,
         failedCount: 4,
         totalBalance: '999999999.99',
+        completedAmount: '5000.00',
       });
       expect(lastCall('listAllTransactions')?.request).toEqual({
         page: 1,
         pageSize: 20,
         status: walletV1.TransactionStatus.TRANSACTION_STATUS_PENDING,
         sort: walletV1.TransactionSort.TRANSACTION_SORT_AMOUNT_ASC,
+        userId: 7,
       });
     });
   });
@@ -393,6 +401,13 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       ],
       ['GET', '/api/admin/transactions?pageSize=101', undefined, 'Page size must be at most 100'],
       ['GET', '/api/admin/wallets?page=1000001', undefined, 'Page is too large'],
+      [
+        'GET',
+        `/api/admin/wallets?search=${'a'.repeat(101)}`,
+        undefined,
+        'Search must be at most 100 characters',
+      ],
+      ['GET', '/api/admin/transactions?userId=0', undefined, 'User id must be positive'],
     ])('%s %s %j: %s', async (method, path, body, message) => {
       const res = await call(method, path, { as: path.includes('/admin/') ? 'admin' : 'army', body });
       expect(res).toMatchObject({ status: 400, body: { message } });

@@ -6,12 +6,14 @@ import { QueriesPage } from './pages/QueriesPage';
 import { TransactionsPage } from './pages/TransactionsPage';
 import { UserActivitiesPage } from './pages/UserActivitiesPage';
 import { UsersPage } from './pages/UsersPage';
+import { WalletsPage } from './pages/WalletsPage';
 
 /** Exposed as `./routes`. Paths match the shell's route table (the shell applies the admin guard). */
 const routes: RemoteRoute[] = [
   { path: '/admin/dashboard', element: <DashboardPage /> },
   { path: '/admin/users', element: <UsersPage /> },
   { path: '/admin/transactions', element: <TransactionsPage /> },
+  { path: '/admin/wallets', element: <WalletsPage /> },
   { path: '/admin/products', element: <ProductsPage /> },
   { path: '/admin/orders', element: <OrdersPage /> },
   { path: '/admin/queries', element: <QueriesPage /> },

@@ -28,6 +28,8 @@ export interface AdminTransactionsFilters {
   pageSize: number;
   status?: TransactionStatusName;
   sort: TransactionSortName;
+  /** Only this user's transactions. */
+  userId?: number;
 }
 
 /** GET /api/admin/transactions: one page, with the counts and the total balance of all wallets. */

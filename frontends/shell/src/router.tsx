@@ -27,6 +27,7 @@ export const REMOTE_ROUTES: { path: string; remote: RemoteName; access: Access }
   { path: '/admin/dashboard', remote: 'admin', access: 'admin' },
   { path: '/admin/users', remote: 'admin', access: 'admin' },
   { path: '/admin/transactions', remote: 'admin', access: 'admin' },
+  { path: '/admin/wallets', remote: 'admin', access: 'admin' },
   { path: '/admin/products', remote: 'admin', access: 'admin' },
   { path: '/admin/orders', remote: 'admin', access: 'admin' },
   { path: '/admin/queries', remote: 'admin', access: 'admin' },

@@ -28,6 +28,9 @@ const QueryViewSchema = z.object({
   message: z.string(),
   status: z.enum(QUERY_STATUSES),
   response: z.string().nullable().describe('The latest reply; null before the first'),
+  replies: z
+    .array(z.object({ response: z.string(), status: z.enum(QUERY_STATUSES), at: z.string() }))
+    .describe('Every reply sent, oldest first (the thread)'),
   createdAt: z.string(),
   updatedAt: z.string(),
 }) satisfies z.ZodType<QueryView>;
@@ -41,6 +44,11 @@ export function queryToRest(q: supportV1.Query): QueryView {
     message: q.message,
     status: queryStatuses.fromProto(q.status) ?? 'pending',
     response: q.response || null,
+    replies: q.replies.map((r) => ({
+      response: r.response,
+      status: queryStatuses.fromProto(r.status) ?? 'in-progress',
+      at: r.at,
+    })),
     createdAt: q.createdAt,
     updatedAt: q.updatedAt,
   };

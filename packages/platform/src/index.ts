@@ -29,5 +29,6 @@ export * from './events/bus';
 export * from './events/idempotent';
 export * from './events/outbox';
 export * from './faults';
+export * from './search-text';
 export * from './tracing/setup';
 export * from './tracing/spans';

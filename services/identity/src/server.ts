@@ -235,8 +235,24 @@ export function registerIdentityServer(
     // ---- administrators ---------------------------------------------------------------------
     listUsers: async (req, ctx) => {
       admin(ctx);
-      const users = await accounts.list(statusFromProto(req.status));
-      return { users: users.map(toProtoUser) };
+      const status = statusFromProto(req.status);
+      if (!req.page) {
+        const users = await accounts.list(status);
+        return { users: users.map(toProtoUser), total: users.length };
+      }
+      if (req.page < 1) throw invalid('Page must be at least 1');
+      if (req.pageSize < 1 || req.pageSize > 100) throw invalid('Page size must be between 1 and 100');
+      if (req.search.length > 100) throw invalid('Search must be at most 100 characters');
+      const role = req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : roles.fromProto(req.role);
+      if (req.role !== identityV1.Role.ROLE_UNSPECIFIED && !role) throw invalid('Unknown role');
+      const { users, total } = await accounts.search({
+        text: req.search,
+        status,
+        role,
+        page: req.page,
+        pageSize: req.pageSize,
+      });
+      return { users: users.map(toProtoUser), total };
     },
     updateUserStatus: async (req, ctx) => {
       const caller = admin(ctx);

@@ -1,6 +1,7 @@
 import { identityV1 } from '@qm/contracts/grpc';
 import { ACTIVITY_MESSAGES, IDENTITY_MESSAGES as MSG } from '@qm/contracts/rest';
 import { type Caller, GrpcStatus } from '@qm/platform';
+import { uniqueName } from '@qm/testkit';
 import {
   ADMIN_PASSWORD,
   as,
@@ -16,6 +17,14 @@ import {
 } from './infra';
 
 const { LoginOutcome, LoginPortal, UserStatus, Role } = identityV1;
+/** ListUsers without search, role or paging: every user. */
+const everyUser = {
+  status: UserStatus.USER_STATUS_UNSPECIFIED,
+  search: '',
+  role: Role.ROLE_UNSPECIFIED,
+  page: 0,
+  pageSize: 0,
+};
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) IdentityTest/1.0';
 
 /** Resolves to the gRPC error of a call that must fail. */
@@ -622,10 +631,46 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect(full.view?.$case).toBe('user');
       expect(full.view?.value).toMatchObject({ email: army.email, phoneNumber: army.phoneNumber });
 
-      const listDenied = await refused(as(callerOf(army.user), () => svc.client.listUsers({ status: 0 })));
+      const listDenied = await refused(as(callerOf(army.user), () => svc.client.listUsers(everyUser)));
       expect(listDenied.code).toBe(GrpcStatus.PERMISSION_DENIED);
-      const list = await as(admin, () => svc.client.listUsers({ status: 0 }));
+      const list = await as(admin, () => svc.client.listUsers(everyUser));
       expect(list.users.map((x) => x.username)).toEqual(expect.arrayContaining(['admin', army.username]));
+    });
+
+    it('searches, filters and pages the users list on the server (issue 30)', async () => {
+      const tag = uniqueName('Srch', '');
+      const made = [
+        await register(`${tag}a`),
+        await approvedUser(`${tag}b`),
+        await approvedUser(`${tag}c`, 'Manufacturer'),
+      ];
+      const search = (req: Partial<identityV1.ListUsersRequest>) =>
+        as(admin, () => svc.client.listUsers({ ...everyUser, page: 1, pageSize: 10, search: tag, ...req }));
+
+      const all = await search({});
+      expect(all.total).toBe(3);
+      expect(all.users.map((u) => u.id)).toEqual(made.map((m) => m.user.id));
+      // Any case, any of username, names or email.
+      expect((await search({ search: tag.toUpperCase() })).total).toBe(3);
+      expect((await search({ search: made[1]!.email.toUpperCase() })).users.map((u) => u.id)).toEqual([
+        made[1]!.user.id,
+      ]);
+      const pending = await search({ status: UserStatus.USER_STATUS_PENDING });
+      expect(pending.users.map((u) => u.id)).toEqual([made[0]!.user.id]);
+      const makers = await search({ role: Role.ROLE_MANUFACTURER });
+      expect(makers.users.map((u) => u.id)).toEqual([made[2]!.user.id]);
+      const approvedArmy = await search({ status: UserStatus.USER_STATUS_APPROVED, role: Role.ROLE_ARMY });
+      expect(approvedArmy.users.map((u) => u.id)).toEqual([made[1]!.user.id]);
+
+      const page2 = await search({ page: 2, pageSize: 2 });
+      expect(page2.total).toBe(3);
+      expect(page2.users.map((u) => u.id)).toEqual([made[2]!.user.id]);
+      // Regular-expression characters are literal; bad paging is a clear refusal.
+      expect((await search({ search: '.*' })).total).toBe(0);
+      const tooBig = await refused(search({ pageSize: 101 }));
+      expect(tooBig.code).toBe(GrpcStatus.INVALID_ARGUMENT);
+      const tooLong = await refused(search({ search: 'x'.repeat(101) }));
+      expect(tooLong.code).toBe(GrpcStatus.INVALID_ARGUMENT);
     });
 
     it('records the activities only a screen knows of, and refuses the ones a server records', async () => {

@@ -24,6 +24,11 @@ export function queryToProto(q: QueryRecord): supportV1.Query {
     response: q.response,
     createdAt: q.createdAt.toISOString(),
     updatedAt: q.updatedAt.toISOString(),
+    replies: (q.replies ?? []).map((r) => ({
+      response: r.response,
+      status: queryStatuses.toProto(r.status),
+      at: new Date(r.at).toISOString(),
+    })),
   };
 }
 

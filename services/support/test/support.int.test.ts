@@ -99,6 +99,13 @@ describe('support: contact form and the administrators’ query inbox', () => {
     expect((await reply(id, 'in-progress', 'Again')).body).toEqual({ message: MSG.notPending });
     const second = await reply(id, 'resolved', 'Delivered this morning.');
     expect(second.body.query).toMatchObject({ status: 'resolved', response: 'Delivered this morning.' });
+    // The resolved query keeps the thread: both replies, oldest first, with the status each set (issue 30).
+    expect(second.body.query.replies).toEqual([
+      { response: 'We are checking with the courier.', status: 'in-progress', at: expect.any(String) },
+      { response: 'Delivered this morning.', status: 'resolved', at: expect.any(String) },
+    ]);
+    const listed = await list('?status=resolved&pageSize=32');
+    expect(listed.queries.find((q: { id: number }) => q.id === id)?.replies).toHaveLength(2);
     await eventually(async () =>
       (await mailsTo(form.email)).some((m) => m.text.includes('Delivered this morning.')),
     );

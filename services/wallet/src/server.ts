@@ -181,7 +181,12 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
 
     listWallets: async (req, ctx) => {
       const { page, pageSize } = paging(req.page, req.pageSize, 100);
-      const { wallets: list, total, totalBalance } = await wallets.listWallets(ctx.caller, page, pageSize);
+      if (req.search.length > 100) throw invalid('Search must be at most 100 characters');
+      const {
+        wallets: list,
+        total,
+        totalBalance,
+      } = await wallets.listWallets(ctx.caller, page, pageSize, req.search);
       return {
         wallets: list.map((a) => walletToProto(a, { username: a.username ?? '' })),
         total,
@@ -199,6 +204,7 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
         pageSize,
         SORTS[sortName]!,
         statusFromProto(req.status),
+        req.userId || undefined,
       );
       return {
         transactions: r.items.map(lineToProto),
@@ -207,6 +213,7 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
         completedCount: r.completed,
         failedCount: r.failed,
         totalBalancePaise: r.totalBalance,
+        completedAmountPaise: r.completedAmount,
       };
     },
   };

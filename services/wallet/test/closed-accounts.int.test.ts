@@ -105,7 +105,9 @@ it('a deleted user: the wallet closes, transfers and holds are refused (403), th
   expect(await account(payee)).toMatchObject({ balance: 100_00 });
   expect(await ledgerSum()).toBe(0);
   // The administrator still sees it, closed, with its balance.
-  const { wallets } = await w.as(admin, () => w.client.listWallets({ page: 1, pageSize: 100 }));
+  const { wallets } = await w.as(admin, () =>
+    w.client.listWallets({ page: 1, pageSize: 100, search: gone.username }),
+  );
   expect(wallets.find((x) => x.userId === gone.userId)).toMatchObject({
     isActive: false,
     balancePaise: 700_00,

@@ -1,7 +1,10 @@
 import { Box, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { ORDER_MESSAGES, type AdminOrderView, type OrderPartyView } from '@qm/contracts/rest';
 import { exactDate, formatINR, OrderStatusBadge, ResponsiveTable, type ResponsiveColumn } from '@qm/ui';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+import { OrderDetailsDialog } from './OrderDetailsDialog';
+import { RowDetailButton } from './RowDetailButton';
+import { NO_WRAP } from './UserName';
 
 /**
  * The orders of /admin/orders (spec §2): a table from the medium breakpoint up, cards below it. The
@@ -9,21 +12,32 @@ import type { ReactNode } from 'react';
  * cancelled shows as a destructive badge on this page (spec §4).
  */
 export function AdminOrderList({ orders }: { orders: AdminOrderView[] }) {
+  const [opened, setOpened] = useState<AdminOrderView | null>(null);
   return (
-    <ResponsiveTable
-      rows={orders}
-      columns={COLUMNS}
-      rowKey={(order) => order.id}
-      label="Orders"
-      minWidth={860}
-      rowAttributes={(order) => ({ 'data-testid': 'admin-order-row', 'data-order-id': order.id })}
-      card={(order) => <OrderCard order={order} />}
-    />
+    <>
+      <ResponsiveTable
+        rows={orders}
+        columns={columns(setOpened)}
+        rowKey={(order) => order.id}
+        label="Orders"
+        minWidth={860}
+        rowAttributes={(order) => ({ 'data-testid': 'admin-order-row', 'data-order-id': order.id })}
+        card={(order) => <OrderCard order={order} onOpen={setOpened} />}
+      />
+      <OrderDetailsDialog order={opened} onClose={() => setOpened(null)} />
+    </>
   );
 }
 
-const COLUMNS: ResponsiveColumn<AdminOrderView>[] = [
-  { header: 'Order ID', cell: (order) => `#${order.id}` },
+const columns = (onOpen: (order: AdminOrderView) => void): ResponsiveColumn<AdminOrderView>[] => [
+  {
+    header: 'Order ID',
+    cell: (order) => (
+      <RowDetailButton onClick={() => onOpen(order)} hidden="order details" testId="order-open">
+        #{order.id}
+      </RowDetailButton>
+    ),
+  },
   { header: 'Product', cell: (order) => <ProductName order={order} /> },
   { header: 'Buyer', cell: (order) => <Party party={order.buyer} /> },
   { header: 'Seller', cell: (order) => <Party party={order.seller} /> },
@@ -33,12 +47,14 @@ const COLUMNS: ResponsiveColumn<AdminOrderView>[] = [
   { header: 'Date', cell: (order) => <OrderDate iso={order.createdAt} /> },
 ];
 
-function OrderCard({ order }: { order: AdminOrderView }) {
+function OrderCard({ order, onOpen }: { order: AdminOrderView; onOpen: (order: AdminOrderView) => void }) {
   return (
     <Card withBorder radius="md" padding="md" component="article" data-testid="admin-order-card">
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
-          <Text fw={700}>Order #{order.id}</Text>
+          <RowDetailButton onClick={() => onOpen(order)} hidden="order details" testId="order-open">
+            Order #{order.id}
+          </RowDetailButton>
           <OrderStatusBadge status={order.status} otherColor="red" />
         </Group>
         <ProductName order={order} />
@@ -90,8 +106,8 @@ function Party({ party }: { party: OrderPartyView }) {
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         {party.name}
       </Text>
-      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-        @{party.username} · {party.role}
+      <Text size="xs" c="dimmed">
+        <span style={NO_WRAP}>@{party.username}</span> · {party.role}
       </Text>
     </Box>
   );

@@ -1,4 +1,4 @@
-import { Button, Divider, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Divider, Group, Modal, Paper, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
   type QueryView,
@@ -96,6 +96,30 @@ function QueryDetails({ query, onClose }: { query: QueryView; onClose: () => voi
           {query.message}
         </Text>
       </Field>
+      {query.replies.length > 0 && (
+        <Field label={`Replies (${query.replies.length})`}>
+          <Stack
+            gap="xs"
+            component="ol"
+            p={0}
+            m={0}
+            style={{ listStyle: 'none' }}
+            data-testid="query-replies"
+          >
+            {query.replies.map((r) => (
+              <Paper key={r.at} component="li" withBorder radius="sm" p="sm">
+                <Group justify="space-between" gap="xs" mb={4}>
+                  <QueryDate iso={r.at} />
+                  <QueryStatusBadge status={r.status} />
+                </Group>
+                <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {r.response}
+                </Text>
+              </Paper>
+            ))}
+          </Stack>
+        </Field>
+      )}
       {query.status !== 'resolved' && (
         <>
           <Divider />

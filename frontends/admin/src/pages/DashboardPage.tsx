@@ -6,6 +6,7 @@ import {
   IconPackage,
   IconShoppingCart,
   IconUsers,
+  IconWallet,
   type Icon,
 } from '@tabler/icons-react';
 import { lazy, type ReactNode, Suspense } from 'react';
@@ -15,6 +16,7 @@ import { adminOrdersQuery } from '../orders';
 import { adminQueriesQuery } from '../queries';
 import { productsTotalQuery, userStatsQuery } from '../stats';
 import { adminTransactionsQuery } from '../transactions';
+import { adminWalletsQuery } from '../wallets';
 
 /** The charts bring recharts: a chunk of their own, fetched only when the dashboard opens. */
 const DashboardCharts = lazy(() => import('../components/DashboardCharts'));
@@ -37,14 +39,27 @@ const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
     label: 'Transactions',
     to: '/admin/transactions',
     icon: IconArrowsExchange,
-    // The balance of all wallets (computed by the server): summing every transaction's amount would
-    // count each transfer twice, since both sides carry it.
+    // Spec §2: the transactions total sums amounts (every completed transaction's, whatever the page).
     figure: (
       <DashboardFigure
         name="transactions"
         query={adminTransactionsQuery({ page: 1, pageSize: 1, sort: 'date_desc' })}
+        figure={(d) => formatINR(d.completedAmount)}
+        caption={(d) => `Sum of completed amounts · ${grouped(d.total)} ${plural(d.total, 'transaction')}`}
+      />
+    ),
+  },
+  {
+    label: 'Wallets',
+    to: '/admin/wallets',
+    icon: IconWallet,
+    // Spec §2: the wallets list is summed (the balances of every user's wallet).
+    figure: (
+      <DashboardFigure
+        name="wallets"
+        query={adminWalletsQuery({ page: 1, pageSize: 1 })}
         figure={(d) => formatINR(d.totalBalance)}
-        caption={(d) => `Total balance · ${grouped(d.total)} ${plural(d.total, 'transaction')}`}
+        caption={(d) => `Total balance · ${grouped(d.total)} ${plural(d.total, 'wallet')}`}
       />
     ),
   },
@@ -93,7 +108,7 @@ export function DashboardPage() {
   return (
     <>
       <PageHeader title="Admin Dashboard" />
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
         {CARDS.map(({ label, to, icon: CardIcon, figure }) => (
           <Card key={to} component={Link} to={to} withBorder radius="md" padding="lg">
             <Group justify="space-between">

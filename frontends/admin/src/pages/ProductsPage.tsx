@@ -16,18 +16,19 @@ import {
 import { IconPackage } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DeletedUser, NO_WRAP } from '../components/UserName';
 
 const PAGE_SIZE = 50;
 
 function ManufacturerName({ id }: { id: number }) {
   const { data, isPending } = useUserSummary(id);
   if (isPending) return <Loader size="xs" role="status" aria-label="Loading manufacturer" />;
-  if (!data) return <Text c="dimmed">User #{id}</Text>;
+  if (!data) return <DeletedUser />;
   return (
     <Stack gap={0}>
       <Text size="sm">{userDisplayName(data)}</Text>
       {data.username && (
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" style={NO_WRAP}>
           @{data.username}
         </Text>
       )}

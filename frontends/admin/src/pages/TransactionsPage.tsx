@@ -1,5 +1,6 @@
 import {
   Badge,
+  Button,
   Group,
   Loader,
   Pagination,
@@ -22,7 +23,6 @@ import {
   PageLoader,
   type ResponsiveColumn,
   ResponsiveTable,
-  useUserSummary,
 } from '@qm/ui';
 import {
   IconArrowDown,
@@ -31,10 +31,15 @@ import {
   IconClockHour4,
   IconReceipt,
   IconWallet,
+  IconX,
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { RowDetailButton } from '../components/RowDetailButton';
 import { SummaryCard } from '../components/SummaryCard';
+import { TransactionDetailsDialog } from '../components/TransactionDetailsDialog';
+import { UserName } from '../components/UserName';
+import { useListParams } from '../listParams';
 import { adminTransactionsQuery, parseSort, toggleSort, type SortColumn } from '../transactions';
 
 const PAGE_SIZE = 20;
@@ -62,13 +67,32 @@ const SORT_OPTIONS: { value: TransactionSortName; label: string }[] = [
   { value: 'amount_asc', label: 'Smallest amount first' },
 ];
 
-/** /admin/transactions (spec §2): every wallet's transactions, filtered by status, sorted by date or amount. */
+const SORTS = SORT_OPTIONS.map((option) => option.value);
+const isStatus = (value: string): value is TransactionStatusName =>
+  STATUS_FILTERS.some((filter) => filter.value === value && value !== '');
+
+/**
+ * /admin/transactions (spec §2): every wallet's transactions, filtered by status (and by user, the wallet
+ * list's link: ?userId), sorted by date or amount; the state lives in the URL. A row opens its details.
+ */
 export function TransactionsPage() {
-  const [status, setStatus] = useState<'' | TransactionStatusName>('');
-  const [sort, setSort] = useState<TransactionSortName>('date_desc');
-  const [page, setPage] = useState(1);
+  const list = useListParams<'status' | 'sort' | 'userId'>();
+  const statusParam = list.get('status');
+  const status: '' | TransactionStatusName = isStatus(statusParam) ? statusParam : '';
+  const sortParam = list.get('sort') as TransactionSortName;
+  const sort: TransactionSortName = SORTS.includes(sortParam) ? sortParam : 'date_desc';
+  const userIdParam = Number(list.get('userId'));
+  const userId = Number.isSafeInteger(userIdParam) && userIdParam > 0 ? userIdParam : undefined;
+  const page = list.page;
+  const setStatus = (value: '' | TransactionStatusName) =>
+    list.set({ status: value, sort: keepSort(sort), userId: userId ?? '' });
+  const setSort = (value: TransactionSortName) =>
+    list.set({ status, sort: keepSort(value), userId: userId ?? '' });
+  const setPage = (value: number) =>
+    list.set({ page: value, status, sort: keepSort(sort), userId: userId ?? '' });
+  const [opened, setOpened] = useState<TransactionView | null>(null);
   const transactions = useQuery(
-    adminTransactionsQuery({ page, pageSize: PAGE_SIZE, status: status || undefined, sort }),
+    adminTransactionsQuery({ page, pageSize: PAGE_SIZE, status: status || undefined, sort, userId }),
   );
 
   const header = (
@@ -98,10 +122,7 @@ export function TransactionsPage() {
 
   const data = transactions.data;
   const totalPages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
-  const resort = (column: SortColumn) => {
-    setSort((current) => toggleSort(current, column));
-    setPage(1);
-  };
+  const resort = (column: SortColumn) => setSort(toggleSort(sort, column));
 
   return (
     <>
@@ -121,15 +142,13 @@ export function TransactionsPage() {
           color="green"
         />
       </SimpleGrid>
+      {userId && <UserFilter userId={userId} onClear={() => list.set({ status, sort: keepSort(sort) })} />}
       <Group justify="space-between" mb="sm" gap="sm">
         <SegmentedControl
           aria-label="Status filter"
           data={STATUS_FILTERS}
           value={status}
-          onChange={(value) => {
-            setStatus(value as '' | TransactionStatusName);
-            setPage(1);
-          }}
+          onChange={(value) => setStatus(value as '' | TransactionStatusName)}
           w={{ base: '100%', xs: 'auto' }}
         />
         {/* The sortable headers are the table's; on a phone, where cards stand in for it, a select. */}
@@ -138,9 +157,7 @@ export function TransactionsPage() {
           data={SORT_OPTIONS}
           value={sort}
           onChange={(value) => {
-            if (!value) return;
-            setSort(value as TransactionSortName);
-            setPage(1);
+            if (value) setSort(value as TransactionSortName);
           }}
           allowDeselect={false}
           hiddenFrom="sm"
@@ -153,7 +170,7 @@ export function TransactionsPage() {
       ) : (
         <ResponsiveTable
           rows={data.transactions}
-          columns={transactionColumns(sort, resort)}
+          columns={transactionColumns(sort, resort, setOpened)}
           rowKey={(tx) => tx.id}
           label="Transactions"
           minWidth={760}
@@ -161,9 +178,9 @@ export function TransactionsPage() {
           cardAttributes={() => ({ 'data-testid': 'admin-transaction-card' })}
           cardTitle={(tx) => (
             <>
-              <Text size="xs" c="dimmed" fw={400}>
+              <RowDetailButton onClick={() => setOpened(tx)} hidden="transaction details">
                 Transaction #{tx.id}
-              </Text>
+              </RowDetailButton>
               <Description tx={tx} />
             </>
           )}
@@ -185,7 +202,29 @@ export function TransactionsPage() {
           />
         )}
       </Group>
+      <TransactionDetailsDialog transaction={opened} onClose={() => setOpened(null)} />
     </>
+  );
+}
+
+/** The default sort is left out of the URL. */
+const keepSort = (sort: TransactionSortName) => (sort === 'date_desc' ? '' : sort);
+
+/** "Showing the transactions of {user}" with a way back to everyone's. */
+function UserFilter({ userId, onClear }: { userId: number; onClear: () => void }) {
+  return (
+    <Group gap="xs" mb="sm" data-testid="transactions-user-filter">
+      <Text size="sm">Showing the transactions of</Text>
+      <UserName id={userId} />
+      <Button
+        size="compact-sm"
+        variant="light"
+        leftSection={<IconX size={14} aria-hidden />}
+        onClick={onClear}
+      >
+        Show every user
+      </Button>
+    </Group>
   );
 }
 
@@ -221,16 +260,6 @@ function SortableHeader({
         <ArrowIcon size={14} style={{ opacity: active ? 1 : 0.3 }} aria-hidden />
       </UnstyledButton>
     </Table.Th>
-  );
-}
-
-function UserCell({ id }: { id: number }) {
-  const { data, isPending } = useUserSummary(id);
-  if (isPending) return <Loader size="xs" role="status" aria-label="Loading user" />;
-  return (
-    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-      {data?.username ?? `User #${id}`}
-    </Text>
   );
 }
 
@@ -276,10 +305,19 @@ function WhenCell({ iso }: { iso: string }) {
 function transactionColumns(
   sort: TransactionSortName,
   onSort: (column: SortColumn) => void,
+  onOpen: (tx: TransactionView) => void,
 ): ResponsiveColumn<TransactionView>[] {
   return [
-    { header: 'ID', cell: (tx) => tx.id, hideOnCard: true },
-    { header: 'User', cell: (tx) => <UserCell id={tx.userId} />, wide: true },
+    {
+      header: 'ID',
+      cell: (tx) => (
+        <RowDetailButton onClick={() => onOpen(tx)} hidden="transaction details" testId="transaction-open">
+          #{tx.id}
+        </RowDetailButton>
+      ),
+      hideOnCard: true,
+    },
+    { header: 'User', cell: (tx) => <UserName id={tx.userId} />, wide: true },
     { header: 'Description', cell: (tx) => <Description tx={tx} />, hideOnCard: true },
     {
       header: 'Amount',

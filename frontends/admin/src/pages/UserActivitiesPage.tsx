@@ -49,6 +49,8 @@ import {
 } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { NO_WRAP } from '../components/UserName';
+import { formatRupeesIn } from '../moneyText';
 import { USERS_QUERY_KEY } from './UsersPage';
 
 const PAGE_SIZE = 20;
@@ -147,10 +149,11 @@ function UsersView({ onSelect }: { onSelect: (u: User | null) => void }) {
               component="button"
               onClick={() => onSelect(u)}
               style={{ cursor: 'pointer', textAlign: 'left' }}
-              aria-label={`Activity of ${u.username}`}
+              data-testid={`activity-user-${u.username}`}
             >
+              {/* Named by what it shows (no aria-label that differs from the visible text: axe). */}
               <Group wrap="nowrap" gap="sm" align="flex-start">
-                <Avatar color="army" radius="xl">
+                <Avatar color="army" radius="xl" aria-hidden>
                   {initials(u)}
                 </Avatar>
                 <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
@@ -308,7 +311,8 @@ function ActivitiesView({ user, onBack }: { user: User | null; onBack: () => voi
   );
 }
 
-function Details({ text }: { text: string }) {
+function Details({ text: raw }: { text: string }) {
+  const text = formatRupeesIn(raw);
   return text ? (
     <Tooltip label={text} multiline maw={400} withArrow>
       <Text size="sm" truncate>
@@ -340,7 +344,7 @@ const ACTIVITY_COLUMNS: ResponsiveColumn<ActivityView>[] = [
     header: 'User',
     cell: (a) => (
       <>
-        <Text size="sm" fw={500}>
+        <Text size="sm" fw={500} style={NO_WRAP}>
           {a.username}
         </Text>
         <Text size="xs" c="dimmed">

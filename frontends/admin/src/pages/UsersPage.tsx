@@ -1,6 +1,6 @@
-import { Alert, Badge, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import type { User } from '@qm/contracts/rest';
+import { type AdminUsersPage, type User, USER_ROLES, USER_STATUSES } from '@qm/contracts/rest';
 import {
   apiFetch,
   EmptyState,
@@ -9,10 +9,16 @@ import {
   PageLoader,
   ResponsiveTable,
   type ResponsiveColumn,
+  toQueryString,
 } from '@qm/ui';
 import { IconCheck, IconUsers, IconX } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
+import { ListPager } from '../components/ListPager';
+import { ListSearch } from '../components/ListSearch';
+import { RowDetailButton } from '../components/RowDetailButton';
+import { UserDetailsDialog } from '../components/UserDetailsDialog';
+import { useListParams } from '../listParams';
 
 /** GET /api/users: the list every decision invalidates (spec §7). */
 export const USERS_QUERY_KEY = ['/api/users'] as const;
@@ -47,7 +53,15 @@ function StatusBadge({ user }: { user: User }) {
   );
 }
 
-const pendingFirst = (user: User) => (user.status === 'pending' ? 0 : 1);
+/** GET /api/admin/users: the paged list of this page (the whole list's key above stays for other pages). */
+export const ADMIN_USERS_QUERY_KEY = ['/api/admin/users'] as const;
+
+/** The filters as URL parameters (absent ones removed). */
+const filtersOf = (f: { search?: string; status?: string; role?: string }) => ({
+  search: f.search ?? '',
+  status: f.status ?? '',
+  role: f.role ?? '',
+});
 
 const fullName = (user: User) => [user.firstName, user.lastName].filter(Boolean).join(' ');
 
@@ -157,14 +171,17 @@ function DecisionButtons({
 }
 
 /** The table's columns; on a phone each user is a card (username and status on top, actions below). */
-function userColumns(actions: (user: User) => ReactNode): ResponsiveColumn<User>[] {
+function userColumns(
+  actions: (user: User) => ReactNode,
+  onOpen: (user: User) => void,
+): ResponsiveColumn<User>[] {
   return [
     {
       header: 'Username',
       cell: (user) => (
-        <Text size="sm" fw={500} style={WRAP_ANYWHERE}>
+        <RowDetailButton onClick={() => onOpen(user)} testId="user-open">
           {user.username}
-        </Text>
+        </RowDetailButton>
       ),
       hideOnCard: true,
     },
@@ -193,13 +210,47 @@ function userColumns(actions: (user: User) => ReactNode): ResponsiveColumn<User>
   ];
 }
 
-/** /admin/users — approve or reject pending registrations (spec §2 "User management"). */
+const PAGE_SIZE = 20;
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'All statuses' },
+  ...USER_STATUSES.map((status) => ({
+    value: status,
+    label: status.charAt(0).toUpperCase() + status.slice(1),
+  })),
+];
+const ROLE_OPTIONS = [
+  { value: '', label: 'All roles' },
+  ...USER_ROLES.map((role) => ({ value: role, label: role })),
+];
+const oneOf = <T extends string>(values: readonly T[], value: string): T | undefined =>
+  (values as readonly string[]).includes(value) ? (value as T) : undefined;
+
+/**
+ * /admin/users — approve or reject pending registrations (spec §2 "User management"), over a list the
+ * server searches (username, name, email), filters (status, role) and pages; the state is in the URL.
+ */
 export function UsersPage() {
   const queryClient = useQueryClient();
   const [rejecting, setRejecting] = useState<User | null>(null);
+  const [opened, setOpened] = useState<User | null>(null);
+  const list = useListParams<'search' | 'status' | 'role'>();
+  const filters = {
+    search: list.get('search') || undefined,
+    status: oneOf(USER_STATUSES, list.get('status')),
+    role: oneOf(USER_ROLES, list.get('role')),
+  };
+  const page = list.page;
   const users = useQuery({
-    queryKey: USERS_QUERY_KEY,
-    queryFn: ({ signal }) => apiFetch<User[]>('/api/users', { signal }),
+    queryKey: [...ADMIN_USERS_QUERY_KEY, { ...filters, page }],
+    queryFn: ({ signal }) =>
+      apiFetch<AdminUsersPage>(
+        `/api/admin/users${toQueryString({ ...filters, page, pageSize: PAGE_SIZE })}`,
+        {
+          signal,
+        },
+      ),
+    placeholderData: keepPreviousData,
   });
 
   const update = useMutation({
@@ -219,10 +270,13 @@ export function UsersPage() {
       });
     },
     // Refreshed after either outcome: a refusal (409) usually means someone else decided first.
-    onSettled: () => queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY }),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: USERS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: ADMIN_USERS_QUERY_KEY }),
+      ]),
   });
-  // Pending registrations first (they need a decision), otherwise in the server's order.
-  const rows = users.data ? [...users.data].sort((a, b) => pendingFirst(a) - pendingFirst(b)) : [];
+  const rows = users.data?.users ?? [];
   const busyFor = (userId: number) => update.isPending && update.variables?.userId === userId;
   const actions = (user: User) =>
     user.status === 'pending' ? (
@@ -238,28 +292,67 @@ export function UsersPage() {
   return (
     <>
       <PageHeader title="User Management" subtitle="Review registrations and approve or reject accounts" />
+      <Group mb="sm" gap="sm" align="flex-end">
+        <ListSearch
+          label="Search users by name, username or email"
+          placeholder="Search by name, username or email..."
+          value={filters.search ?? ''}
+          onSearch={(search) => list.set({ ...filtersOf(filters), search }, { replace: true })}
+        />
+        <Select
+          aria-label="Filter by status"
+          data={STATUS_OPTIONS}
+          value={filters.status ?? ''}
+          onChange={(status) => list.set({ ...filtersOf(filters), status: status ?? '' })}
+          allowDeselect={false}
+          w={{ base: '100%', xs: 170 }}
+        />
+        <Select
+          aria-label="Filter by role"
+          data={ROLE_OPTIONS}
+          value={filters.role ?? ''}
+          onChange={(role) => list.set({ ...filtersOf(filters), role: role ?? '' })}
+          allowDeselect={false}
+          w={{ base: '100%', xs: 170 }}
+        />
+      </Group>
       {users.isPending ? (
         <PageLoader message="Loading users..." />
       ) : users.isError ? (
         <Alert color="red" title="Failed to fetch users">
           {errorMessage(users.error, 'Failed to fetch users')}
         </Alert>
-      ) : users.data.length === 0 ? (
+      ) : rows.length === 0 ? (
         <EmptyState icon={<IconUsers size={24} />} title="No users found" />
       ) : (
         <ResponsiveTable
           rows={rows}
-          columns={userColumns(actions)}
+          columns={userColumns(actions, setOpened)}
           rowKey={(user) => user.id}
           label="Users"
           minWidth={820}
           rowAttributes={(user) => ({ 'data-testid': `user-row-${user.username}` })}
           cardAttributes={(user) => ({ 'data-testid': `user-card-${user.username}` })}
-          cardTitle={(user) => user.username}
+          cardTitle={(user) => (
+            <RowDetailButton onClick={() => setOpened(user)} testId="user-open">
+              {user.username}
+            </RowDetailButton>
+          )}
           cardBadge={(user) => <StatusBadge user={user} />}
           cardFooter={actions}
         />
       )}
+      {users.data && (
+        <ListPager
+          total={users.data.total}
+          page={page}
+          pageSize={PAGE_SIZE}
+          noun={['user', 'users']}
+          fetching={users.isFetching}
+          onPage={(next) => list.set({ ...filtersOf(filters), page: next })}
+        />
+      )}
+      <UserDetailsDialog user={opened} onClose={() => setOpened(null)} />
       <RejectDialog
         key={rejecting?.id ?? 'none'}
         user={rejecting}

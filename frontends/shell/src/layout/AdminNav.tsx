@@ -1,4 +1,5 @@
-import { Button, Divider, Group, Menu, Stack, Text } from '@mantine/core';
+import { Button, Divider, Group, NavLink, Popover, Stack, Text } from '@mantine/core';
+import { useId, useState } from 'react';
 import { useCurrentUser } from '@qm/ui';
 import {
   IconChevronDown,
@@ -9,6 +10,7 @@ import {
   IconPackage,
   IconShoppingCart,
   IconUsers,
+  IconWallet,
 } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router-dom';
 import { useSignOut } from '../auth/useSignOut';
@@ -23,6 +25,7 @@ const ICONS: Record<string, typeof IconDashboard> = {
   '/admin/products': IconPackage,
   '/admin/orders': IconShoppingCart,
   '/admin/users': IconUsers,
+  '/admin/wallets': IconWallet,
   '/admin/user-activities': IconHistory,
 };
 
@@ -31,6 +34,8 @@ export function AdminNav({ variant, onNavigate }: NavProps) {
   const { isAdmin } = useCurrentUser();
   const { pathname } = useLocation();
   const signOut = useSignOut();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuId = useId();
   if (!isAdmin) return null;
 
   const handleSignOut = () => {
@@ -69,27 +74,52 @@ export function AdminNav({ variant, onNavigate }: NavProps) {
   return (
     <Group gap={4} wrap="nowrap">
       <TopLinkButtons links={ADMIN_TOP_LINKS} pathname={pathname} />
-      <Menu position="bottom-end" withArrow>
-        <Menu.Target>
+      {/* A disclosure of links, not a role="menu": a menu may hold only menu items (axe, issue 30). */}
+      <Popover
+        position="bottom-end"
+        opened={menuOpen}
+        onChange={setMenuOpen}
+        withinPortal={false}
+        withRoles={false}
+        shadow="md"
+        radius="md"
+        returnFocus
+      >
+        <Popover.Target>
           <Button
             variant={menuActive ? 'light' : 'subtle'}
             color={menuActive ? undefined : 'gray'}
-            rightSection={<IconChevronDown size={14} />}
+            rightSection={<IconChevronDown size={14} aria-hidden />}
+            aria-expanded={menuOpen}
+            aria-controls={menuId}
+            onClick={() => setMenuOpen((open) => !open)}
           >
             Admin
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {ADMIN_MENU_LINKS.map(({ to, label }) => {
-            const Icon = ICONS[to] ?? IconDashboard;
-            return (
-              <Menu.Item key={to} component={Link} to={to} leftSection={<Icon size={16} />}>
-                {label}
-              </Menu.Item>
-            );
-          })}
-        </Menu.Dropdown>
-      </Menu>
+        </Popover.Target>
+        <Popover.Dropdown p={4}>
+          <nav id={menuId} aria-label="Admin pages">
+            <Stack gap={2}>
+              {ADMIN_MENU_LINKS.map(({ to, label }) => {
+                const Icon = ICONS[to] ?? IconDashboard;
+                return (
+                  <NavLink
+                    key={to}
+                    component={Link}
+                    to={to}
+                    label={label}
+                    leftSection={<Icon size={16} aria-hidden />}
+                    active={isActive(pathname, to)}
+                    aria-current={isActive(pathname, to) ? 'page' : undefined}
+                    onClick={() => setMenuOpen(false)}
+                    style={{ borderRadius: 'var(--mantine-radius-sm)' }}
+                  />
+                );
+              })}
+            </Stack>
+          </nav>
+        </Popover.Dropdown>
+      </Popover>
       <Button
         variant="default"
         leftSection={<IconLogout size={16} />}

@@ -25,6 +25,7 @@ export const ADMIN_MENU_LINKS: NavLinkItem[] = [
   { to: '/admin/products', label: 'Products' },
   { to: '/admin/orders', label: 'Orders' },
   { to: '/admin/users', label: 'Users' },
+  { to: '/admin/wallets', label: 'Wallets' },
   { to: '/admin/user-activities', label: 'Activity Log' },
 ];
 

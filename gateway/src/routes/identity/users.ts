@@ -1,5 +1,6 @@
-import { identityV1, userStatuses } from '@qm/contracts/grpc';
+import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
 import {
+  AdminUsersQuery,
   IDENTITY_MESSAGES,
   IdentityMessageSchema,
   UpdateUserStatusBody,
@@ -16,7 +17,7 @@ import { HttpError } from '../../http/errors';
 import type { IdentityContext } from './context';
 import { cardToRest, userToRest } from './rest';
 
-const { UserStatus } = identityV1;
+const { Role, UserStatus } = identityV1;
 
 /** Users as administrators manage them, and the public card of an approved manufacturer. */
 export function registerUserRoutes(api: Api, { clients }: IdentityContext): void {
@@ -33,8 +34,39 @@ export function registerUserRoutes(api: Api, { clients }: IdentityContext): void
     async handler({ query }) {
       const { users } = await clients.identity.listUsers({
         status: query.status ? userStatuses.toProto(query.status) : UserStatus.USER_STATUS_UNSPECIFIED,
+        search: '',
+        role: Role.ROLE_UNSPECIFIED,
+        page: 0,
+        pageSize: 0,
       });
       return users.map(userToRest);
+    },
+  });
+
+  api.route({
+    method: 'get',
+    path: '/api/admin/users',
+    tag: 'Users',
+    summary:
+      'The administrators’ user list, in id order: ?search (part of the username, first or last name or email, ' +
+      'any case), ?status, ?role, paged (?page, ?pageSize 1–100, default 20), with how many match.',
+    access: 'admin',
+    query: AdminUsersQuery,
+    response: z.object({
+      users: z.array(UserSchema),
+      total: z.number().int().describe('How many users match the search and filters'),
+      page: z.number().int(),
+      pageSize: z.number().int(),
+    }),
+    async handler({ query }) {
+      const { users, total } = await clients.identity.listUsers({
+        search: query.search ?? '',
+        status: query.status ? userStatuses.toProto(query.status) : UserStatus.USER_STATUS_UNSPECIFIED,
+        role: query.role ? roles.toProto(query.role) : Role.ROLE_UNSPECIFIED,
+        page: query.page,
+        pageSize: query.pageSize,
+      });
+      return { users: users.map(userToRest), total, page: query.page, pageSize: query.pageSize };
     },
   });
 

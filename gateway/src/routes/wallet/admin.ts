@@ -12,19 +12,29 @@ export function registerAdminWalletRoutes(api: Api, { clients }: WalletContext):
     method: 'get',
     path: '/api/admin/wallets',
     tag: 'Wallet administration',
-    summary: "Every user's wallet with its balance, paged, and the sum of all balances (administrators).",
+    summary:
+      "Every user's wallet with its balance, paged, optionally only usernames containing ?search, and the " +
+      'sum of all balances (administrators). A deleted user’s wallet is closed (isActive false).',
     access: 'admin',
     query: AdminWalletsQuery,
     response: z.object({
       wallets: z.array(AdminWalletViewSchema),
-      total: z.number().int(),
+      total: z.number().int().describe('How many wallets match the search'),
+      page: z.number().int(),
+      pageSize: z.number().int(),
       totalBalance: z.string().describe('Sum of every user wallet, rupees with two decimals'),
     }),
     async handler({ query }) {
-      const out = await clients.wallet.listWallets({ page: query.page, pageSize: query.pageSize });
+      const out = await clients.wallet.listWallets({
+        page: query.page,
+        pageSize: query.pageSize,
+        search: query.search ?? '',
+      });
       return {
         wallets: out.wallets.map(adminWalletToRest),
         total: out.total,
+        page: query.page,
+        pageSize: query.pageSize,
         totalBalance: formatMoney(out.totalBalancePaise),
       };
     },
@@ -35,8 +45,8 @@ export function registerAdminWalletRoutes(api: Api, { clients }: WalletContext):
     path: '/api/admin/transactions',
     tag: 'Wallet administration',
     summary:
-      "Every user's transactions (administrators): paged, optional status filter, sorted by date or " +
-      'amount (default date_desc), with the counts per status and the total balance.',
+      "Every user's transactions (administrators): paged, optional status and user filters, sorted by date " +
+      'or amount (default date_desc), with the counts per status, the total balance and the sum of completed amounts.',
     access: 'admin',
     query: AdminTransactionsQuery,
     response: z.object({
@@ -48,6 +58,7 @@ export function registerAdminWalletRoutes(api: Api, { clients }: WalletContext):
       completedCount: z.number().int(),
       failedCount: z.number().int(),
       totalBalance: z.string(),
+      completedAmount: z.string().describe('Sum of the amounts of every completed transaction, rupees'),
     }),
     async handler({ query }) {
       const out = await clients.wallet.listAllTransactions({
@@ -57,6 +68,7 @@ export function registerAdminWalletRoutes(api: Api, { clients }: WalletContext):
           ? transactionStatuses.toProto(query.status)
           : walletV1.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
         sort: transactionSorts.toProto(query.sort),
+        userId: query.userId ?? 0,
       });
       return {
         transactions: out.transactions.map(transactionToRest),
@@ -67,6 +79,7 @@ export function registerAdminWalletRoutes(api: Api, { clients }: WalletContext):
         completedCount: out.completedCount,
         failedCount: out.failedCount,
         totalBalance: formatMoney(out.totalBalancePaise),
+        completedAmount: formatMoney(out.completedAmountPaise),
       };
     },
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from './numbers';
+import { idParam, NUMBER_LIMITS } from './numbers';
 
 /**
  * REST shapes of spec §7 for accounts, sessions, profiles and passwords, with the spec's own
@@ -231,6 +231,14 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
+/** GET /api/admin/users: one page of the matching users and how many match. */
+export interface AdminUsersPage {
+  users: User[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
 /** What a product card shows of its manufacturer: all a non-admin gets from GET /api/users/{id}. */
 export const UserCardSchema = z.object({
   id: z.number().int(),
@@ -277,6 +285,31 @@ export const CheckUsernameParams = z.object({
 export const CheckUsernameResponseSchema = z.object({ isAvailable: z.boolean(), message: z.string() });
 
 export const UserIdParams = z.object({ id: idParam('User id') });
+
+/** GET /api/admin/users: the administrators' user list, searched, filtered and paged by the server. */
+export const AdminUsersQuery = z.object({
+  search: z
+    .string()
+    .trim()
+    .max(100, 'Search must be at most 100 characters')
+    .optional()
+    .describe('Case-insensitive part of the username, first name, last name or email'),
+  status: z.enum(USER_STATUSES, { error: 'Status must be pending, approved or rejected' }).optional(),
+  role: z.enum(USER_ROLES, { error: `Role must be one of ${USER_ROLES.join(', ')}` }).optional(),
+  page: z.coerce
+    .number({ error: 'Page must be a number' })
+    .int('Page must be a whole number')
+    .min(1, 'Page must be at least 1')
+    .max(NUMBER_LIMITS.pageMax, 'Page is too large')
+    .default(1),
+  pageSize: z.coerce
+    .number({ error: 'Page size must be a number' })
+    .int('Page size must be a whole number')
+    .min(1, 'Page size must be at least 1')
+    .max(NUMBER_LIMITS.pageSizeMax, `Page size must be at most ${NUMBER_LIMITS.pageSizeMax}`)
+    .default(20),
+});
+export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
 export const UserStatusParams = z.object({ userId: idParam('User id') });
 
 /** PATCH /api/users/{userId}/status: only pending users; rejection needs a reason (non-empty after trimming). */

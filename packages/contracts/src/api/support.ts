@@ -149,8 +149,17 @@ export interface QueryView {
   status: QueryStatusName;
   /** The latest reply; null before the first. */
   response: string | null;
+  /** Every reply sent, oldest first (the thread). */
+  replies: QueryReplyView[];
   createdAt: string;
   updatedAt: string;
+}
+
+export interface QueryReplyView {
+  response: string;
+  /** The status the reply moved the query to. */
+  status: QueryStatusName;
+  at: string;
 }
 
 /** GET /api/admin/queries: the page of the filter and the four cards' counts over every query. */

@@ -288,14 +288,31 @@ export const AdminTransactionsQuery = TransactionsQuery.extend({
   sort: z
     .enum(TRANSACTION_SORTS, { error: `Sort must be one of ${TRANSACTION_SORTS.join(', ')}` })
     .default('date_desc'),
+  userId: z.coerce
+    .number({ error: 'User id must be a number' })
+    .int('User id must be a whole number')
+    .min(1, 'User id must be positive')
+    .max(Number.MAX_SAFE_INTEGER, 'User id is too large')
+    .optional()
+    .describe("Only this user's transactions"),
 });
 export type AdminTransactionsQuery = z.infer<typeof AdminTransactionsQuery>;
+
+/** The administrators' search boxes: at most this many characters. */
+export const ADMIN_SEARCH_MAX_CHARS = 100;
 
 /** GET /api/admin/wallets. */
 export const AdminWalletsQuery = z.object({
   page: TransactionsQuery.shape.page,
   pageSize: AdminTransactionsQuery.shape.pageSize,
+  search: z
+    .string()
+    .trim()
+    .max(ADMIN_SEARCH_MAX_CHARS, `Search must be at most ${ADMIN_SEARCH_MAX_CHARS} characters`)
+    .optional()
+    .describe('Case-insensitive part of the username'),
 });
+export type AdminWalletsQuery = z.infer<typeof AdminWalletsQuery>;
 
 /** The optional Idempotency-Key header of money-moving calls (Stripe's semantics). */
 export const IdempotencyKeyHeader = z
@@ -349,6 +366,8 @@ export interface AdminTransactionsPage extends TransactionsPage {
   completedCount: number;
   failedCount: number;
   totalBalance: string;
+  /** The sum of the amounts of every completed transaction (whatever the filters). */
+  completedAmount: string;
 }
 
 export interface AdminWalletView {
@@ -362,6 +381,14 @@ export interface AdminWalletView {
   isPinSetup: boolean;
   lastTransactionAt: string | null;
   createdAt: string;
+}
+
+export interface AdminWalletsPage {
+  wallets: AdminWalletView[];
+  total: number;
+  page: number;
+  pageSize: number;
+  totalBalance: string;
 }
 
 export interface PaymentOrderView {

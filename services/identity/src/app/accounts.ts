@@ -20,7 +20,7 @@ import {
 } from '../domain/users';
 import { events } from '../events/events';
 import { mails } from '../mail/templates';
-import type { StoredUser } from '../store/users';
+import type { StoredUser, UserSearch } from '../store/users';
 import { bestEffort, type Deps, recordActivity } from './deps';
 
 /**
@@ -111,6 +111,9 @@ export function createAccounts(d: Deps) {
     },
 
     list: (status?: UserStatus) => d.users.list(status),
+
+    /** The administrators' paged, searchable list. */
+    search: (q: UserSearch) => d.users.search(q),
 
     /** Every user counted by status and by role (the dashboard): one indexed count each, no rows read. */
     async stats() {

@@ -1,3 +1,4 @@
+import { containsText } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import { USER_ROLES, USER_STATUSES, type UserRole } from '@qm/contracts/rest';
 import type { Decision, UserRecord, UserStatus } from '../domain/users';
@@ -56,6 +57,26 @@ userSchema.index({ status: 1 });
 userSchema.index({ role: 1 });
 
 export type UserStore = ReturnType<typeof createUserStore>;
+
+/** The administrators' user list: a text in the username, names or email, a status, a role, a page. */
+export interface UserSearch {
+  text?: string;
+  status?: UserStatus;
+  role?: UserRole;
+  page: number;
+  pageSize: number;
+}
+
+function searchFilter(q: UserSearch): Record<string, unknown> {
+  const filter: Record<string, unknown> = {};
+  if (q.status) filter.status = q.status;
+  if (q.role) filter.role = q.role;
+  const contains = containsText(q.text);
+  if (contains) {
+    filter.$or = ['username', 'firstName', 'lastName', 'email'].map((field) => ({ [field]: contains }));
+  }
+  return filter;
+}
 
 export function createUserStore(conn: Connection) {
   const Users = conn.model<StoredUser>('User', userSchema);
@@ -126,6 +147,20 @@ export function createUserStore(conn: Connection) {
         .sort({ id: 1 })
         .lean<StoredUser[]>()
         .exec();
+    },
+    /** One page of the users matching the administrators' search and filters, in id order, and their count. */
+    async search(q: UserSearch): Promise<{ users: StoredUser[]; total: number }> {
+      const filter = searchFilter(q);
+      const [users, total] = await Promise.all([
+        Users.find(filter)
+          .sort({ id: 1 })
+          .skip((q.page - 1) * q.pageSize)
+          .limit(q.pageSize)
+          .lean<StoredUser[]>()
+          .exec(),
+        Users.countDocuments(filter).exec(),
+      ]);
+      return { users, total };
     },
     /** Registrations whose Keycloak user was never linked (the process died in between). */
     unlinkedBefore(cutoff: Date): Promise<StoredUser[]> {

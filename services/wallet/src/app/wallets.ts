@@ -179,11 +179,11 @@ export function createWallets(d: WalletDeps) {
     },
 
     // ---- administrators ----------------------------------------------------------------------------
-    async listWallets(caller: Caller | undefined, page: number, pageSize: number) {
+    async listWallets(caller: Caller | undefined, page: number, pageSize: number, search?: string) {
       assertAdmin(caller);
       const [wallets, total, totalBalance] = await Promise.all([
-        accounts.list((page - 1) * pageSize, pageSize),
-        accounts.countUsers(),
+        accounts.list((page - 1) * pageSize, pageSize, search),
+        accounts.countUsers(search),
         totalUserBalance(accounts),
       ]);
       return { wallets, total, totalBalance };
@@ -195,14 +195,16 @@ export function createWallets(d: WalletDeps) {
       pageSize: number,
       sort: HistorySort,
       status?: TransactionStatusName,
+      userId?: number,
     ) {
       assertAdmin(caller);
-      const [list, counts, totalBalance] = await Promise.all([
-        history.all(page, pageSize, sort, status),
+      const [list, counts, totalBalance, completedAmount] = await Promise.all([
+        history.all(page, pageSize, sort, status, userId),
         history.countByStatus(),
         totalUserBalance(accounts),
+        history.completedAmount(),
       ]);
-      return { ...list, ...counts, totalBalance };
+      return { ...list, ...counts, totalBalance, completedAmount };
     },
   };
 }

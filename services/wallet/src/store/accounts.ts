@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, nextSequence } from '@qm/platform';
+import { containsText, isDuplicateKeyError, nextSequence } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import { type AccountId, isUserAccount, marker } from '../domain/ledger';
 
@@ -85,6 +85,12 @@ const newAccount = async (
   createdAt: new Date(),
   updatedAt: new Date(),
 });
+
+/** User wallets, optionally only those whose username contains the search (any case). */
+function userWallets(search?: string): Record<string, unknown> {
+  const username = containsText(search);
+  return username ? { kind: 'user', username } : { kind: 'user' };
+}
 
 export function createAccountStore(conn: Connection) {
   const Accounts = conn.model<Account>('Account', accountSchema);
@@ -226,9 +232,12 @@ export function createAccountStore(conn: Connection) {
       await Accounts.updateOne({ _id: id }, { $pullAll: { applied: markers } });
     },
 
-    list: (skip: number, limit: number) =>
-      Accounts.find({ kind: 'user' }).sort({ walletId: 1 }).skip(skip).limit(limit).lean<Account[]>().exec(),
-    countUsers: () => Accounts.countDocuments({ kind: 'user' }).exec(),
+    /** User wallets in wallet order, optionally only those whose username contains `search`. */
+    list: (skip: number, limit: number, search?: string) =>
+      Accounts.find(userWallets(search), null, { sort: { walletId: 1 }, skip, limit })
+        .lean<Account[]>()
+        .exec(),
+    countUsers: (search?: string) => Accounts.countDocuments(userWallets(search)).exec(),
     clearing: () => Accounts.find({ kind: 'clearing' }).lean<Account[]>().exec(),
   };
 }

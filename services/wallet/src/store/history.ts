@@ -164,9 +164,23 @@ export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
       return sortedPage({ userId, status }, { field: 'createdAt', direction: -1 }, page, pageSize, undefined);
     },
 
-    /** Every line (administrators), filtered and sorted. */
-    all: (page: number, pageSize: number, sort: HistorySort, status?: TransactionStatusName) =>
-      sortedPage(status ? { status } : {}, sort, page, pageSize),
+    /** Every line (administrators), or one user's, filtered and sorted. */
+    all: (
+      page: number,
+      pageSize: number,
+      sort: HistorySort,
+      status?: TransactionStatusName,
+      userId?: number,
+    ) => sortedPage({ ...(status ? { status } : {}), ...(userId ? { userId } : {}) }, sort, page, pageSize),
+
+    /** The sum of the amounts of every completed line (paise). */
+    async completedAmount(): Promise<number> {
+      const [out] = await Lines.aggregate<{ total: number }>([
+        { $match: { status: 'completed' } },
+        { $group: { _id: null, total: { $sum: '$amount' } } },
+      ]).exec();
+      return out?.total ?? 0;
+    },
 
     /**
      * Lines per status. Pending and failed lines are few and counted by index; completed ones are

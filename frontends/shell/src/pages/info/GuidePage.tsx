@@ -25,7 +25,8 @@ const ROLES: { title: string; icon: Icon; items: string[] }[] = [
     icon: IconShieldCheck,
     items: [
       'Approve or reject registrations (a rejection needs a reason, which is emailed).',
-      'Oversee products, orders, transactions and wallets from the dashboard.',
+      'Oversee products, orders, transactions and wallets from the dashboard; Admin → Wallets lists every wallet with its balance, money on hold and last movement, and opens that user’s transactions.',
+      'Find users by name, username or email under Admin → Users, filtered by status and role.',
       'Answer support queries and browse the activity log of every user.',
     ],
   },

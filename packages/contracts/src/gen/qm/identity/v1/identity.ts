@@ -469,10 +469,20 @@ export interface GetUserResponse {
 export interface ListUsersRequest {
   /** Unspecified lists every status. */
   status: UserStatus;
+  /** Case-insensitive part of the username, first name, last name or email; empty matches everyone. */
+  search: string;
+  /** Unspecified lists every role. */
+  role: Role;
+  /** 0: every matching user (no paging); otherwise 1-based with page_size. */
+  page: number;
+  /** 1..100 when page is set. */
+  pageSize: number;
 }
 
 export interface ListUsersResponse {
   users: User[];
+  /** How many users match (every page). */
+  total: number;
 }
 
 export interface UpdateUserStatusRequest {
@@ -4795,13 +4805,25 @@ export const GetUserResponse: MessageFns<GetUserResponse> = {
 };
 
 function createBaseListUsersRequest(): ListUsersRequest {
-  return { status: 0 };
+  return { status: 0, search: "", role: 0, page: 0, pageSize: 0 };
 }
 
 export const ListUsersRequest: MessageFns<ListUsersRequest> = {
   encode(message: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.status !== 0) {
       writer.uint32(8).int32(message.status);
+    }
+    if (message.search !== "") {
+      writer.uint32(18).string(message.search);
+    }
+    if (message.role !== 0) {
+      writer.uint32(24).int32(message.role);
+    }
+    if (message.page !== 0) {
+      writer.uint32(32).int32(message.page);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(40).int32(message.pageSize);
     }
     return writer;
   },
@@ -4827,6 +4849,38 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.status = reader.int32() as any;
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.search = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4840,13 +4894,35 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
   },
 
   fromJSON(object: any): ListUsersRequest {
-    return { status: isSet(object.status) ? userStatusFromJSON(object.status) : 0 };
+    return {
+      status: isSet(object.status) ? userStatusFromJSON(object.status) : 0,
+      search: isSet(object.search) ? globalThis.String(object.search) : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : 0,
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+    };
   },
 
   toJSON(message: ListUsersRequest): unknown {
     const obj: any = {};
     if (message.status !== 0) {
       obj.status = userStatusToJSON(message.status);
+    }
+    if (message.search !== "") {
+      obj.search = message.search;
+    }
+    if (message.role !== 0) {
+      obj.role = roleToJSON(message.role);
+    }
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
     }
     return obj;
   },
@@ -4857,18 +4933,25 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
   fromPartial<I extends Exact<DeepPartial<ListUsersRequest>, I>>(object: I): ListUsersRequest {
     const message = createBaseListUsersRequest();
     message.status = object.status ?? 0;
+    message.search = object.search ?? "";
+    message.role = object.role ?? 0;
+    message.page = object.page ?? 0;
+    message.pageSize = object.pageSize ?? 0;
     return message;
   },
 };
 
 function createBaseListUsersResponse(): ListUsersResponse {
-  return { users: [] };
+  return { users: [], total: 0 };
 }
 
 export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   encode(message: ListUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.users) {
       User.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
     }
     return writer;
   },
@@ -4894,6 +4977,14 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
             message.users.push(User.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4907,13 +4998,19 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   },
 
   fromJSON(object: any): ListUsersResponse {
-    return { users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [] };
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
   },
 
   toJSON(message: ListUsersResponse): unknown {
     const obj: any = {};
     if (message.users?.length) {
       obj.users = message.users.map((e) => User.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
     }
     return obj;
   },
@@ -4924,6 +5021,7 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   fromPartial<I extends Exact<DeepPartial<ListUsersResponse>, I>>(object: I): ListUsersResponse {
     const message = createBaseListUsersResponse();
     message.users = object.users?.map((e) => User.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
     return message;
   },
 };

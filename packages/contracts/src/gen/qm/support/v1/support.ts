@@ -76,6 +76,16 @@ export interface Query {
   /** ISO 8601. */
   createdAt: string;
   updatedAt: string;
+  /** Every reply sent, oldest first (the thread). */
+  replies: QueryReply[];
+}
+
+/** One reply an administrator sent, and the status it moved the query to. */
+export interface QueryReply {
+  response: string;
+  status: QueryStatus;
+  /** ISO 8601. */
+  at: string;
 }
 
 export interface SubmitQueryRequest {
@@ -132,6 +142,7 @@ function createBaseQuery(): Query {
     response: "",
     createdAt: "",
     updatedAt: "",
+    replies: [],
   };
 }
 
@@ -163,6 +174,9 @@ export const Query: MessageFns<Query> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(74).string(message.updatedAt);
+    }
+    for (const v of message.replies) {
+      QueryReply.encode(v!, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -252,6 +266,14 @@ export const Query: MessageFns<Query> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.replies.push(QueryReply.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -287,6 +309,9 @@ export const Query: MessageFns<Query> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      replies: globalThis.Array.isArray(object?.replies)
+        ? object.replies.map((e: any) => QueryReply.fromJSON(e))
+        : [],
     };
   },
 
@@ -319,6 +344,9 @@ export const Query: MessageFns<Query> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.replies?.length) {
+      obj.replies = message.replies.map((e) => QueryReply.toJSON(e));
+    }
     return obj;
   },
 
@@ -336,6 +364,108 @@ export const Query: MessageFns<Query> = {
     message.response = object.response ?? "";
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.replies = object.replies?.map((e) => QueryReply.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseQueryReply(): QueryReply {
+  return { response: "", status: 0, at: "" };
+}
+
+export const QueryReply: MessageFns<QueryReply> = {
+  encode(message: QueryReply, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.response !== "") {
+      writer.uint32(10).string(message.response);
+    }
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
+    }
+    if (message.at !== "") {
+      writer.uint32(26).string(message.at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): QueryReply {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseQueryReply();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.response = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): QueryReply {
+    return {
+      response: isSet(object.response) ? globalThis.String(object.response) : "",
+      status: isSet(object.status) ? queryStatusFromJSON(object.status) : 0,
+      at: isSet(object.at) ? globalThis.String(object.at) : "",
+    };
+  },
+
+  toJSON(message: QueryReply): unknown {
+    const obj: any = {};
+    if (message.response !== "") {
+      obj.response = message.response;
+    }
+    if (message.status !== 0) {
+      obj.status = queryStatusToJSON(message.status);
+    }
+    if (message.at !== "") {
+      obj.at = message.at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<QueryReply>, I>>(base?: I): QueryReply {
+    return QueryReply.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<QueryReply>, I>>(object: I): QueryReply {
+    const message = createBaseQueryReply();
+    message.response = object.response ?? "";
+    message.status = object.status ?? 0;
+    message.at = object.at ?? "";
     return message;
   },
 };

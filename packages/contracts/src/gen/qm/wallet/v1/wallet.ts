@@ -436,6 +436,8 @@ export interface VoidPendingTransferResponse {
 export interface ListWalletsRequest {
   page: number;
   pageSize: number;
+  /** Case-insensitive part of the username; empty lists every wallet. */
+  search: string;
 }
 
 export interface ListWalletsResponse {
@@ -452,6 +454,8 @@ export interface ListAllTransactionsRequest {
   status: TransactionStatus;
   /** Unspecified: newest first. */
   sort: TransactionSort;
+  /** 0: every user's lines; otherwise only this user's. */
+  userId: number;
 }
 
 export interface ListAllTransactionsResponse {
@@ -462,6 +466,8 @@ export interface ListAllTransactionsResponse {
   failedCount: number;
   /** Sum of every user wallet's posted balance (the Total Balance card). */
   totalBalancePaise: number;
+  /** Sum of the amounts of every completed line (the dashboard's Transactions card). */
+  completedAmountPaise: number;
 }
 
 export interface GetMoneyStatsRequest {
@@ -3916,7 +3922,7 @@ export const VoidPendingTransferResponse: MessageFns<VoidPendingTransferResponse
 };
 
 function createBaseListWalletsRequest(): ListWalletsRequest {
-  return { page: 0, pageSize: 0 };
+  return { page: 0, pageSize: 0, search: "" };
 }
 
 export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
@@ -3926,6 +3932,9 @@ export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
     }
     if (message.pageSize !== 0) {
       writer.uint32(16).int32(message.pageSize);
+    }
+    if (message.search !== "") {
+      writer.uint32(26).string(message.search);
     }
     return writer;
   },
@@ -3959,6 +3968,14 @@ export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
             message.pageSize = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.search = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3979,6 +3996,7 @@ export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
         : isSet(object.page_size)
         ? globalThis.Number(object.page_size)
         : 0,
+      search: isSet(object.search) ? globalThis.String(object.search) : "",
     };
   },
 
@@ -3990,6 +4008,9 @@ export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
     if (message.pageSize !== 0) {
       obj.pageSize = Math.round(message.pageSize);
     }
+    if (message.search !== "") {
+      obj.search = message.search;
+    }
     return obj;
   },
 
@@ -4000,6 +4021,7 @@ export const ListWalletsRequest: MessageFns<ListWalletsRequest> = {
     const message = createBaseListWalletsRequest();
     message.page = object.page ?? 0;
     message.pageSize = object.pageSize ?? 0;
+    message.search = object.search ?? "";
     return message;
   },
 };
@@ -4110,7 +4132,7 @@ export const ListWalletsResponse: MessageFns<ListWalletsResponse> = {
 };
 
 function createBaseListAllTransactionsRequest(): ListAllTransactionsRequest {
-  return { page: 0, pageSize: 0, status: 0, sort: 0 };
+  return { page: 0, pageSize: 0, status: 0, sort: 0, userId: 0 };
 }
 
 export const ListAllTransactionsRequest: MessageFns<ListAllTransactionsRequest> = {
@@ -4126,6 +4148,9 @@ export const ListAllTransactionsRequest: MessageFns<ListAllTransactionsRequest> 
     }
     if (message.sort !== 0) {
       writer.uint32(32).int32(message.sort);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(40).int64(message.userId);
     }
     return writer;
   },
@@ -4175,6 +4200,14 @@ export const ListAllTransactionsRequest: MessageFns<ListAllTransactionsRequest> 
             message.sort = reader.int32() as any;
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4197,6 +4230,11 @@ export const ListAllTransactionsRequest: MessageFns<ListAllTransactionsRequest> 
         : 0,
       status: isSet(object.status) ? transactionStatusFromJSON(object.status) : 0,
       sort: isSet(object.sort) ? transactionSortFromJSON(object.sort) : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
     };
   },
 
@@ -4214,6 +4252,9 @@ export const ListAllTransactionsRequest: MessageFns<ListAllTransactionsRequest> 
     if (message.sort !== 0) {
       obj.sort = transactionSortToJSON(message.sort);
     }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
     return obj;
   },
 
@@ -4226,12 +4267,21 @@ export const ListAllTransactionsRequest: MessageFns<ListAllTransactionsRequest> 
     message.pageSize = object.pageSize ?? 0;
     message.status = object.status ?? 0;
     message.sort = object.sort ?? 0;
+    message.userId = object.userId ?? 0;
     return message;
   },
 };
 
 function createBaseListAllTransactionsResponse(): ListAllTransactionsResponse {
-  return { transactions: [], total: 0, pendingCount: 0, completedCount: 0, failedCount: 0, totalBalancePaise: 0 };
+  return {
+    transactions: [],
+    total: 0,
+    pendingCount: 0,
+    completedCount: 0,
+    failedCount: 0,
+    totalBalancePaise: 0,
+    completedAmountPaise: 0,
+  };
 }
 
 export const ListAllTransactionsResponse: MessageFns<ListAllTransactionsResponse> = {
@@ -4253,6 +4303,9 @@ export const ListAllTransactionsResponse: MessageFns<ListAllTransactionsResponse
     }
     if (message.totalBalancePaise !== 0) {
       writer.uint32(48).int64(message.totalBalancePaise);
+    }
+    if (message.completedAmountPaise !== 0) {
+      writer.uint32(56).int64(message.completedAmountPaise);
     }
     return writer;
   },
@@ -4318,6 +4371,14 @@ export const ListAllTransactionsResponse: MessageFns<ListAllTransactionsResponse
             message.totalBalancePaise = longToNumber(reader.int64());
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.completedAmountPaise = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4356,6 +4417,11 @@ export const ListAllTransactionsResponse: MessageFns<ListAllTransactionsResponse
         : isSet(object.total_balance_paise)
         ? globalThis.Number(object.total_balance_paise)
         : 0,
+      completedAmountPaise: isSet(object.completedAmountPaise)
+        ? globalThis.Number(object.completedAmountPaise)
+        : isSet(object.completed_amount_paise)
+        ? globalThis.Number(object.completed_amount_paise)
+        : 0,
     };
   },
 
@@ -4379,6 +4445,9 @@ export const ListAllTransactionsResponse: MessageFns<ListAllTransactionsResponse
     if (message.totalBalancePaise !== 0) {
       obj.totalBalancePaise = Math.round(message.totalBalancePaise);
     }
+    if (message.completedAmountPaise !== 0) {
+      obj.completedAmountPaise = Math.round(message.completedAmountPaise);
+    }
     return obj;
   },
 
@@ -4393,6 +4462,7 @@ export const ListAllTransactionsResponse: MessageFns<ListAllTransactionsResponse
     message.completedCount = object.completedCount ?? 0;
     message.failedCount = object.failedCount ?? 0;
     message.totalBalancePaise = object.totalBalancePaise ?? 0;
+    message.completedAmountPaise = object.completedAmountPaise ?? 0;
     return message;
   },
 };
