@@ -194,7 +194,14 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
       };
     },
     async pendingUsers(limit) {
-      const { users } = await identity.listUsers({ status: userStatuses.toProto('pending') });
+      // Every pending user (page 0: no paging), so the count and the oldest are exact.
+      const { users } = await identity.listUsers({
+        status: userStatuses.toProto('pending'),
+        search: '',
+        role: identityV1.Role.ROLE_UNSPECIFIED,
+        page: 0,
+        pageSize: 0,
+      });
       const oldestFirst = [...users].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id - b.id);
       return {
         total: users.length,
