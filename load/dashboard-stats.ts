@@ -13,8 +13,8 @@ import {
   ensureIndexes,
   feedCounterId,
   feedFields,
-  indexBackendFor,
-  orderedReaderFor,
+  openStoreEngine,
+  storeEngineOfStack,
   sequencesOf,
 } from '../packages/platform/src';
 import { statsWindow } from '../packages/contracts/src/api/stats';
@@ -23,7 +23,11 @@ import type { OrderRecord } from '../services/orders/src/domain/order';
 import { ALL_ORDERS, createOrderStore } from '../services/orders/src/store/orders';
 
 const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-const PG_URL = process.env.FERRETDB_POSTGRESQL_URL;
+const ENGINE = storeEngineOfStack({
+  ...process.env,
+  FERRETDB_POSTGRESQL_URL: process.env.FERRETDB_POSTGRESQL_URL ?? '',
+});
+const PG_URL = ENGINE.postgresqlUrl;
 const SIZES = (process.env.DASHBOARD_SIZES ?? '1000,10000,30000').split(',').map(Number);
 const OLDER = Number(process.env.DASHBOARD_OLDER ?? 20_000);
 const SAMPLES = Number(process.env.DASHBOARD_SAMPLES ?? 10);
@@ -67,11 +71,10 @@ function order(id: number, at: Date): Record<string, unknown> {
 
 async function run(size: number) {
   const conn = await connectMongo(MONGO_URL, `qm_bench_dashboard_${Date.now()}`, { maxPoolSize: 10 });
-  const backend = indexBackendFor(PG_URL);
-  const ordered = orderedReaderFor(PG_URL);
+  const engine = await openStoreEngine(conn, ENGINE);
   try {
-    const orders = createOrderStore(conn, ordered);
-    await ensureIndexes(conn, backend);
+    const orders = createOrderStore(conn);
+    await ensureIndexes(conn);
     const now = Date.now();
     const since = statsWindow(new Date(now), 30).since.getTime();
     const total = OLDER + size;
@@ -124,8 +127,7 @@ async function run(size: number) {
   } finally {
     await conn.dropDatabase().catch(() => undefined);
     await conn.close();
-    await backend?.close();
-    await ordered?.close();
+    await engine.close();
   }
 }
 

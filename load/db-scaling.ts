@@ -17,12 +17,17 @@ import {
   feedCounterId,
   feedFields,
   feedsOf,
-  indexBackendFor,
+  openStoreEngine,
+  storeEngineOfStack,
   sequencesOf,
 } from '../packages/platform/src';
 
 const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-const PG_URL = process.env.FERRETDB_POSTGRESQL_URL;
+const ENGINE = storeEngineOfStack({
+  ...process.env,
+  FERRETDB_POSTGRESQL_URL: process.env.FERRETDB_POSTGRESQL_URL ?? '',
+});
+const PG_URL = ENGINE.postgresqlUrl;
 const SIZES = (process.env.DB_SCALING_SIZES ?? '10000,100000,1000000').split(',').map(Number);
 const SAMPLES = Number(process.env.DB_SCALING_SAMPLES ?? 200);
 const OWNERS = 1000;
@@ -70,9 +75,9 @@ async function timed(samples: number, fn: (i: number) => Promise<unknown>) {
 
 async function main() {
   const conn = await connectMongo(MONGO_URL, DB, { maxPoolSize: 1 });
-  const backend = indexBackendFor(PG_URL);
+  const engine = await openStoreEngine(conn, ENGINE);
   const Entries = conn.model<Entry>('entries', schema);
-  await ensureIndexes(conn, backend);
+  await ensureIndexes(conn);
   const feeds = feedsOf(conn, Entries, { owner: (e) => e.owner });
   const seqs = new Map<string, number>();
   const rows: Record<string, string | number>[] = [];
@@ -152,7 +157,7 @@ async function main() {
   } finally {
     await conn.dropDatabase().catch(() => undefined);
     await conn.close();
-    await backend?.close();
+    await engine.close();
   }
 
   console.log(`\ndb-scaling: ${PG_URL ? 'FerretDB on PostgreSQL' : MONGO_URL}, ${SAMPLES} samples per read`);

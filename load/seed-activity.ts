@@ -19,8 +19,7 @@ import {
   ensureIndexes,
   feedCounterId,
   feedFields,
-  ferretdbTableOf,
-  indexBackendFor,
+  engineOf,
   sequencesOf,
 } from '../packages/platform/src';
 import { toRecord } from '../services/activity/src/domain/activity';
@@ -31,7 +30,8 @@ import {
   registerActivityModel,
   toDoc,
 } from '../services/activity/src/store/activities';
-import { ensureSearchIndexes } from '../services/activity/src/store/search';
+import { ferretdbTableOf } from '../packages/platform/src/store/engine/ferretdb-postgresql/sql';
+import { createActivitySearch } from '../services/activity/src/store/search';
 import { STACK_POSTGRES_URL, useStackSequences } from './lib/stack-sequences';
 
 const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
@@ -146,16 +146,10 @@ async function main() {
 
     // Indexes once, over the loaded table.
     const indexed = Date.now();
-    const backend = indexBackendFor(pgUrl);
-    try {
-      await ensureIndexes(conn, backend);
-    } finally {
-      await backend?.close();
-    }
-    if (pgUrl) {
-      await ensureSearchIndexes(conn, pgUrl);
-      await analyze(pgUrl, conn.name);
-    }
+    await ensureIndexes(conn);
+    // The search's own indexes, as the activity service makes them at start.
+    await (await createActivitySearch(engineOf(conn))).close();
+    if (pgUrl) await analyze(pgUrl, conn.name);
     console.log(`seed-activity: indexes built in ${((Date.now() - indexed) / 1000).toFixed(1)} s`);
   } finally {
     await closeSequences();
@@ -165,7 +159,7 @@ async function main() {
 
 /**
  * Every index of the collection's table but its primary key goes while loading (a running service
- * may have created them); ensureIndexes and ensureSearchIndexes build them again at the end.
+ * may have created them); ensureIndexes and the search build them again at the end.
  */
 async function dropSearchIndexes(pgUrl: string | undefined, db: string) {
   if (!pgUrl) return;

@@ -7,7 +7,7 @@
 // FERRETDB_POSTGRESQL_URL (default: as `make dev` sets it; the indexes FerretDB can use, docs/adr/004,
 // and the counters, docs/adr/020; empty for a real MongoDB).
 import { parseArgs } from 'node:util';
-import { connectMongo, ensureIndexes, indexBackendFor } from '../packages/platform/src';
+import { connectMongo, ensureIndexes } from '../packages/platform/src';
 import { registerWalletModels } from './ledger/models';
 import { seedLedger } from './ledger/seed';
 import { STACK_POSTGRES_URL, useStackSequences } from './lib/stack-sequences';
@@ -35,11 +35,10 @@ async function main() {
 
   // Inserts of distinct new documents go to four collections at once; no update races on FerretDB.
   const conn = await connectMongo(url, process.env.MONGO_DB ?? 'qm_wallet', { maxPoolSize: 4 });
-  const backend = indexBackendFor(pgUrl);
   const closeSequences = await useStackSequences(conn);
   try {
     registerWalletModels(conn);
-    await ensureIndexes(conn, backend);
+    await ensureIndexes(conn);
     const r = await seedLedger(conn, { entries, users, provider: values.provider, seed, log: console.log });
     console.log(
       `seed-ledger: ${r.entries} entries, ${r.transfers} transfers (${r.topups} top-ups), ` +
@@ -49,7 +48,6 @@ async function main() {
   } finally {
     await closeSequences();
     await conn.close();
-    await backend?.close();
   }
 }
 

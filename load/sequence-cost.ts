@@ -4,7 +4,8 @@
 // process, FerretDB and PostgreSQL spent per call. Needs the local stack's databases (`make dev`).
 //
 //   npm run bench:sequences [-- N]        (N=2000; loopback databases only)
-import { collectionSequences, connectMongo, keepSequencesInPostgres, nextSequence } from '@qm/platform';
+import { connectMongo, LOCAL_POSTGRESQL_URL, nextSequence, openStoreEngine } from '@qm/platform';
+import { collectionSequences } from '@qm/platform/src/store/engine/mongodb';
 import { INFRA } from '@qm/testkit';
 
 const N = Math.max(100, Number(process.argv[2] || 2000));
@@ -31,17 +32,18 @@ async function measure(label: string, take: (i: number) => Promise<number>) {
 }
 
 async function main() {
-  for (const url of [INFRA.MONGO_URL, INFRA.FERRETDB_POSTGRESQL_URL])
+  const pgUrl = INFRA.STORE_ENGINE.postgresqlUrl ?? LOCAL_POSTGRESQL_URL;
+  for (const url of [INFRA.MONGO_URL, pgUrl])
     if (!LOOPBACK.test(url)) throw new Error(`refusing to measure anything but loopback: ${url}`);
   const conn = await connectMongo(INFRA.MONGO_URL, `qm_sequence_cost_${Date.now().toString(36)}`);
   try {
     const viaCollection = collectionSequences(conn);
     await measure('counters collection', (i) => viaCollection.next(`feed:x:owner:${i % OWNERS}`));
-    const close = await keepSequencesInPostgres(conn, INFRA.FERRETDB_POSTGRESQL_URL);
+    const engine = await openStoreEngine(conn, { engine: 'ferretdb-postgresql', postgresqlUrl: pgUrl });
     try {
       await measure('PostgreSQL table   ', (i) => nextSequence(conn, `feed:x:owner:${i % OWNERS}`));
     } finally {
-      await close();
+      await engine.close();
     }
   } finally {
     await conn.dropDatabase();

@@ -185,6 +185,9 @@ function ownServiceChecks(o, c, at, add, { named, services }, component, svc) {
   };
   for (const key of ['MONGO_URL', 'NATS_URL', 'NODE_ENV']) if (!env[key]) add(`${at}: no ${key}`);
   if (env.MONGO_DB !== `qm_${component}`) add(`${at}: MONGO_DB is ${env.MONGO_DB}, not qm_${component}`);
+  // The chart runs the MongoDB engine (docs/adr/024): the MongoDB API and no PostgreSQL URL.
+  if (env.QM_STORE_ENGINE !== 'mongodb') add(`${at}: QM_STORE_ENGINE is ${env.QM_STORE_ENGINE}, not mongodb`);
+  if ('FERRETDB_POSTGRESQL_URL' in env) add(`${at}: has FERRETDB_POSTGRESQL_URL`);
   if (svc.kind === 'grpc' && env.GRPC_PORT !== String(svc.port)) add(`${at}: GRPC_PORT is not ${svc.port}`);
   // Services bind loopback unless told otherwise; in a pod they must listen on its network.
   if (svc.kind === 'grpc' && env.GRPC_HOST !== '0.0.0.0') add(`${at}: GRPC_HOST is not 0.0.0.0`);

@@ -3,7 +3,8 @@
 //   1. provision tools (cached under ~/.cache/quartermaster) and npm dependencies
 //   2. static checks: generated code, types, lint, formatting
 //   3. unit tests
-//   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir
+//   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir,
+//      then a second pass on the chart's path: the MongoDB store engine, no PostgreSQL URL (docs/adr/024)
 //   5. the frontends built and the whole stack in production mode on another fresh data dir, and
 //      the browser journeys (headless Chromium), the landing page's JavaScript size and the API
 //      fuzzer (schemathesis) against it
@@ -17,6 +18,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { durationMs, replicaTargets, runChaos, targetsFrom } from './chaos/run.mjs';
+import { MONGODB_PATH_ENV, mongodbPathJestArgs } from './mongodb-path.mjs';
 import { createLogger } from './stack/log.mjs';
 import { needsNpmInstall, npmInstall, POSTGRES_URL, ROOT, startStack } from './stack/index.mjs';
 
@@ -27,6 +29,7 @@ const LIMITS = {
   static: 10 * MINUTE,
   unit: 10 * MINUTE,
   integration: 30 * MINUTE,
+  integrationMongodbPath: 20 * MINUTE,
   build: 15 * MINUTE,
   journey: 10 * MINUTE,
   landingJs: 2 * MINUTE,
@@ -222,6 +225,16 @@ async function integration() {
     await jest('integration', ['--selectProjects', 'integration', '--runInBand'], LIMITS.integration, {
       FERRETDB_POSTGRESQL_URL: POSTGRES_URL,
     });
+    // The same infrastructure: the services' databases are new per test either way.
+    section("integration tests, MongoDB engine (the chart's path: no PostgreSQL URL, docs/adr/024)");
+    const started = Date.now();
+    await jest(
+      'integration-mongodb-path',
+      mongodbPathJestArgs(),
+      LIMITS.integrationMongodbPath,
+      MONGODB_PATH_ENV,
+    );
+    console.log(`integration-mongodb-path took ${Math.round((Date.now() - started) / 1000)} s`);
   });
 }
 

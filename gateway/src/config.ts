@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
+  chooseStoreEngine,
   ConfigError,
   DEV_CALLER_SIGNING_KEY,
   parseConfig,
   port,
   serviceEnv,
   signingKeyFrom,
+  storeEngineEnv,
   tracingEnv,
 } from '@qm/platform';
 import { SERVICE_NAMES, type ServiceName } from '@qm/roster';
@@ -61,7 +63,8 @@ export const gatewayEnv = {
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
     .default('mongodb://127.0.0.1:27017'),
   MONGO_DB: z.string().min(1).default('qm_gateway'),
-  FERRETDB_POSTGRESQL_URL: serviceEnv.FERRETDB_POSTGRESQL_URL,
+  /** The store engine of the gateway's database (docs/adr/024). */
+  ...storeEngineEnv,
   NATS_URL: z
     .string()
     .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')
@@ -112,6 +115,8 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET),
     TRUSTED_PROXIES: c.TRUSTED_PROXIES ?? (c.NODE_ENV === 'production' ? [] : LOOPBACK),
     callerSigningKey: callerSigningKey(c.NODE_ENV, c.CALLER_SIGNING_KEY),
+    // Chosen once, here (docs/adr/024).
+    storeEngine: chooseStoreEngine(c),
   };
 }
 

@@ -34,7 +34,7 @@ async function main() {
   const rateLimits = mongoHitCounter({
     url: config.MONGO_URL,
     db: config.MONGO_DB,
-    ferretdbPostgresqlUrl: config.FERRETDB_POSTGRESQL_URL,
+    engine: config.storeEngine,
   });
   const { app, metrics, upgrade } = createApp({ config, log, clients, sessions, live, rateLimits });
 

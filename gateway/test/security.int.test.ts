@@ -28,8 +28,7 @@ async function signIns(n: number, attempt: (i: number) => Promise<Response>): Pr
   return statuses;
 }
 
-const counterOn = (db: string) =>
-  mongoHitCounter({ url: INFRA.MONGO_URL, db, ferretdbPostgresqlUrl: INFRA.FERRETDB_POSTGRESQL_URL });
+const counterOn = (db: string) => mongoHitCounter({ url: INFRA.MONGO_URL, db, engine: INFRA.STORE_ENGINE });
 
 describe('rate limits: which address counts (TRUSTED_PROXIES)', () => {
   const started: Gateway[] = [];

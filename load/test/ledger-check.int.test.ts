@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { INFRA, testLog, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
-import { connectMongo, ensureIndexes, indexBackendFor } from '../../packages/platform/src';
+import { connectMongo, ensureIndexes, openStoreEngine, type StoreEngine } from '../../packages/platform/src';
 import { createLedger, type TransferRequest } from '../../services/wallet/src/app/ledger';
 import { checkLedger, type BreakKind, resultLine, TOPUPS } from '../ledger/check';
 import { registerWalletModels } from '../ledger/models';
@@ -17,17 +17,18 @@ const ROOT = path.join(__dirname, '../..');
 let conn: Connection;
 let stores: ReturnType<typeof registerWalletModels>;
 
-const backend = indexBackendFor(INFRA.FERRETDB_POSTGRESQL_URL);
+let engine: StoreEngine;
 beforeEach(async () => {
   conn = await connectMongo(INFRA.MONGO_URL, uniqueName('qm_ledger_check'));
+  engine = await openStoreEngine(conn, INFRA.STORE_ENGINE);
   stores = registerWalletModels(conn);
-  await ensureIndexes(conn, backend);
+  await ensureIndexes(conn);
 });
 afterEach(async () => {
   await conn.dropDatabase().catch(() => undefined);
+  await engine.close();
   await conn.close();
 });
-afterAll(() => backend?.close());
 
 const db = () => conn.db!;
 const seed = () => seedLedger(conn, { entries: 400, users: 6, seed: 7 });

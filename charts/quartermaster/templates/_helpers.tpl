@@ -220,6 +220,7 @@ Keys that come from the Secret are left out; so are empty values.
   "NATS_URL" (include "qm.natsUrl" $root)
   "EVENTS_PREFIX" $root.Values.nats.eventsPrefix
   "MONGO_MAX_POOL_SIZE" $root.Values.mongodb.maxPoolSize
+  "QM_STORE_ENGINE" $root.Values.mongodb.storeEngine
   "PUBLIC_URL" (include "qm.publicUrl" $root)
 }}
 {{- with $root.Values.global.faults }}

@@ -300,8 +300,8 @@ export function createApi(router: Router, opts: { counters?: HitCounter } = {}):
 }
 
 /**
- * No text with U+0000 gets past the gateway: nothing we store can hold it (PostgreSQL's jsonb, behind
- * the local FerretDB, refuses it), so it would otherwise surface as a 500 from deep inside a service.
+ * No text with U+0000 gets past the gateway: not every store engine can hold it (the local engine's
+ * storage refuses it, docs/adr/024), so it would otherwise surface as a 500 from deep inside a service.
  */
 export function refuseNulCharacters(value: unknown, depth = 0): void {
   if (typeof value === 'string') {

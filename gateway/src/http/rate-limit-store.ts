@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { connectMongo, indexBackendFor, isDuplicateKeyError } from '@qm/platform';
+import {
+  connectMongo,
+  ensureCollectionIndexes,
+  isDuplicateKeyError,
+  openStoreEngine,
+  type StoreEngineChoice,
+} from '@qm/platform';
 
 type Connection = Awaited<ReturnType<typeof connectMongo>>;
 
@@ -37,15 +43,16 @@ export const RATE_LIMIT_COLLECTION = 'rate_limits';
 const MAX_RACES = 5;
 
 /**
- * The counters in MongoDB (FerretDB v1 locally). Expired windows are deleted by a periodic sweep,
- * not a TTL index, which FerretDB v1 does not honour; a window past its end is restarted by
+ * The counters in the gateway's database. Expired windows are deleted by a periodic sweep, not a
+ * TTL index, which the local engine does not honour (docs/adr/024); a window past its end is restarted by
  * compare-and-set whether or not the sweep has run.
  */
 export function mongoHitCounter(opts: {
   url: string;
   db: string;
   maxPoolSize?: number;
-  ferretdbPostgresqlUrl?: string;
+  /** The store engine of the database (docs/adr/024); the MongoDB API alone when unset. */
+  engine?: StoreEngineChoice;
   sweepIntervalMs?: number;
 }): HitCounter {
   let connecting: Promise<Connection> | undefined;
@@ -54,12 +61,11 @@ export function mongoHitCounter(opts: {
     if (!connecting) {
       connecting = (async () => {
         const c = await connectMongo(opts.url, opts.db, { maxPoolSize: opts.maxPoolSize ?? 2 });
-        await c.collection(RATE_LIMIT_COLLECTION).createIndex({ resetAt: 1 });
-        const backend = indexBackendFor(opts.ferretdbPostgresqlUrl);
+        const engine = await openStoreEngine(c, opts.engine ?? { engine: 'mongodb' });
         try {
-          await backend?.ensure(opts.db, RATE_LIMIT_COLLECTION, ['resetAt']);
+          await ensureCollectionIndexes(c, RATE_LIMIT_COLLECTION, [{ resetAt: 1 }]);
         } finally {
-          await backend?.close();
+          await engine.close();
         }
         sweeper ??= setInterval(() => {
           void c

@@ -13,8 +13,8 @@ export interface CachedSessionStore extends SessionStore {
 
 /**
  * A short-lived, bounded read-through cache in front of the session store. Every API request
- * resolves its session; without this each one costs a database round trip, which on FerretDB
- * dominated the read path (docs/adr/003). Changes made through this gateway update the cache at
+ * resolves its session; without this each one costs a database round trip, which on the local
+ * store engine dominated the read path (docs/adr/003). Changes made through this gateway update the cache at
  * once; a session ended through another replica stays usable here for at most `ttlMs`, except
  * sessions voided by a password change, which every replica drops as it hears of it (forgetUser).
  */

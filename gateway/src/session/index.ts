@@ -32,7 +32,7 @@ export async function sessionsFromConfig(
       url: config.MONGO_URL,
       db: config.MONGO_DB,
       maxPoolSize: 4,
-      ferretdbPostgresqlUrl: config.FERRETDB_POSTGRESQL_URL,
+      engine: config.storeEngine,
     }),
     { ttlMs: config.SESSION_CACHE_MS, maxEntries: 50_000 },
   );

@@ -1,5 +1,5 @@
 import type { UserRole } from '@qm/contracts/rest';
-import { connectMongo, indexBackendFor } from '@qm/platform';
+import { connectMongo, ensureCollectionIndexes, openStoreEngine, type StoreEngineChoice } from '@qm/platform';
 
 type Connection = Awaited<ReturnType<typeof connectMongo>>;
 
@@ -40,20 +40,19 @@ export function mongoSessionStore(opts: {
   url: string;
   db: string;
   maxPoolSize?: number;
-  ferretdbPostgresqlUrl?: string;
+  /** The store engine of the database (docs/adr/024); the MongoDB API alone when unset. */
+  engine?: StoreEngineChoice;
 }): SessionStore {
   let connecting: Promise<Connection> | undefined;
   const conn = () => {
     if (!connecting) {
       connecting = (async () => {
         const c = await connectMongo(opts.url, opts.db, { maxPoolSize: opts.maxPoolSize ?? 1 });
-        await c.collection('sessions').createIndex({ userId: 1 });
-        await c.collection('sessions').createIndex({ expiresAt: 1 });
-        const backend = indexBackendFor(opts.ferretdbPostgresqlUrl);
+        const engine = await openStoreEngine(c, opts.engine ?? { engine: 'mongodb' });
         try {
-          await backend?.ensure(opts.db, 'sessions', ['userId', 'expiresAt']);
+          await ensureCollectionIndexes(c, 'sessions', [{ userId: 1 }, { expiresAt: 1 }]);
         } finally {
-          await backend?.close();
+          await engine.close();
         }
         return c;
       })();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_POOL_SIZE } from './mongo';
+import { StoreEngineConfigError, storeEngineEnv } from './store/engine/choose';
 import { tracingEnv } from './tracing/setup';
 
 /** An environment's name on a shared NATS server: it goes into subjects, streams and durables. */
@@ -14,11 +15,8 @@ export const serviceEnv = {
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
     .default('mongodb://127.0.0.1:27017'),
   MONGO_MAX_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(DEFAULT_POOL_SIZE),
-  // Only where the database is FerretDB v1 on PostgreSQL (the local stack): see docs/adr/004.
-  FERRETDB_POSTGRESQL_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-    .optional(),
+  /** Which store engine the database runs on, and what it needs (docs/adr/024). */
+  ...storeEngineEnv,
   NATS_URL: z
     .string()
     .regex(/^(nats|tls):\/\//, 'must be a nats:// URL')
@@ -79,7 +77,7 @@ export function exitOnConfigError<T>(read: () => T): T {
   try {
     return read();
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || err instanceof StoreEngineConfigError) {
       process.stderr.write(`${err.message}\n`);
       process.exit(1);
     }

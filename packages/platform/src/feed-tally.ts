@@ -1,7 +1,7 @@
 import type { Connection, Model } from 'mongoose';
 import { BUCKET_SIZE, feedCounterId, feedFields } from './feeds';
 import { isDuplicateKeyError } from './mongo';
-import { sequencesOf } from './sequences';
+import { sequencesOf } from './store/engine';
 
 /**
  * A running per-day tally of one owner's feed (feeds.ts): the admin dashboard's money in per day

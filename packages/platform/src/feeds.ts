@@ -1,12 +1,12 @@
 import type { Connection, Model, Schema } from 'mongoose';
-import { nextSequence, sequencesOf } from './sequences';
+import { nextSequence, sequencesOf } from './store/engine';
 
 /**
  * Newest-first, paged reads of one owner's documents (a wallet's entries, a buyer's orders, a
  * user's activity) that cost the same at any collection or owner size, on every backend.
  *
- * FerretDB v1 sorts in the process and pushes down only equality, so `find({owner}).sort().limit()`
- * reads all of an owner's rows. A feed instead numbers each owner's documents (one atomic counter
+ * The local store engine sorts in its own process and serves only equality from an index
+ * (docs/adr/004, 024), so `find({owner}).sort().limit()` reads all of an owner's rows. A feed instead numbers each owner's documents (one atomic counter
  * per owner) and files them in buckets of BUCKET_SIZE under an equality key `<owner>:<bucket>`;
  * any page then needs at most two indexed equality reads. docs/adr/004 has the measurements.
  *

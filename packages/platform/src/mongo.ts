@@ -1,5 +1,5 @@
 import mongoose, { type Connection } from 'mongoose';
-import { applyMongoSocketFix } from './mongo-socket-fix';
+import { applyMongoSocketFix } from './store/engine/driver-fix';
 
 // Queries must name their fields; refusing unknown ones keeps stray input out of the database.
 mongoose.set('strictQuery', true);
@@ -10,9 +10,8 @@ mongoose.set('skipOriginalStackTraces', true);
 /**
  * One database per service (ARCHITECTURE §3). Resolves once the server answered a ping.
  *
- * Single-document conditional updates are atomic with any number of connections: MongoDB makes
- * them so, and locally our FerretDB build does (scripts/patches/ferretdb-*-writes-atomic-per-document,
- * docs/adr/008). maxPoolSize comes from MONGO_MAX_POOL_SIZE.
+ * Single-document conditional updates are atomic with any number of connections, on every store
+ * engine (docs/adr/008, 024). maxPoolSize comes from MONGO_MAX_POOL_SIZE.
  */
 /** Enough for a service's concurrent requests on a 2-core machine without crowding the database. */
 export const DEFAULT_POOL_SIZE = 10;
@@ -28,7 +27,7 @@ export async function connectMongo(
     dbName,
     maxPoolSize,
     serverSelectionTimeoutMS: 5000,
-    // FerretDB v1 has no multi-document transactions nor retryable writes sessions.
+    // Not every engine we run on has retryable writes (docs/adr/024); services retry themselves.
     retryWrites: false,
     autoIndex: true,
   });

@@ -8,15 +8,16 @@ import { connectBus, type EventBus, type StreamSpec } from './events/bus';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
 import { type Faults, faultsFromEnv } from './faults';
-import { ensureIndexes, indexBackendFor } from './indexes';
 import { connectMongo } from './mongo';
-import { keepSequencesInPostgres } from './sequences';
+import { chooseStoreEngine, ensureIndexes, openStoreEngine, type StoreEngine } from './store/engine';
 import { initTracing, shutdownTracing } from './tracing/setup';
 
 export interface ServiceRuntime<C> {
   config: C & z.infer<z.ZodObject<typeof serviceEnv>> & { GRPC_PORT: number; MONGO_DB: string };
   log: Logger;
   conn: Connection;
+  /** The engine `conn`'s database runs on (docs/adr/024): what differs beyond the MongoDB API. */
+  engine: StoreEngine;
   bus: EventBus;
   grpc: GrpcServer;
   /** Fault flags (docs/FAULTS.md): off unless QM_FAULTS or QM_FAULTS_FILE is set. */
@@ -73,6 +74,8 @@ export async function startService<S extends z.ZodRawShape>(
     env,
   ) as ServiceRuntime<z.infer<z.ZodObject<S>>>['config'];
   const callerKey = callerVerifyKey(config.NODE_ENV, config.CALLER_VERIFY_KEY);
+  // Chosen once, here, from the configuration (docs/adr/024).
+  const storeEngine = chooseStoreEngine(config);
   const log = createLogger(def.name, config.LOG_LEVEL);
   if (initTracing({ serviceName: def.name, env: config }))
     log.info(
@@ -92,9 +95,7 @@ export async function startService<S extends z.ZodRawShape>(
     faults,
   });
   // Before setup: its first id (identity's admin) already comes from where the counters live.
-  const closeSequences = config.FERRETDB_POSTGRESQL_URL
-    ? await keepSequencesInPostgres(conn, config.FERRETDB_POSTGRESQL_URL)
-    : undefined;
+  const engine = await openStoreEngine(conn, storeEngine);
   await bus.ensureStreams(def.streams);
   const grpc = createGrpcServer(log, {
     internalToken: config.INTERNAL_TOKEN,
@@ -102,15 +103,10 @@ export async function startService<S extends z.ZodRawShape>(
     name: def.name,
     callerKey,
   });
-  const rt = { config, log, conn, bus, grpc, faults };
+  const rt = { config, log, conn, engine, bus, grpc, faults };
   const own = (await def.setup(rt)) ?? {};
   // Indexes first: consumers and jobs may insert at once, and a unique index must already hold.
-  const indexBackend = indexBackendFor(config.FERRETDB_POSTGRESQL_URL);
-  try {
-    await ensureIndexes(conn, indexBackend);
-  } finally {
-    await indexBackend?.close();
-  }
+  await ensureIndexes(conn);
   const stopBackground = await startBackground(own, bus, log);
   const host = config.GRPC_HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1');
   const bound = await grpc.listen(config.GRPC_PORT, host);
@@ -125,7 +121,10 @@ export async function startService<S extends z.ZodRawShape>(
     setReady: (ready) => grpc.setReady(ready),
     onStuck: onDatabaseStuck,
   });
-  log.info({ host, port: bound, db: config.MONGO_DB, events: bus.prefix }, `${def.name} service ready`);
+  log.info(
+    { host, port: bound, db: config.MONGO_DB, engine: engine.name, events: bus.prefix },
+    `${def.name} service ready`,
+  );
   return {
     rt,
     port: bound,
@@ -135,7 +134,7 @@ export async function startService<S extends z.ZodRawShape>(
       stopBackground();
       await own.stop?.();
       await bus.close().catch(() => undefined);
-      await closeSequences?.().catch(() => undefined);
+      await engine.close().catch(() => undefined);
       await conn.close().catch(() => undefined);
       await faults.close();
     },

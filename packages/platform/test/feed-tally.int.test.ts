@@ -5,9 +5,10 @@ import {
   feedFields,
   feedCounterId,
   feedTally,
-  ferretdbPostgresBackend,
+  sequencesOf,
+  type StoreEngine,
 } from '../src';
-import { FERRETDB_POSTGRESQL_URL, testDb } from './infra';
+import { testEngineDb } from './infra';
 
 // A running per-day tally over a long feed: exact totals however many steps the catch-up takes,
 // starting at the horizon (found by binary search), and nothing counted twice on the next read.
@@ -31,17 +32,17 @@ const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
 describe('feedTally on the real database', () => {
   let db: Connection;
-  const backend = ferretdbPostgresBackend(FERRETDB_POSTGRESQL_URL);
+  let engine: StoreEngine;
 
   beforeAll(async () => {
-    db = await testDb('tally');
+    ({ db, engine } = await testEngineDb('tally'));
     db.model<Doc>('docs', schema);
-    await ensureIndexes(db, backend);
+    await ensureIndexes(db);
   });
   afterAll(async () => {
     await db.dropDatabase();
     await db.close();
-    await backend.close();
+    await engine.close();
   });
 
   it('sums a 5,000-entry feed in several saved steps from the horizon, then only what is new', async () => {
@@ -53,9 +54,7 @@ describe('feedTally on the real database', () => {
       return { _id: `d${seq}`, owner: 'o', at, paise: seq % 97, ...feedFields('owner', 'o', seq) };
     });
     for (let i = 0; i < docs.length; i += 1000) await Docs.insertMany(docs.slice(i, i + 1000));
-    await db
-      .collection<{ _id: string; seq: number }>('counters')
-      .insertOne({ _id: feedCounterId('docs', 'owner', 'o'), seq: 5000 });
+    await sequencesOf(db).set(feedCounterId('docs', 'owner', 'o'), 5000);
 
     const tally = feedTally<Doc>({
       conn: db,
@@ -84,9 +83,7 @@ describe('feedTally on the real database', () => {
     expect(await tally.days(NOW)).toEqual(expected);
     const late = { _id: 'd5001', owner: 'o', at: NOW, paise: 50, ...feedFields('owner', 'o', 5001) };
     await Docs.create(late);
-    await db
-      .collection<{ _id: string; seq: number }>('counters')
-      .updateOne({ _id: feedCounterId('docs', 'owner', 'o') }, { $set: { seq: 5001 } });
+    await sequencesOf(db).set(feedCounterId('docs', 'owner', 'o'), 5001);
     const after = await tally.days(new Date(NOW.getTime() + 2 * 60_000));
     expect(after[dayOf(NOW)]).toEqual({
       count: expected[dayOf(NOW)]!.count + 1,
@@ -118,9 +115,7 @@ describe('feedTally on the real database', () => {
       ...feedFields('owner', 'fresh', seq),
     }));
     await Docs.insertMany(first);
-    await db
-      .collection<{ _id: string; seq: number }>('counters')
-      .insertOne({ _id: feedCounterId('docs', 'owner', 'fresh'), seq: 3 });
+    await sequencesOf(db).set(feedCounterId('docs', 'owner', 'fresh'), 3);
     expect(await tally.days(new Date(NOW.getTime() + 2 * 60_000))).toEqual({
       [dayOf(NOW)]: { count: 3, amountPaise: 600 },
     });

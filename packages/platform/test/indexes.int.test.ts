@@ -1,16 +1,10 @@
 import mongoose, { type Connection } from 'mongoose';
 import pg from 'pg';
-import {
-  addFeeds,
-  BUCKET_SIZE,
-  ensureIndexes,
-  feedsOf,
-  ferretdbPostgresBackend,
-  ferretdbTableOf,
-} from '../src';
-import { eventually, FERRETDB_POSTGRESQL_URL, testDb } from './infra';
+import { addFeeds, BUCKET_SIZE, ensureIndexes, feedsOf, type StoreEngine } from '../src';
+import { ferretdbTableOf } from '../src/store/engine/ferretdb-postgresql/sql';
+import { eventually, FERRETDB_POSTGRESQL_URL, LOCAL_ENGINE, testEngineDb } from './infra';
 
-// docs/adr/004: declared indexes are served by FerretDB's PostgreSQL backend, and feeds page
+// docs/adr/004: declared indexes are served by the local engine (FerretDB's PostgreSQL), and feeds page
 // newest-first with a bounded number of indexed equality reads.
 interface Entry {
   _id: string;
@@ -33,19 +27,19 @@ lineSchema.index({ status: 1 });
 describe('declared indexes and feeds on the real database', () => {
   let db: Connection;
   let sql: pg.Client;
-  const backend = ferretdbPostgresBackend(FERRETDB_POSTGRESQL_URL);
+  let engine: StoreEngine;
 
   beforeAll(async () => {
-    db = await testDb('indexes');
+    ({ db, engine } = await testEngineDb('indexes', LOCAL_ENGINE));
     db.model<Entry>('entries', schema);
-    await ensureIndexes(db, backend);
+    await ensureIndexes(db);
     sql = new pg.Client({ connectionString: FERRETDB_POSTGRESQL_URL });
     await sql.connect();
   });
   afterAll(async () => {
     await db.dropDatabase();
     await db.close();
-    await backend.close();
+    await engine.close();
     await sql.end();
   });
 
@@ -91,7 +85,7 @@ describe('declared indexes and feeds on the real database', () => {
     // ~25,000 entries and 5,000 heap pages read per close on a 1 M-line ledger. Our FerretDB build
     // pushes the _id down alone (scripts/patches/ferretdb-*-pushdown-id-alone.patch).
     const lines = db.model<Line>('lines', lineSchema);
-    await ensureIndexes(db, backend);
+    await ensureIndexes(db);
     await lines.insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: `l${i}`, status: 'pending' })));
     await lines.updateMany({}, { $set: { status: 'completed' } });
     await lines.create({ _id: 'target', status: 'pending' });

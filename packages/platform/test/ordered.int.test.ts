@@ -1,15 +1,16 @@
 import mongoose, { type Connection } from 'mongoose';
 import {
+  countEqual,
   ensureIndexes,
-  ferretdbOrderedReader,
-  ferretdbPostgresBackend,
   orderedPage,
   type OrderedPageQuery,
+  queryPage,
+  type StoreEngine,
 } from '../src';
-import { FERRETDB_POSTGRESQL_URL, testDb } from './infra';
+import { LOCAL_ENGINE, testEngineDb } from './infra';
 
-// Sorted pages read through FerretDB's PostgreSQL (ordered.ts) must be exactly what MongoDB's
-// find().sort().skip().limit() answers, the reference the plain path follows.
+// Sorted pages read through the local engine's PostgreSQL (store/engine/ferretdb-postgresql) must
+// be exactly what MongoDB's find().sort().skip().limit() answers, the reference the plain path follows.
 interface Line {
   _id: string;
   status: string;
@@ -28,13 +29,12 @@ schema.index({ status: 1, amount: -1, n: -1 });
 
 describe('ordered pages on the real database', () => {
   let db: Connection;
-  const backend = ferretdbPostgresBackend(FERRETDB_POSTGRESQL_URL);
-  const reader = ferretdbOrderedReader(FERRETDB_POSTGRESQL_URL);
+  let engine: StoreEngine;
 
   beforeAll(async () => {
-    db = await testDb('ordered');
+    ({ db, engine } = await testEngineDb('ordered', LOCAL_ENGINE));
     const Lines = db.model<Line>('lines', schema);
-    await ensureIndexes(db, backend);
+    await ensureIndexes(db);
     const start = Date.UTC(2026, 10, 1);
     await Lines.insertMany(
       Array.from({ length: 150 }, (_, i) => ({
@@ -50,8 +50,7 @@ describe('ordered pages on the real database', () => {
   afterAll(async () => {
     await db.dropDatabase();
     await db.close();
-    await backend.close();
-    await reader.close();
+    await engine.close();
   });
 
   const cases: [string, OrderedPageQuery][] = [
@@ -119,16 +118,16 @@ describe('ordered pages on the real database', () => {
 
   it.each(cases)('%s: the same page and total as MongoDB semantics', async (_name, q) => {
     const Lines = db.model<Line>('lines');
-    const viaPostgres = await orderedPage(Lines, reader, q);
-    const plain = await orderedPage(Lines, undefined, q);
+    const viaPostgres = await orderedPage(Lines, q);
+    const plain = await queryPage(Lines, q);
     expect(viaPostgres.items.map((l) => l._id)).toEqual(plain.items.map((l) => l._id));
     expect(viaPostgres.total).toBe(plain.total);
     expect(viaPostgres.items[0]).toEqual(plain.items[0]);
   });
 
   it('counts with and without a filter', async () => {
-    expect(await reader.count(db.name, 'lines', {})).toBe(150);
-    expect(await reader.count(db.name, 'lines', { status: 'pending' })).toBe(50);
-    expect(await reader.count(db.name, 'lines', { status: 'nope' })).toBe(0);
+    expect(await countEqual(db.model<Line>('lines'), {})).toBe(150);
+    expect(await countEqual(db.model<Line>('lines'), { status: 'pending' })).toBe(50);
+    expect(await countEqual(db.model<Line>('lines'), { status: 'nope' })).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { createPgPool } from '../src';
+import { createPgPool } from '../src/store/engine/ferretdb-postgresql/sql';
 import { eventually, FERRETDB_POSTGRESQL_URL } from './infra';
 
 // docs/adr/015: a PostgreSQL kill ended every process holding an idle client of a pg pool (an

@@ -1,14 +1,14 @@
 import type { Connection } from 'mongoose';
 import pg from 'pg';
-import {
-  collectionSequences,
-  connectMongo,
-  keepSequencesInPostgres,
-  nextSequence,
-  type Sequences,
-  sequencesOf,
-} from '../src';
-import { FERRETDB_POSTGRESQL_URL, MONGO_URL, uniqueName } from './infra';
+import { connectMongo, nextSequence, openStoreEngine, type Sequences, sequencesOf } from '../src';
+import { collectionSequences } from '../src/store/engine/mongodb';
+import { FERRETDB_POSTGRESQL_URL, LOCAL_ENGINE, MONGO_URL, uniqueName } from './infra';
+
+/** As startService does: the local engine attached to `conn`; answers its close. */
+const keepSequencesInPostgres = async (conn: Connection) => {
+  const engine = await openStoreEngine(conn, LOCAL_ENGINE);
+  return () => engine.close();
+};
 
 // docs/adr/020: a service's counters, in the `counters` collection (MongoDB) or in a table of
 // FerretDB's PostgreSQL (the local stack), hand out the same numbers the same way.
@@ -22,7 +22,7 @@ describe.each([
   [
     "FerretDB's PostgreSQL",
     async (conn: Connection) => {
-      const close = await keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL);
+      const close = await keepSequencesInPostgres(conn);
       return { seqs: sequencesOf(conn), close };
     },
   ],
@@ -84,7 +84,7 @@ describe("counters moved into FerretDB's PostgreSQL", () => {
     const before = collectionSequences(conn);
     for (let i = 0; i < 7; i++) await before.next('users');
     await before.next('orders', 30);
-    const close = await keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL);
+    const close = await keepSequencesInPostgres(conn);
     try {
       expect(await nextSequence(conn, 'users')).toBe(8);
       expect(await nextSequence(conn, 'orders')).toBe(31);
@@ -102,7 +102,7 @@ describe("counters moved into FerretDB's PostgreSQL", () => {
   });
 
   it('makes its table again when the database was dropped under it, starting from 1', async () => {
-    const close = await keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL);
+    const close = await keepSequencesInPostgres(conn);
     try {
       expect(await nextSequence(conn, 'users')).toBe(9);
       await conn.dropDatabase();
@@ -116,10 +116,7 @@ describe("counters moved into FerretDB's PostgreSQL", () => {
   it('lets two processes start on one database at once', async () => {
     const other = await connectMongo(MONGO_URL, conn.name, { maxPoolSize: 2 });
     await collectionSequences(conn).next('late', 3);
-    const closes = await Promise.all([
-      keepSequencesInPostgres(conn, FERRETDB_POSTGRESQL_URL),
-      keepSequencesInPostgres(other, FERRETDB_POSTGRESQL_URL),
-    ]);
+    const closes = await Promise.all([keepSequencesInPostgres(conn), keepSequencesInPostgres(other)]);
     try {
       const taken = await Promise.all([nextSequence(conn, 'late'), nextSequence(other, 'late')]);
       expect(taken.sort()).toEqual([4, 5]);

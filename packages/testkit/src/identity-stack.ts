@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { connectBus, connectMongo, startService } from '@qm/platform';
+import { connectBus, connectMongo, startService, storeEngineVariables } from '@qm/platform';
 import { createIdentityService } from '@qm/identity/src/service';
 import {
   cachedSessionStore,
@@ -54,7 +54,7 @@ export async function startIdentityStack(
   const store = mongoSessionStore({
     url: INFRA.MONGO_URL,
     db: gatewayDb,
-    ferretdbPostgresqlUrl: INFRA.FERRETDB_POSTGRESQL_URL,
+    engine: INFRA.STORE_ENGINE,
   });
   const resolving = opts.cacheMs
     ? cachedSessionStore(store, { ttlMs: opts.cacheMs, maxEntries: 1000 })
@@ -67,7 +67,7 @@ export async function startIdentityStack(
       IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
       MONGO_URL: INFRA.MONGO_URL,
       MONGO_DB: gatewayDb,
-      FERRETDB_POSTGRESQL_URL: INFRA.FERRETDB_POSTGRESQL_URL,
+      ...storeEngineVariables(INFRA.STORE_ENGINE),
       ...opts.gateway,
     },
     ({ config, clients }) =>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
-import { createLogger } from '@qm/platform';
+import { createLogger, storeEngineOfStack, storeEngineVariables } from '@qm/platform';
 
 /**
  * The real local infrastructure the integration tests talk to (scripts/ci-test.mjs starts it and
@@ -8,9 +8,11 @@ import { createLogger } from '@qm/platform';
  */
 export const INFRA = {
   MONGO_URL: process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017',
-  /** The PostgreSQL database behind the local FerretDB (scripts/stack/postgres.mjs). */
-  FERRETDB_POSTGRESQL_URL:
-    process.env.FERRETDB_POSTGRESQL_URL ?? 'postgres://postgres@127.0.0.1:5433/postgres',
+  /**
+   * The store engine the tests run on (docs/adr/024): the local stack's, or with
+   * QM_STORE_ENGINE=mongodb the MongoDB API alone, as the Helm chart runs it.
+   */
+  STORE_ENGINE: storeEngineOfStack(),
   NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
   KEYCLOAK_URL: process.env.KEYCLOAK_URL ?? 'http://127.0.0.1:8081',
   SMTP_URL: process.env.SMTP_URL ?? 'smtp://127.0.0.1:1025',
@@ -24,8 +26,7 @@ export const testLog = (name = 'test') => createLogger(name, TEST_LOG_LEVEL);
 
 /**
  * The common environment of a service started in-process with startService: the local
- * infrastructure, including FerretDB's PostgreSQL so the platform's index backend runs as in the
- * stack. `env` adds the service's own variables and wins.
+ * infrastructure and the store engine, as in the stack. `env` adds the service's own variables and wins.
  */
 export function serviceTestEnv(db: string, env: Record<string, string> = {}): Record<string, string> {
   return {
@@ -33,7 +34,7 @@ export function serviceTestEnv(db: string, env: Record<string, string> = {}): Re
     LOG_LEVEL: TEST_LOG_LEVEL,
     MONGO_URL: INFRA.MONGO_URL,
     MONGO_DB: db,
-    FERRETDB_POSTGRESQL_URL: INFRA.FERRETDB_POSTGRESQL_URL,
+    ...storeEngineVariables(INFRA.STORE_ENGINE),
     NATS_URL: INFRA.NATS_URL,
     ...(process.env.EVENTS_PREFIX ? { EVENTS_PREFIX: process.env.EVENTS_PREFIX } : {}),
     ...env,

@@ -7,7 +7,7 @@ import { activityEnv } from './config';
 import { activityConsumers } from './events/consumers';
 import { addActivityService } from './server';
 import { createActivityStore } from './store/activities';
-import { ensureSearchIndexes, postgresSearch, regexSearch } from './store/search';
+import { createActivitySearch } from './store/search';
 
 export { activityEnv } from './config';
 
@@ -15,11 +15,9 @@ export { activityEnv } from './config';
 export const activityService: ServiceDefinition<typeof activityEnv> = {
   ...serviceDefaults('activity'),
   env: activityEnv,
-  async setup({ config, log, conn, grpc }) {
+  async setup({ config, log, conn, engine, grpc }) {
     const store = createActivityStore(conn);
-    const pgUrl = config.FERRETDB_POSTGRESQL_URL;
-    if (pgUrl) await ensureSearchIndexes(conn, pgUrl);
-    const search = pgUrl ? await postgresSearch(conn, pgUrl) : regexSearch(store.model);
+    const search = await createActivitySearch(engine);
     const users = identityDirectory({
       address: config.IDENTITY_GRPC_ADDR,
       token: config.INTERNAL_TOKEN,

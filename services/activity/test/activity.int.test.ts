@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
 import { ACTIVITY_ACTIONS, ACTIVITY_MESSAGES, type ActivityView } from '@qm/contracts/rest';
-import { type EventBus, makeEvent } from '@qm/platform';
-import { eventually } from '@qm/testkit';
+import { type EventBus, LOCAL_POSTGRESQL_URL, makeEvent } from '@qm/platform';
+import { ferretdbPostgresqlEngine } from '@qm/platform/src/store/engine/ferretdb-postgresql';
+import { mongodbEngine } from '@qm/platform/src/store/engine/mongodb';
+import { eventually, INFRA } from '@qm/testkit';
 import { Browser, latestCode, type Registered } from '@qm/testkit/src/identity-stack';
 import { JSONCodec } from 'nats';
 import { createActivityStore } from '../src/store/activities';
-import { postgresSearch, regexSearch } from '../src/store/search';
+import { type ActivitySearch, createActivitySearch } from '../src/store/search';
 import { type ActivityStack, startActivityStack, topUp } from './stack';
 
 jest.setTimeout(240_000);
@@ -195,13 +197,20 @@ describe('GET /api/admin/user-activities: the filters of spec §5, on the server
     expect(searched.body).toMatchObject({ total: null, hasMore: true });
   });
 
-  it('answers the same with the regex search (any MongoDB) as with PostgreSQL trigrams', async () => {
-    const svc = s.activity;
-    const store = createActivityStore(svc.rt.conn);
-    const url = svc.rt.config.FERRETDB_POSTGRESQL_URL!;
+  it('answers the same on the MongoDB engine (a regex) as on the local one (PostgreSQL trigrams)', async () => {
+    const { conn } = s.activity.rt;
+    const url = INFRA.STORE_ENGINE.postgresqlUrl ?? LOCAL_POSTGRESQL_URL;
+    const regex = await createActivitySearch(mongodbEngine(conn));
     // Rare texts are read through the trigram index, common ones by walking the order: both ways.
-    const rare = await postgresSearch(svc.rt.conn, url);
-    const common = await postgresSearch(svc.rt.conn, url, { rareBelow: 1 });
+    const engines = [
+      ferretdbPostgresqlEngine(conn, url),
+      ferretdbPostgresqlEngine(conn, url, { textRareBelow: 1 }),
+    ];
+    const [rare, common] = (await Promise.all(engines.map((e) => createActivitySearch(e)))) as [
+      ActivitySearch,
+      ActivitySearch,
+    ];
+    let found = 0;
     try {
       for (const q of [
         { text: army.who.email, offset: 0, limit: 32 },
@@ -209,14 +218,15 @@ describe('GET /api/admin/user-activities: the filters of spec §5, on the server
         { text: 'radio', category: 'orders' as const, offset: 0, limit: 32 },
         { text: 'log', action: 'login', offset: 0, limit: 32 },
       ]) {
-        const expected = await regexSearch(store.model).find(q);
+        const expected = await regex.find(q);
+        found += expected.length;
         expect(await rare.find(q)).toEqual(expected);
         expect(await common.find(q)).toEqual(expected);
       }
     } finally {
-      await rare.close();
-      await common.close();
+      await Promise.all(engines.map((e) => e.close()));
     }
+    expect(found).toBeGreaterThan(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createIdempotency, createOutbox, orderedReaderFor, type ServiceDefinition } from '@qm/platform';
+import { createIdempotency, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
 import { createOrderLists } from './app/lists';
@@ -22,8 +22,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
   async setup({ config, log, conn, bus, grpc }) {
     if (config.ORDERS_PAUSE_AFTER_HOLD_MS && config.NODE_ENV === 'production')
       throw new Error('ORDERS_PAUSE_AFTER_HOLD_MS is for tests only');
-    const ordered = orderedReaderFor(config.FERRETDB_POSTGRESQL_URL);
-    const orders = createOrderStore(conn, ordered);
+    const orders = createOrderStore(conn);
     const outbox = createOutbox({
       conn,
       bus,
@@ -71,7 +70,6 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       stop: async () => {
         outbox.stop();
         partners.close();
-        await ordered?.close();
       },
     };
   },

@@ -1,4 +1,4 @@
-import { createMailer, createOutbox, orderedReaderFor, type ServiceDefinition } from '@qm/platform';
+import { createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { createQueries } from './app/queries';
 import { createReplyMails } from './app/reply-mails';
@@ -15,8 +15,7 @@ export const supportService: ServiceDefinition<typeof supportEnv> = {
   ...serviceDefaults('support'),
   env: supportEnv,
   async setup({ config, log, conn, bus, grpc, faults }) {
-    const ordered = orderedReaderFor(config.FERRETDB_POSTGRESQL_URL);
-    const queries = createQueryStore(conn, ordered);
+    const queries = createQueryStore(conn);
     const outbox = createOutbox({
       conn,
       bus,
@@ -39,7 +38,6 @@ export const supportService: ServiceDefinition<typeof supportEnv> = {
       stop: async () => {
         outbox.stop();
         mailer.close();
-        await ordered?.close();
       },
     };
   },

@@ -1,10 +1,4 @@
-import {
-  createIdempotency,
-  createMailer,
-  createOutbox,
-  orderedReaderFor,
-  type ServiceDefinition,
-} from '@qm/platform';
+import { createIdempotency, createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ACTIVITY_SUBJECT, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
@@ -40,8 +34,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     const accounts = createAccountStore(conn);
     const transfers = createTransferStore(conn);
     const entries = createEntryStore(conn);
-    const ordered = orderedReaderFor(config.FERRETDB_POSTGRESQL_URL);
-    const history = createHistoryStore(conn, ordered);
+    const history = createHistoryStore(conn);
     const pinStore = createPinStore(conn);
 
     const outbox = createOutbox({
@@ -124,7 +117,6 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         outbox.stop();
         mailer.close();
         directory.close();
-        await ordered?.close();
       },
     };
   },

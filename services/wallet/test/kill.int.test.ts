@@ -10,6 +10,7 @@ import {
   type EventBus,
   newRequestId,
   runWithContext,
+  storeEngineVariables,
 } from '@qm/platform';
 import {
   eventually,
@@ -55,7 +56,7 @@ describe('wallet killed between debit and credit (real process, real database)',
       MONGO_URL: INFRA.MONGO_URL,
       MONGO_DB: db,
       NATS_URL: INFRA.NATS_URL,
-      FERRETDB_POSTGRESQL_URL: INFRA.FERRETDB_POSTGRESQL_URL,
+      ...storeEngineVariables(INFRA.STORE_ENGINE),
       EVENTS_PREFIX: uniqueName('kill', '-').toLowerCase(),
       WALLET_USER_APPROVED_DURABLE: uniqueName('wallet-approved-kill', '-'),
       SWEEP_INTERVAL_MS: '300',

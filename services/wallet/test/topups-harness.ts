@@ -9,7 +9,7 @@ import {
   ensureIndexes,
   type EventBus,
   faultsFromEnv,
-  indexBackendFor,
+  openStoreEngine,
 } from '@qm/platform';
 import { STREAMS } from '@qm/roster';
 import { INFRA, testLog, uniqueName } from '@qm/testkit';
@@ -53,8 +53,8 @@ export interface World {
 }
 
 /**
- * The wallet's real stores, ledger, idempotency and outbox on a fresh database of the local
- * FerretDB, and the top-up use cases over them (the gRPC server is the lead's; these are the rules).
+ * The wallet's real stores, ledger, idempotency and outbox on a fresh database of the tests' store
+ * engine, and the top-up use cases over them (the gRPC server is the lead's; these are the rules).
  * `env` is the top-up environment (WALLET_PROVIDER, keys, WALLET_WEBHOOK_URL, ...).
  */
 export async function startWorld(
@@ -63,6 +63,7 @@ export async function startWorld(
 ): Promise<World> {
   const log = testLog('topups');
   const conn = await connectMongo(INFRA.MONGO_URL, uniqueName('qm_test_wallet_topups'));
+  const engine = await openStoreEngine(conn, INFRA.STORE_ENGINE);
   const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'topups-test', log });
   await bus.ensureStreams(STREAMS);
   const stores = {
@@ -93,7 +94,7 @@ export async function startWorld(
   const faults = await faultsFromEnv(env, log);
   const providers = createProviders(conn, settings, log, faults);
   const topUps = createTopUps({ ...stores, ledger, providers, idempotency, log, faults, ...opts });
-  await ensureIndexes(conn, indexBackendFor(INFRA.FERRETDB_POSTGRESQL_URL));
+  await ensureIndexes(conn);
 
   return {
     conn,
@@ -117,6 +118,7 @@ export async function startWorld(
     },
     async stop() {
       await conn.dropDatabase().catch(() => undefined);
+      await engine.close();
       await conn.close();
       await bus.close();
       await faults.close();

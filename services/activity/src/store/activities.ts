@@ -9,8 +9,8 @@ import { type ActivityRecord, searchTextOf } from '../domain/activity';
  *
  * Every filter of the admin's page without text is a feed (@qm/platform feeds): the whole log, a
  * user's, a category's, an action's, and a user's within a category or an action. A page of any of
- * them is at most two indexed equality reads at any size (FerretDB v1 pushes down only equality
- * and never a sort, docs/adr/004). Text filters scan `search` (./search.ts, docs/adr/011).
+ * them is at most two indexed equality reads at any size, on every store engine (docs/adr/004).
+ * Text filters use the engine's text search over `search` (./search.ts, docs/adr/011).
  */
 export interface ActivityDoc extends Omit<ActivityRecord, 'id'> {
   _id: string;
@@ -103,7 +103,7 @@ export function createActivityStore(conn: Connection) {
     model,
     /**
      * Which of these event ids have no record yet (a redelivery costs a point read, not a lookup).
-     * One equality read per id, side by side: FerretDB v1 pushes `$in` down to no index (ADR 004).
+     * One equality read per id, side by side: the local engine serves `$in` from no index (ADR 004).
      */
     async missing(ids: string[]): Promise<Set<string>> {
       const stored = await Promise.all(ids.map((id) => model.exists({ _id: id })));

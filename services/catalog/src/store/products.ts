@@ -211,7 +211,7 @@ export function createProductStore(conn: Connection) {
       const d = await Products.findOneAndUpdate(
         { id, manufacturerId, version },
         { $set: set, $inc: inc },
-        // No projection: FerretDB v1 does not implement one on findAndModify; toRecord picks the fields.
+        // No projection: the local engine implements none on findAndModify (ADR 024); toRecord picks the fields.
         { new: true },
       ).lean<ProductDoc>();
       if (d) return { kind: 'applied', product: toRecord(d) };

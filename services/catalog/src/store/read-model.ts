@@ -24,7 +24,7 @@ export interface ProductReader {
 /**
  * An in-memory copy of the catalogue, newest first, kept current by this process's own writes and
  * by change notifications from other replicas. Reads never touch the database, so listing and
- * searching 10,000 products costs a scan of memory instead of a collection scan: FerretDB v1 runs
+ * searching 10,000 products costs a scan of memory instead of a collection scan: the local engine runs
  * every filter, sort and limit in its own process, outside SQLite's indexes (services/catalog/README.md).
  *
  * Each product carries a version incremented by every change; an older copy never replaces a

@@ -56,7 +56,7 @@ export function createOtpStore(conn: Connection) {
     },
     /**
      * The code of (userId, purpose) for `checkCountFirst`: an attempt is taken with one conditional
-     * update before any comparison (atomic in our FerretDB too, ADR 008).
+     * update before any comparison (atomic on every store engine, ADR 008).
      */
     counted(userId: number, purpose: OtpPurpose): CountedCode<OtpRecord> {
       return {

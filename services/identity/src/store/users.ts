@@ -53,7 +53,7 @@ userSchema.index({ usernameKey: 1 }, { unique: true });
 userSchema.index({ emailKey: 1 }, { unique: true });
 userSchema.index({ kcId: 1 });
 userSchema.index({ status: 1 });
-// The dashboard's counts per role: an equality FerretDB v1 serves from this index.
+// The dashboard's counts per role: an equality every store engine serves from this index (ADR 004).
 userSchema.index({ role: 1 });
 
 export type UserStore = ReturnType<typeof createUserStore>;

@@ -19,7 +19,7 @@ export function createSweeper(d: { orders: OrderStore; saga: Saga; log: Logger; 
   return {
     async sweep(): Promise<number> {
       const now = new Date();
-      // By status only (an equality FerretDB pushes down); the age is checked here.
+      // By status only (an equality every store engine serves from an index, ADR 004); the age is checked here.
       const due = (await d.orders.pending()).filter((o) => abandoned(o, now, d.graceMs));
       let ended = 0;
       for (const o of due) {

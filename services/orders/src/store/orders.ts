@@ -1,5 +1,5 @@
 import type { OrderStatusName } from '@qm/contracts/rest';
-import { addFeeds, feedsOf, nextSequence, type OrderedReader } from '@qm/platform';
+import { addFeeds, countEqual, feedsOf, nextSequence } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import type { OrderRecord, SagaStep } from '../domain/order';
 
@@ -47,7 +47,7 @@ const orderSchema = new Schema<OrderDoc>(
   { collection: 'orders', versionKey: false, strict: true, autoIndex: false },
 );
 orderSchema.index({ reference: 1 }, { unique: true });
-// The sweeper's query and the administrators' counts: equality only (FerretDB v1 pushes down no more).
+// The sweeper's query and the administrators' counts: equality only (the local engine serves no more, ADR 004).
 orderSchema.index({ status: 1 });
 // A purchase retried under its Idempotency-Key after its first run died finds that run's order.
 orderSchema.index({ requestKey: 1 });
@@ -67,8 +67,8 @@ const toRecord = ({ _id, ...d }: OrderDoc & Record<string, unknown>): OrderRecor
   return d as OrderRecord;
 };
 
-/** `ordered`: counts by FerretDB's PostgreSQL (ADR 013; FerretDB itself reads every row it counts). */
-export function createOrderStore(conn: Connection, ordered?: OrderedReader) {
+/** Counts by status through the store engine (docs/adr/013). */
+export function createOrderStore(conn: Connection) {
   const Orders = conn.model<OrderDoc>('Order', orderSchema);
   const feeds = feedsOf<OrderDoc>(conn, Orders, {
     buyer: (o) => o.buyerId,
@@ -134,10 +134,7 @@ export function createOrderStore(conn: Connection, ordered?: OrderedReader) {
     /** How many orders a feed holds (its counter: no order is read). */
     feedSize: (feed: OrderFeed, owner: string | number): Promise<number> => feeds.size(feed, owner),
 
-    countByStatus: (status: OrderStatusName) =>
-      ordered
-        ? ordered.count(conn.name, Orders.collection.collectionName, { status })
-        : Orders.countDocuments({ status }).exec(),
+    countByStatus: (status: OrderStatusName) => countEqual(Orders, { status }),
   };
 }
 

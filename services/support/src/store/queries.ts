@@ -1,5 +1,5 @@
 import type { QueryStatusName } from '@qm/contracts/rest';
-import { addFeeds, feedsOf, nextSequence, orderedPage, type OrderedReader } from '@qm/platform';
+import { addFeeds, countEqual, feedsOf, nextSequence, orderedPage } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 import type { QueryRecord, QueryReply } from '../domain/query';
 
@@ -53,11 +53,10 @@ const toRecord = ({ _id, ...d }: QueryDoc & Record<string, unknown>): QueryRecor
   return d as QueryRecord;
 };
 
-/** `ordered`: FerretDB's sorted reads for the status filter (absent on MongoDB). */
-export function createQueryStore(conn: Connection, ordered?: OrderedReader) {
+/** The status filter reads through the store engine's ordered pages (docs/adr/013). */
+export function createQueryStore(conn: Connection) {
   const Queries = conn.model<QueryDoc>('Query', querySchema);
   const feeds = feedsOf<QueryDoc>(conn, Queries, { [ALL]: () => ALL });
-  const collection = Queries.collection.collectionName;
 
   return {
     nextId: () => nextSequence(conn, 'queries'),
@@ -97,7 +96,7 @@ export function createQueryStore(conn: Connection, ordered?: OrderedReader) {
 
     /** Page `page` of the queries of one status, newest first. */
     async pageByStatus(status: QueryStatusName, page: number, pageSize: number) {
-      const { items: docs, total } = await orderedPage(Queries, ordered, {
+      const { items: docs, total } = await orderedPage(Queries, {
         equals: { status },
         sort: [['_id', -1]],
         skip: (page - 1) * pageSize,
@@ -109,8 +108,7 @@ export function createQueryStore(conn: Connection, ordered?: OrderedReader) {
     /** How many queries were ever submitted (the feed's counter: no query is read). */
     size: (): Promise<number> => feeds.size(ALL, ALL),
 
-    countByStatus: (status: QueryStatusName) =>
-      ordered ? ordered.count(conn.name, collection, { status }) : Queries.countDocuments({ status }).exec(),
+    countByStatus: (status: QueryStatusName) => countEqual(Queries, { status }),
   };
 }
 

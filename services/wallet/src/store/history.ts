@@ -1,11 +1,12 @@
 import type { TransactionStatusName, TransactionTypeName } from '@qm/contracts/rest';
 import {
   addFeeds,
+  countEqual,
   feedsOf,
   isDuplicateKeyError,
   nextSequence,
   orderedPage,
-  type OrderedReader,
+  queryPage,
 } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 
@@ -75,8 +76,8 @@ addFeeds(historySchema, ['user']);
 
 export type HistorySort = { field: 'createdAt' | 'amount'; direction: 1 | -1 };
 
-/** `ordered`: FerretDB's sorted reads for the administrators' list (absent on MongoDB). */
-export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
+/** The administrators' list reads through the store engine's ordered pages (docs/adr/013). */
+export function createHistoryStore(conn: Connection) {
   const Lines = conn.model<HistoryLine>('HistoryLine', historySchema);
   const feeds = feedsOf<HistoryLine>(conn, Lines, { user: (l) => l.userId });
 
@@ -86,9 +87,9 @@ export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
     sort: HistorySort,
     page: number,
     pageSize: number,
-    reader = ordered,
+    plain = false,
   ) {
-    return orderedPage(Lines, reader, {
+    return (plain ? queryPage : orderedPage)(Lines, {
       equals,
       sort: [
         [sort.field, sort.direction],
@@ -144,8 +145,8 @@ export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
       patch: Partial<HistoryLine> = {},
     ): Promise<void> {
       const at = new Date();
-      // One update per line, by _id: FerretDB v1 pushes no `$in` down, so `updateMany` over
-      // `{_id: {$in}, status: 'pending'}` read every pending line and, under our FerretDB build's
+      // One update per line, by _id: the local engine serves no `$in` from an index, so `updateMany` over
+      // `{_id: {$in}, status: 'pending'}` read every pending line and, under that engine's
       // locks (ADR 008), held the whole collection while it did.
       await Promise.all(
         ids.map((id) =>
@@ -161,7 +162,7 @@ export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
     ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {
       if (!status) return feeds.page('user', userId, page, pageSize);
       // One user's lines are few: the plain query serves them on every backend.
-      return sortedPage({ userId, status }, { field: 'createdAt', direction: -1 }, page, pageSize, undefined);
+      return sortedPage({ userId, status }, { field: 'createdAt', direction: -1 }, page, pageSize, true);
     },
 
     /** Every line (administrators), or one user's, filtered and sorted. */
@@ -187,10 +188,7 @@ export function createHistoryStore(conn: Connection, ordered?: OrderedReader) {
      * the rest of the total (every line has one of the three statuses).
      */
     async countByStatus(): Promise<Record<TransactionStatusName, number>> {
-      const count = (equals: Record<string, string>) =>
-        ordered
-          ? ordered.count(conn.name, Lines.collection.collectionName, equals)
-          : Lines.countDocuments(equals).exec();
+      const count = (equals: Record<string, string>) => countEqual(Lines, equals);
       const [total, pending, failed] = await Promise.all([
         count({}),
         count({ status: 'pending' }),

@@ -149,7 +149,7 @@ export function createTopUpStore(conn: Connection) {
 
     /**
      * Failed or expired top-ups whose line is not yet failed (a crash between the two). One query
-     * per status, each a top-level equality FerretDB v1 serves from the status index: a top-level
+     * per status, each a top-level equality the local engine serves from the status index (ADR 004): a top-level
      * $or makes it read every top-up (11.6 s at 51 k top-ups; load/wallet.js).
      */
     async unclosed(limit: number): Promise<TopUp[]> {

@@ -122,7 +122,7 @@ export function createTransferStore(conn: Connection) {
         { $set: { settled: true, settledAt: new Date(), updatedAt: new Date() } },
       ).exec(),
 
-    // The sweeper's questions ask by one equality, which FerretDB v1 answers from an index (ADR 004);
+    // The sweeper's questions ask by one equality, which every store engine answers from an index (ADR 004);
     // the rest is filtered here, on the few rows that match.
 
     /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
@@ -148,7 +148,7 @@ export function createTransferStore(conn: Connection) {
       return marked.filter((t) => t.settled && t.settledAt && new Date(t.settledAt) < before).slice(0, limit);
     },
 
-    // The equality narrows the rows FerretDB reads to the few still marked; `_id: {$in}` alone is
+    // The equality narrows the rows the local engine reads to the few still marked (ADR 004); `_id: {$in}` alone is
     // not pushed down and read every transfer.
     markMarkersCleared: (ids: string[]) =>
       Transfers.updateMany(

@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { ferretdbFieldExpression, ferretdbTableOf, quoteIdent } from './sql';
+
+/**
+ * FerretDB v1 on PostgreSQL creates a collection's declared indexes but never uses them: its
+ * pushed-down filter is `_jsonb->'field' @> value`, which its btree indexes cannot serve. A GIN
+ * index on exactly that expression can, so every field named in a declared index gets one
+ * (docs/adr/004), and `_id`.
+ */
+
+/** A stable name within PostgreSQL's 63-byte limit. */
+function indexName(table: string, field: string): string {
+  const digest = createHash('sha1').update(`${table}\0${field}`).digest('hex').slice(0, 12);
+  return `qm_${table.slice(0, 30)}_${field.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 14)}_${digest}`;
+}
+
+export async function ensureGinIndexes(
+  pool: pg.Pool,
+  db: string,
+  collection: string,
+  fields: string[],
+): Promise<void> {
+  const schema = quoteIdent(db);
+  const table = await ferretdbTableOf(pool, db, collection);
+  if (!table) throw new Error(`FerretDB has no table for ${db}.${collection}: create the collection first`);
+  for (const field of new Set(['_id', ...fields])) {
+    await pool.query(
+      `CREATE INDEX IF NOT EXISTS ${quoteIdent(indexName(table, field))} ON ${schema}.${quoteIdent(table)} ` +
+        // No pending list: with fastupdate every read scans the unmerged entries of recent inserts.
+        `USING gin ((${ferretdbFieldExpression(field)})) WITH (fastupdate = off)`,
+    );
+  }
+}
