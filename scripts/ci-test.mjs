@@ -243,6 +243,9 @@ async function e2e() {
   // client shares: scale the per-address limits (20 registrations per 15 min) so that a dozen journeys
   // fit, as the load tests do. No journey tests those limits; gateway tests do.
   process.env.AUTH_RATE_LIMIT_SCALE ??= '10';
+  // An abandoned checkout expires after a minute, so the wallet journey sees it become Expired
+  // (issue 30) instead of waiting the default 30 minutes.
+  process.env.TOPUP_EXPIRY_MINUTES ??= '1';
   section('build frontends');
   await check('build-frontends', 'npm', ['run', 'build:frontends', '--silent'], LIMITS.build);
   await withStack(
