@@ -599,7 +599,7 @@ await step(
 
 if (EXPIRY_MINUTES <= 2) {
   await step(
-    `the abandoned checkout expires after TOPUP_EXPIRY_MINUTES (${EXPIRY_MINUTES}): Failed, "Expired: …", no money`,
+    `the abandoned checkout expires after TOPUP_EXPIRY_MINUTES (${EXPIRY_MINUTES}): an Expired badge, "Expired: …", no money`,
     async () => {
       assert(abandonedAt > 0, 'no abandoned checkout to watch');
       const page = abandonerPage;
@@ -608,8 +608,11 @@ if (EXPIRY_MINUTES <= 2) {
       const deadline = abandonedAt + (EXPIRY_MINUTES + 2.5) * 60_000;
       for (;;) {
         await openWallet(page);
-        const failed = historyRow(page, '₹250.00', 'Failed');
+        const failed = historyRow(page, '₹250.00', reason);
         if (await failed.isVisible()) {
+          // A failed line, labelled Expired (not Failed) because nobody paid it in time.
+          const badge = failed.locator('[data-status="failed"]').first();
+          assert((await badge.innerText()).trim() === 'Expired', `badge reads ${await badge.innerText()}`);
           await failed.getByTestId('failure-reason').filter({ hasText: reason }).waitFor();
           break;
         }

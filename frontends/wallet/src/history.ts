@@ -25,12 +25,6 @@ export function describeTransaction(
   return { label: tx.type === 'debit' ? 'Debit' : 'Transfer', incoming: false, counterparty };
 }
 
-export const STATUS_COLORS: Record<TransactionStatusName, string> = {
-  completed: 'green',
-  pending: 'yellow',
-  failed: 'red',
-};
-
 /** The status filter of the history (spec §2); '' is All Transactions. */
 export const HISTORY_STATUS_OPTIONS: { value: '' | TransactionStatusName; label: string }[] = [
   { value: '', label: 'All Transactions' },
@@ -38,5 +32,3 @@ export const HISTORY_STATUS_OPTIONS: { value: '' | TransactionStatusName; label:
   { value: 'pending', label: 'Pending' },
   { value: 'failed', label: 'Failed' },
 ];
-
-export const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);

@@ -57,3 +57,4 @@ export { orderStatusColor, statusLabel } from './order-status';
 export { OrderStatusBadge } from './OrderStatusBadge';
 export type { OrderStatusBadgeProps } from './OrderStatusBadge';
 export { IdempotentAttempt, outcomeUnknown, useIdempotentAttempt } from './idempotency';
+export { TransactionFailureReason, TransactionStatusBadge } from './TransactionStatus';

@@ -1,10 +1,9 @@
-import { Badge, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { TransactionView } from '@qm/contracts/rest';
-import { exactDate, formatINR } from '@qm/ui';
+import { exactDate, formatINR, TransactionStatusBadge } from '@qm/ui';
 import type { ReactNode } from 'react';
 import { UserName } from './UserName';
 
-const STATUS_COLORS = { completed: 'green', pending: 'yellow', failed: 'red' } as const;
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -44,9 +43,7 @@ export function TransactionDetailsDialog({
             <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
               {tx.description}
             </Text>
-            <Badge variant="light" color={STATUS_COLORS[tx.status]} style={{ flexShrink: 0 }}>
-              {capitalize(tx.status)}
-            </Badge>
+            <TransactionStatusBadge tx={tx} style={{ flexShrink: 0 }} />
           </Group>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
             <Field label="User">

@@ -23,6 +23,8 @@ import {
   PageLoader,
   type ResponsiveColumn,
   ResponsiveTable,
+  TransactionFailureReason,
+  TransactionStatusBadge,
 } from '@qm/ui';
 import {
   IconArrowDown,
@@ -50,12 +52,6 @@ const STATUS_FILTERS: { value: '' | TransactionStatusName; label: string }[] = [
   { value: 'pending', label: 'Pending' },
   { value: 'failed', label: 'Failed' },
 ];
-
-const STATUS_COLORS: Record<TransactionStatusName, string> = {
-  completed: 'green',
-  pending: 'yellow',
-  failed: 'red',
-};
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
@@ -184,7 +180,7 @@ export function TransactionsPage() {
               <Description tx={tx} />
             </>
           )}
-          cardBadge={(tx) => <StatusBadge tx={tx} />}
+          cardBadge={(tx) => <TransactionStatusBadge tx={tx} />}
         />
       )}
       <Group justify="space-between" mt="md" gap="sm">
@@ -274,20 +270,8 @@ function Description({ tx }: { tx: TransactionView }) {
           {tx.type === 'credit' ? 'From' : 'To'} {tx.counterparty}
         </Text>
       )}
-      {tx.status === 'failed' && tx.failureReason && (
-        <Text size="xs" c="red" fw={400} data-testid="failure-reason">
-          {tx.failureReason}
-        </Text>
-      )}
+      <TransactionFailureReason tx={tx} />
     </>
-  );
-}
-
-function StatusBadge({ tx }: { tx: TransactionView }) {
-  return (
-    <Badge variant="light" color={STATUS_COLORS[tx.status]} styles={BADGE_STYLES}>
-      {capitalize(tx.status)}
-    </Badge>
   );
 }
 
@@ -334,7 +318,7 @@ function transactionColumns(
         </Badge>
       ),
     },
-    { header: 'Status', cell: (tx) => <StatusBadge tx={tx} />, hideOnCard: true },
+    { header: 'Status', cell: (tx) => <TransactionStatusBadge tx={tx} />, hideOnCard: true },
     {
       header: 'Date',
       cell: (tx) => <WhenCell iso={tx.createdAt} />,

@@ -13,12 +13,20 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { TransactionStatusName, TransactionView } from '@qm/contracts/rest';
-import { EmptyState, exactDate, formatINR, fromNow, LoadError } from '@qm/ui';
+import {
+  EmptyState,
+  exactDate,
+  formatINR,
+  fromNow,
+  LoadError,
+  TransactionFailureReason,
+  TransactionStatusBadge,
+} from '@qm/ui';
 import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { HISTORY_PAGE_SIZE, transactionsQuery } from '../api';
-import { capitalize, describeTransaction, HISTORY_STATUS_OPTIONS, STATUS_COLORS } from '../history';
+import { describeTransaction, HISTORY_STATUS_OPTIONS } from '../history';
 
 /** Below Mantine's sm breakpoint the table becomes a list of cards. */
 const NARROW = '(max-width: 48em)';
@@ -157,17 +165,10 @@ function Description({ tx }: { tx: TransactionView }) {
           {label === 'Received' ? 'From' : 'To'} {counterparty}
         </Text>
       )}
-      <FailureReason tx={tx} />
+      <TransactionFailureReason tx={tx} />
     </Stack>
   );
 }
-
-const FailureReason = ({ tx }: { tx: TransactionView }) =>
-  tx.status === 'failed' && tx.failureReason ? (
-    <Text size="xs" c="red" data-testid="failure-reason">
-      {tx.failureReason}
-    </Text>
-  ) : null;
 
 const TypeBadge = ({ tx }: { tx: TransactionView }) => {
   const { label, incoming } = describeTransaction(tx);
@@ -177,12 +178,6 @@ const TypeBadge = ({ tx }: { tx: TransactionView }) => {
     </Badge>
   );
 };
-
-const StatusBadge = ({ tx }: { tx: TransactionView }) => (
-  <Badge variant="light" color={STATUS_COLORS[tx.status]} styles={{ label: { overflow: 'visible' } }}>
-    {capitalize(tx.status)}
-  </Badge>
-);
 
 function TransactionRow({ tx }: { tx: TransactionView }) {
   return (
@@ -200,7 +195,7 @@ function TransactionRow({ tx }: { tx: TransactionView }) {
         <TypeBadge tx={tx} />
       </Table.Td>
       <Table.Td>
-        <StatusBadge tx={tx} />
+        <TransactionStatusBadge tx={tx} />
       </Table.Td>
     </Table.Tr>
   );
@@ -223,7 +218,7 @@ function TransactionCard({ tx }: { tx: TransactionView }) {
         <RelativeDate iso={tx.createdAt} />
         <Group gap={6}>
           <TypeBadge tx={tx} />
-          <StatusBadge tx={tx} />
+          <TransactionStatusBadge tx={tx} />
         </Group>
       </Group>
     </Card>

@@ -73,6 +73,21 @@ export const WALLET_MESSAGES = {
 } as const;
 
 /** The payment provider's label in the UI when no real provider is configured. */
+const EXPIRED_PREFIX = 'Expired: ';
+
+/** What an expired checkout's line says (TOPUP_EXPIRY_MINUTES), in the user's words. */
+export const expiredTopUpReason = (minutes: number) =>
+  `${EXPIRED_PREFIX}the checkout was not completed within ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+
+/**
+ * How a line's status reads: a failed line that is a checkout never paid in time reads "Expired"
+ * (issue 30), otherwise its status. The filter still counts it among the failed ones.
+ */
+export function transactionStatusLabel(tx: { status: string; failureReason?: string }): string {
+  if (tx.status === 'failed' && tx.failureReason?.startsWith(EXPIRED_PREFIX)) return 'Expired';
+  return tx.status.charAt(0).toUpperCase() + tx.status.slice(1);
+}
+
 export const SANDBOX_LABEL = 'Sandbox — no real money';
 
 /** The header carrying the HMAC of a sandbox webhook's raw body (the gateway passes it on as is). */

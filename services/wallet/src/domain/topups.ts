@@ -21,9 +21,8 @@ export type TopUpStatus = 'created' | 'paid' | 'completed' | 'failed' | 'expired
 /** A checkout left open this long expires (TOPUP_EXPIRY_MINUTES). */
 export const DEFAULT_EXPIRY_MINUTES = 30;
 
-/** What an expired checkout's line says, in the user's words. */
-export const expiredReason = (minutes: number) =>
-  `Expired: the checkout was not completed within ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+/** What an expired checkout's line says, in the user's words (one text with the pages' "Expired"). */
+export { expiredTopUpReason as expiredReason } from '@qm/contracts/rest';
 
 /** 100 to 100000 rupees inclusive, in whole paise. */
 export function validTopUpAmount(paise: number): number {
