@@ -124,7 +124,7 @@ const shotName = (route) =>
 
 // ---- helpers -------------------------------------------------------------------------------------------
 
-/** The browser logs a failed request as a console error: a visitor's GET /api/user answers 401 (spec §7). */
+/** The browser logs a failed request as a console error: a visitor's GET /api/user answers 401 (docs/product.md §7). */
 const EXPECTED = ({ text, url }) => /status of 401/.test(text) && new URL(url).pathname === '/api/user';
 
 const browser = await launchBrowser();

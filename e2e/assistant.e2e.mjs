@@ -46,7 +46,7 @@ const CHIPS = ['Show my orders', 'Check wallet balance', 'Latest transactions', 
 const ADMIN_CHIPS = ['Platform stats', 'Pending users', 'Open queries', "Today's orders"];
 const TITLE = 'Military Inventory Assistant';
 const LOADING = 'Analyzing your query and gathering relevant data...';
-/** Spec §5: at least 1 s between two user messages (the panel drops a faster one). */
+/** docs/product.md §5: at least 1 s between two user messages (the panel drops a faster one). */
 const MIN_GAP_MS = 1_100;
 
 const { step, shot, done } = await journeySteps('assistant', ARTIFACTS);

@@ -27,7 +27,7 @@ const MAILDEV_URL = (process.env.MAILDEV_URL ?? 'http://localhost:1080').replace
 const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const TIMEOUT = Number(process.env.IDENTITY_TIMEOUT_MS ?? 20_000);
-// Notifications show one at a time (spec §9), 5 s each: a toast may wait behind the previous one.
+// Notifications show one at a time (docs/product.md §9), 5 s each: a toast may wait behind the previous one.
 const TOAST_TIMEOUT = TIMEOUT + 12_000;
 // Development-server noise, not the application's (React Fast Refresh runtime wiring).
 const IGNORED_PAGE_ERRORS = [/ReactRefreshRuntime/];

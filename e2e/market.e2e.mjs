@@ -168,7 +168,7 @@ await step(
   'manufacturer drafts the description with the AI generator (generate, copy, apply)',
   async () => {
     const page = makerPage;
-    // Defaults of the spec: type Equipment, stock 0.
+    // Defaults of the product reference: type Equipment, stock 0.
     assert((await page.getByRole('textbox', { name: 'Type' }).inputValue()) === 'Equipment', 'default type');
     assert((await page.getByRole('textbox', { name: 'Stock' }).inputValue()) === '0', 'default stock');
 

@@ -47,7 +47,7 @@ const PRODUCT = {
 const SOLD_OUT = { name: `E2E Sold Out Helmet ${RUN}`, type: 'Equipment', price: '10.00', stock: 0 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
- * Spec §2: "23 November 2026 at 2:05 pm" on /orders; "23 Nov 2026, 2:05 pm" on /admin/orders; both in
+ * docs/product.md §2: "23 November 2026 at 2:05 pm" on /orders; "23 Nov 2026, 2:05 pm" on /admin/orders; both in
  * India Standard Time and labelled so, whatever the browser's zone (issue 30).
  */
 const LONG_DATE = /\b\d{1,2} [A-Z][a-z]+ \d{4} at \d{1,2}:\d{2}\s?[ap]m IST\b/i;

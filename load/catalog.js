@@ -1,6 +1,6 @@
 /* global __ENV */
 // k6 load test of the market's product list (issue 4, "Measured"): GET /api/products (the whole
-// catalogue, the spec's array) and GET /api/products?q= (a search), 50 virtual users each, one
+// catalogue, the product reference's array) and GET /api/products?q= (a search), 50 virtual users each, one
 // after the other, from loopback. Seed first: `npx tsx load/seed-products.ts --count 10000`.
 //
 //   .tools/bin/k6 run load/catalog.js
@@ -63,7 +63,7 @@ export const options = {
   },
 };
 
-/** Signs in once through the spec's POST /api/login; every virtual user reuses the session cookie. */
+/** Signs in once through the product reference's POST /api/login; every virtual user reuses the session cookie. */
 export function setup() {
   if (__ENV.SESSION_COOKIE) return { cookie: __ENV.SESSION_COOKIE };
   const res = http.post(`${BASE}/api/login`, JSON.stringify({ username: USER, password: PASSWORD }), {

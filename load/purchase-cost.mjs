@@ -32,7 +32,7 @@ async function signIn(username, password) {
 }
 
 const cookie = await signIn('army_demo', process.env.ARMY_PASSWORD || 'Army@12345');
-// Spec §7: the plain list is an array.
+// docs/product.md §7: the plain list is an array.
 const listed = await (await fetch(`${BASE}/api/products`, { headers: { cookie } })).json();
 const product = (Array.isArray(listed) ? listed : [])
   // A paid one: a free product skips the wallet's hold and payment, the heart of the cost.

@@ -59,7 +59,7 @@ export function setup() {
   for (const u of users) approve(admin, u);
   for (const u of users) {
     u.cookie = signIn(u.username, PASSWORD);
-    // The PIN: setup-pin records it, the mailed code confirms it (send-otp → verify-otp; spec §5).
+    // The PIN: setup-pin records it, the mailed code confirms it (send-otp → verify-otp; docs/product.md §5).
     const cookie = u.cookie;
     step(
       () => post('/api/wallet/setup-pin', { pin: PIN, confirmPin: PIN }, { cookie }),

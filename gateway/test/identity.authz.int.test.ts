@@ -10,7 +10,7 @@ import {
 } from '@qm/testkit/src/identity-stack';
 
 /**
- * Every identity route of spec §7, called through a real gateway with real sessions (cookies from
+ * Every identity route of docs/product.md §7, called through a real gateway with real sessions (cookies from
  * real logins) as anonymous, Army, Manufacturer and Admin, and the status each must get.
  */
 type Persona = 'anonymous' | 'army' | 'manufacturer' | 'admin';

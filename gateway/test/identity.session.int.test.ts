@@ -102,7 +102,7 @@ describe('identity through the gateway: sessions and journeys', () => {
     expect(ok.body).toMatchObject({ status: 'success', redirectTo: '/admin/dashboard', isAdmin: true });
   });
 
-  it('validates sign-in and registration with the spec messages', async () => {
+  it('validates sign-in and registration with the product reference messages', async () => {
     const b = new Browser(stack.url);
     expect((await b.login('', 'whatever1')).body).toEqual({ message: 'Username is required' });
     expect((await b.login('someone', "' OR '1'='1")).body).toEqual({ message: 'Invalid password format' });

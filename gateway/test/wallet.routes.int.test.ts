@@ -336,7 +336,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       });
     });
 
-    it('verify-payment answers the credit with the spec message', async () => {
+    it('verify-payment answers the credit with the product reference message', async () => {
       const res = await call('POST', '/api/verify-payment', {
         as: 'army',
         body: { providerOrderId: 'o1', providerPaymentId: 'p1', providerSignature: 's1' },
@@ -566,7 +566,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       });
     });
 
-    it('a bad payment proof is a 400 with the spec message', async () => {
+    it('a bad payment proof is a 400 with the product reference message', async () => {
       answer('verifyPayment', async () => {
         throw invalid(WALLET_MESSAGES.paymentVerificationFailed);
       });

@@ -63,7 +63,7 @@ export function totalPrice(price: string, quantity: number): string {
   return rupees((Number(m[1]) * 100 + Number(m[2])) * quantity);
 }
 
-/** ORDER_MESSAGES' refusals that a busy market gives honestly (spec §5, §8). */
+/** ORDER_MESSAGES' refusals that a busy market gives honestly (docs/product.md §5, §8). */
 export const EXPECTED_REFUSALS = {
   insufficientStock: 'Insufficient stock',
   insufficientBalance: 'Insufficient wallet balance',

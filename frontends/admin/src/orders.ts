@@ -7,7 +7,7 @@ export const ADMIN_ORDERS_KEY = ['/api/orders'] as const;
 /** Rows per page of /admin/orders (the API allows at most 32: one feed bucket). */
 export const ADMIN_ORDERS_PAGE_SIZE = 20;
 
-/** The tabs of /admin/orders (spec §2) and the scope each asks the API for. */
+/** The tabs of /admin/orders (docs/product.md §2) and the scope each asks the API for. */
 export const ORDER_TABS: { value: OrderScopeName; label: string }[] = [
   { value: 'all', label: 'All Orders' },
   { value: 'army', label: 'Army Orders' },

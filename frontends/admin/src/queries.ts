@@ -2,13 +2,13 @@ import type { AdminQueriesPage, QueryFilterName, QueryStatusName } from '@qm/con
 import { apiFetch, toQueryString } from '@qm/ui';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 
-/** Spec §7: a status change invalidates this list (every page and filter). */
+/** docs/product.md §7: a status change invalidates this list (every page and filter). */
 export const ADMIN_QUERIES_KEY = ['/api/admin/queries'] as const;
 
 /** Rows per page of /admin/queries (the API allows at most 32). */
 export const ADMIN_QUERIES_PAGE_SIZE = 20;
 
-/** The status filter of /admin/queries (spec §2). */
+/** The status filter of /admin/queries (docs/product.md §2). */
 export const QUERY_FILTERS: { value: QueryFilterName; label: string }[] = [
   { value: 'all', label: 'All Queries' },
   { value: 'pending', label: 'Pending' },

@@ -19,7 +19,7 @@ export const moneyStatsQuery = () => stats<MoneyStats>(`/api/admin/stats/money?d
 export const orderStatsQuery = () => stats<OrderStats>(`/api/admin/stats/orders?days=${DASHBOARD_DAYS}`);
 export const userStatsQuery = () => stats<UserStats>('/api/admin/stats/users');
 
-/** The products list's total (spec §2: the dashboard's totals come from the lists); one row fetched. */
+/** The products list's total (docs/product.md §2: the dashboard's totals come from the lists); one row fetched. */
 export const productsTotalQuery = () =>
   queryOptions({
     queryKey: ['/api/products', { page: 1, pageSize: 1, view: 'total' }] as const,

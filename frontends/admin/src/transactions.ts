@@ -14,7 +14,7 @@ export const parseSort = (sort: TransactionSortName) => {
 };
 
 /**
- * A click on a sortable column header (spec §2): the same column flips its direction, another column
+ * A click on a sortable column header (docs/product.md §2): the same column flips its direction, another column
  * starts descending (newest or largest first).
  */
 export function toggleSort(current: TransactionSortName, clicked: SortColumn): TransactionSortName {

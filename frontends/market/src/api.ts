@@ -15,7 +15,7 @@ export type { Product, ProductTypeName };
  */
 export { PRODUCTS_KEY };
 
-/** Spec §9: the market list refetches every 10 s and is stale after 5 s. */
+/** docs/product.md §9: the market list refetches every 10 s and is stale after 5 s. */
 export const MARKET_REFETCH_MS = 10_000;
 export const MARKET_STALE_MS = 5_000;
 

@@ -120,7 +120,7 @@ describe('canPay', () => {
   });
 });
 
-describe('purchaseOutcome (spec §4: idle → processing → success)', () => {
+describe('purchaseOutcome (docs/product.md §4: idle → processing → success)', () => {
   const none = { isPending: false, isSuccess: false, isError: false };
 
   it('walks idle, processing and success', () => {

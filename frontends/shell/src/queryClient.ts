@@ -2,7 +2,7 @@ import { ApiError, CURRENT_USER_QUERY_KEY, getQueryFn } from '@qm/ui';
 import { QueryClient } from '@tanstack/react-query';
 
 /**
- * "One retry" (spec §9), for failures a retry can fix: network errors and 5xx. A 4xx answer (validation,
+ * "One retry" (docs/product.md §9), for failures a retry can fix: network errors and 5xx. A 4xx answer (validation,
  * not found, forbidden, conflict) would only come back the same, and retrying a rejected POST could
  * repeat a side effect, so those are not retried.
  */
@@ -12,14 +12,14 @@ export function retryOnce(failureCount: number, error: unknown): boolean {
 }
 
 /**
- * Server-state defaults (spec §9): general queries are fresh for 30 s, retry once and do not poll.
+ * Server-state defaults (docs/product.md §9): general queries are fresh for 30 s, retry once and do not poll.
  *
- * Window-focus refetching: the spec gives two readings (refetch on focus / none). General queries take
+ * Window-focus refetching: the product reference gives two readings (refetch on focus / none). General queries take
  * "none": a tab switch must not fire a burst of requests, and the data that has to stay live says so
  * itself (the market list polls every 10 s; the current-user query in @qm/ui opts back in to refetching on
- * focus, as the spec requires for it).
+ * focus, as the product reference requires for it).
  *
- * Mutations retry once as well (spec §9); the services make state-changing calls idempotent on a
+ * Mutations retry once as well (docs/product.md §9); the services make state-changing calls idempotent on a
  * reference, so a retried request cannot apply twice.
  */
 export const queryClient = new QueryClient({

@@ -17,7 +17,7 @@ function page(load: () => Promise<{ default: ComponentType }>) {
 
 type Access = 'user' | 'manufacturer' | 'admin';
 
-/** Pages that live in remotes (spec §2 route table); each remote's `./routes` provides the element. */
+/** Pages that live in remotes (docs/product.md §2 route table); each remote's `./routes` provides the element. */
 export const REMOTE_ROUTES: { path: string; remote: RemoteName; access: Access }[] = [
   { path: '/market', remote: 'market', access: 'user' },
   { path: '/market/payment/:productId', remote: 'market', access: 'user' },

@@ -1,7 +1,7 @@
 import { ADMIN_CHAT_CHIPS, CHAT_CHIPS, chatChipsFor, SELLER_CHAT_CHIPS } from '@qm/contracts/rest';
 import { divisionOf, greetingFor } from '../src/assistant/greeting';
 
-describe('greetingFor (spec §2: greeting by role)', () => {
+describe('greetingFor (docs/product.md §2: greeting by role)', () => {
   it('asks a Manufacturer about operations, products and sales', () => {
     const text = greetingFor({ firstName: 'Ishaan', role: 'Manufacturer' });
     expect(text).toMatch(/^Hello Ishaan!/);

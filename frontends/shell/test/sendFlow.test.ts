@@ -18,7 +18,7 @@ function calls(send: SendCalls['send'], fallback: SendCalls['fallback'] = jest.f
 }
 const fail = (error: unknown) => () => Promise.reject(error);
 
-describe('deliver (spec §7 fallback, §8 errors)', () => {
+describe('deliver (docs/product.md §7 fallback, §8 errors)', () => {
   it('answers the reply of the chat call, without the fallback', async () => {
     const api = calls(() => Promise.resolve(REPLY));
     await expect(deliver(api, 'Show my orders', 3, CONTEXT)).resolves.toEqual({

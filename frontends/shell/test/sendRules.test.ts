@@ -12,7 +12,7 @@ const assistant = (content: string, agoMs: number, isLoading = false): Message =
 const check = (text: string, messages: Message[] = [], pending = false) =>
   checkSend({ text, now: NOW, pending, messages });
 
-describe('checkSend (spec §5 "Chat sending")', () => {
+describe('checkSend (docs/product.md §5 "Chat sending")', () => {
   it('sends a message, trimmed', () => {
     expect(check('  Show my orders \n')).toEqual({ ok: true, text: 'Show my orders' });
   });

@@ -27,7 +27,7 @@ const fetchWallet = (view: boolean, signal?: AbortSignal) =>
     : apiFetch<WalletView>('/api/wallet', { signal });
 
 /**
- * The wallet as the /wallet page loads it: POST /api/wallet/views records wallet_view (spec §2), and
+ * The wallet as the /wallet page loads it: POST /api/wallet/views records wallet_view (docs/product.md §2), and
  * every visit loads it afresh. Refreshes after money moved go through useRefreshWallet (GET), which
  * does not count as a view.
  */

@@ -11,7 +11,7 @@ export interface TransactionDisplay {
 }
 
 /**
- * How a history row reads. A credit that came from another user's transfer is "Received" (spec §2); a
+ * How a history row reads. A credit that came from another user's transfer is "Received" (docs/product.md §2); a
  * top-up is a plain credit; debits and transfers take money out.
  */
 export function describeTransaction(
@@ -25,7 +25,7 @@ export function describeTransaction(
   return { label: tx.type === 'debit' ? 'Debit' : 'Transfer', incoming: false, counterparty };
 }
 
-/** The status filter of the history (spec §2); '' is All Transactions. */
+/** The status filter of the history (docs/product.md §2); '' is All Transactions. */
 export const HISTORY_STATUS_OPTIONS: { value: '' | TransactionStatusName; label: string }[] = [
   { value: '', label: 'All Transactions' },
   { value: 'completed', label: 'Completed' },

@@ -291,7 +291,7 @@ export function createApi(router: Router, opts: { counters?: HitCounter } = {}):
           title: 'Quartermaster API',
           version: '1.0.0',
           description:
-            'REST API of the Quartermaster marketplace (spec §7). Errors are `{ "message": "..." }`.',
+            'REST API of the Quartermaster marketplace (docs/product.md §7). Errors are `{ "message": "..." }`.',
         },
         servers: [{ url: serverUrl }],
       });

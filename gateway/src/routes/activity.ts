@@ -28,9 +28,9 @@ export function activityToRest(a: activityV1.Activity): ActivityView {
 }
 
 /**
- * The activity log of spec §7: what the browser reports (stamped with the session's user by
+ * The activity log of docs/product.md §7: what the browser reports (stamped with the session's user by
  * identity, which publishes it), the caller's own log and the administrators' filtered log (the
- * activity service holds the rules of spec §5).
+ * activity service holds the rules of docs/product.md §5).
  */
 export function registerActivityRoutes(api: Api, { clients }: GatewayDeps): void {
   api.route({

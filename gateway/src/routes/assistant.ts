@@ -25,7 +25,7 @@ const DESCRIPTION_DEADLINE_MS = 20_000;
 const CHAT_DEADLINE_MS = 30_000;
 
 /**
- * A budget per user for each chat call (spec §9 allows a message a second from the panel), scaled by
+ * A budget per user for each chat call (docs/product.md §9 allows a message a second from the panel), scaled by
  * AUTH_RATE_LIMIT_SCALE for load tests like the other per-client limits.
  */
 const chatLimit = (scale: number) =>
@@ -45,7 +45,7 @@ const messageToRest = (m: assistantV1.ChatMessage): ChatMessageView => ({
   createdAt: m.createdAt,
 });
 
-/** The AI service's REST area (spec §7 `/api/{ai}/...` with `{ai}` = `ai`, and `/api/chat/...`). */
+/** The AI service's REST area (docs/product.md §7 `/api/{ai}/...` with `{ai}` = `ai`, and `/api/chat/...`). */
 export function registerAssistantRoutes(api: Api, { clients, config }: GatewayDeps): void {
   const scale = config.AUTH_RATE_LIMIT_SCALE;
   api.route({

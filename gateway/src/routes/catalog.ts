@@ -56,7 +56,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
     path: '/api/products',
     tag: 'Products',
     summary:
-      'List products, newest first (spec §7: an array). Optional type and q (name/description search) ' +
+      'List products, newest first (docs/product.md §7: an array). Optional type and q (name/description search) ' +
       'filters; with page/pageSize one page is returned and X-Total-Count carries the total.',
     access: 'user',
     query: ListProductsQuery,

@@ -10,7 +10,7 @@ import { registerSupportRoutes } from './support';
 import { registerStatsRoutes } from './stats';
 import { registerWalletRoutes } from './wallet';
 
-/** Every REST area of spec §7, one module each. */
+/** Every REST area of docs/product.md §7, one module each. */
 export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerCatalogRoutes(api, deps);
   registerIdentityRoutes(api, deps);

@@ -14,7 +14,7 @@ const TAG = 'Dashboard statistics';
 const DAYS = 'per India Standard Time day over the last `days` days (1–90, default 30), oldest first';
 
 /**
- * The admin dashboard's aggregates (spec §2 /admin/dashboard): each owning service sums its own
+ * The admin dashboard's aggregates (docs/product.md §2 /admin/dashboard): each owning service sums its own
  * data and answers a few numbers per day or per status; the browser never receives the rows.
  */
 export function registerStatsRoutes(api: Api, { clients }: GatewayDeps): void {

@@ -55,8 +55,8 @@ export function queryToRest(q: supportV1.Query): QueryView {
 }
 
 /**
- * The support calls of spec §7. Thin: each route validates with the contract's schema and calls the
- * support service, which holds the status rules (spec §4) and emails the replies.
+ * The support calls of docs/product.md §7. Thin: each route validates with the contract's schema and calls the
+ * support service, which holds the status rules (docs/product.md §4) and emails the replies.
  */
 export function registerSupportRoutes(api: Api, { clients, config }: GatewayDeps): void {
   api.route({

@@ -8,8 +8,8 @@ import {
   RecordActivityBody,
 } from '../src/api/activity';
 
-describe('activity rules (spec §5 "Admin activity filters")', () => {
-  it('files every action of spec §3 under at most one tab, by its substrings', () => {
+describe('activity rules (docs/product.md §5 "Admin activity filters")', () => {
+  it('files every action of docs/product.md §3 under at most one tab, by its substrings', () => {
     for (const action of ACTIVITY_ACTIONS)
       expect([action, categoriesOf(action).length <= 1]).toEqual([action, true]);
     expect(Object.fromEntries(ACTIVITY_ACTIONS.map((a) => [a, categoryOf(a) ?? null]))).toEqual({

@@ -21,7 +21,7 @@ describe('rupee amounts in messages', () => {
     expect(formatRupees(99_999_999.99)).toBe('₹9,99,99,999.99');
   });
 
-  it("the Add Money range keeps the spec's words, with its limits in the Indian format", () => {
+  it("the Add Money range keeps the product reference's words, with its limits in the Indian format", () => {
     expect(WALLET_MESSAGES.topUpRange).toBe(
       `Amount must be between ${rupees(WALLET_LIMITS.topUpMinPaise)} and ${rupees(WALLET_LIMITS.topUpMaxPaise)}`,
     );

@@ -11,7 +11,7 @@ describe('POST /api/orders body', () => {
     });
   });
 
-  it("answers spec §5's messages", () => {
+  it("answers docs/product.md §5's messages", () => {
     expect(message({ productId: 7, quantity: 0, totalPrice: '0.00' })).toBe(ORDER_MESSAGES.quantityMin);
     expect(message({ productId: 7, quantity: 1.5, totalPrice: '1.00' })).toBe(ORDER_MESSAGES.quantityInteger);
     expect(message({ productId: 7, quantity: 1 })).toBe(ORDER_MESSAGES.totalPriceRequired);

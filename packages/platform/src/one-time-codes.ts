@@ -2,7 +2,7 @@ import { randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { invalid, tooMany } from './errors';
 
 /**
- * Emailed one-time codes (spec §1, §5, §9: password reset and change in identity, the wallet PIN):
+ * Emailed one-time codes (docs/product.md §1, §5, §9: password reset and change in identity, the wallet PIN):
  * 6 digits from a secure random source, stored hashed, valid 10 minutes, void after 5 wrong tries,
  * a new one at most every 30 seconds. Time is always passed in, so the rules can be exercised
  * without waiting. The same slow hash keeps wallet PINs.

@@ -7,7 +7,7 @@ export const CSRF_HEADER_VALUE = 'quartermaster';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * A non-OK response. `message` is "{status}: {body}" (spec §7); `serverMessage` is the `message` field of a
+ * A non-OK response. `message` is "{status}: {body}" (docs/product.md §7); `serverMessage` is the `message` field of a
  * JSON error body (`{ "message": "..." }`), which is what the UI shows.
  */
 export class ApiError extends Error {
@@ -56,7 +56,7 @@ export async function throwIfNotOk(res: Response): Promise<void> {
 }
 
 /**
- * The generic helper of spec §7: sends cookies, JSON in and out, throws ApiError ("{status}: {body}") for
+ * The generic helper of docs/product.md §7: sends cookies, JSON in and out, throws ApiError ("{status}: {body}") for
  * any non-OK response. Resolves with the parsed JSON body, or undefined when the response has none.
  */
 export async function apiFetch<T = unknown>(url: string, options: ApiFetchOptions = {}): Promise<T> {

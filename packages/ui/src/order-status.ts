@@ -1,5 +1,5 @@
 /**
- * Spec §4: order status badges are green when completed, yellow when pending, red when cancelled and
+ * docs/product.md §4: order status badges are green when completed, yellow when pending, red when cancelled and
  * neutral for anything else; the admin order page shows any other status as a destructive badge.
  */
 const KNOWN: Record<string, string> = { completed: 'green', pending: 'yellow', cancelled: 'red' };

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 
 export type { UserRole, UserStatus };
 
-/** The current-user response (spec §3: at least these fields; the rest are optional profile fields). */
+/** The current-user response (docs/product.md §3: at least these fields; the rest are optional profile fields). */
 export interface CurrentUser {
   id: number;
   username: string;
@@ -44,7 +44,7 @@ export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUse
   return (await res.json()) as CurrentUser;
 }
 
-/** Spec §9: refetch every 5 min and on window focus, fresh for 4 min, kept 6 min, one retry. */
+/** docs/product.md §9: refetch every 5 min and on window focus, fresh for 4 min, kept 6 min, one retry. */
 export const currentUserQueryOptions = queryOptions({
   queryKey: CURRENT_USER_QUERY_KEY,
   queryFn: ({ signal }) => fetchCurrentUser(signal),

@@ -14,11 +14,11 @@ export interface UserSummary {
   licenseNumber: string | null;
 }
 
-/** Spec §9: manufacturer lookups are cached for 60 s. */
+/** docs/product.md §9: manufacturer lookups are cached for 60 s. */
 export const USER_LOOKUP_STALE_MS = 60_000;
 
 /**
- * GET /api/users/{id}, or null when it fails (spec §7: "null on failure"). The request is not tied to the
+ * GET /api/users/{id}, or null when it fails (docs/product.md §7: "null on failure"). The request is not tied to the
  * query's abort signal: it is small, and a card that unmounts mid-request (paging, a refetch) should still
  * leave the answer in the cache for the next one asking.
  */

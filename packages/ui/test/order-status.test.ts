@@ -1,7 +1,7 @@
 import { exactDate, longDateTime, timeOfDay } from '../src/dates';
 import { orderStatusColor, statusLabel } from '../src/order-status';
 
-describe('orderStatusColor (spec §4)', () => {
+describe('orderStatusColor (docs/product.md §4)', () => {
   it('colours the known statuses', () => {
     expect(orderStatusColor('completed')).toBe('green');
     expect(orderStatusColor('pending')).toBe('yellow');

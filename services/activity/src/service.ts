@@ -11,7 +11,7 @@ import { createActivitySearch } from './store/search';
 
 export { activityEnv } from './config';
 
-/** The activity service (port and database: @qm/roster): spec §3 activity records, §5 admin filters. */
+/** The activity service (port and database: @qm/roster): docs/product.md §3 activity records, §5 admin filters. */
 export const activityService: ServiceDefinition<typeof activityEnv> = {
   ...serviceDefaults('activity'),
   env: activityEnv,

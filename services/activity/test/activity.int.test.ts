@@ -36,7 +36,7 @@ afterAll(async () => {
   await s?.stop();
 });
 
-describe('every action of spec §3, recorded by the service that knows it happened', () => {
+describe('every action of docs/product.md §3, recorded by the service that knows it happened', () => {
   it('appears in the activity service after the real thing', async () => {
     const { who, as } = army;
     // failed_login: the error message and the browser
@@ -130,7 +130,7 @@ describe('every action of spec §3, recorded by the service that knows it happen
   });
 });
 
-describe('GET /api/admin/user-activities: the filters of spec §5, on the server', () => {
+describe('GET /api/admin/user-activities: the filters of docs/product.md §5, on the server', () => {
   it('narrows by category tab (action substrings), by action, and both', async () => {
     const id = army.who.id;
     expect(new Set(await actionsOf(`userId=${id}&category=login`))).toEqual(

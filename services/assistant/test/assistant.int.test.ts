@@ -110,7 +110,7 @@ describe('description generator without a model configured', () => {
     });
   });
 
-  it('is for Manufacturers only (spec §6: only they create and edit products), in the gateway and the service', async () => {
+  it('is for Manufacturers only (docs/product.md §6: only they create and edit products), in the gateway and the service', async () => {
     for (const who of ['army', 'admin']) {
       const res = await s.generate({ name: 'Rifle', category: 'Weapon' }, who);
       expect(res.status).toBe(403);

@@ -213,7 +213,7 @@ describe('greeting and chips by role: one rule for the panel and the service', (
     expect(chatChipsFor(admin)).not.toContain('Check wallet balance');
   });
 
-  it('gives buyers the spec chips and sellers their sales', () => {
+  it('gives buyers the product reference chips and sellers their sales', () => {
     expect(chatChipsFor({ role: 'Navy' })).toEqual(CHAT_CHIPS);
     expect(chatChipsFor({ role: 'Manufacturer' })).toEqual(SELLER_CHAT_CHIPS);
     expect(chatGreetingFor({ firstName: 'Ishaan', role: 'Manufacturer' })).toMatch(

@@ -31,7 +31,7 @@ describe('built-in description generator', () => {
     expect(texts.size).toBe(PRODUCT_TYPES.length);
   });
 
-  it('uses the spec default when no features are given', () => {
+  it('uses the product reference default when no features are given', () => {
     const input = validDescriptionInput({ name: ' Rifle ', category: 'Weapon', features: '  ' });
     expect(input).toEqual({ name: 'Rifle', category: 'Weapon', features: DEFAULT_FEATURES });
     expect(builtinDescription(input)).toBe(

@@ -12,7 +12,7 @@ import { createReservationStore } from './store/reservations';
 
 export { catalogEnv } from './config';
 
-/** The catalog service (port and database: @qm/roster): products of spec §3. */
+/** The catalog service (port and database: @qm/roster): products of docs/product.md §3. */
 export const catalogService: ServiceDefinition<typeof catalogEnv> = {
   ...serviceDefaults('catalog'),
   env: catalogEnv,

@@ -31,7 +31,7 @@ describe('catalog service (real database, NATS and gateway)', () => {
   const stored = (id: number) => s.catalog.rt.conn.collection('products').findOne({ id });
 
   describe('creating', () => {
-    it('creates a product owned by the caller, with the spec shape and defaults', async () => {
+    it('creates a product owned by the caller, with the product reference shape and defaults', async () => {
       const p = await create({ name: '  Assault rifle  ', type: 'Weapon', price: '1250.5', stock: 12 });
       expect(p).toEqual({
         id: expect.any(Number),

@@ -31,7 +31,7 @@ function valid<T>(schema: z.ZodType<T>, input: unknown): T {
   return parsed.data;
 }
 
-/** Spec §5 registration rules; an unspecified role takes the default, an unknown one is refused. */
+/** docs/product.md §5 registration rules; an unspecified role takes the default, an unknown one is refused. */
 export function registrationFromProto(req: identityV1.RegisterRequest): RegistrationInput {
   const role =
     roles.fromProto(req.role) ?? (req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : 'invalid');

@@ -166,7 +166,7 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       });
     });
 
-    it('applies the spec §5 rules with their messages', async () => {
+    it('applies the docs/product.md §5 rules with their messages', async () => {
       const base = registration('Rules');
       const cases: [Partial<typeof base>, string][] = [
         [{ password: 'abc' }, 'Password must be at least 6 characters'],

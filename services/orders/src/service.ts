@@ -15,7 +15,7 @@ import { createOrderStore } from './store/orders';
 
 export { ordersEnv } from './config';
 
-/** The orders service (port and database: @qm/roster): spec §3 orders and the purchase saga. */
+/** The orders service (port and database: @qm/roster): docs/product.md §3 orders and the purchase saga. */
 export const ordersService: ServiceDefinition<typeof ordersEnv> = {
   ...serviceDefaults('orders'),
   env: ordersEnv,

@@ -30,7 +30,7 @@ const product: ProductFacts = {
   manufacturerId: 9,
 };
 
-describe('who may buy what (spec §5, §6)', () => {
+describe('who may buy what (docs/product.md §5, §6)', () => {
   it('an approved non-admin buys; admins and unapproved users are refused', () => {
     expect(assertMayBuy(buyer, ['Army'])).toBe(buyer);
     expect(() => assertMayBuy(buyer, ['Admin'])).toThrow(MSG.adminCannotPurchase);

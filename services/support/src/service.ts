@@ -10,7 +10,7 @@ import { createQueryStore } from './store/queries';
 
 export { supportEnv } from './config';
 
-/** The support service (port and database: @qm/roster): spec §3 user_queries and §4 query status. */
+/** The support service (port and database: @qm/roster): docs/product.md §3 user_queries and §4 query status. */
 export const supportService: ServiceDefinition<typeof supportEnv> = {
   ...serviceDefaults('support'),
   env: supportEnv,

@@ -8,7 +8,7 @@ import {
 } from '@qm/contracts/rest';
 import { refusedMove, replyOf, type QueryRecord } from '../src/domain/query';
 
-describe('query status moves (spec §4)', () => {
+describe('query status moves (docs/product.md §4)', () => {
   it('a pending query may be replied to and marked in progress, or resolved', () => {
     expect(refusedMove('pending', 'in-progress')).toBeUndefined();
     expect(refusedMove('pending', 'resolved')).toBeUndefined();

@@ -10,7 +10,7 @@ import { contactForm, startSupportStack, type SupportStack } from './stack';
 
 /**
  * Issue 10 §1 and §4 against the real stack: the contact form, the administrators' inbox and the
- * status rules of spec §4, the replies arriving in maildev, and who may call what.
+ * status rules of docs/product.md §4, the replies arriving in maildev, and who may call what.
  */
 jest.setTimeout(90_000);
 

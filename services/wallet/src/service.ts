@@ -24,7 +24,7 @@ import { topUpSettings } from './providers/config';
 
 export { walletEnv } from './config';
 
-/** The wallet service (port and database: @qm/roster): the ledger of spec §3 wallets and transactions. */
+/** The wallet service (port and database: @qm/roster): the ledger of docs/product.md §3 wallets and transactions. */
 export const walletService: ServiceDefinition<typeof walletEnv> = {
   ...serviceDefaults('wallet'),
   env: walletEnv,

@@ -28,7 +28,7 @@ const lineOf = async (orderId: string) => {
 };
 
 describe('create-order', () => {
-  it('accepts 100 to 100000 rupees and refuses anything else with the spec message', async () => {
+  it('accepts 100 to 100000 rupees and refuses anything else with the product reference message', async () => {
     for (const paise of [99_99, 100_000_01, 0, -100, 150.5])
       expect(await refusal(create(paise))).toEqual({
         code: GrpcStatus.INVALID_ARGUMENT,

@@ -7,9 +7,9 @@ import { RowDetailButton } from './RowDetailButton';
 import { NO_WRAP } from './UserName';
 
 /**
- * The orders of /admin/orders (spec §2): a table from the medium breakpoint up, cards below it. The
- * spec's mobile breakpoint is 768 px, Mantine's `sm`. Any status other than completed, pending or
- * cancelled shows as a destructive badge on this page (spec §4).
+ * The orders of /admin/orders (docs/product.md §2): a table from the medium breakpoint up, cards below it. The
+ * product reference's mobile breakpoint is 768 px, Mantine's `sm`. Any status other than completed, pending or
+ * cancelled shows as a destructive badge on this page (docs/product.md §4).
  */
 export function AdminOrderList({ orders }: { orders: AdminOrderView[] }) {
   const [opened, setOpened] = useState<AdminOrderView | null>(null);
@@ -124,7 +124,7 @@ function Labelled({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Spec §2: short month, day, year, hour and minute ("23 Nov 2026, 2:05 pm"). */
+/** docs/product.md §2: short month, day, year, hour and minute ("23 Nov 2026, 2:05 pm"). */
 function OrderDate({ iso }: { iso: string }) {
   return (
     <Text component="time" dateTime={iso} size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>

@@ -7,7 +7,7 @@ export const grouped = (n: number) => n.toLocaleString('en-IN');
 export const plural = (n: number, one: string, many = `${one}s`) => (n === 1 ? one : many);
 
 /**
- * A dashboard card's figure (spec §2): its number, read from the list's own totals, and a caption.
+ * A dashboard card's figure (docs/product.md §2): its number, read from the list's own totals, and a caption.
  * `name` is the card's ("orders"): it names the spinner and the figure's test id.
  */
 export function DashboardFigure<T, K extends QueryKey>({

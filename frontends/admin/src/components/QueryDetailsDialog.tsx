@@ -15,8 +15,8 @@ import { QueryDate } from './QueryList';
 import { QueryStatusBadge } from './QueryStatusBadge';
 
 /**
- * The View dialog of /admin/queries (spec §2): the query and, unless resolved, the response box
- * with the two reply buttons. Which buttons show follows the one rule of spec §4 (QUERY_MOVES in
+ * The View dialog of /admin/queries (docs/product.md §2): the query and, unless resolved, the response box
+ * with the two reply buttons. Which buttons show follows the one rule of docs/product.md §4 (QUERY_MOVES in
  * @qm/contracts), which the service enforces too.
  */
 export function QueryDetailsDialog({ query, onClose }: { query: QueryView | null; onClose: () => void }) {

@@ -5,8 +5,8 @@ import { IconEye } from '@tabler/icons-react';
 import { QueryStatusBadge } from './QueryStatusBadge';
 
 /**
- * The queries of /admin/queries (spec §2): a table (Name, Email, Subject truncated, Status, Date
- * relative, Action View) from the `sm` breakpoint (the spec's 768 px) up, cards below it.
+ * The queries of /admin/queries (docs/product.md §2): a table (Name, Email, Subject truncated, Status, Date
+ * relative, Action View) from the `sm` breakpoint (the product reference's 768 px) up, cards below it.
  */
 export function QueryList({ queries, onView }: { queries: QueryView[]; onView: (q: QueryView) => void }) {
   return (

@@ -39,7 +39,7 @@ const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
     label: 'Transactions',
     to: '/admin/transactions',
     icon: IconArrowsExchange,
-    // Spec §2: the transactions total sums amounts (every completed transaction's, whatever the page).
+    // docs/product.md §2: the transactions total sums amounts (every completed transaction's, whatever the page).
     figure: (
       <DashboardFigure
         name="transactions"
@@ -53,7 +53,7 @@ const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
     label: 'Wallets',
     to: '/admin/wallets',
     icon: IconWallet,
-    // Spec §2: the wallets list is summed (the balances of every user's wallet).
+    // docs/product.md §2: the wallets list is summed (the balances of every user's wallet).
     figure: (
       <DashboardFigure
         name="wallets"

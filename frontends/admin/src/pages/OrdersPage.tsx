@@ -10,7 +10,7 @@ import { ADMIN_ORDERS_PAGE_SIZE, adminOrdersQuery, ORDER_TABS } from '../orders'
 
 const count = (n: number) => n.toLocaleString('en-IN');
 
-/** /admin/orders (spec §2): the stat cards, the three tabs and every order of the tab, paged. */
+/** /admin/orders (docs/product.md §2): the stat cards, the three tabs and every order of the tab, paged. */
 export function OrdersPage() {
   const [scope, setScope] = useState<OrderScopeName>('all');
   const [page, setPage] = useState(1);

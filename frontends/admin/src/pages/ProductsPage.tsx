@@ -70,7 +70,7 @@ const COLUMNS: ResponsiveColumn<Product>[] = [
   { header: 'Status', cell: (product) => <StockBadge product={product} />, hideOnCard: true },
 ];
 
-/** /admin/products: read-only list of every product (spec §2); cards on a phone. */
+/** /admin/products: read-only list of every product (docs/product.md §2); cards on a phone. */
 export function ProductsPage() {
   const [page, setPage] = useState(1);
   const products = useQuery({

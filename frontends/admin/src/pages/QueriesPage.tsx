@@ -17,7 +17,7 @@ import { ADMIN_QUERIES_PAGE_SIZE, adminQueriesQuery, QUERY_FILTERS } from '../qu
 
 const count = (n: number) => n.toLocaleString('en-IN');
 
-/** /admin/queries (spec §2): the four count cards, the status filter, the queries and their dialog. */
+/** /admin/queries (docs/product.md §2): the four count cards, the status filter, the queries and their dialog. */
 export function QueriesPage() {
   const [status, setStatus] = useState<QueryFilterName>('all');
   const [page, setPage] = useState(1);

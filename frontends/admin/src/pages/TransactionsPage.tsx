@@ -68,7 +68,7 @@ const isStatus = (value: string): value is TransactionStatusName =>
   STATUS_FILTERS.some((filter) => filter.value === value && value !== '');
 
 /**
- * /admin/transactions (spec §2): every wallet's transactions, filtered by status (and by user, the wallet
+ * /admin/transactions (docs/product.md §2): every wallet's transactions, filtered by status (and by user, the wallet
  * list's link: ?userId), sorted by date or amount; the state lives in the URL. A row opens its details.
  */
 export function TransactionsPage() {

@@ -73,7 +73,7 @@ const fullName = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' '
 const initials = (u: User) =>
   `${u.firstName?.[0] ?? ''}${u.lastName?.[0] ?? ''}`.toUpperCase() || u.username[0]!.toUpperCase();
 
-/** Spec §5: user search matches username, email, first name, last name, role. */
+/** docs/product.md §5: user search matches username, email, first name, last name, role. */
 function matchesUser(u: User, text: string): boolean {
   const t = text.trim().toLowerCase();
   return (
@@ -81,7 +81,7 @@ function matchesUser(u: User, text: string): boolean {
   );
 }
 
-/** /admin/user-activities (spec §2): pick a user, then read their activity (or everyone's). */
+/** /admin/user-activities (docs/product.md §2): pick a user, then read their activity (or everyone's). */
 export function UserActivitiesPage() {
   // undefined: the users view; null: every user's activity; a user: theirs.
   const [selected, setSelected] = useState<User | null | undefined>(undefined);
@@ -217,7 +217,7 @@ function ActivitiesView({ user, onBack }: { user: User | null; onBack: () => voi
       apiFetch<AdminActivitiesPage>(`/api/admin/user-activities${toQueryString(params)}`, { signal }),
     placeholderData: keepPreviousData,
   });
-  // The actions of the chosen tab (spec §3's list), named for people.
+  // The actions of the chosen tab (docs/product.md §3's list), named for people.
   const actionOptions = ACTIVITY_ACTIONS.filter((a) => category === 'all' || categoryOf(a) === category).map(
     (a) => ({ value: a, label: prettyAction(a) }),
   );

@@ -20,7 +20,7 @@ import { RowDetailButton } from '../components/RowDetailButton';
 import { UserDetailsDialog } from '../components/UserDetailsDialog';
 import { useListParams } from '../listParams';
 
-/** GET /api/users: the list every decision invalidates (spec §7). */
+/** GET /api/users: the list every decision invalidates (docs/product.md §7). */
 export const USERS_QUERY_KEY = ['/api/users'] as const;
 
 type StatusChange = { userId: number; status: 'approved' | 'rejected'; rejectionReason?: string };
@@ -65,7 +65,7 @@ const filtersOf = (f: { search?: string; status?: string; role?: string }) => ({
 
 const fullName = (user: User) => [user.firstName, user.lastName].filter(Boolean).join(' ');
 
-/** The reason entry of a rejection: Confirm Rejection only once the reason is non-blank (spec §2, §5). */
+/** The reason entry of a rejection: Confirm Rejection only once the reason is non-blank (docs/product.md §2, §5). */
 function RejectDialog({
   user,
   submitting,
@@ -227,7 +227,7 @@ const oneOf = <T extends string>(values: readonly T[], value: string): T | undef
   (values as readonly string[]).includes(value) ? (value as T) : undefined;
 
 /**
- * /admin/users — approve or reject pending registrations (spec §2 "User management"), over a list the
+ * /admin/users — approve or reject pending registrations (docs/product.md §2 "User management"), over a list the
  * server searches (username, name, email), filters (status, role) and pages; the state is in the URL.
  */
 export function UsersPage() {

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { generateDescription } from '../api';
 import { copyText } from './copyText';
 
-/** Spec §9: the copy confirmation shows for 2 s. */
+/** docs/product.md §9: the copy confirmation shows for 2 s. */
 const COPIED_MS = 2_000;
 
 export interface AiDescriptionGeneratorProps {
@@ -28,7 +28,7 @@ function missingInformation() {
 }
 
 /**
- * The AI description generator (spec §2, §5, §8): drafts a description from the current name and type
+ * The AI description generator (docs/product.md §2, §5, §8): drafts a description from the current name and type
  * plus optional features; the draft can be copied or applied to the form.
  */
 export function AiDescriptionGenerator({ name, type, onApply }: AiDescriptionGeneratorProps) {

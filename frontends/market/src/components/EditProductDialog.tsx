@@ -18,7 +18,7 @@ export interface EditProductDialogProps {
   onClose: () => void;
 }
 
-/** Edit Product dialog (spec §2): name, price, stock, description with the optional AI generator panel. */
+/** Edit Product dialog (docs/product.md §2): name, price, stock, description with the optional AI generator panel. */
 export function EditProductDialog({ product, onClose }: EditProductDialogProps) {
   return (
     <Modal opened={product !== null} onClose={onClose} title="Edit Product" size="lg" centered>

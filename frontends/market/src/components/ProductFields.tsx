@@ -1,7 +1,7 @@
 import { NumberInput, type NumberInputProps } from '@mantine/core';
 import { PRODUCT_LIMITS } from '@qm/contracts/rest';
 
-/** Price in rupees: spec §2 "step 0.01, min 0"; the form sends it as a string with two decimals. */
+/** Price in rupees: docs/product.md §2 "step 0.01, min 0"; the form sends it as a string with two decimals. */
 export function PriceInput(props: NumberInputProps) {
   return (
     <NumberInput

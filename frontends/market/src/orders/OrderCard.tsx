@@ -11,7 +11,7 @@ import { IconUser } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { TYPE_COLORS } from '../components/ProductCard';
 
-/** One order of /orders (spec §2); a sale also shows who bought it. */
+/** One order of /orders (docs/product.md §2); a sale also shows who bought it. */
 export function OrderCard({ order }: { order: PurchasedOrderView | SoldOrderView }) {
   const titleId = `order-${order.id}-title`;
   return (

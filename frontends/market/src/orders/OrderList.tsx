@@ -8,7 +8,7 @@ import { OrderCard } from './OrderCard';
 
 export interface OrderListProps {
   tab: OrdersTab;
-  /** Spec §8: "Failed to fetch purchased orders" / "Failed to fetch sold orders". */
+  /** docs/product.md §8: "Failed to fetch purchased orders" / "Failed to fetch sold orders". */
   failedTitle: string;
   emptyTitle: string;
   emptyText: string;

@@ -45,7 +45,7 @@ export function CreateProductPage() {
   const create = useMutation({
     mutationFn: (values: CreateValues) => {
       const body = CreateProductBody.parse(values);
-      // Spec §7: price as a string, stock as a number.
+      // docs/product.md §7: price as a string, stock as a number.
       return createProduct({ ...body, price: priceToApi(body.price), stock: body.stock });
     },
     onSuccess: async () => {

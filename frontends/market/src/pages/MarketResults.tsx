@@ -26,7 +26,7 @@ interface MarketResultsProps {
   /** A search text or type filter is applied (changes the empty state). */
   filtered: boolean;
   isOwner: (product: Product) => boolean;
-  /** Administrators oversee the market and buy nothing: no Purchase buttons (spec §2). */
+  /** Administrators oversee the market and buy nothing: no Purchase buttons (docs/product.md §2). */
   canPurchase: boolean;
   onEdit: (product: Product) => void;
   onDelete: (product: Product) => void;

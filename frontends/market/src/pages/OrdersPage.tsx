@@ -5,7 +5,7 @@ import { IconPackageExport, IconShoppingBag } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { OrderList } from '../orders/OrderList';
 
-/** /orders (spec §2): Purchases for everyone, Sales for Manufacturers only (spec §6). */
+/** /orders (docs/product.md §2): Purchases for everyone, Sales for Manufacturers only (docs/product.md §6). */
 export function OrdersPage() {
   const { isManufacturer } = useCurrentUser();
   return (

@@ -62,7 +62,7 @@ function NoAdminPurchases() {
   );
 }
 
-/** /market/payment/{productId} (spec §2): the product, or "Product not found" when it is gone. */
+/** /market/payment/{productId} (docs/product.md §2): the product, or "Product not found" when it is gone. */
 export function PaymentPage() {
   const { isAdmin } = useCurrentUser();
   return isAdmin ? <NoAdminPurchases /> : <Payment />;
@@ -72,7 +72,7 @@ function Payment() {
   const { productId } = useParams<{ productId: string }>();
   const id = parseProductId(productId);
   const product = useQuery({ ...productQuery(id ?? 0), enabled: id !== null });
-  // One product_view per page opened (spec §3), by its own POST; the ref keeps StrictMode's second
+  // One product_view per page opened (docs/product.md §3), by its own POST; the ref keeps StrictMode's second
   // run of the effect, and refetches of the product, from recording another.
   const viewed = useRef<number | null>(null);
   useEffect(() => {

@@ -33,7 +33,7 @@ const PAY_ICONS: Record<PurchasePhase, ReactNode> = {
 };
 
 /**
- * The "Complete Your Purchase" card (spec §2). Mounted with the product id as its key, so the quantity
+ * The "Complete Your Purchase" card (docs/product.md §2). Mounted with the product id as its key, so the quantity
  * starts at 1 again when the product changes.
  */
 export function PurchaseCard({ product }: { product: Product }) {

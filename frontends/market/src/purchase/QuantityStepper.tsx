@@ -14,7 +14,7 @@ export interface QuantityStepperProps {
   disabled?: boolean;
 }
 
-/** Spec §2: minus, plus and a number input, holding a whole number from 1 up to the stock. */
+/** docs/product.md §2: minus, plus and a number input, holding a whole number from 1 up to the stock. */
 export function QuantityStepper({ value, stock, onChange, onNote, disabled }: QuantityStepperProps) {
   const set = (next: number | string) => {
     onNote?.(clampNote(Number(next), stock));

@@ -1,5 +1,5 @@
 /**
- * The rules of the payment page (spec §4 and §5 "Purchase"), free of React so they can be tested alone.
+ * The rules of the payment page (docs/product.md §4 and §5 "Purchase"), free of React so they can be tested alone.
  * Money is handled as integer paise parsed from the API's decimal strings, never as floating point:
  * ₹0.10 × 3 must be ₹0.30, and the server refuses a total that differs from its own by a paisa.
  */
@@ -64,7 +64,7 @@ export interface PurchaseState {
 }
 
 /**
- * Spec §5: Pay Now is enabled only when the product and the wallet are loaded, the quantity is an
+ * docs/product.md §5: Pay Now is enabled only when the product and the wallet are loaded, the quantity is an
  * integer from 1 to the available stock, no request is pending and price × quantity does not exceed
  * the wallet balance.
  */
@@ -80,7 +80,7 @@ export function canPay(state: PurchaseState): boolean {
   );
 }
 
-/** Spec §4 and §9: after a successful purchase the page goes to /orders after 2 s. */
+/** docs/product.md §4 and §9: after a successful purchase the page goes to /orders after 2 s. */
 export const REDIRECT_AFTER_SUCCESS_MS = 2_000;
 
 export type PurchasePhase = 'idle' | 'processing' | 'success' | 'failed';
@@ -96,7 +96,7 @@ export interface PurchaseRequestState {
 }
 
 /**
- * Spec §4: idle → processing → success. An answered order the saga cancelled is a failure with its
+ * docs/product.md §4: idle → processing → success. An answered order the saga cancelled is a failure with its
  * reason, like a refused request; a pending order (still settling) counts as placed.
  */
 export function purchaseOutcome(

@@ -8,7 +8,7 @@ import { toast } from '../toast';
 import { purchaseOutcome, REDIRECT_AFTER_SUCCESS_MS } from './rules';
 
 /**
- * The purchase of spec §4: idle → processing → success → /orders after 2 s. An order the saga
+ * The purchase of docs/product.md §4: idle → processing → success → /orders after 2 s. An order the saga
  * cancelled (the balance or the stock ran out meanwhile) is a failure with its reason; so is a refusal
  * such as the 409 of a changed price, after which the product and the balance are read again so the
  * page shows the new total.

@@ -4,7 +4,7 @@ import { lazy, Suspense } from 'react';
 const AssistantWidget = lazy(() => import('./AssistantWidget'));
 
 /**
- * The AI assistant (spec §2): a floating button on every page while someone is signed in, and its panel.
+ * The AI assistant (docs/product.md §2): a floating button on every page while someone is signed in, and its panel.
  * Nothing for visitors. Keyed by the user, so signing in as someone else starts from scratch.
  */
 export function Assistant() {

@@ -11,7 +11,7 @@ export interface AssistantButtonProps {
   controlsPanel: boolean;
 }
 
-/** The round button at the bottom right that opens and closes the assistant (spec §2 "Shell"). */
+/** The round button at the bottom right that opens and closes the assistant (docs/product.md §2 "Shell"). */
 export function AssistantButton({ opened, onToggle, buttonRef, controlsPanel }: AssistantButtonProps) {
   const label = opened ? 'Close assistant' : 'Open assistant';
   return (

@@ -8,7 +8,7 @@ import { PanelHeader } from './PanelHeader';
 import type { useAssistantContext } from './useAssistantContext';
 import type { useChat } from './useChat';
 
-/** Spec §2: the input is focused 100 ms after the panel opens. */
+/** docs/product.md §2: the input is focused 100 ms after the panel opens. */
 const FOCUS_DELAY_MS = 100;
 
 export interface AssistantPanelProps {
@@ -22,7 +22,7 @@ export interface AssistantPanelProps {
 }
 
 /**
- * "Military Inventory Assistant" (spec §2): header with the status and the actions, the conversation,
+ * "Military Inventory Assistant" (docs/product.md §2): header with the status and the actions, the conversation,
  * the input. Kept mounted while closed, so a draft and the scroll position survive closing.
  */
 export function AssistantPanel({ opened, onClose, greeting, chips, chat, context }: AssistantPanelProps) {

@@ -6,7 +6,7 @@ export interface ComposerProps {
   value: string;
   onChange: (value: string) => void;
   onSend: () => void;
-  /** The assistant is thinking: input and send button are disabled (spec §5). */
+  /** The assistant is thinking: input and send button are disabled (docs/product.md §5). */
   thinking: boolean;
   inputRef: Ref<HTMLTextAreaElement>;
 }

@@ -49,7 +49,7 @@ export interface MessageListProps {
   onChip: (chip: string) => void;
 }
 
-/** The conversation, or for an empty chat the greeting and the role's four chips (spec §2). */
+/** The conversation, or for an empty chat the greeting and the role's four chips (docs/product.md §2). */
 export function MessageList({ messages, greeting, chips, restoring, pending, onChip }: MessageListProps) {
   const list = useRef<HTMLDivElement>(null);
   const [greetedAt] = useState(() => Date.now());

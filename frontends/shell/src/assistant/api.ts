@@ -11,7 +11,7 @@ import {
 import { apiFetch } from '@qm/ui';
 import { z } from 'zod';
 
-/** The assistant's calls (spec §7), each answer checked against the contract. */
+/** The assistant's calls (docs/product.md §7), each answer checked against the contract. */
 
 /** POST /api/chat/message: a null session starts a new one. */
 export async function sendChatMessage(message: string, sessionId: number | null): Promise<ChatReply> {
@@ -29,7 +29,7 @@ export async function clearChatHistory() {
   return ClearChatHistorySchema.parse(await apiFetch('/api/chat/clear-history', { method: 'DELETE' }));
 }
 
-/** What the panel knows of the account (spec §3 "AI context", as far as it could be loaded). */
+/** What the panel knows of the account (docs/product.md §3 "AI context", as far as it could be loaded). */
 export interface AssistantContext {
   walletBalance: string | null;
   /** The latest activity actions, newest first (at most 5). */
@@ -60,7 +60,7 @@ const WalletBalanceSchema = z.object({ balance: z.string() });
 const MyActionsSchema = z.object({ activities: z.array(z.object({ action: z.string() })) });
 
 /**
- * The context (spec §7): GET /api/ai/user-context; when it fails, GET /api/wallet for the balance and
+ * The context (docs/product.md §7): GET /api/ai/user-context; when it fails, GET /api/wallet for the balance and
  * GET /api/user/activity for the first 5 actions. Throws only when neither source answers.
  */
 export async function loadAssistantContext(): Promise<AssistantContext> {

@@ -1,6 +1,6 @@
 import { CHAT_LIMITS, type ChatMessageView, type ChatRole } from '@qm/contracts/rest';
 
-/** A message of the panel (spec §3 "Chat message (in the panel)"). */
+/** A message of the panel (docs/product.md §3 "Chat message (in the panel)"). */
 export interface PanelMessage {
   /** Local identity (React key, and how a loading message is found again). */
   key: string;
@@ -70,7 +70,7 @@ export function markSent(
 }
 
 /**
- * The conversation for the fallback call (spec §7, §9): the last 6 settled messages, oldest first,
+ * The conversation for the fallback call (docs/product.md §7, §9): the last 6 settled messages, oldest first,
  * each cut to what the server accepts.
  */
 export function contextMessages(

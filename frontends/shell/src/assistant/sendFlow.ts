@@ -37,10 +37,10 @@ async function sendToSession(calls: SendCalls, message: string, sessionId: numbe
 }
 
 /**
- * One send (spec §7, §8). The chat call first; when it fails for any reason but a refusal, the fallback
+ * One send (docs/product.md §7, §8). The chat call first; when it fails for any reason but a refusal, the fallback
  * POST /api/ai/chat with the last 6 messages, whose answer is shown as the reply (no error).
  *
- * Our reading of spec §8's two failure texts, both shown only when the fallback fails as well:
+ * Our reading of docs/product.md §8's two failure texts, both shown only when the fallback fails as well:
  * - "Chat call error": the server answered the chat call with an error (5xx, 401, ...) →
  *   ASSISTANT_TEXTS.chatCallError ("Sorry, I'm having trouble connecting right now. ...").
  * - "Send failure": the message could not be delivered at all (network error, no or unreadable

@@ -1,7 +1,7 @@
 import { CHAT_LIMITS } from '@qm/contracts/rest';
 import type { PanelMessage } from './messages';
 
-/** Why a message is not sent (spec §5 "Chat sending"). */
+/** Why a message is not sent (docs/product.md §5 "Chat sending"). */
 export type SendBlock = 'empty' | 'busy' | 'duplicate' | 'tooSoon';
 
 export type SendCheck = { ok: true; text: string } | { ok: false; reason: SendBlock };
@@ -16,7 +16,7 @@ export interface SendCheckInput {
 }
 
 /**
- * Spec §5: an empty or whitespace-only message is not sent; sending is blocked while a request is
+ * docs/product.md §5: an empty or whitespace-only message is not sent; sending is blocked while a request is
  * pending or a loading message exists; blocked if the same text was sent among the last 3 user
  * messages within 5 s; blocked if any user message was sent less than 1 s ago. Answers the text to
  * send (trimmed) or why not.

@@ -1,4 +1,4 @@
-/** The assistant's texts of spec §8 "Assistant", word for word. */
+/** The assistant's texts of docs/product.md §8 "Assistant", word for word. */
 export const ASSISTANT_TEXTS = {
   title: 'Military Inventory Assistant',
   connecting: 'Connecting...',
@@ -9,11 +9,11 @@ export const ASSISTANT_TEXTS = {
   sendFailure: "I'm having trouble connecting to the AI service. Please try again.",
   /** A send failure when the loading message is no longer there. */
   sendFailureNoLoading: 'I encountered an error while processing your request. Please try again.',
-  /** What the assistant says after "delete all memory" (spec §8: it says all history was cleared). */
+  /** What the assistant says after "delete all memory" (docs/product.md §8: it says all history was cleared). */
   memoryCleared: 'All chat history has been cleared. How can I help you today?',
 } as const;
 
-/** Toasts: title and message (spec §8 "Assistant"). */
+/** Toasts: title and message (docs/product.md §8 "Assistant"). */
 export const ASSISTANT_TOASTS = {
   connectionError: {
     title: 'Connection Error',

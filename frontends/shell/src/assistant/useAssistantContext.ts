@@ -3,12 +3,12 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { loadAssistantContext, type AssistantContext } from './api';
 import { ASSISTANT_TOASTS } from './texts';
 
-/** Spec §4: context loading goes initializing → refreshing (when asked) → done. */
+/** docs/product.md §4: context loading goes initializing → refreshing (when asked) → done. */
 export type ContextStatus = 'initializing' | 'refreshing' | 'done';
 
 /**
  * The account context of the assistant, loaded the first time `enabled` is true (the panel is opened
- * by a signed-in user), and again on refresh, with the toasts of spec §8.
+ * by a signed-in user), and again on refresh, with the toasts of docs/product.md §8.
  */
 export function useAssistantContext(enabled: boolean) {
   const [status, setStatus] = useState<ContextStatus>('initializing');

@@ -23,7 +23,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export type HistoryStatus = 'idle' | 'loading' | 'done';
 
-/** The toasts of an outcome (spec §8): "Action Completed" for an action, "Connection Error" for a failure. */
+/** The toasts of an outcome (docs/product.md §8): "Action Completed" for an action, "Connection Error" for a failure. */
 function announceOutcome(outcome: SendOutcome) {
   if (outcome.kind === 'reply' && outcome.reply.actionTaken)
     notifications.show({
@@ -35,7 +35,7 @@ function announceOutcome(outcome: SendOutcome) {
 }
 
 /**
- * The conversation of the panel: its messages, the server session, sending (spec §5 rules, the 300 ms
+ * The conversation of the panel: its messages, the server session, sending (docs/product.md §5 rules, the 300 ms
  * delay, the loading message, the fallback), clearing locally and deleting the server's memory.
  * `enabled` (the panel was opened) restores the active session from the server once.
  */
@@ -130,7 +130,7 @@ export function useChat({ enabled, context }: { enabled: boolean; context: Assis
     [settle, setBusy],
   );
 
-  /** Sends `text` if the spec §5 rules allow it; answers whether it was sent. */
+  /** Sends `text` if the docs/product.md §5 rules allow it; answers whether it was sent. */
   const send = useCallback(
     (text: string): boolean => {
       const now = Date.now();

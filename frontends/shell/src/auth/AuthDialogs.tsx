@@ -12,7 +12,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 
-/** The texts of the dialogs (spec §2 "Dialogs on /auth"). */
+/** The texts of the dialogs (docs/product.md §2 "Dialogs on /auth"). */
 export const ACCESS_DENIED_ADMIN_PORTAL =
   'Normal user logins are not allowed in the admin portal. Please use the regular login page.';
 export const ACCESS_DENIED_USER_PORTAL =
@@ -67,7 +67,7 @@ function ContactSupportButton({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** A pending account tried to sign in (spec §2: all of its text, Close and Contact Support). */
+/** A pending account tried to sign in (docs/product.md §2: all of its text, Close and Contact Support). */
 export function AccountUnderReviewDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   return (
     <DialogFrame
@@ -174,7 +174,7 @@ export function SqlInjectorDialog({ opened, onBack }: { opened: boolean; onBack:
 }
 
 /**
- * Sign-in at the wrong portal. On /admin a non-admin gets the spec's text and a way to the regular login;
+ * Sign-in at the wrong portal. On /admin a non-admin gets the product reference's text and a way to the regular login;
  * on /auth an administrator is sent to the admin portal.
  */
 export function AccessDeniedDialog({

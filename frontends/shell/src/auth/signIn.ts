@@ -15,7 +15,7 @@ export type SignInOutcome =
 
 /**
  * A successful answer may still be a refusal: pending and rejected accounts get 200 with that status
- * (spec §4 detects them from the words "pending approval" / "rejected" in the message, or the status).
+ * (docs/product.md §4 detects them from the words "pending approval" / "rejected" in the message, or the status).
  */
 export function outcomeOf(response: LoginResponse): SignInOutcome {
   const message = response.message ?? '';
@@ -51,7 +51,7 @@ export function outcomeOfError(error: unknown): SignInOutcome | undefined {
   return undefined;
 }
 
-/** Spec §8 "Login failure": the server's message, else the fallbacks by cause. */
+/** docs/product.md §8 "Login failure": the server's message, else the fallbacks by cause. */
 export function loginFailureMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.serverMessage) return error.serverMessage;
@@ -72,13 +72,13 @@ function safeTarget(redirectTo: string | undefined): string | undefined {
   return redirectTo;
 }
 
-/** Login redirect (spec §2): redirectTo first, else admins to the dashboard and everyone else to the wallet. */
+/** Login redirect (docs/product.md §2): redirectTo first, else admins to the dashboard and everyone else to the wallet. */
 export function loginTarget(response: LoginResponse): string {
   return safeTarget(response.redirectTo) ?? (response.isAdmin ? '/admin/dashboard' : '/wallet');
 }
 
 /**
- * After a successful sign-in (spec §4): clear every cached answer, refetch the user, go to the target and
+ * After a successful sign-in (docs/product.md §4): clear every cached answer, refetch the user, go to the target and
  * say so. The login activity itself is recorded by the server with the session it opened.
  */
 export async function completeSignIn(

@@ -7,7 +7,7 @@ export function formatCountdown(seconds: number): string {
 }
 
 /**
- * A resend cooldown (spec §9: a new code at most every 30 s): `start()` after each send; `remaining`
+ * A resend cooldown (docs/product.md §9: a new code at most every 30 s): `start()` after each send; `remaining`
  * counts the whole seconds down to 0, ticking while it runs.
  */
 export function useCooldown(seconds: number) {

@@ -4,7 +4,7 @@ import { useCallback, useRef } from 'react';
 /**
  * Toasts of one multi-step flow (password reset, password change): each replaces the flow's previous one
  * instead of queueing behind it, so "OTP Verified" does not wait five seconds behind "OTP Sent" (only one
- * toast is visible at a time, spec §9).
+ * toast is visible at a time, docs/product.md §9).
  */
 export function useFlowToast() {
   const last = useRef<string | undefined>(undefined);

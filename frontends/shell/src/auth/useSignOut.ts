@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 
 /**
- * Sign out (spec §4): POST /api/logout, clear cached data, refetch the user (now none), go to /auth and
+ * Sign out (docs/product.md §4): POST /api/logout, clear cached data, refetch the user (now none), go to /auth and
  * confirm with a toast. The logout activity is recorded by the server with the session it ends (the
  * identity service ignores a client-reported "logout"), so the page does not send one.
  */

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 
 /**
- * Spec §8: a failure to load the current user other than 401 (which just means nobody is signed in) is
+ * docs/product.md §8: a failure to load the current user other than 401 (which just means nobody is signed in) is
  * reported as "Failed to fetch user data: {status}". Shown once per failure, from the layout.
  */
 export function useUserFetchErrorToast() {

@@ -18,16 +18,16 @@ interface CheckUsernameResponse {
 }
 
 /**
- * The name the spec's note is about: "admin" as typed (spec §2 "Typing admin as username"). Other letter
+ * The name the product reference's note is about: "admin" as typed (docs/product.md §2 "Typing admin as username"). Other letter
  * cases of the reserved name go to the server, which refuses the administrator on /auth with Access
- * Denied (spec §5) and reports the name as reserved when registering.
+ * Denied (docs/product.md §5) and reports the name as reserved when registering.
  */
 export const isAdminName = (username: string) => username.trim() === 'admin';
 
 /**
- * The live availability note of the registration form (spec §2, §9): GET /api/check-username/{name},
+ * The live availability note of the registration form (docs/product.md §2, §9): GET /api/check-username/{name},
  * debounced, cached 2 s, garbage-collected after 5 s, never retried. Not asked for "admin" (reserved) or
- * while signing in. A failed check counts as unavailable (spec §7).
+ * while signing in. A failed check counts as unavailable (docs/product.md §7).
  */
 export function useUsernameAvailability(username: string, enabled: boolean): UsernameNote {
   const name = username.trim();

@@ -4,7 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { PageFrame } from '../layout/PageFrame';
 import { PAGE_LOADING_HEIGHT } from '../layout/pageLoaderHeight';
 
-/** Where a non-admin goes from an admin page: / (spec §2), except the transactions page, which sends to /admin. */
+/** Where a non-admin goes from an admin page: / (docs/product.md §2), except the transactions page, which sends to /admin. */
 const ADMIN_FALLBACKS: Record<string, string> = { '/admin/transactions': '/admin' };
 
 /**
@@ -40,7 +40,7 @@ export function RequireManufacturer({ children }: { children?: ReactNode }) {
 }
 
 /**
- * Admin routes: refresh the current user first (spec §2), showing "Loading admin dashboard...";
+ * Admin routes: refresh the current user first (docs/product.md §2), showing "Loading admin dashboard...";
  * non-admins go to /. Mounted once for all admin pages, so moving between them does not re-check.
  */
 export function RequireAdmin({ children }: { children?: ReactNode }) {

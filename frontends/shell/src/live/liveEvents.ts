@@ -49,7 +49,7 @@ export function orderToast(e: OrderEvent, userId: number): Toast | undefined {
   return { title: 'New sale', message: `Order #${e.id} ${e.status}` };
 }
 
-/** The reply itself goes by mail (spec §4): the toast says where to read it. */
+/** The reply itself goes by mail (docs/product.md §4): the toast says where to read it. */
 export function queryReplyToast(e: QueryReplyEvent): Toast {
   const state = e.status === 'resolved' ? 'resolved' : 'in progress';
   return {

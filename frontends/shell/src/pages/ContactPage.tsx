@@ -42,7 +42,7 @@ export default function ContactPage() {
       notifications.show({ color: 'green', title: MSG.submitSuccessTitle, message: MSG.submitSuccess });
     },
     onError: (error) => {
-      // Spec §8: "Failed to submit query" with the server's message, when it is one meant for visitors.
+      // docs/product.md §8: "Failed to submit query" with the server's message, when it is one meant for visitors.
       notifications.show({ color: 'red', title: MSG.submitFailed, message: submitErrorMessage(error) });
     },
   });

@@ -136,7 +136,7 @@ function FeatureCard({ feature }: { feature: Feature }) {
 
 export default function LandingPage() {
   const { user, isAdmin } = useCurrentUser();
-  // A signed-in non-admin visiting exactly / goes to their wallet (spec §2).
+  // A signed-in non-admin visiting exactly / goes to their wallet (docs/product.md §2).
   if (user && !isAdmin) return <Navigate to="/wallet" replace />;
 
   return (

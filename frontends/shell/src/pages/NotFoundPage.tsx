@@ -15,7 +15,7 @@ export default function NotFoundPage() {
               404 Page Not Found
             </Title>
           </Group>
-          {/* The spec's line (§1) stays; the next one tells a visitor what happened and where to go. */}
+          {/* The product reference's line (§1) stays; the next one tells a visitor what happened and where to go. */}
           <Text mt="md" c="dimmed">
             Did you forget to add the page to the router?
           </Text>

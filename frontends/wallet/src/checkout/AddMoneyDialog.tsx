@@ -18,7 +18,7 @@ export interface AddMoneyDialogProps {
   onClose: () => void;
 }
 
-/** Add Money (spec §2, §4): amount → the provider's checkout → verification → wallet credited. */
+/** Add Money (docs/product.md §2, §4): amount → the provider's checkout → verification → wallet credited. */
 export function AddMoneyDialog({ opened, onClose }: AddMoneyDialogProps) {
   const [order, setOrder] = useState<PaymentOrderView | null>(null);
   const close = () => {

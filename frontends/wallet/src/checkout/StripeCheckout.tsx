@@ -10,7 +10,7 @@ import { PAYMENT_FAILED_TITLE, useVerifyPayment } from './useVerifyPayment';
 
 /**
  * Stripe's checkout, loaded only when an order comes back with provider "stripe" (this module is its own
- * chunk, and Stripe.js is fetched from Stripe's host at that moment, as the spec has it). The card is
+ * chunk, and Stripe.js is fetched from Stripe's host at that moment, as the product reference has it). The card is
  * confirmed with Elements; the server credits on Stripe's webhook or on the verify call, whichever is first.
  */
 export default function StripeCheckout(props: CheckoutProps) {

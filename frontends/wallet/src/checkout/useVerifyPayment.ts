@@ -8,7 +8,7 @@ export const PAYMENT_FAILED_TITLE = 'Payment Failed';
 
 /**
  * The last step of every provider's checkout: POST /api/verify-payment with what the checkout handed the
- * page, then the spec's toasts (§8) and a refresh of balance and history (§4).
+ * page, then the product reference's toasts (§8) and a refresh of balance and history (§4).
  */
 export function useVerifyPayment(onPaid: () => void) {
   const attempt = useIdempotentAttempt();

@@ -31,7 +31,7 @@ import { describeTransaction, HISTORY_STATUS_OPTIONS } from '../history';
 /** Below Mantine's sm breakpoint the table becomes a list of cards. */
 const NARROW = '(max-width: 48em)';
 
-/** Transaction History (spec §2): status filter, Date (relative), Description, Amount, Type, Status. */
+/** Transaction History (docs/product.md §2): status filter, Date (relative), Description, Amount, Type, Status. */
 export function TransactionHistory() {
   const [status, setStatus] = useState<'' | TransactionStatusName>('');
   const [page, setPage] = useState(1);

@@ -9,7 +9,7 @@ import { AddMoneyDialog } from '../checkout/AddMoneyDialog';
 import { TransactionHistory } from '../components/TransactionHistory';
 import { useTransferFlow } from '../transfer/TransferFlow';
 
-/** /wallet (spec §2): Current Balance, Actions (Add Money, Transfer) and Transaction History. */
+/** /wallet (docs/product.md §2): Current Balance, Actions (Add Money, Transfer) and Transaction History. */
 export function WalletPage() {
   const { user, isAdmin } = useCurrentUser();
   // Renders nothing without a signed-in user (the shell's guard normally sends them to /auth).

@@ -10,7 +10,7 @@ import { sendPinOtp, setupPin, useRefreshWallet, verifyPinOtp } from '../api';
 import { WalletModal } from '../components/WalletModal';
 import { toast } from '../toast';
 
-/** Spec §9: the success message shows 2 s, then the transfer dialog opens. */
+/** docs/product.md §9: the success message shows 2 s, then the transfer dialog opens. */
 export const PIN_SUCCESS_MS = 2000;
 
 export const PIN_FIELDS_FIRST = 'Please fill in the PIN fields correctly before requesting OTP';
@@ -29,7 +29,7 @@ export interface SetupPinDialogProps {
   onDone: () => void;
 }
 
-/** Setup Wallet PIN (spec §2, §4): PIN entered → Send OTP → Verify OTP → "Success!" for 2 s. */
+/** Setup Wallet PIN (docs/product.md §2, §4): PIN entered → Send OTP → Verify OTP → "Success!" for 2 s. */
 export function SetupPinDialog({ opened, onClose, onDone }: SetupPinDialogProps) {
   const [done, setDone] = useState(false);
   const close = () => {

@@ -18,7 +18,7 @@ export interface TransferDialogProps {
   available?: string;
 }
 
-/** Transfer (spec §2, §5): receiver with the live eligibility indicator, amount and PIN. */
+/** Transfer (docs/product.md §2, §5): receiver with the live eligibility indicator, amount and PIN. */
 export function TransferDialog({ opened, onClose, available }: TransferDialogProps) {
   return (
     <WalletModal opened={opened} onClose={onClose} title="Transfer Money">

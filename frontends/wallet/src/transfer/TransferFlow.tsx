@@ -11,7 +11,7 @@ import { TransferDialog } from './TransferDialog';
 type Step = 'idle' | 'checking' | 'setup-pin' | 'transfer';
 
 /**
- * What the Transfer button starts (spec §2, §4): "Checking PIN Status" while the PIN status loads, then
+ * What the Transfer button starts (docs/product.md §2, §4): "Checking PIN Status" while the PIN status loads, then
  * the Setup Wallet PIN dialog if no PIN is set (which hands over to the transfer dialog), else the
  * transfer dialog.
  */

@@ -1,6 +1,6 @@
 import type { EligibilityView } from '@qm/contracts/rest';
 
-/** Typing pauses this long before the receiver is checked (spec §5). */
+/** Typing pauses this long before the receiver is checked (docs/product.md §5). */
 export const ELIGIBILITY_DEBOUNCE_MS = 500;
 
 export type Eligibility =

@@ -9,7 +9,7 @@ import { registerUserRoutes } from './users';
 
 export { userToRest } from './rest';
 
-/** The identity area of spec §7, one module per concern, registered in the order of the OpenAPI document. */
+/** The identity area of docs/product.md §7, one module per concern, registered in the order of the OpenAPI document. */
 export function registerIdentityRoutes(api: Api, deps: GatewayDeps): void {
   const ctx = identityContext(deps);
   registerSessionRoutes(api, ctx);

@@ -30,7 +30,7 @@ function totalPaise(total: string): number {
 }
 
 /**
- * The order calls of spec §7. Thin: each route validates with the contract's schema, calls the
+ * The order calls of docs/product.md §7. Thin: each route validates with the contract's schema, calls the
  * orders service (which holds every rule and runs the purchase saga) and maps the answer to its view.
  */
 export function registerOrderRoutes(api: Api, { clients }: GatewayDeps): void {

@@ -7,7 +7,7 @@ import { TransactionViewSchema, WalletViewSchema, transactionToRest, walletToRes
 
 const NO_WALLET = `"${WALLET_MESSAGES.adminNoWallet}"`;
 
-/** The caller's own wallet: balance and history (spec §7 GET /api/wallet, GET /api/transactions). */
+/** The caller's own wallet: balance and history (docs/product.md §7 GET /api/wallet, GET /api/transactions). */
 export function registerAccountRoutes(api: Api, { clients }: WalletContext): void {
   api.route({
     method: 'get',

@@ -6,7 +6,7 @@ import type { Api } from '../../http/api';
 import type { WalletContext } from './context';
 import { AdminWalletViewSchema, TransactionViewSchema, adminWalletToRest, transactionToRest } from './rest';
 
-/** The administrators' view of money (spec §2 /admin/transactions, the dashboard's card). */
+/** The administrators' view of money (docs/product.md §2 /admin/transactions, the dashboard's card). */
 export function registerAdminWalletRoutes(api: Api, { clients }: WalletContext): void {
   api.route({
     method: 'get',

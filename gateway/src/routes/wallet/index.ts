@@ -9,7 +9,7 @@ import { registerTransferRoutes } from './transfer';
 import { registerWebhookRoutes } from './webhooks';
 
 /**
- * The wallet area of spec §7, one module per concern. Thin: each route validates with the contract's
+ * The wallet area of docs/product.md §7, one module per concern. Thin: each route validates with the contract's
  * schema, calls the wallet service (which holds every rule) and maps the answer to its REST view.
  */
 export function registerWalletRoutes(api: Api, deps: GatewayDeps): void {

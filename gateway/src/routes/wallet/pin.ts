@@ -5,7 +5,7 @@ import type { WalletContext } from './context';
 
 const MessageSchema = z.object({ message: z.string() });
 
-/** The transfer PIN (spec §5): chosen, then confirmed with a code emailed to the user. */
+/** The transfer PIN (docs/product.md §5): chosen, then confirmed with a code emailed to the user. */
 export function registerPinRoutes(api: Api, { clients, limited }: WalletContext): void {
   api.route({
     method: 'get',

@@ -30,7 +30,7 @@ function topUpPaise(amount: string | number): number {
   return parsed.paise;
 }
 
-/** Add money by card (spec §5): an order with the provider, the sandbox's checkout, the proof. */
+/** Add money by card (docs/product.md §5): an order with the provider, the sandbox's checkout, the proof. */
 export function registerTopUpRoutes(api: Api, { clients, limited }: WalletContext): void {
   api.route({
     method: 'post',

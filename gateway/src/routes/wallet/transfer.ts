@@ -17,7 +17,7 @@ function amountPaise(amount: string | number): number {
   return parsed.paise;
 }
 
-/** Money to another user (spec §5 Transfer): who can receive it, and the transfer itself. */
+/** Money to another user (docs/product.md §5 Transfer): who can receive it, and the transfer itself. */
 export function registerTransferRoutes(api: Api, { clients, limited }: WalletContext): void {
   api.route({
     method: 'get',

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
 /**
- * REST shapes of spec §7 for the activity log (POST/GET /api/user/activity, GET
- * /api/admin/user-activities) and the rules of spec §5 "Admin activity filters", shared by the
+ * REST shapes of docs/product.md §7 for the activity log (POST/GET /api/user/activity, GET
+ * /api/admin/user-activities) and the rules of docs/product.md §5 "Admin activity filters", shared by the
  * gateway, the activity service (which files each record under its category) and the admin remote.
  */
 
-/** Spec §3 "Activity action values". */
+/** docs/product.md §3 "Activity action values". */
 export const ACTIVITY_ACTIONS = [
   'login',
   'logout',
@@ -49,7 +49,7 @@ export const ACTIVITY_CATEGORY_LABELS: Record<ActivityCategoryName, string> = {
   password: 'Password',
 };
 
-/** Spec §5: a tab matches an action containing any of its substrings. */
+/** docs/product.md §5: a tab matches an action containing any of its substrings. */
 const CATEGORY_SUBSTRINGS: Record<ActivityCategoryName, readonly string[]> = {
   login: ['login'],
   profile: ['profile', 'update_user'],
@@ -58,7 +58,7 @@ const CATEGORY_SUBSTRINGS: Record<ActivityCategoryName, readonly string[]> = {
   password: ['password'],
 };
 
-/** The tabs whose substrings `action` contains (spec §5 matching, case-insensitive). */
+/** The tabs whose substrings `action` contains (docs/product.md §5 matching, case-insensitive). */
 export function categoriesOf(action: string): ActivityCategoryName[] {
   const a = action.toLowerCase();
   return ACTIVITY_CATEGORIES.filter((c) => CATEGORY_SUBSTRINGS[c].some((s) => a.includes(s)));
@@ -73,7 +73,7 @@ export function categoryOf(action: string): ActivityCategoryName | undefined {
   return categoriesOf(action)[0];
 }
 
-/** "wallet_add_money" → "Wallet Add Money" (the action filter's and badges' labels, spec §2). */
+/** "wallet_add_money" → "Wallet Add Money" (the action filter's and badges' labels, docs/product.md §2). */
 export function prettyAction(action: string): string {
   return action
     .split('_')
@@ -82,7 +82,7 @@ export function prettyAction(action: string): string {
     .join(' ');
 }
 
-/** What spec §5's text search matches, lowercased: username, email, action and details. */
+/** What docs/product.md §5's text search matches, lowercased: username, email, action and details. */
 export function activitySearchText(r: {
   username: string;
   email: string;
@@ -149,7 +149,7 @@ const pageSizeField = z.coerce
 export const MyActivitiesQuery = z.object({ page: pageField, pageSize: pageSizeField });
 export type MyActivitiesQuery = z.infer<typeof MyActivitiesQuery>;
 
-/** GET /api/admin/user-activities: every filter optional (spec §5 "Admin activity filters"). */
+/** GET /api/admin/user-activities: every filter optional (docs/product.md §5 "Admin activity filters"). */
 export const AdminActivitiesQuery = MyActivitiesQuery.extend({
   userId: idParam('User id').optional(),
   category: z.enum(ACTIVITY_CATEGORIES, { error: ACTIVITY_MESSAGES.categoryUnknown }).optional(),
@@ -165,7 +165,7 @@ export const AdminActivitiesQuery = MyActivitiesQuery.extend({
 });
 export type AdminActivitiesQuery = z.infer<typeof AdminActivitiesQuery>;
 
-/** Spec §3 "Activity record" as read by admins (plus userId and the category it is filed under). */
+/** docs/product.md §3 "Activity record" as read by admins (plus userId and the category it is filed under). */
 export const ActivityViewSchema = z.object({
   id: z.string(),
   userId: z.number().int(),

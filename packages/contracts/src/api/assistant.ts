@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** REST shapes of the AI service (spec §7 /api/ai/...), shared by the gateway and the frontends. */
+/** REST shapes of the AI service (docs/product.md §7 /api/ai/...), shared by the gateway and the frontends. */
 
-/** Spec §5: generating a description needs a product name and type. */
+/** docs/product.md §5: generating a description needs a product name and type. */
 export const MISSING_INFORMATION = 'Missing information';
 
-/** Spec §7: what an empty features field stands for. */
+/** docs/product.md §7: what an empty features field stands for. */
 export const DEFAULT_FEATURES = 'military-grade performance, advanced capabilities';
 
 export const DESCRIPTION_LIMITS = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
-/** REST shapes of spec §7 for products, shared by the gateway (validation, OpenAPI) and the market UI. */
+/** REST shapes of docs/product.md §7 for products, shared by the gateway (validation, OpenAPI) and the market UI. */
 export const PRODUCT_TYPES = ['Weapon', 'Vehicle', 'Equipment', 'Ammunition', 'Other'] as const;
 export type ProductTypeName = (typeof PRODUCT_TYPES)[number];
 

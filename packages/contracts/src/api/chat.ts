@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idParam } from './numbers';
 
 /**
- * REST shapes of the chat assistant (spec §2 "AI chat assistant", §3 chat entities, §5 chat
+ * REST shapes of the chat assistant (docs/product.md §2 "AI chat assistant", §3 chat entities, §5 chat
  * sending, §7 chat and context calls, §8 Assistant, §9 chat limits), shared by the gateway, the
  * assistant service and the shell's panel.
  */
@@ -10,16 +10,16 @@ import { idParam } from './numbers';
 export const CHAT_LIMITS = {
   /** A question longer than this is refused with CHAT_MESSAGES.tooLong. */
   messageMaxChars: 1000,
-  /** Spec §9: at most 6 messages go into the fallback context (and the model's context). */
+  /** docs/product.md §9: at most 6 messages go into the fallback context (and the model's context). */
   contextMessages: 6,
-  /** Spec §9: at most 5 activities in the fallback context. */
+  /** docs/product.md §9: at most 5 activities in the fallback context. */
   contextActivities: 5,
-  /** Spec §9: a text sent again among the last 3 user messages within 5 s is not sent. */
+  /** docs/product.md §9: a text sent again among the last 3 user messages within 5 s is not sent. */
   duplicateWindowMs: 5000,
   duplicateLookback: 3,
-  /** Spec §9: at least 1 s between user messages. */
+  /** docs/product.md §9: at least 1 s between user messages. */
   minGapMs: 1000,
-  /** Spec §7: a 300 ms delay precedes each chat send. */
+  /** docs/product.md §7: a 300 ms delay precedes each chat send. */
   sendDelayMs: 300,
   /** Messages returned by GET /api/chat/history (the newest, oldest first). */
   historyMax: 32,
@@ -27,10 +27,10 @@ export const CHAT_LIMITS = {
   perMinute: 30,
 } as const;
 
-/** Spec §3: a new session's name. */
+/** docs/product.md §3: a new session's name. */
 export const DEFAULT_CHAT_SESSION_NAME = 'New Chat';
 
-/** Spec §2: the four chips of an empty chat, as a buyer sees them. */
+/** docs/product.md §2: the four chips of an empty chat, as a buyer sees them. */
 export const CHAT_CHIPS = [
   'Show my orders',
   'Check wallet balance',
@@ -63,7 +63,7 @@ export interface ChatPerson {
   division?: string | null;
 }
 
-/** The armed-forces divisions the greeting names (spec §1, §2). */
+/** The armed-forces divisions the greeting names (docs/product.md §1, §2). */
 export const CHAT_DIVISIONS = ['Army', 'Navy', 'Airforce'] as const;
 export type ChatDivision = (typeof CHAT_DIVISIONS)[number];
 
@@ -90,7 +90,7 @@ export function chatChipsFor(person: ChatPerson): readonly string[] {
 }
 
 /**
- * The greeting of an empty chat, by role (spec §2): a Manufacturer is asked about operations, products
+ * The greeting of an empty chat, by role (docs/product.md §2): a Manufacturer is asked about operations, products
  * and sales; Army, Navy and Airforce about equipment procurement and order tracking for that division;
  * an administrator is offered platform stats and admin tasks; anyone else gets a general greeting.
  * Administrators are greeted by their role: the administrator account is the platform's own (seeded
@@ -132,7 +132,7 @@ export const ChatMessageBody = z.object({
 export type ChatMessageInput = z.input<typeof ChatMessageBody>;
 
 /**
- * What the assistant understood (spec §3 chat reply `intent`). `*_fallback` marks a model failure
+ * What the assistant understood (docs/product.md §3 chat reply `intent`). `*_fallback` marks a model failure
  * answered by the built-in engine.
  */
 export const CHAT_INTENTS = [
@@ -190,7 +190,7 @@ export type ChatHistory = z.infer<typeof ChatHistorySchema>;
 /** DELETE /api/chat/clear-history. */
 export const ClearChatHistorySchema = z.object({ deletedMessages: z.number().int() });
 
-/** GET /api/ai/user-context (spec §3 "AI context"; §7: wallet and user.recentActivity). */
+/** GET /api/ai/user-context (docs/product.md §3 "AI context"; §7: wallet and user.recentActivity). */
 export const AiContextSchema = z.object({
   wallet: z.object({ balance: z.string() }),
   user: z.object({
@@ -205,7 +205,7 @@ export const AiContextSchema = z.object({
 export type AiContext = z.infer<typeof AiContextSchema>;
 
 /**
- * POST /api/ai/chat (spec §7: the fallback when the chat call fails). `context` is what the panel
+ * POST /api/ai/chat (docs/product.md §7: the fallback when the chat call fails). `context` is what the panel
  * has: its last 6 messages and what it loaded; the server answers from its own tools with the
  * caller's identity and only takes the conversation from it, never data.
  */

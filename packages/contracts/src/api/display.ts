@@ -74,7 +74,7 @@ export function stockLabel(stock: number): string {
 
 /**
  * Every date and time the product shows, in pages and in the assistant's answers, is India Standard
- * Time (the spec's market) and says so, whatever the viewer's browser is set to: one clock for
+ * Time (the product reference's market) and says so, whatever the viewer's browser is set to: one clock for
  * buyers, sellers and administrators talking about the same order.
  */
 export const PRODUCT_TIME_ZONE = 'Asia/Kolkata';
@@ -96,7 +96,7 @@ const timeFormat = new Intl.DateTimeFormat('en-IN', {
   timeZone: PRODUCT_TIME_ZONE,
 });
 
-/** Spec §2 (/orders): the long form with time, "23 November 2026 at 2:05 pm IST". */
+/** docs/product.md §2 (/orders): the long form with time, "23 November 2026 at 2:05 pm IST". */
 export const longDateTime = (iso: string) => `${longFormat.format(new Date(iso))} ${PRODUCT_TIME_ZONE_LABEL}`;
 
 /** The exact moment, for a tooltip or a table: "23 Nov 2026, 2:05 pm IST". */

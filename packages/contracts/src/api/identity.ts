@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
 /**
- * REST shapes of spec §7 for accounts, sessions, profiles and passwords, with the spec's own
+ * REST shapes of docs/product.md §7 for accounts, sessions, profiles and passwords, with the product reference's own
  * messages (§5). The gateway validates with the `*Body` schemas; the frontends' forms reuse the
  * `*Form` schemas (which add the confirmation fields the server does not need).
  */
@@ -19,7 +19,7 @@ export const IDENTITY_MESSAGES = {
   pendingApproval:
     'Your account is pending approval. An administrator will review your registration; you will receive an email once it is approved.',
   rejected: 'Your account registration has been rejected. Please contact support for more information.',
-  /** The Access Denied dialog (spec §2), for a non-admin signing in at /admin. */
+  /** The Access Denied dialog (docs/product.md §2), for a non-admin signing in at /admin. */
   accessDenied: 'Normal user logins are not allowed in the admin portal. Please use the regular login page.',
   /** An administrator signing in at /auth (the screen shows the Access Denied dialog). */
   adminMustUsePortal: 'Administrator accounts must sign in through the admin portal.',
@@ -43,7 +43,7 @@ export const IDENTITY_MESSAGES = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
-// SQL-looking input (spec §5): sign-in and registration refuse it ("Invalid password format"; the
+// SQL-looking input (docs/product.md §5): sign-in and registration refuse it ("Invalid password format"; the
 // sign-in screen opens the "Hey SQL Injector" dialog); the admin portal has a stricter list.
 
 /** Patterns of an injection attempt; ordinary passwords with symbols do not match. */
@@ -258,7 +258,7 @@ export const LoginResponseSchema = z.object({
 });
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
 
-/** Registration form and POST /api/register body (spec §5). */
+/** Registration form and POST /api/register body (docs/product.md §5). */
 export const RegisterBody = z
   .object({
     username: UsernameSchema,

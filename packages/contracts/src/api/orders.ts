@@ -4,7 +4,7 @@ import type { UserRole } from './identity';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
 /**
- * REST shapes of spec §7 for orders (purchase, purchases, sales, the administrators' list), shared
+ * REST shapes of docs/product.md §7 for orders (purchase, purchases, sales, the administrators' list), shared
  * by the gateway (validation, OpenAPI), the orders service (the same rules and messages) and the
  * market and admin remotes. Money travels as a string with two decimals ("2500.00").
  */
@@ -26,7 +26,7 @@ export const ORDER_LIMITS = {
   pageSizeMax: 32,
 } as const;
 
-/** The user-facing texts of spec §5 and §8 for orders; the service answers with the same. */
+/** The user-facing texts of docs/product.md §5 and §8 for orders; the service answers with the same. */
 export const ORDER_MESSAGES = {
   missingData: 'Missing required data',
   productRequired: 'Product id is required',
@@ -71,7 +71,7 @@ export const ORDER_MESSAGES = {
     `This Idempotency-Key was already used with a different ${fields.join(', ')}. Use a new key for a new request.`,
 } as const;
 
-/** Why a purchase quantity is refused against the stock the page shows, or undefined (spec §5). */
+/** Why a purchase quantity is refused against the stock the page shows, or undefined (docs/product.md §5). */
 export function quantityProblem(quantity: unknown, stock: number): string | undefined {
   if (quantity === undefined || quantity === null || quantity === '') return ORDER_MESSAGES.quantityRequired;
   const n = typeof quantity === 'string' ? Number(quantity.trim()) : quantity;
@@ -124,7 +124,7 @@ const totalPriceField = z
   .describe('price × quantity as the buyer saw it: rupees with two decimals, e.g. "2500.00"');
 
 /**
- * POST /api/orders. The buyer is the caller (spec §5's buyerId is never taken from the body); the
+ * POST /api/orders. The buyer is the caller (docs/product.md §5's buyerId is never taken from the body); the
  * server recomputes price × quantity and answers 409 with ORDER_MESSAGES.priceChanged when the
  * totalPrice differs.
  */
@@ -172,7 +172,7 @@ export interface OrderProductView {
   description: string;
 }
 
-/** The buyer as the seller sees them (spec §3 buyerDetails), as they were at the purchase. */
+/** The buyer as the seller sees them (docs/product.md §3 buyerDetails), as they were at the purchase. */
 export interface BuyerDetailsView {
   name: string;
   role: UserRole;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
 /**
- * REST shapes of spec §7 for support (the contact form and the administrators' query inbox), shared
+ * REST shapes of docs/product.md §7 for support (the contact form and the administrators' query inbox), shared
  * by the gateway (validation, OpenAPI), the support service (the same rules and messages), the
  * shell's /contact page and the admin remote's /admin/queries page.
  */
@@ -10,7 +10,7 @@ export const QUERY_STATUSES = ['pending', 'in-progress', 'resolved'] as const;
 export type QueryStatusName = (typeof QUERY_STATUSES)[number];
 
 /**
- * Spec §4: the moves an administrator's reply may make, from each status. A pending query may be
+ * docs/product.md §4: the moves an administrator's reply may make, from each status. A pending query may be
  * replied to and marked in progress, or resolved; an in-progress one only resolved; a resolved one
  * accepts no further response. The one place this rule lives: the service enforces it and the
  * /admin/queries dialog shows its buttons from it.
@@ -34,7 +34,7 @@ export const SUPPORT_LIMITS = {
   pageSizeMax: 32,
 } as const;
 
-/** The user-facing texts of spec §2 and §8 for support; the service answers with the same. */
+/** The user-facing texts of docs/product.md §2 and §8 for support; the service answers with the same. */
 export const SUPPORT_MESSAGES = {
   fullNameRequired: 'Full name is required',
   fullNameTooLong: `Full name must be at most ${SUPPORT_LIMITS.fullNameMax} characters`,
@@ -47,7 +47,7 @@ export const SUPPORT_MESSAGES = {
   responseTooLong: `Response must be at most ${SUPPORT_LIMITS.responseMax.toLocaleString('en-US')} characters`,
   statusInvalid: 'Status must be in-progress or resolved',
   queryNotFound: 'Query not found',
-  /** 409: spec §4 "Resolved queries accept no further response". */
+  /** 409: docs/product.md §4 "Resolved queries accept no further response". */
   alreadyResolved: 'This query is already resolved and accepts no further response',
   /** 409: only a pending query may be marked in progress. */
   notPending: 'Only a pending query can be marked in progress',
@@ -139,7 +139,7 @@ export type QueryFilterName = AdminQueriesQuery['status'];
 
 // ---- responses -------------------------------------------------------------------------------------
 
-/** A query as the administrators see it (spec §3 user_queries). */
+/** A query as the administrators see it (docs/product.md §3 user_queries). */
 export interface QueryView {
   id: number;
   fullName: string;

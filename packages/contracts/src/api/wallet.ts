@@ -3,7 +3,7 @@ import { charCount } from './catalog';
 import { NUMBER_LIMITS } from './numbers';
 
 /**
- * REST shapes of spec §7 for the wallet (balance, history, add money, PIN, transfer, admin views),
+ * REST shapes of docs/product.md §7 for the wallet (balance, history, add money, PIN, transfer, admin views),
  * shared by the gateway (validation, OpenAPI), the wallet service (the same rules and messages) and
  * the wallet and admin remotes. Money travels as a string with two decimals ("1234.50").
  */
@@ -17,7 +17,7 @@ export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 export const WALLET_LIMITS = {
-  /** Add money: 100 to 100000 rupees inclusive (spec §9). */
+  /** Add money: 100 to 100000 rupees inclusive (docs/product.md §9). */
   topUpMinPaise: 100_00,
   topUpMaxPaise: 100_000_00,
   /** The wallet's history page size (a feed bucket). */
@@ -32,10 +32,10 @@ export const WALLET_LIMITS = {
   idempotencyKeyMaxChars: 255,
 } as const;
 
-/** The user-facing texts of spec §5 and §8 for the wallet; the service answers with the same. */
+/** The user-facing texts of docs/product.md §5 and §8 for the wallet; the service answers with the same. */
 export const WALLET_MESSAGES = {
   amountRequired: 'Amount is required',
-  // The spec's words; its limits in the one Indian format of formatRupees (spec §9 writes "₹100,000").
+  // The product reference's words; its limits in the one Indian format of formatRupees (docs/product.md §9 writes "₹100,000").
   topUpRange: 'Amount must be between ₹100 and ₹1,00,000',
   amountFormat: 'Amount must be a positive number with at most two decimals',
   amountPositive: 'Amount must be greater than 0',
@@ -192,7 +192,7 @@ const topUpField = z
 export const CreateTopUpBody = z.object({ amount: topUpField });
 export type CreateTopUpBody = z.infer<typeof CreateTopUpBody>;
 
-/** The Add Money form (spec §5): the same rule on the text of the number input. */
+/** The Add Money form (docs/product.md §5): the same rule on the text of the number input. */
 export const AddMoneyForm = z.object({ amount: topUpField });
 export type AddMoneyForm = z.infer<typeof AddMoneyForm>;
 
@@ -234,7 +234,7 @@ export const SetupPinBody = z
   .refine((b) => b.pin === b.confirmPin, { message: WALLET_MESSAGES.pinsDontMatch, path: ['confirmPin'] });
 export type SetupPinBody = z.infer<typeof SetupPinBody>;
 
-/** The Setup Wallet PIN dialog (spec §5): the body plus the emailed code. */
+/** The Setup Wallet PIN dialog (docs/product.md §5): the body plus the emailed code. */
 export const PinSetupForm = z
   .object({ pin: pinField, confirmPin: z.string(), otp: z.string() })
   .refine((b) => b.pin === b.confirmPin, { message: WALLET_MESSAGES.pinsDontMatch, path: ['confirmPin'] });
@@ -256,7 +256,7 @@ export const TransferBody = z.object({
 });
 export type TransferBody = z.infer<typeof TransferBody>;
 
-/** The Transfer dialog (spec §5). */
+/** The Transfer dialog (docs/product.md §5). */
 export const TransferForm = z.object({
   receiverUsername: z.string().trim().min(1, WALLET_MESSAGES.receiverRequired),
   amount: z.string().superRefine((v, ctx) => {

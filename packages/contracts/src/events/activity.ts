@@ -1,4 +1,4 @@
-/** Activity of a signed-in user, consumed by the activity service (spec §7 action names). */
+/** Activity of a signed-in user, consumed by the activity service (docs/product.md §7 action names). */
 export interface ActivityData {
   userId: number;
   username: string;

@@ -3,7 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { errorMessage } from '../api';
 
 export interface LoadErrorProps extends Omit<AlertProps, 'title' | 'color' | 'icon' | 'children'> {
-  /** What could not be loaded, in the spec's words (e.g. "Failed to fetch orders"). */
+  /** What could not be loaded, in the product reference's words (e.g. "Failed to fetch orders"). */
   title: string;
   error: unknown;
   /** Shown when the error carries no message of its own. */

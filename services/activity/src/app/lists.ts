@@ -38,7 +38,7 @@ function paging(req: Partial<Paging>): Paging {
   return { page, pageSize };
 }
 
-/** Reading the log: one's own activity, and everyone's for administrators (spec §5 filters). */
+/** Reading the log: one's own activity, and everyone's for administrators (docs/product.md §5 filters). */
 export function createActivityLists(d: { store: ActivityStore; search: ActivitySearch }) {
   return {
     async mine(caller: Caller | undefined, req: Partial<Paging>) {
@@ -51,7 +51,7 @@ export function createActivityLists(d: { store: ActivityStore; search: ActivityS
       if (!hasRole(signedInCaller(caller), 'Admin')) throw forbidden(MSG.adminOnly);
       const { page, pageSize } = paging(req);
       const f = filterOf(req);
-      // An action outside the chosen tab matches nothing (both filters hold, spec §5).
+      // An action outside the chosen tab matches nothing (both filters hold, docs/product.md §5).
       if (f.action && f.category && categoryOf(f.action) !== f.category)
         return { items: [], total: 0, hasMore: false };
       const offset = (page - 1) * pageSize;

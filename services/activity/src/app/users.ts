@@ -1,7 +1,7 @@
 import { identityV1 } from '@qm/contracts/grpc';
 import { createClient, GrpcStatus, isServiceError, type ServiceIdentity } from '@qm/platform';
 
-/** Who an activity's user is, as far as the log shows it: their email (spec §3 activity record). */
+/** Who an activity's user is, as far as the log shows it: their email (docs/product.md §3 activity record). */
 export interface UserDirectory {
   /** The email, "" when the user no longer exists; throws when identity cannot answer (retried). */
   emailOf(userId: number): Promise<string>;

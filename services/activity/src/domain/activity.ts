@@ -1,7 +1,7 @@
 import { type ActivityCategoryName, activitySearchText, categoryOf } from '@qm/contracts/rest';
 import { z } from 'zod';
 
-/** One stored activity (spec §3 "Activity record"); its id is the id of the event that recorded it. */
+/** One stored activity (docs/product.md §3 "Activity record"); its id is the id of the event that recorded it. */
 export interface ActivityRecord {
   id: string;
   userId: number;
@@ -9,7 +9,7 @@ export interface ActivityRecord {
   email: string;
   action: string;
   details: string;
-  /** Filed under one tab (spec §5 substrings), so the category filter is an equality; null: none. */
+  /** Filed under one tab (docs/product.md §5 substrings), so the category filter is an equality; null: none. */
   category: ActivityCategoryName | null;
   createdAt: Date;
 }

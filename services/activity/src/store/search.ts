@@ -3,7 +3,7 @@ import type { StoreEngine, TextSearchSpec } from '@qm/platform';
 import type { ActivityRecord } from '../domain/activity';
 import { ACTIVITY_COLLECTION, type ActivityDoc, fromDoc, ORDER_FIELD } from './activities';
 
-/** A text filter, optionally with the other filters (spec §5 "Admin activity filters"). */
+/** A text filter, optionally with the other filters (docs/product.md §5 "Admin activity filters"). */
 export interface SearchQuery {
   /** Lowercase, one line, not empty. */
   text: string;

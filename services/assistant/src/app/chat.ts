@@ -156,7 +156,7 @@ export function createChat(d: ChatDeps) {
       };
     },
 
-    /** Spec §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
+    /** docs/product.md §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
     async answerOnce(caller: Caller | undefined, req: { query: string; history: Turn[] }) {
       const question = validQuestion(req.query);
       const out = await answer(

@@ -1,7 +1,7 @@
 import { CHAT_LIMITS, CHAT_MESSAGES } from '@qm/contracts/rest';
 import { invalid } from '@qm/platform';
 
-/** Spec §5: an empty or whitespace-only message is not sent; the gateway checks the same first. */
+/** docs/product.md §5: an empty or whitespace-only message is not sent; the gateway checks the same first. */
 export function validQuestion(text: string): string {
   const q = text.trim();
   if (!q) throw invalid(CHAT_MESSAGES.empty);
@@ -24,7 +24,7 @@ export function renameRequest(text: string): string | undefined {
   return name ? name.slice(0, SESSION_NAME_MAX) : undefined;
 }
 
-/** Spec §3 "AI context" productInterests: the types the caller bought most, most first. */
+/** docs/product.md §3 "AI context" productInterests: the types the caller bought most, most first. */
 export function productInterests(types: string[]): string[] {
   const counts = new Map<string, number>();
   for (const t of types) if (t) counts.set(t, (counts.get(t) ?? 0) + 1);

@@ -8,7 +8,7 @@ import {
 } from '@qm/contracts/rest';
 import { type Caller, forbidden, hasRole, invalid } from '@qm/platform';
 
-/** Product description drafting (spec §5, §7, §8 AI description). Rules and templates; no I/O. */
+/** Product description drafting (docs/product.md §5, §7, §8 AI description). Rules and templates; no I/O. */
 
 export interface DescriptionInput {
   name: string;
@@ -19,7 +19,7 @@ export interface DescriptionInput {
 }
 
 /**
- * Drafting a description is part of creating and editing products, which only Manufacturers do (spec §6);
+ * Drafting a description is part of creating and editing products, which only Manufacturers do (docs/product.md §6);
  * each draft may cost the operator a model call.
  */
 export function mayDraftDescriptions(caller: Caller): void {

@@ -3,7 +3,7 @@ import { addFeeds, feedsOf, nextSequence } from '@qm/platform';
 import { type Connection, Schema } from 'mongoose';
 
 /**
- * Chat sessions and their messages (spec §3 chat_sessions, chat_messages). A session's messages
+ * Chat sessions and their messages (docs/product.md §3 chat_sessions, chat_messages). A session's messages
  * are a feed (@qm/platform feeds), so its newest page costs two indexed reads however long the
  * conversation grows. Deleting is marking: messages get isDeleted and sessions stop being active,
  * one conditional update each per user, so a repeated clear changes nothing more.

@@ -7,7 +7,7 @@ import {
 } from '@qm/contracts/rest';
 import { type Caller, forbidden, hasRole, invalid, unauthenticated } from '@qm/platform';
 
-/** Product rules of spec §3/§5/§6 and issue 4: bounds, who may do what. No I/O here. */
+/** Product rules of docs/product.md §3/§5/§6 and issue 4: bounds, who may do what. No I/O here. */
 
 export interface ProductRecord {
   id: number;
@@ -114,7 +114,7 @@ export function validDelta(delta: number): number {
   return delta;
 }
 
-// ---- who may do what (spec §6; enforced here whatever the UI shows) ----
+// ---- who may do what (docs/product.md §6; enforced here whatever the UI shows) ----
 
 export function requireCaller(caller: Caller | undefined): Caller {
   if (!caller) throw unauthenticated();

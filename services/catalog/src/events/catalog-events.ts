@@ -54,7 +54,7 @@ const VERB: Record<ProductAction, string> = {
   product_view: 'Viewed',
 };
 
-/** Activity of spec §3 (product_view, product_create, product_update, product_delete). */
+/** Activity of docs/product.md §3 (product_view, product_create, product_update, product_delete). */
 export function activity(
   caller: Caller,
   action: ProductAction,

@@ -13,7 +13,7 @@ const UserDeleted = z.object({
 });
 
 /**
- * Spec §3: a product's manufacturer is "deleted with the user". When identity announces a deleted
+ * docs/product.md §3: a product's manufacturer is "deleted with the user". When identity announces a deleted
  * account, that account's products go, once per event however often it is delivered.
  */
 export function userDeletedConsumer(opts: {

@@ -27,7 +27,7 @@ export function keycloakConflict(err: unknown): Error | undefined {
   return undefined;
 }
 
-/** Spec §5: a pending profile here, a disabled Keycloak user with the realm role there. */
+/** docs/product.md §5: a pending profile here, a disabled Keycloak user with the realm role there. */
 export async function register(d: Deps, req: RegistrationInput): Promise<StoredUser> {
   const r = newRegistration(req);
   if (await d.users.byUsernameKey(r.usernameKey)) throw duplicateUsername();

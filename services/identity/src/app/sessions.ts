@@ -25,7 +25,7 @@ export function createSessions(d: Deps) {
 
   return {
     /**
-     * Spec §4: pending and rejected accounts get their message (Keycloak keeps them disabled, so
+     * docs/product.md §4: pending and rejected accounts get their message (Keycloak keeps them disabled, so
      * their password cannot be checked); wrong credentials get one message whichever part was wrong.
      */
     async login(input: {

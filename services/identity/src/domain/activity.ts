@@ -1,4 +1,4 @@
-/** Activity actions (spec §3 "Activity action values") this service records and their details. */
+/** Activity actions (docs/product.md §3 "Activity action values") this service records and their details. */
 
 export const ACTIONS = {
   login: 'login',

@@ -26,7 +26,7 @@ export {
 };
 
 /**
- * One-time codes for password reset and password change (spec §1, §5, §9): 6 digits from a
+ * One-time codes for password reset and password change (docs/product.md §1, §5, §9): 6 digits from a
  * secure random source, stored hashed, valid 10 minutes, void after 5 wrong tries, a new one at
  * most every 30 seconds. A verified reset code allows one password reset within 10 minutes.
  * Time is always passed in, so the rules can be exercised without waiting.

@@ -6,7 +6,7 @@ import { alreadyExists, conflict, forbidden, invalid } from '@qm/platform';
 export type UserStatus = UserStatusName;
 export type Portal = 'user' | 'admin';
 
-/** A user as the service stores it (spec §3 users, without password fields). */
+/** A user as the service stores it (docs/product.md §3 users, without password fields). */
 export interface UserRecord {
   id: number;
   username: string;
@@ -52,7 +52,7 @@ export interface Registration {
   role: 'Army' | 'Manufacturer';
 }
 
-/** A registration that passed the REST rules of spec §5 (RegisterBody, checked at the edge). */
+/** A registration that passed the REST rules of docs/product.md §5 (RegisterBody, checked at the edge). */
 export type RegistrationInput = Omit<Registration, 'usernameKey' | 'emailKey'>;
 
 export function newRegistration(v: RegistrationInput): Registration {
@@ -81,7 +81,7 @@ export function availability(problem: string | undefined, taken: boolean): Avail
 export const duplicateUsername = () => alreadyExists(MSG.usernameTaken);
 export const duplicateEmail = () => alreadyExists(MSG.emailTaken);
 
-/** An admin's decision on a pending registration (spec §4). */
+/** An admin's decision on a pending registration (docs/product.md §4). */
 export interface Decision {
   status: 'approved' | 'rejected';
   rejectionReason: string | null;
@@ -117,14 +117,14 @@ export function statusGate(user: UserRecord): StatusGate {
   return undefined;
 }
 
-/** /admin accepts administrators only; /auth refuses them (spec §2, §6). */
+/** /admin accepts administrators only; /auth refuses them (docs/product.md §2, §6). */
 export function assertPortal(user: UserRecord, portal: Portal): void {
   const admin = user.isAdmin || user.role === 'Admin';
   if (portal === 'admin' && !admin) throw forbidden(MSG.accessDenied);
   if (portal === 'user' && admin) throw forbidden(MSG.adminMustUsePortal);
 }
 
-/** Spec §2: admins land on the dashboard, everyone else on the wallet. */
+/** docs/product.md §2: admins land on the dashboard, everyone else on the wallet. */
 export const redirectFor = (user: UserRecord) =>
   user.isAdmin || user.role === 'Admin' ? '/admin/dashboard' : '/wallet';
 

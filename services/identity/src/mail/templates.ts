@@ -1,5 +1,5 @@
 import { mailMessage } from '@qm/platform';
-/** The emails of spec §1, §4 and §8: decisions, one-time codes, password confirmations. */
+/** The emails of docs/product.md §1, §4 and §8: decisions, one-time codes, password confirmations. */
 
 export type { MailMessage } from '@qm/platform';
 const message = mailMessage;

@@ -36,7 +36,7 @@ function paging(req: Paging): Paging {
   return { page, pageSize };
 }
 
-/** The administrators' tabs (spec §2 /admin/orders) as feeds: buyers with role Army, sellers Manufacturer. */
+/** The administrators' tabs (docs/product.md §2 /admin/orders) as feeds: buyers with role Army, sellers Manufacturer. */
 const SCOPES: Record<OrderScopeName, { feed: OrderFeed; owner: string }> = {
   all: { feed: 'all', owner: ALL_ORDERS },
   army: { feed: 'buyerRole', owner: 'Army' },

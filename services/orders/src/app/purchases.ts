@@ -28,7 +28,7 @@ const ADMIN = 'Admin';
 /** How a cancelled purchase answers its buyer: the reason, as a refusal. */
 const refusal = (reason: string) => (reason === MSG.productNotFound ? notFound(reason) : conflict(reason));
 
-/** POST /api/orders: check the purchase, record the order, run its saga (spec §5 purchase). */
+/** POST /api/orders: check the purchase, record the order, run its saga (docs/product.md §5 purchase). */
 export function createPurchases(d: PurchaseDeps) {
   /** Checks who buys what at which price and records the order (pending, at its first step). */
   async function place(caller: Caller, req: PurchaseRequest, requestKey?: string): Promise<OrderRecord> {

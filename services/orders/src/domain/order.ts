@@ -1,7 +1,7 @@
 import { ORDER_MESSAGES as MSG, type OrderStatusName, type PaymentStatusName } from '@qm/contracts/rest';
 import { conflict, forbidden, invalid, MAX_PAISE, notFound } from '@qm/platform';
 
-/** An order's rules (spec §3 orders, §5 order creation and purchase, §6): no I/O, no proto here. */
+/** An order's rules (docs/product.md §3 orders, §5 order creation and purchase, §6): no I/O, no proto here. */
 
 /**
  * Where an order's saga stands. Forward: reserve → hold → pay → commit → done. Any failure before
@@ -116,7 +116,7 @@ export function validRequest(req: PurchaseRequest): PurchaseRequest {
   return req;
 }
 
-/** Who may buy at all (spec §6): an approved user who is not an administrator. */
+/** Who may buy at all (docs/product.md §6): an approved user who is not an administrator. */
 export function assertMayBuy(buyer: UserFacts | null, roles: string[]): UserFacts {
   if (roles.includes(ADMIN) || buyer?.isAdmin || buyer?.role === ADMIN)
     throw forbidden(MSG.adminCannotPurchase);

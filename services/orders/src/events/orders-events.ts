@@ -8,7 +8,7 @@ import { type Caller, type EventEnvelope, formatMoney, makeEvent, type OutgoingE
 import type { OrderRecord } from '../domain/order';
 import type { OrderStore } from '../store/orders';
 
-/** What the orders service publishes: an order's end, and its users' order activity (spec §3). */
+/** What the orders service publishes: an order's end, and its users' order activity (docs/product.md §3). */
 
 export function activity(caller: Pick<Caller, 'userId' | 'username'>, action: string, details: string) {
   return {

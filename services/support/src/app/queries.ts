@@ -36,7 +36,7 @@ function paging(page: number, pageSize: number) {
   return { page: p, pageSize: size };
 }
 
-/** The contact form's queries and the administrators' replies (spec §4 query status). */
+/** The contact form's queries and the administrators' replies (docs/product.md §4 query status). */
 export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
   return {
     /** Anyone may submit; the query starts pending. A signed-in sender is remembered. */

@@ -14,7 +14,7 @@ export interface QueryReply {
   at: Date;
 }
 
-/** spec §3 user_queries, with the replies that moved it. */
+/** docs/product.md §3 user_queries, with the replies that moved it. */
 export interface QueryRecord {
   id: number;
   fullName: string;
@@ -32,7 +32,7 @@ export interface QueryRecord {
 }
 
 /**
- * Why a reply may not move a query from `from` to `to` (spec §4), or undefined when it may. The
+ * Why a reply may not move a query from `from` to `to` (docs/product.md §4), or undefined when it may. The
  * move itself is in @qm/contracts (QUERY_MOVES) so the admin page's buttons follow the same rule.
  */
 export function refusedMove(from: QueryStatusName, to: ReplyStatusName): string | undefined {

@@ -62,7 +62,7 @@ export function transferReceivedEvent(data: TransferReceivedData) {
   return { subject, event: makeEvent<TransferReceivedData>(subject, data) };
 }
 
-/** The caller's own wallet, created on first use; administrators have none (spec §6). */
+/** The caller's own wallet, created on first use; administrators have none (docs/product.md §6). */
 export async function ownAccount(accounts: AccountStore, caller: Caller | undefined): Promise<Account> {
   if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
   if (hasRole(caller, ADMIN)) throw forbidden(WALLET_MESSAGES.adminNoWallet);

@@ -2,7 +2,7 @@ import { type PaymentProviderName, WALLET_LIMITS, WALLET_MESSAGES } from '@qm/co
 import { invalid } from '@qm/platform';
 
 /**
- * A card top-up's rules (spec §5 Add money, §9):
+ * A card top-up's rules (docs/product.md §5 Add money, §9):
  *
  *   created ──payment claimed (page or webhook)──▶ paid ──ledger transfer posted──▶ completed
  *      ├──the card is declined──▶ failed (at once; its line fails with the provider's reason)

@@ -14,7 +14,7 @@ import { type AccountId, isUserAccount, marker } from '../domain/ledger';
 export interface Account {
   _id: AccountId;
   kind: 'user' | 'clearing';
-  /** User wallets: the user's id and the wallet's numeric id (spec §3 wallets.id). */
+  /** User wallets: the user's id and the wallet's numeric id (docs/product.md §3 wallets.id). */
   userId?: number;
   walletId?: number;
   /** The user's username as last seen (administrators' list). */

@@ -11,7 +11,7 @@ import {
 import { type Connection, Schema } from 'mongoose';
 
 /**
- * The users' transaction history (spec §3 transactions): one line per user side of a movement —
+ * The users' transaction history (docs/product.md §3 transactions): one line per user side of a movement —
  * a top-up's credit, the sender's and the receiver's line of a transfer, a buyer's debit and a
  * seller's credit. A line is written (pending) before its transfer moves money and completed or
  * failed when the transfer ends; its string `_id` is chosen by the use case so a retry finds it.

@@ -20,7 +20,7 @@ import { AccessDeniedDialog } from '../../auth/AuthDialogs';
 import { useLogin, type Credentials } from '../../auth/useLogin';
 
 /**
- * /admin — the administrators' sign-in (spec §2). Stricter input check than /auth ("SQL injection
+ * /admin — the administrators' sign-in (docs/product.md §2). Stricter input check than /auth ("SQL injection
  * detected"); the server accepts administrators only, anyone else gets the Access Denied dialog. An
  * administrator who is already signed in goes straight to the dashboard.
  */

@@ -11,7 +11,7 @@ import { RegisterForm } from './RegisterForm';
 import { SignInForm } from './SignInForm';
 
 /**
- * /auth — sign-in and registration (spec §2). `?tab=register` selects registration; a signed-in visitor
+ * /auth — sign-in and registration (docs/product.md §2). `?tab=register` selects registration; a signed-in visitor
  * goes to /. Also where Keycloak sends the browser back after "Sign in with SSO" (`?sso=1`).
  */
 export default function AuthPage() {
@@ -62,10 +62,10 @@ export default function AuthPage() {
   const toggle = () => setParams(registering ? {} : { tab: 'register' });
 
   /*
-   * Where a registration goes: spec §2 gives two readings, "/" or back to sign-in mode. We return the form
+   * Where a registration goes: docs/product.md §2 gives two readings, "/" or back to sign-in mode. We return the form
    * to sign-in mode with the new username filled in: the person stays where they will sign in once
    * approved, and trying it early shows the Account Under Review dialog that explains the wait. The toast
-   * is the one of spec §4 (request submitted, check your email; 6 s) rather than the other reading's
+   * is the one of docs/product.md §4 (request submitted, check your email; 6 s) rather than the other reading's
    * "Please log in with your credentials", which a pending account cannot do yet.
    */
   const onRegistered = (username: string) => {

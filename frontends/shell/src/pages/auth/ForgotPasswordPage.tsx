@@ -22,7 +22,7 @@ const STEP_TEXT = [
 ] as const;
 
 /**
- * /forgot-password — three steps (spec §2, §4, §8): send a code, verify it, set the new password; Back
+ * /forgot-password — three steps (docs/product.md §2, §4, §8): send a code, verify it, set the new password; Back
  * returns to the previous step; success goes to /auth. A Sign in link is always shown.
  */
 export default function ForgotPasswordPage() {

@@ -31,7 +31,7 @@ const EMPTY: RegisterValues = {
   role: 'Army',
 };
 
-/** The toast after a registration (spec §4), shown for 6 s (spec §9). */
+/** The toast after a registration (docs/product.md §4), shown for 6 s (docs/product.md §9). */
 export const REGISTRATION_TOAST = {
   title: 'Registration successful',
   message: 'Your request has been submitted for approval. Please check your email for instructions.',
@@ -61,7 +61,7 @@ export interface RegisterFormProps {
   onRegistered: (username: string) => void;
 }
 
-/** The registration half of /auth: every field of spec §5 and the live username note. */
+/** The registration half of /auth: every field of docs/product.md §5 and the live username note. */
 export function RegisterForm({ onRegistered }: RegisterFormProps) {
   const form = useForm<RegisterValues>({
     mode: 'controlled',
@@ -97,7 +97,7 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
           autoComplete="username"
           required
           {...usernameProps}
-          // The username is trimmed as it is typed (spec §5).
+          // The username is trimmed as it is typed (docs/product.md §5).
           onChange={(event) => form.setFieldValue('username', event.currentTarget.value.trim())}
           inputWrapperOrder={['label', 'input', 'description', 'error']}
           description={<AvailabilityNote note={note} />}

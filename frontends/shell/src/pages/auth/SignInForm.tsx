@@ -36,7 +36,7 @@ export function SignInForm({ initialUsername = '', onSubmit, submitting }: SignI
     initialValues: { username: initialUsername, password: '' },
     validate: zod4Resolver(SignInSchema),
   });
-  // "admin" signs in at the admin portal now: the note shows and sign-in is disabled (spec §2).
+  // "admin" signs in at the admin portal now: the note shows and sign-in is disabled (docs/product.md §2).
   const adminTyped = isAdminName(form.values.username);
 
   const submit = form.onSubmit(

@@ -2,7 +2,7 @@ import { Button, Group } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { InfoPage } from './InfoPage';
 
-/** /careers (spec §2 footer). Says only what is true: no openings are listed, and how to reach us. */
+/** /careers (docs/product.md §2 footer). Says only what is true: no openings are listed, and how to reach us. */
 export default function CareersPage() {
   return (
     <InfoPage

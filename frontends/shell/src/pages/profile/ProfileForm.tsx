@@ -37,7 +37,7 @@ function valuesOf(user: CurrentUser): ProfileValues {
 
 /**
  * PATCH /api/user/profile body. Optional fields left empty are sent empty, which clears them; an empty
- * yearsOfExperience is sent as null for the same reason (the spec's "becomes undefined" would leave an old
+ * yearsOfExperience is sent as null for the same reason (the product reference's "becomes undefined" would leave an old
  * value in place with a PATCH). Only a Manufacturer sends licenseNumber and yearsOfExperience.
  */
 function bodyOf(values: ProfileValues, manufacturer: boolean) {
@@ -57,7 +57,7 @@ function bodyOf(values: ProfileValues, manufacturer: boolean) {
 }
 
 /**
- * The "Profile Information" tab (spec §2 /profile). Another email address is not saved with the
+ * The "Profile Information" tab (docs/product.md §2 /profile). Another email address is not saved with the
  * rest: the other fields are, then the email change dialog asks for the current password and the
  * code sent to the new address.
  */

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import { ChangePasswordSection } from './ChangePasswordDialog';
 import { ProfileForm } from './ProfileForm';
 
-/** Viewing the page is logged as profile_view (spec §2); failures are only logged locally (spec §7). */
+/** Viewing the page is logged as profile_view (docs/product.md §2); failures are only logged locally (docs/product.md §7). */
 function useProfileViewActivity(userId: number | undefined) {
   const logged = useRef<number | undefined>(undefined);
   useEffect(() => {
@@ -18,7 +18,7 @@ function useProfileViewActivity(userId: number | undefined) {
   }, [userId]);
 }
 
-/** /profile — "Profile Information" and "Security Settings" (spec §2). */
+/** /profile — "Profile Information" and "Security Settings" (docs/product.md §2). */
 export default function ProfilePage() {
   const { user } = useCurrentUser();
   useProfileViewActivity(user?.id);

@@ -8,10 +8,10 @@ import { z } from 'zod';
 import { useCooldown } from '../../auth/useCooldown';
 import { useFlowToast } from '../../auth/useFlowToast';
 
-/** The dialog's steps (spec §2, §4). */
+/** The dialog's steps (docs/product.md §2, §4). */
 export type ChangePasswordStep = 'otp-verification' | 'enter-password' | 'success';
 
-/** Spec §9: a new code at most every 30 s; the success step closes itself after 3 s. */
+/** docs/product.md §9: a new code at most every 30 s; the success step closes itself after 3 s. */
 export const RESEND_SECONDS = 30;
 export const SUCCESS_CLOSE_MS = 3000;
 

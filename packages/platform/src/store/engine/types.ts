@@ -60,7 +60,7 @@ export interface TextSearchQuery {
 }
 
 export interface TextSearch {
-  /** Up to `limit` matches, highest `order` first, with `_id` and the spec's fields. */
+  /** Up to `limit` matches, highest `order` first, with `_id` and the product reference's fields. */
   find(q: TextSearchQuery): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }

@@ -19,7 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
-/** The category tabs of /admin/user-activities (spec §5: matched by action substrings). */
+/** The category tabs of /admin/user-activities (docs/product.md §5: matched by action substrings). */
 export enum ActivityCategory {
   /** ACTIVITY_CATEGORY_UNSPECIFIED - No category filter (the All tab). */
   ACTIVITY_CATEGORY_UNSPECIFIED = 0,
@@ -755,7 +755,7 @@ export const ListActivitiesResponse: MessageFns<ListActivitiesResponse> = {
 };
 
 /**
- * Activity: the log of what signed-in users did (spec §3 activity record, §5 admin activity
+ * Activity: the log of what signed-in users did (docs/product.md §3 activity record, §5 admin activity
  * filters). Records arrive only as `activity.recorded` events from the service that knows the
  * action happened; this service stores each event once (its id is the record's id) and answers
  * the reads below.

@@ -1646,7 +1646,7 @@ export const AnswerOnceResponse: MessageFns<AnswerOnceResponse> = {
 };
 
 /**
- * The AI service (spec §2 AI chat assistant, §7 /api/ai/... and /api/chat/...). Uses an
+ * The AI service (docs/product.md §2 AI chat assistant, §7 /api/ai/... and /api/chat/...). Uses an
  * OpenAI-compatible model when one is configured and its own built-in engines otherwise; the API is
  * the same either way.
  *
@@ -1711,7 +1711,7 @@ export const AssistantServiceService = {
       Buffer.from(ClearChatHistoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ClearChatHistoryResponse => ClearChatHistoryResponse.decode(value),
   },
-  /** What the assistant knows of the caller (spec §3 "AI context"). */
+  /** What the assistant knows of the caller (docs/product.md §3 "AI context"). */
   getUserContext: {
     path: "/qm.assistant.v1.AssistantService/GetUserContext" as const,
     requestStream: false as const,
@@ -1724,7 +1724,7 @@ export const AssistantServiceService = {
     responseDeserialize: (value: Buffer): GetUserContextResponse => GetUserContextResponse.decode(value),
   },
   /**
-   * The fallback chat (spec §7 POST /api/ai/chat): answers with the built-in engine from the given
+   * The fallback chat (docs/product.md §7 POST /api/ai/chat): answers with the built-in engine from the given
    * conversation (at most 6 messages) and stores nothing.
    */
   answerOnce: {
@@ -1754,10 +1754,10 @@ export interface AssistantServiceServer extends UntypedServiceImplementation {
   getChatHistory: handleUnaryCall<GetChatHistoryRequest, GetChatHistoryResponse>;
   /** Marks every message of the caller deleted and closes their sessions. */
   clearChatHistory: handleUnaryCall<ClearChatHistoryRequest, ClearChatHistoryResponse>;
-  /** What the assistant knows of the caller (spec §3 "AI context"). */
+  /** What the assistant knows of the caller (docs/product.md §3 "AI context"). */
   getUserContext: handleUnaryCall<GetUserContextRequest, GetUserContextResponse>;
   /**
-   * The fallback chat (spec §7 POST /api/ai/chat): answers with the built-in engine from the given
+   * The fallback chat (docs/product.md §7 POST /api/ai/chat): answers with the built-in engine from the given
    * conversation (at most 6 messages) and stores nothing.
    */
   answerOnce: handleUnaryCall<AnswerOnceRequest, AnswerOnceResponse>;
@@ -1835,7 +1835,7 @@ export interface AssistantServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ClearChatHistoryResponse) => void,
   ): ClientUnaryCall;
-  /** What the assistant knows of the caller (spec §3 "AI context"). */
+  /** What the assistant knows of the caller (docs/product.md §3 "AI context"). */
   getUserContext(
     request: GetUserContextRequest,
     callback: (error: ServiceError | null, response: GetUserContextResponse) => void,
@@ -1852,7 +1852,7 @@ export interface AssistantServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetUserContextResponse) => void,
   ): ClientUnaryCall;
   /**
-   * The fallback chat (spec §7 POST /api/ai/chat): answers with the built-in engine from the given
+   * The fallback chat (docs/product.md §7 POST /api/ai/chat): answers with the built-in engine from the given
    * conversation (at most 6 messages) and stores nothing.
    */
   answerOnce(

@@ -103,7 +103,7 @@ export interface ListProductsRequest {
   /**
    * page >= 1: that page of page_size (default 24, at most 100) products, and the total.
    * page = 0: the next chunk (page_size, default and at most 1000) of products whose id is below
-   * before_id (0: from the newest); next_before_id continues it. The gateway assembles the spec's
+   * before_id (0: from the newest); next_before_id continues it. The gateway assembles the product reference's
    * plain list from these chunks, so no single message grows with the catalogue.
    */
   page: number;
@@ -2353,7 +2353,7 @@ export const CommitStockResponse: MessageFns<CommitStockResponse> = {
 };
 
 /**
- * Products listed by manufacturers (spec §3 products). Money is integer paise.
+ * Products listed by manufacturers (docs/product.md §3 products). Money is integer paise.
  *
  * Authorisation uses the caller in the request metadata: any signed-in caller reads, a Manufacturer
  * creates, only the product's own manufacturer (manufacturer_id = caller) updates, deletes or

@@ -208,7 +208,7 @@ export function loginOutcomeToJSON(object: LoginOutcome): string {
   }
 }
 
-/** The whole profile (spec §3 users without password fields): for the user themself and admins. */
+/** The whole profile (docs/product.md §3 users without password fields): for the user themself and admins. */
 export interface User {
   id: number;
   username: string;
@@ -5762,7 +5762,7 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
 };
 
 /**
- * Accounts, approval, sessions, profiles and password flows (spec §3 users, §4, §5, §7, §8).
+ * Accounts, approval, sessions, profiles and password flows (docs/product.md §3 users, §4, §5, §7, §8).
  * Credentials live in Keycloak; this service keeps the profile and the approval status. Tokens
  * returned here go to the gateway only, which keeps them server-side.
  */

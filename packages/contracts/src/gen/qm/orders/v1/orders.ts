@@ -112,7 +112,7 @@ export function paymentStatusToJSON(object: PaymentStatus): string {
   }
 }
 
-/** Which orders an administrator lists (spec §2 /admin/orders tabs). */
+/** Which orders an administrator lists (docs/product.md §2 /admin/orders tabs). */
 export enum OrderScope {
   /** ORDER_SCOPE_UNSPECIFIED - Every order. */
   ORDER_SCOPE_UNSPECIFIED = 0,
@@ -2366,7 +2366,7 @@ export const GetOrderResponse: MessageFns<GetOrderResponse> = {
 };
 
 /**
- * Orders: an approved user buys a product from its manufacturer with their wallet (spec §3 orders,
+ * Orders: an approved user buys a product from its manufacturer with their wallet (docs/product.md §3 orders,
  * §5 order creation and purchase, §7 the order calls). Money is integer paise.
  *
  * A purchase is an orchestrated saga whose state lives on the order: reserve the stock in catalog →

@@ -1101,7 +1101,7 @@ export const UpdateQueryStatusResponse: MessageFns<UpdateQueryStatusResponse> = 
 };
 
 /**
- * Support: the contact form's queries and the administrators' answers (spec §2 /contact and
+ * Support: the contact form's queries and the administrators' answers (docs/product.md §2 /contact and
  * /admin/queries, §3 user_queries, §4 query status).
  *
  * A query starts pending. An administrator may reply and move a pending query to in-progress, or

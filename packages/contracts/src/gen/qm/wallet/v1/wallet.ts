@@ -237,7 +237,7 @@ export interface Wallet {
   username: string;
 }
 
-/** One line of a user's history (spec §3 transactions): each side of a movement has its own. */
+/** One line of a user's history (docs/product.md §3 transactions): each side of a movement has its own. */
 export interface Transaction {
   id: number;
   userId: number;
@@ -4707,7 +4707,7 @@ export const GetMoneyStatsResponse: MessageFns<GetMoneyStatsResponse> = {
 };
 
 /**
- * The wallet: a double-entry ledger in integer paise (docs/adr/006-ledger.md, spec §3 wallets and
+ * The wallet: a double-entry ledger in integer paise (docs/adr/006-ledger.md, docs/product.md §3 wallets and
  * transactions, §5 add money / PIN / transfer).
  *
  * Every movement is a transfer between two accounts (a user's wallet, a payment provider's clearing
