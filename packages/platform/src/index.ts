@@ -3,6 +3,7 @@ export * from './config';
 export * from './errors';
 export * from './logger';
 export * from './money';
+export * from './paging';
 export * from './mongo';
 export * from './db-health';
 export * from './store/engine';

@@ -10,6 +10,7 @@ import {
   signedInCaller,
   type UnaryImpl,
   unavailable,
+  validPaging,
 } from '@qm/platform';
 import type { Accounts } from './app/accounts';
 import type { EmailChanges } from './app/email-changes';
@@ -240,8 +241,7 @@ export function registerIdentityServer(
         const users = await accounts.list(status);
         return { users: users.map(toProtoUser), total: users.length };
       }
-      if (req.page < 1) throw invalid('Page must be at least 1');
-      if (req.pageSize < 1 || req.pageSize > 100) throw invalid('Page size must be between 1 and 100');
+      validPaging(req, 100);
       if (req.search.length > 100) throw invalid('Search must be at most 100 characters');
       const role = req.role === identityV1.Role.ROLE_UNSPECIFIED ? undefined : roles.fromProto(req.role);
       if (req.role !== identityV1.Role.ROLE_UNSPECIFIED && !role) throw invalid('Unknown role');

@@ -1,6 +1,6 @@
 import { transactionSorts, transactionStatuses, transactionTypes, walletV1 } from '@qm/contracts/grpc';
 import type { TransactionStatusName } from '@qm/contracts/rest';
-import { type Caller, type GrpcServer, invalid, type UnaryImpl } from '@qm/platform';
+import { type Caller, type GrpcServer, invalid, type UnaryImpl, validPaging } from '@qm/platform';
 import type { Holds } from './app/holds';
 import type { Pins } from './app/pins';
 import type { MoneyStats } from './app/stats';
@@ -92,14 +92,7 @@ const SORTS: Record<string, HistorySort> = {
   amount_asc: { field: 'amount', direction: 1 },
 };
 
-function paging(page: number, pageSize: number, max: number) {
-  const p = page || 1;
-  const size = pageSize || 20;
-  if (!Number.isInteger(p) || p < 1 || p > 1_000_000) throw invalid('Page must be between 1 and 1,000,000');
-  if (!Number.isInteger(size) || size < 1 || size > max)
-    throw invalid(`Page size must be between 1 and ${max}`);
-  return { page: p, pageSize: size };
-}
+const paging = (page: number, pageSize: number, max: number) => validPaging({ page, pageSize }, max);
 
 // ---- handlers ---------------------------------------------------------------------------------
 

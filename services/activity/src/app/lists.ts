@@ -5,15 +5,18 @@ import {
   type ActivityCategoryName,
   categoryOf,
 } from '@qm/contracts/rest';
-import { type Caller, forbidden, hasRole, invalid, signedInCaller } from '@qm/platform';
+import {
+  type Caller,
+  forbidden,
+  hasRole,
+  invalid,
+  type Paging,
+  signedInCaller,
+  validPaging,
+} from '@qm/platform';
 import type { ActivityRecord } from '../domain/activity';
 import { type ActivityStore, feedFor } from '../store/activities';
 import type { ActivitySearch } from '../store/search';
-
-export interface Paging {
-  page: number;
-  pageSize: number;
-}
 
 export interface AdminFilter extends Paging {
   userId?: number;
@@ -29,14 +32,7 @@ export interface AdminPage {
   hasMore: boolean;
 }
 
-function paging(req: Partial<Paging>): Paging {
-  const page = req.page || 1;
-  const pageSize = req.pageSize || 20;
-  if (!Number.isSafeInteger(page) || page < 1) throw invalid('Page must be at least 1');
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > ACTIVITY_LIMITS.pageSizeMax)
-    throw invalid(`Page size must be between 1 and ${ACTIVITY_LIMITS.pageSizeMax}`);
-  return { page, pageSize };
-}
+const paging = (req: Partial<Paging>): Paging => validPaging(req, ACTIVITY_LIMITS.pageSizeMax);
 
 /** Reading the log: one's own activity, and everyone's for administrators (docs/product.md §5 filters). */
 export function createActivityLists(d: { store: ActivityStore; search: ActivitySearch }) {

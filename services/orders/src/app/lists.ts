@@ -6,7 +6,9 @@ import {
   invalid,
   notFound,
   type Outbox,
+  type Paging,
   signedInCaller,
+  validPaging,
 } from '@qm/platform';
 import type { OrderRecord } from '../domain/order';
 import { activity } from '../events/orders-events';
@@ -22,19 +24,7 @@ export interface OrderCounts {
   cancelled: number;
 }
 
-export interface Paging {
-  page: number;
-  pageSize: number;
-}
-
-function paging(req: Paging): Paging {
-  const page = req.page || 1;
-  const pageSize = req.pageSize || 20;
-  if (!Number.isSafeInteger(page) || page < 1) throw invalid('Page must be at least 1');
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > ORDER_LIMITS.pageSizeMax)
-    throw invalid(`Page size must be between 1 and ${ORDER_LIMITS.pageSizeMax}`);
-  return { page, pageSize };
-}
+const paging = (req: Paging): Paging => validPaging(req, ORDER_LIMITS.pageSizeMax);
 
 /** The administrators' tabs (docs/product.md §2 /admin/orders) as feeds: buyers with role Army, sellers Manufacturer. */
 const SCOPES: Record<OrderScopeName, { feed: OrderFeed; owner: string }> = {

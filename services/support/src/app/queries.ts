@@ -4,7 +4,15 @@ import {
   SUPPORT_LIMITS,
   SUPPORT_MESSAGES as MSG,
 } from '@qm/contracts/rest';
-import { adminCaller, type Caller, conflict, invalid, notFound, type Outbox } from '@qm/platform';
+import {
+  adminCaller,
+  type Caller,
+  conflict,
+  invalid,
+  notFound,
+  type Outbox,
+  validPaging,
+} from '@qm/platform';
 import { type QueryRecord, refusedMove } from '../domain/query';
 import { queryReplied, querySubmitted } from '../events/support-events';
 import type { QueryStore } from '../store/queries';
@@ -27,14 +35,8 @@ export interface QueryCounts {
 const admin = (caller: Caller | undefined): Caller =>
   adminCaller(caller, 'Only administrators can manage user queries');
 
-function paging(page: number, pageSize: number) {
-  const p = page || 1;
-  const size = pageSize || 20;
-  if (!Number.isSafeInteger(p) || p < 1) throw invalid('Page must be at least 1');
-  if (!Number.isSafeInteger(size) || size < 1 || size > SUPPORT_LIMITS.pageSizeMax)
-    throw invalid(`Page size must be between 1 and ${SUPPORT_LIMITS.pageSizeMax}`);
-  return { page: p, pageSize: size };
-}
+const paging = (page: number, pageSize: number) =>
+  validPaging({ page, pageSize }, SUPPORT_LIMITS.pageSizeMax);
 
 /** The contact form's queries and the administrators' replies (docs/product.md §4 query status). */
 export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
