@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { ferretdbFieldExpression, ferretdbTableOf, quoteIdent } from './sql';
+import { createIfMissing, ferretdbFieldExpression, ferretdbTableOf, quoteIdent } from './sql';
 
 /**
  * FerretDB v1 on PostgreSQL creates a collection's declared indexes but never uses them: its
@@ -25,7 +25,8 @@ export async function ensureGinIndexes(
   const table = await ferretdbTableOf(pool, db, collection);
   if (!table) throw new Error(`FerretDB has no table for ${db}.${collection}: create the collection first`);
   for (const field of new Set(['_id', ...fields])) {
-    await pool.query(
+    await createIfMissing(
+      pool,
       `CREATE INDEX IF NOT EXISTS ${quoteIdent(indexName(table, field))} ON ${schema}.${quoteIdent(table)} ` +
         // No pending list: with fastupdate every read scans the unmerged entries of recent inserts.
         `USING gin ((${ferretdbFieldExpression(field)})) WITH (fastupdate = off)`,

@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type pg from 'pg';
 import type { TextSearch, TextSearchSpec } from '../types';
-import { ferretdbTableOf, quoteIdent, quoteLiteral } from './sql';
+import { createIfMissing, ferretdbTableOf, quoteIdent, quoteLiteral } from './sql';
 
 /**
  * FerretDB v1 pushes no regex down, so a text search is answered by PostgreSQL itself, read-only,
@@ -26,17 +26,17 @@ async function ensureSearchIndexes(conn: Connection, pool: pg.Pool, spec: TextSe
   if (!table) throw new Error(`FerretDB has no table for ${conn.name}.${spec.collection}`);
   const on = `${quoteIdent(conn.name)}.${quoteIdent(table)}`;
   const name = (what: string) => quoteIdent(`qm_${table.slice(0, 40)}_${what}`);
-  await pool.query('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch((err: unknown) => {
-    // Another service's database in the same PostgreSQL created it at the same moment.
-    if ((err as { code?: string }).code !== '23505') throw err;
-  });
-  await pool.query(
+  // Another service's database in the same PostgreSQL, or another replica, may create each at the same moment.
+  await createIfMissing(pool, 'CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  await createIfMissing(
+    pool,
     `CREATE INDEX IF NOT EXISTS ${name(`${spec.field}_trgm`)} ON ${on} ` +
       `USING gin (${text(spec.field)} gin_trgm_ops) WITH (fastupdate = off)`,
   );
-  await pool.query(`CREATE INDEX IF NOT EXISTS ${name('order')} ON ${on} (${json(spec.order)})`);
+  await createIfMissing(pool, `CREATE INDEX IF NOT EXISTS ${name('order')} ON ${on} (${json(spec.order)})`);
   for (const field of spec.orderedWithin)
-    await pool.query(
+    await createIfMissing(
+      pool,
       // Named as ADR 011 first made the user's one (`userId` → `user_order`).
       `CREATE INDEX IF NOT EXISTS ${name(`${field.replace(/Id$/, '')}_order`)} ON ${on} ` +
         `(${json(field)}, ${json(spec.order)})`,

@@ -17,6 +17,18 @@ export function createPgPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
+/**
+ * Runs a `CREATE … IF NOT EXISTS`. Two processes running it at the same moment (two replicas
+ * starting together, docs/adr/025) can both pass the "not exists" check; the later one then fails
+ * on PostgreSQL's catalog (unique_violation on pg_class or pg_type, or duplicate_table/object). The
+ * object exists either way, which is all the statement asks.
+ */
+export async function createIfMissing(sql: Pick<pg.Pool, 'query'>, statement: string): Promise<void> {
+  await sql.query(statement).catch((err: unknown) => {
+    if (!['23505', '42P07', '42710'].includes((err as { code?: string }).code ?? '')) throw err;
+  });
+}
+
 const METADATA_TABLE = '_ferretdb_database_metadata';
 
 /** A PostgreSQL identifier, quoted (schema and table names of FerretDB's storage). */
