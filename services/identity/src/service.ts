@@ -1,7 +1,7 @@
 import { ConfigError, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { createAccounts } from './app/accounts';
-import { ensureAdmin } from './app/admin-seed';
+import { ensureAdminWhenReachable } from './app/admin-seed';
 import type { Deps } from './app/deps';
 import { createEmailChanges } from './app/email-changes';
 import { createPasswords } from './app/passwords';
@@ -75,7 +75,7 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
       const emailChanges = createEmailChanges(deps);
       registerIdentityServer(grpc, { accounts, sessions, passwords, emailChanges });
 
-      await ensureAdmin(deps, { password: adminPassword!, email: config.ADMIN_EMAIL });
+      await ensureAdminWhenReachable(deps, { password: adminPassword!, email: config.ADMIN_EMAIL });
       outbox.start();
       const sweeper = createSweeper(deps, accounts, passwords.signOuts);
 

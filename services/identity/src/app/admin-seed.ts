@@ -1,6 +1,32 @@
 import { isDuplicateKeyError, nextSequence } from '@qm/platform';
 import { emailKey } from '../domain/users';
+import { KeycloakError, KeycloakUnavailableError } from '../keycloak/client';
 import type { Deps } from './deps';
+
+/** How long a starting identity waits for a Keycloak that is up but slow to answer (a busy start). */
+const KEYCLOAK_WAIT_MS = 120_000;
+
+/**
+ * ensureAdmin, again while Keycloak is unreachable or slow, up to KEYCLOAK_WAIT_MS: a replica that
+ * starts beside a busy Keycloak waits for it instead of exiting (Kubernetes would restart it; the
+ * local stack and the chaos run do not restart a process that never became healthy).
+ */
+export async function ensureAdminWhenReachable(
+  d: Deps,
+  opts: { password: string; email: string },
+  sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+): Promise<void> {
+  const until = Date.now() + KEYCLOAK_WAIT_MS;
+  for (let pause = 1000; ; pause = Math.min(pause * 2, 10_000)) {
+    try {
+      return await ensureAdmin(d, opts);
+    } catch (err) {
+      if (!(err instanceof KeycloakUnavailableError) || Date.now() + pause > until) throw err;
+      d.log.warn({ retryInMs: pause }, 'Keycloak did not answer the administrator seed; trying again');
+      await sleep(pause);
+    }
+  }
+}
 
 /**
  * The seeded administrator (username admin, role Admin, approved, isAdmin). Its password is set
@@ -9,16 +35,23 @@ import type { Deps } from './deps';
 export async function ensureAdmin(d: Deps, opts: { password: string; email: string }): Promise<void> {
   let kcUser = await d.kc.findByUsername('admin');
   if (!kcUser) {
-    const id = await d.kc.createUser({
-      username: 'admin',
-      email: opts.email,
-      firstName: 'System',
-      lastName: 'Administrator',
-      enabled: true,
-      password: opts.password,
-    });
-    kcUser = { id, username: 'admin', enabled: true };
-    d.log.info('created the administrator in Keycloak');
+    try {
+      const id = await d.kc.createUser({
+        username: 'admin',
+        email: opts.email,
+        firstName: 'System',
+        lastName: 'Administrator',
+        enabled: true,
+        password: opts.password,
+      });
+      kcUser = { id, username: 'admin', enabled: true };
+      d.log.info('created the administrator in Keycloak');
+    } catch (err) {
+      // Another replica created it at the same moment: use theirs.
+      if (!(err instanceof KeycloakError && err.status === 409)) throw err;
+      kcUser = await d.kc.findByUsername('admin');
+      if (!kcUser) throw err;
+    }
   } else if (!kcUser.enabled) {
     await d.kc.setEnabled(kcUser.id, true);
   }
