@@ -95,7 +95,9 @@ let seq = 0;
  */
 function call(op, method, path, body, { cookie, key, user, extra } = {}) {
   const id = `${exec.vu.idInTest}-${++seq}`;
-  const headers = { ...JSON_HEADERS };
+  const base = GATEWAYS[seq % GATEWAYS.length];
+  // The gateway it goes to is the page's origin (each replica answers on its own port here).
+  const headers = { ...JSON_HEADERS, origin: base };
   if (cookie) headers.cookie = cookie;
   if (key) headers['idempotency-key'] = key;
   const params = {
@@ -104,7 +106,6 @@ function call(op, method, path, body, { cookie, key, user, extra } = {}) {
     timeout: CALL_TIMEOUT,
     responseCallback: http.expectedStatuses({ min: 200, max: 499 }),
   };
-  const base = GATEWAYS[seq % GATEWAYS.length];
   emit({ chaos: 'invoke', id, op, key, user, method, path, body, at: Date.now(), ...extra });
   const res =
     method === 'GET'
