@@ -41,6 +41,19 @@ it('uses the administrator another replica created at the same moment', async ()
   expect(found).toBe(2);
 });
 
+it("seeds again when another replica's role mapping collided with this one's", async () => {
+  let roleAsked = 0;
+  const d = fakeDeps({
+    findByUsername: async () => ADMIN,
+    realmRoles: async () => (roleAsked++ === 0 ? [] : ['Admin']),
+    assignRealmRole: async () => {
+      throw new KeycloakError(400, 'invalid_request');
+    },
+  });
+  await expect(ensureAdminWhenReachable(d, opts, noWait)).resolves.toBeUndefined();
+  expect(roleAsked).toBe(2);
+});
+
 it('does not retry what Keycloak refused', async () => {
   const d = fakeDeps({
     findByUsername: async () => {

@@ -7,9 +7,10 @@ import type { Deps } from './deps';
 const KEYCLOAK_WAIT_MS = 120_000;
 
 /**
- * ensureAdmin, again while Keycloak is unreachable or slow, up to KEYCLOAK_WAIT_MS: a replica that
- * starts beside a busy Keycloak waits for it instead of exiting (Kubernetes would restart it; the
- * local stack and the chaos run do not restart a process that never became healthy).
+ * ensureAdmin, again while Keycloak is unreachable or slow, up to KEYCLOAK_WAIT_MS, or when another
+ * replica's seeding collided with it: a replica that starts beside a busy Keycloak or a twin waits
+ * instead of exiting (Kubernetes would restart it; the local stack and the chaos run do not restart a
+ * process that never became healthy).
  */
 export async function ensureAdminWhenReachable(
   d: Deps,
@@ -17,12 +18,17 @@ export async function ensureAdminWhenReachable(
   sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<void> {
   const until = Date.now() + KEYCLOAK_WAIT_MS;
+  let races = 0;
   for (let pause = 1000; ; pause = Math.min(pause * 2, 10_000)) {
     try {
       return await ensureAdmin(d, opts);
     } catch (err) {
-      if (!(err instanceof KeycloakUnavailableError) || Date.now() + pause > until) throw err;
-      d.log.warn({ retryInMs: pause }, 'Keycloak did not answer the administrator seed; trying again');
+      // Another replica seeding at the same moment makes a step fail (the user or its role mapping
+      // now exists); every step reads what is there first, so seeding again finds it done.
+      const race = err instanceof KeycloakError && [400, 409].includes(err.status) && ++races <= 3;
+      const away = err instanceof KeycloakUnavailableError;
+      if (!(race || away) || Date.now() + pause > until) throw err;
+      d.log.warn({ retryInMs: pause, err }, 'the administrator seed did not complete; trying again');
       await sleep(pause);
     }
   }
