@@ -12,10 +12,14 @@ import {
 } from '@qm/platform';
 import { SERVICE_NAMES, type ServiceName } from '@qm/roster';
 
-// host:port, or the replicas' host:port,host:port (docs/adr/025).
+// host:port, the replicas' host:port,host:port, or dns:///name:port for every address of a name
+// (docs/adr/025).
 const grpcAddr = z
   .string()
-  .regex(/^[\w.-]+:\d{1,5}(,[\w.-]+:\d{1,5})*$/, 'must be host:port or a comma-separated list of them')
+  .regex(
+    /^(dns:\/\/\/[\w.-]+:\d{1,5}|[\w.-]+:\d{1,5}(,[\w.-]+:\d{1,5})*)$/,
+    'must be host:port, a comma-separated list of them, or dns:///name:port',
+  )
   .optional();
 
 const proxyAddress = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], {

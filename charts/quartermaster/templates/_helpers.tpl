@@ -244,7 +244,7 @@ Keys that come from the Secret are left out; so are empty values.
 {{- end }}
 {{- range $other, $o := $root.Values.services }}
 {{- if and $o.enabled (eq $o.kind "grpc") }}
-{{- $_ := set $env (printf "%s_GRPC_ADDR" (upper $other)) (printf "%s:%v" (include "qm.componentName" (list $root $other)) $o.port) }}
+{{- $_ := set $env (printf "%s_GRPC_ADDR" (upper $other)) (printf "dns:///%s:%v" (include "qm.componentName" (list $root $other)) $o.port) }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -261,7 +261,7 @@ Keys that come from the Secret are left out; so are empty values.
 {{- range $callee := $svc.calls | default list }}
 {{- $c := index $root.Values.services $callee }}
 {{- if eq $c.kind "grpc" }}
-{{- $_ := set $env (printf "%s_GRPC_ADDR" (upper $callee)) (printf "%s:%v" (include "qm.componentName" (list $root $callee)) $c.port) }}
+{{- $_ := set $env (printf "%s_GRPC_ADDR" (upper $callee)) (printf "dns:///%s:%v" (include "qm.componentName" (list $root $callee)) $c.port) }}
 {{- end }}
 {{- end }}
 {{- range $k, $v := $svc.env }}

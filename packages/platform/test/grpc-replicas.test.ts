@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { status } from '@grpc/grpc-js';
-import { channelTarget, createClient, isRetriable, unavailable } from '../src';
+import { channelTarget, createClient, hasReplicas, isRetriable, unavailable } from '../src';
 import { definition, type Res, startReplica } from './replica-fixture';
 
 const TSX = path.resolve(__dirname, '../../../node_modules/.bin/tsx');
@@ -94,7 +94,12 @@ it('decides what may be repeated from the method name and the idempotency key', 
   expect(isRetriable('Getaway', {})).toBe(false);
 });
 
-it('names replicas as an ipv4 list, and leaves one address to DNS (a headless Service)', () => {
+it('names replicas as an ipv4 list or every address of a DNS name; one host:port is one server', () => {
   expect(channelTarget('127.0.0.1:1,127.0.0.1:2')).toBe('ipv4:127.0.0.1:1,127.0.0.1:2');
-  expect(channelTarget('qm-wallet:50053')).toBe('qm-wallet:50053');
+  expect(channelTarget('dns:///qm-wallet:50053')).toBe('dns:///qm-wallet:50053');
+  expect([hasReplicas('127.0.0.1:1,127.0.0.1:2'), hasReplicas('dns:///qm-wallet:50053')]).toEqual([
+    true,
+    true,
+  ]);
+  expect(hasReplicas('127.0.0.1:50053')).toBe(false);
 });

@@ -88,17 +88,26 @@ function serviceNameOf(definition: ServiceDef): string {
 }
 
 /**
- * The channel target of a configured address. `host:port` is resolved by DNS, every address it
- * returns being a replica (a Kubernetes headless Service); `a:p,b:p` names the replicas itself (the
- * local stack's REPLICAS, docs/adr/025).
+ * The channel target of a configured address. `a:p,b:p` names the replicas itself (the local
+ * stack's REPLICAS, docs/adr/025); `dns:///name:port` is resolved by DNS, every address it returns
+ * being a replica (the chart's headless Services); a plain `host:port` is one server.
  */
 export function channelTarget(address: string): string {
   const parts = address.split(',').map((a) => a.trim());
   return parts.length > 1 ? `ipv4:${parts.join(',')}` : address;
 }
 
+/** Several replicas behind the address: calls are balanced over them. */
+export const hasReplicas = (address: string) => address.includes(',') || address.startsWith('dns:');
+
 /** Each call goes to the next ready replica, not every call to the first one connected. */
 const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
+/**
+ * A restarted server is connected again within 2 s of being up. The default backoff grows to two
+ * minutes, during which a round-robin channel whose every replica was down fails each call at once.
+ */
+const RECONNECT = { 'grpc.initial_reconnect_backoff_ms': 250, 'grpc.max_reconnect_backoff_ms': 2000 };
 
 /** Calls that change nothing, by the names our protos give them. */
 const READ_METHOD = /^(Get|List|Check|Lookup)[A-Z]/;
@@ -128,7 +137,8 @@ export function createClient<D extends ServiceDef>(
   const raw = new Ctor(channelTarget(address), ChannelCredentials.createInsecure(), {
     interceptors: [contextInterceptor(defaultDeadlineMs, identity)],
     'grpc.keepalive_time_ms': 30_000,
-    'grpc.service_config': ROUND_ROBIN,
+    ...RECONNECT,
+    ...(hasReplicas(address) ? { 'grpc.service_config': ROUND_ROBIN } : {}),
   });
   const client: Record<string, unknown> = {
     raw,
