@@ -12,8 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackError, waitHealthy } from './health.mjs';
 import { createLogger, reservePrefixWidth } from './log.mjs';
-import { planStack } from './plan.mjs';
 import { assertPortsFree, reserveFromEphemeralRange, waitPortsFree, whoUses } from './ports.mjs';
+import { gatewayPorts, GRPC_PORT, planStack, replicaPort } from './plan.mjs';
 import { describeExit, groupMembers, startProcess, stopGroup } from './process.mjs';
 import { provisionTools } from './setup.mjs';
 
@@ -149,7 +149,15 @@ export async function startStack(options = {}) {
   mkdirSync(path.dirname(runFile), { recursive: true });
   await reapStale(runFile, root, log);
   const ports = specs.flatMap((s) => s.ports.map((port) => ({ port, owner: s.name })));
-  reserveFromEphemeralRange(ports.map((p) => p.port));
+  // Every port a later stack of this machine may need too (each service's and gateway's, two replicas
+  // each): an integration run's test processes take ephemeral ports and must not hold one of them
+  // when the journeys' stack starts.
+  const laterPorts = [1, 2].flatMap((k) => [
+    ...Object.values(GRPC_PORT).map((port) => replicaPort(port, k)),
+    gatewayPorts(k).port,
+    gatewayPorts(k).metricsPort,
+  ]);
+  reserveFromEphemeralRange([...ports.map((p) => p.port), ...laterPorts]);
   await assertPortsFree(ports);
 
   const started = []; // { proc, tier }
