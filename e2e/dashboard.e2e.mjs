@@ -321,10 +321,11 @@ await step(
       ),
       'search mismatch',
     );
-    assert(
-      (await page.locator('[data-testid^="user-row-"]').count()) === Math.min(api1.total, 20),
-      'rows ≠ API',
-    );
+    // The unfiltered first page also holds WAITING's row: wait for the searched page to replace it.
+    const rows = page.locator('[data-testid^="user-row-"]');
+    const want = Math.min(api1.total, 20);
+    for (let i = 0; i < 50 && (await rows.count()) !== want; i++) await page.waitForTimeout(100);
+    assert((await rows.count()) === want, `rows ${await rows.count()} ≠ API ${want}`);
     // Email search, then the pending + Army filters.
     await search.fill(emailOf(WAITING));
     await page.waitForURL((url) => url.searchParams.get('search') === emailOf(WAITING));

@@ -612,7 +612,9 @@ if (EXPIRY_MINUTES <= 2) {
         if (await failed.isVisible()) {
           // A failed line, labelled Expired (not Failed) because nobody paid it in time.
           const badge = failed.locator('[data-status="failed"]').first();
-          assert((await badge.innerText()).trim() === 'Expired', `badge reads ${await badge.innerText()}`);
+          // textContent: the badge's CSS writes it in capitals.
+          const label = (await badge.textContent())?.trim();
+          assert(label === 'Expired', `badge reads ${label}`);
           await failed.getByTestId('failure-reason').filter({ hasText: reason }).waitFor();
           break;
         }
