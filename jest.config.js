@@ -27,6 +27,7 @@ module.exports = {
       transformIgnorePatterns,
       testEnvironment: 'node',
       testMatch: ['<rootDir>/**/test/**/*.int.test.ts'],
+      setupFiles: ['<rootDir>/packages/testkit/src/setup-integration.ts'],
       testPathIgnorePatterns: ignore,
     },
   ],

@@ -36,10 +36,6 @@ export interface ActivityStack {
 export async function startActivityStack(
   opts: { gateway?: Record<string, string> } = {},
 ): Promise<ActivityStack> {
-  // Events of our own: jest runs every test file in one process, whose default prefix (test-<pid>)
-  // also carries the earlier files' activity events, and a new activity consumer would store them.
-  const previousPrefix = process.env.EVENTS_PREFIX;
-  process.env.EVENTS_PREFIX = `act-${process.pid}-${Date.now().toString(36)}`;
   const [catalogPort, walletPort, ordersPort, activityPort] = await Promise.all([
     freePort(),
     freePort(),
@@ -136,8 +132,6 @@ export async function startActivityStack(
         await svc.stop().catch(() => undefined);
       }
       await stack.stop();
-      if (previousPrefix === undefined) delete process.env.EVENTS_PREFIX;
-      else process.env.EVENTS_PREFIX = previousPrefix;
     },
   };
 }

@@ -7,3 +7,12 @@ export interface ActivityData {
 }
 
 export const ACTIVITY_SUBJECT = 'activity.recorded';
+
+/** The activity record of `who` doing `action` (one of docs/product.md §7's names). */
+export function activityOf(
+  who: { userId: number; username: string },
+  action: string,
+  details: string,
+): ActivityData {
+  return { userId: who.userId, username: who.username, action, details };
+}

@@ -10,6 +10,12 @@ export interface EventEnvelope<T = unknown> {
   data: T;
 }
 
+/** An event and the subject it goes out on, as the outbox stores and publishes it. */
+export interface OutgoingEvent {
+  subject: string;
+  event: EventEnvelope;
+}
+
 export function makeEvent<T>(type: string, data: T): EventEnvelope<T> {
   return {
     id: randomUUID(),
@@ -18,4 +24,9 @@ export function makeEvent<T>(type: string, data: T): EventEnvelope<T> {
     requestId: currentContext()?.requestId,
     data,
   };
+}
+
+/** `data` as a new event of type `subject`, ready for the outbox. */
+export function outgoingEvent<T>(subject: string, data: T): OutgoingEvent {
+  return { subject, event: makeEvent<T>(subject, data) };
 }

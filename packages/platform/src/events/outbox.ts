@@ -2,7 +2,7 @@ import type { Connection } from 'mongoose';
 import type { Logger } from '../logger';
 import { traceCarrier, withStoredTrace } from '../tracing/spans';
 import type { EventBus } from './bus';
-import type { EventEnvelope } from './envelope';
+import type { EventEnvelope, OutgoingEvent } from './envelope';
 
 interface OutboxDoc {
   _id: string; // event id
@@ -16,11 +16,6 @@ interface OutboxDoc {
   attempts: number;
   /** The trace context of the work that wrote it (traceparent): the relay publishes in that trace. */
   trace?: Record<string, string>;
-}
-
-export interface OutgoingEvent {
-  subject: string;
-  event: EventEnvelope;
 }
 
 export interface OutboxOptions {

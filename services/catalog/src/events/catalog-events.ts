@@ -1,24 +1,21 @@
 import {
   ACTIVITY_SUBJECT,
+  activityOf,
   type ActivityData,
   CATALOG_SUBJECTS as SUBJECTS,
   type ProductCreatedData,
   type ProductDeletedData,
   type ProductUpdatedData,
 } from '@qm/contracts/events';
-import { type Caller, type EventEnvelope, makeEvent } from '@qm/platform';
+import { type Caller, type EventEnvelope, type OutgoingEvent, outgoingEvent } from '@qm/platform';
 import type { ProductRecord } from '../domain/product';
 import type { ProductStore } from '../store/products';
 import type { ReservationStore } from '../store/reservations';
 
-export interface Outgoing {
-  subject: string;
-  event: EventEnvelope;
-}
+export type Outgoing = OutgoingEvent;
 
-export const created = (p: ProductRecord): Outgoing => ({
-  subject: SUBJECTS.created,
-  event: makeEvent<ProductCreatedData>(SUBJECTS.created, {
+export const created = (p: ProductRecord): Outgoing =>
+  outgoingEvent<ProductCreatedData>(SUBJECTS.created, {
     id: p.id,
     name: p.name,
     type: p.type,
@@ -28,22 +25,17 @@ export const created = (p: ProductRecord): Outgoing => ({
     manufacturerId: p.manufacturerId,
     status: p.status,
     createdAt: p.createdAt.toISOString(),
-  }),
-});
+  });
 
-export const updated = (data: ProductUpdatedData): Outgoing => ({
-  subject: SUBJECTS.updated,
-  event: makeEvent<ProductUpdatedData>(SUBJECTS.updated, data),
-});
+export const updated = (data: ProductUpdatedData): Outgoing =>
+  outgoingEvent<ProductUpdatedData>(SUBJECTS.updated, data);
 
 export const deleted = (
   p: Pick<ProductRecord, 'id' | 'name'>,
   manufacturerId: number,
   reason: ProductDeletedData['reason'],
-): Outgoing => ({
-  subject: SUBJECTS.deleted,
-  event: makeEvent<ProductDeletedData>(SUBJECTS.deleted, { id: p.id, manufacturerId, name: p.name, reason }),
-});
+): Outgoing =>
+  outgoingEvent<ProductDeletedData>(SUBJECTS.deleted, { id: p.id, manufacturerId, name: p.name, reason });
 
 export type ProductAction = 'product_create' | 'product_update' | 'product_delete' | 'product_view';
 
@@ -62,15 +54,7 @@ export function activity(
   extra?: string,
 ): Outgoing {
   const details = `${VERB[action]} product "${p.name}" (ID ${p.id})${extra ? `: ${extra}` : ''}`;
-  return {
-    subject: ACTIVITY_SUBJECT,
-    event: makeEvent<ActivityData>(ACTIVITY_SUBJECT, {
-      userId: caller.userId,
-      username: caller.username,
-      action,
-      details,
-    }),
-  };
+  return outgoingEvent<ActivityData>(ACTIVITY_SUBJECT, activityOf(caller, action, details));
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   ACTIVITY_SUBJECT,
+  activityOf,
   type ActivityData,
   IDENTITY_SUBJECTS as SUBJECTS,
   type UserApprovedData,
@@ -9,11 +10,9 @@ import {
   type UserSessionsRevokedData,
   type UserUpdatedData,
 } from '@qm/contracts/events';
-import { type EventEnvelope, makeEvent, type OutgoingEvent } from '@qm/platform';
+import { type EventEnvelope, makeEvent, type OutgoingEvent, outgoingEvent as ev } from '@qm/platform';
 import type { UserRecord } from '../domain/users';
 import type { UserStore } from '../store/users';
-
-const ev = <T>(subject: string, data: T): OutgoingEvent => ({ subject, event: makeEvent(subject, data) });
 
 export const events = {
   registered: (u: UserRecord) =>
@@ -63,7 +62,10 @@ export const events = {
     return { subject: SUBJECTS.sessionsRevoked, event: id ? { ...event, id } : event };
   },
   activity: (user: { id: number; username: string }, action: string, details: string) =>
-    ev<ActivityData>(ACTIVITY_SUBJECT, { userId: user.id, username: user.username, action, details }),
+    ev<ActivityData>(
+      ACTIVITY_SUBJECT,
+      activityOf({ userId: user.id, username: user.username }, action, details),
+    ),
 };
 
 /**

@@ -1,45 +1,41 @@
 import {
   ACTIVITY_SUBJECT,
+  activityOf,
   type ActivityData,
   type OrderEndedData,
   ORDERS_SUBJECTS,
 } from '@qm/contracts/events';
-import { type Caller, type EventEnvelope, formatMoney, makeEvent, type OutgoingEvent } from '@qm/platform';
+import {
+  type Caller,
+  type EventEnvelope,
+  formatMoney,
+  type OutgoingEvent,
+  outgoingEvent,
+} from '@qm/platform';
 import type { OrderRecord } from '../domain/order';
 import type { OrderStore } from '../store/orders';
 
 /** What the orders service publishes: an order's end, and its users' order activity (docs/product.md §3). */
 
 export function activity(caller: Pick<Caller, 'userId' | 'username'>, action: string, details: string) {
-  return {
-    subject: ACTIVITY_SUBJECT,
-    event: makeEvent<ActivityData>(ACTIVITY_SUBJECT, {
-      userId: caller.userId,
-      username: caller.username,
-      action,
-      details,
-    }),
-  };
+  return outgoingEvent<ActivityData>(ACTIVITY_SUBJECT, activityOf(caller, action, details));
 }
 
 /** orders.order.completed or .cancelled, and for a completed order the buyer's order_place. */
 export function orderEnded(o: OrderRecord, status: 'completed' | 'cancelled', at: Date): OutgoingEvent[] {
   const subject = ORDERS_SUBJECTS[status];
-  const ended: OutgoingEvent = {
-    subject,
-    event: makeEvent<OrderEndedData>(subject, {
-      id: o.id,
-      reference: o.reference,
-      productId: o.productId,
-      buyerId: o.buyerId,
-      sellerId: o.sellerId,
-      quantity: o.quantity,
-      totalPaise: o.totalPaise,
-      status,
-      cancelReason: status === 'cancelled' ? o.cancelReason : '',
-      updatedAt: at.toISOString(),
-    }),
-  };
+  const ended = outgoingEvent<OrderEndedData>(subject, {
+    id: o.id,
+    reference: o.reference,
+    productId: o.productId,
+    buyerId: o.buyerId,
+    sellerId: o.sellerId,
+    quantity: o.quantity,
+    totalPaise: o.totalPaise,
+    status,
+    cancelReason: status === 'cancelled' ? o.cancelReason : '',
+    updatedAt: at.toISOString(),
+  });
   if (status === 'cancelled') return [ended];
   const details = `Order #${o.id}: ${o.quantity} × ${o.product.name} for ₹${formatMoney(o.totalPaise)}`;
   return [ended, activity({ userId: o.buyerId, username: o.buyer.username }, 'order_place', details)];

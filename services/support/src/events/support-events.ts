@@ -1,22 +1,20 @@
 import { type QueryRepliedData, type QuerySubmittedData, SUPPORT_SUBJECTS } from '@qm/contracts/events';
-import { type EventEnvelope, makeEvent, type OutgoingEvent } from '@qm/platform';
+import { type EventEnvelope, type OutgoingEvent, outgoingEvent } from '@qm/platform';
 import { replyOf, type QueryRecord } from '../domain/query';
 import type { QueryStore } from '../store/queries';
 
 /** What the support service publishes (spec lists no activity action for queries: none is recorded). */
 
 export function querySubmitted(q: Pick<QueryRecord, 'id' | 'createdAt'>): OutgoingEvent {
-  const subject = SUPPORT_SUBJECTS.submitted;
-  return {
-    subject,
-    event: makeEvent<QuerySubmittedData>(subject, { id: q.id, createdAt: q.createdAt.toISOString() }),
-  };
+  return outgoingEvent<QuerySubmittedData>(SUPPORT_SUBJECTS.submitted, {
+    id: q.id,
+    createdAt: q.createdAt.toISOString(),
+  });
 }
 
 /** support.query.replied; its id becomes the reply's id on the query (see replyOf). */
 export function queryReplied(data: QueryRepliedData): OutgoingEvent {
-  const subject = SUPPORT_SUBJECTS.replied;
-  return { subject, event: makeEvent<QueryRepliedData>(subject, data) };
+  return outgoingEvent<QueryRepliedData>(SUPPORT_SUBJECTS.replied, data);
 }
 
 /**

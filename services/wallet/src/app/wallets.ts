@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ACTIVITY_SUBJECT,
+  activityOf,
   type ActivityData,
   type TransferReceivedData,
   WALLET_SUBJECTS,
@@ -14,8 +15,8 @@ import {
   hasRole,
   type Idempotency,
   invalid,
-  makeEvent,
   type Outbox,
+  outgoingEvent,
 } from '@qm/platform';
 import { userAccount, validAmount } from '../domain/ledger';
 import { eligibility } from '../domain/eligibility';
@@ -45,21 +46,12 @@ export interface WalletDeps {
 const ADMIN = 'Admin';
 
 export function activityEvent(caller: Caller, action: string, details: string) {
-  return {
-    subject: ACTIVITY_SUBJECT,
-    event: makeEvent<ActivityData>(ACTIVITY_SUBJECT, {
-      userId: caller.userId,
-      username: caller.username,
-      action,
-      details,
-    }),
-  };
+  return outgoingEvent<ActivityData>(ACTIVITY_SUBJECT, activityOf(caller, action, details));
 }
 
 /** The receiver's side of a P2P transfer: the gateway pushes it to them live (toast, wallet refresh). */
 export function transferReceivedEvent(data: TransferReceivedData) {
-  const subject = WALLET_SUBJECTS.transferReceived;
-  return { subject, event: makeEvent<TransferReceivedData>(subject, data) };
+  return outgoingEvent<TransferReceivedData>(WALLET_SUBJECTS.transferReceived, data);
 }
 
 /** The caller's own wallet, created on first use; administrators have none (docs/product.md §6). */
