@@ -58,3 +58,4 @@ export { OrderStatusBadge } from './OrderStatusBadge';
 export type { OrderStatusBadgeProps } from './OrderStatusBadge';
 export { IdempotentAttempt, outcomeUnknown, useIdempotentAttempt } from './idempotency';
 export { TransactionFailureReason, TransactionStatusBadge } from './TransactionStatus';
+export { toast, toastCarriesOver } from './toast';

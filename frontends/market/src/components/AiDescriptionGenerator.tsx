@@ -1,7 +1,6 @@
 import { Badge, Button, Group, Paper, Stack, Text, Textarea } from '@mantine/core';
-import { toast } from '../toast';
 import { DESCRIPTION_LIMITS, MISSING_INFORMATION } from '@qm/contracts/rest';
-import { ApiError } from '@qm/ui';
+import { ApiError, toast } from '@qm/ui';
 import { IconCheck, IconCopy, IconSparkles, IconWand } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';

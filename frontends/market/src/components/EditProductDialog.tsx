@@ -1,9 +1,8 @@
 import { Button, Collapse, Group, Modal, Paper, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { toast } from '../toast';
 import { PriceInput, StockInput } from './ProductFields';
 import { PRODUCT_LIMITS, ProductEditFields } from '@qm/contracts/rest';
-import { ApiError, errorMessage } from '@qm/ui';
+import { ApiError, toast, errorMessage } from '@qm/ui';
 import { IconSparkles } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';

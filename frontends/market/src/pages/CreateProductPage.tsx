@@ -13,9 +13,8 @@ import {
 import { useForm } from '@mantine/form';
 import { useDisclosure } from '@mantine/hooks';
 import { PriceInput, StockInput } from '../components/ProductFields';
-import { toast } from '../toast';
 import { CreateProductBody, PRODUCT_LIMITS, PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/rest';
-import { errorMessage, PageHeader } from '@qm/ui';
+import { PageHeader, toast, errorMessage } from '@qm/ui';
 import { IconSparkles } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
@@ -49,11 +48,14 @@ export function CreateProductPage() {
       return createProduct({ ...body, price: priceToApi(body.price), stock: body.stock });
     },
     onSuccess: async () => {
-      toast({
-        color: 'green',
-        title: 'Product created',
-        message: 'Your product has been listed in the marketplace.',
-      });
+      toast(
+        {
+          color: 'green',
+          title: 'Product created',
+          message: 'Your product has been listed in the marketplace.',
+        },
+        { nextPage: true },
+      );
       await invalidateProducts();
       void navigate('/market');
     },

@@ -1,9 +1,8 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { errorMessage } from '@qm/ui';
+import { toast, errorMessage } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { deleteProduct, useInvalidateProducts, type Product } from '../api';
-import { toast } from '../toast';
 
 /** Returns a handler that asks for confirmation, then deletes the product and refreshes the market. */
 export function useConfirmDeleteProduct(): (product: Product) => void {

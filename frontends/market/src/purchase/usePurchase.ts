@@ -1,10 +1,9 @@
 import { ORDER_MESSAGES, type CreateOrderBody } from '@qm/contracts/rest';
-import { errorMessage, useIdempotentAttempt } from '@qm/ui';
+import { toast, errorMessage, useIdempotentAttempt } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { createOrder, useRefreshAfterPurchase } from '../orders/api';
-import { toast } from '../toast';
 import { purchaseOutcome, REDIRECT_AFTER_SUCCESS_MS } from './rules';
 
 /**

@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import type { LoginResponse } from '@qm/contracts/rest';
-import { ApiError, CURRENT_USER_QUERY_KEY, currentUserQueryOptions } from '@qm/ui';
+import { ApiError, CURRENT_USER_QUERY_KEY, currentUserQueryOptions, toast } from '@qm/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import type { NavigateFunction } from 'react-router-dom';
 
@@ -93,10 +93,14 @@ export async function completeSignIn(
   } catch {
     refreshed = false;
   }
+  // Raised before the move, as its announcement on the page it leads to.
+  toast(
+    {
+      color: 'green',
+      title: 'Login successful',
+      message: refreshed ? 'Welcome back!' : 'Welcome back! Some user data may need to be refreshed.',
+    },
+    { nextPage: true },
+  );
   await navigate(loginTarget(response), { replace: true });
-  notifications.show({
-    color: 'green',
-    title: 'Login successful',
-    message: refreshed ? 'Welcome back!' : 'Welcome back! Some user data may need to be refreshed.',
-  });
 }

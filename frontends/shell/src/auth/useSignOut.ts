@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { apiFetch, CURRENT_USER_QUERY_KEY, currentUserQueryOptions, errorMessage } from '@qm/ui';
+import { apiFetch, CURRENT_USER_QUERY_KEY, currentUserQueryOptions, errorMessage, toast } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 
@@ -19,8 +19,8 @@ export function useSignOut() {
     onSuccess: async () => {
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== CURRENT_USER_QUERY_KEY[0] });
       await queryClient.fetchQuery({ ...currentUserQueryOptions, staleTime: 0 }).catch(() => null);
+      toast({ title: 'Logged out', message: 'You have been successfully logged out' }, { nextPage: true });
       void navigate('/auth');
-      notifications.show({ title: 'Logged out', message: 'You have been successfully logged out' });
     },
     onError: (error) => {
       notifications.show({

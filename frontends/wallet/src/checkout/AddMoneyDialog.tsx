@@ -1,13 +1,12 @@
 import { Button, Group, Loader, NumberInput, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { AddMoneyForm, type PaymentOrderView, WALLET_LIMITS } from '@qm/contracts/rest';
-import { formatRupees, useIdempotentAttempt } from '@qm/ui';
+import { formatRupees, toast, useIdempotentAttempt } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { lazy, Suspense, useState } from 'react';
 import { createOrder, useRefreshWallet } from '../api';
 import { WalletModal } from '../components/WalletModal';
-import { toast } from '../toast';
 import { SandboxCheckout } from './SandboxCheckout';
 
 // Stripe's libraries are fetched only when a Stripe order needs them.

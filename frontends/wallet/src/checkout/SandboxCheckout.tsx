@@ -6,14 +6,13 @@ import {
   type PaymentOrderView,
   type SandboxPaymentView,
 } from '@qm/contracts/rest';
-import { errorMessage, formatINR, outcomeUnknown } from '@qm/ui';
+import { formatINR, toast, outcomeUnknown, errorMessage } from '@qm/ui';
 import { IconAlertTriangle, IconFlask } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { sandboxPay, type SandboxCard, useRefreshWallet } from '../api';
 import { formatCardNumber, formatExpiry, TEST_CARD_CVC, testCardExpiry } from '../cardFormat';
-import { toast } from '../toast';
 import { PAYMENT_FAILED_TITLE, useVerifyPayment } from './useVerifyPayment';
 
 const CardFields = SandboxPayBody.omit({ orderId: true });

@@ -1,10 +1,9 @@
 import { Alert, Button, Group, Input, Paper, Stack, Text, useComputedColorScheme } from '@mantine/core';
-import { formatINR } from '@qm/ui';
+import { formatINR, toast } from '@qm/ui';
 import { CardElement, Elements, useElements, useStripe } from '@stripe/react-stripe-js';
 import { loadStripe } from '@stripe/stripe-js';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { toast } from '../toast';
 import type { CheckoutProps } from './SandboxCheckout';
 import { PAYMENT_FAILED_TITLE, useVerifyPayment } from './useVerifyPayment';
 

@@ -1,8 +1,7 @@
 import type { VerifyPaymentBody } from '@qm/contracts/rest';
-import { useIdempotentAttempt } from '@qm/ui';
+import { toast, useIdempotentAttempt } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { useRefreshWallet, verifyPayment } from '../api';
-import { toast } from '../toast';
 
 export const PAYMENT_FAILED_TITLE = 'Payment Failed';
 

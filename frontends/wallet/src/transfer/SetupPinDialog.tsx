@@ -1,14 +1,13 @@
 import { Button, Group, PasswordInput, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { PinSetupForm, VerifyPinOtpBody, WALLET_LIMITS } from '@qm/contracts/rest';
-import { errorMessage } from '@qm/ui';
+import { toast, errorMessage } from '@qm/ui';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import { sendPinOtp, setupPin, useRefreshWallet, verifyPinOtp } from '../api';
 import { WalletModal } from '../components/WalletModal';
-import { toast } from '../toast';
 
 /** docs/product.md §9: the success message shows 2 s, then the transfer dialog opens. */
 export const PIN_SUCCESS_MS = 2000;

@@ -1,13 +1,12 @@
 import { Alert, Button, Group, Loader, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { TransferForm, WALLET_LIMITS, WALLET_MESSAGES } from '@qm/contracts/rest';
-import { errorMessage, formatINR, useIdempotentAttempt } from '@qm/ui';
+import { formatINR, toast, errorMessage, useIdempotentAttempt } from '@qm/ui';
 import { IconAlertTriangle, IconCircleCheckFilled, IconCircleXFilled } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { transfer, useRefreshWallet, type TransferRequest } from '../api';
 import { WalletModal } from '../components/WalletModal';
-import { toast } from '../toast';
 import type { Eligibility } from './eligibility';
 import { useEligibility } from './useEligibility';
 

@@ -1,10 +1,9 @@
 import { Loader, Stack, Text } from '@mantine/core';
-import { errorMessage } from '@qm/ui';
+import { toast, errorMessage } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { pinStatusQuery } from '../api';
 import { WalletModal } from '../components/WalletModal';
-import { toast } from '../toast';
 import { SetupPinDialog } from './SetupPinDialog';
 import { TransferDialog } from './TransferDialog';
 

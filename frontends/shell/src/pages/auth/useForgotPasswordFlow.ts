@@ -1,13 +1,12 @@
 import { useForm } from '@mantine/form';
 import { OtpSchema, RequestPasswordResetBody, ResetPasswordForm } from '@qm/contracts/rest';
-import { apiFetch, errorMessage } from '@qm/ui';
+import { apiFetch, errorMessage, toast } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod';
 import { useCooldown } from '../../auth/useCooldown';
-import { useFlowToast } from '../../auth/useFlowToast';
 
 const OtpForm = z.object({ otp: OtpSchema });
 const RESEND_SECONDS = 30;
@@ -20,7 +19,6 @@ export function useForgotPasswordFlow() {
   const [step, setStep] = useState<Step>(0);
   const [account, setAccount] = useState('');
   const cooldown = useCooldown(RESEND_SECONDS);
-  const toast = useFlowToast();
 
   const accountForm = useForm({
     mode: 'controlled',
@@ -88,11 +86,14 @@ export function useForgotPasswordFlow() {
       }),
     retry: false,
     onSuccess: () => {
-      toast({
-        color: 'green',
-        title: 'Password Reset Successfully',
-        message: 'You can now login with your new password',
-      });
+      toast(
+        {
+          color: 'green',
+          title: 'Password Reset Successfully',
+          message: 'You can now login with your new password',
+        },
+        { nextPage: true },
+      );
       void navigate('/auth');
     },
     onError: (error) => {

@@ -1,12 +1,11 @@
 import { useForm } from '@mantine/form';
 import { ChangePasswordForm, OtpSchema } from '@qm/contracts/rest';
-import { apiFetch, errorMessage } from '@qm/ui';
+import { apiFetch, errorMessage, toast } from '@qm/ui';
 import { useMutation } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { useCooldown } from '../../auth/useCooldown';
-import { useFlowToast } from '../../auth/useFlowToast';
 
 /** The dialog's steps (docs/product.md §2, §4). */
 export type ChangePasswordStep = 'otp-verification' | 'enter-password' | 'success';
@@ -25,7 +24,6 @@ export function useChangePasswordFlow() {
   const [verifiedOtp, setVerifiedOtp] = useState('');
   // Kept outside the dialog's life, so closing and reopening cannot get around the 30 s wait.
   const cooldown = useCooldown(RESEND_SECONDS);
-  const toast = useFlowToast();
   const [sendWaiting, setSendWaiting] = useState(false);
 
   const otpForm = useForm({

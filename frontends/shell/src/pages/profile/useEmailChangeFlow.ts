@@ -1,12 +1,11 @@
 import { useForm } from '@mantine/form';
 import { OtpSchema, VerifyCurrentPasswordBody } from '@qm/contracts/rest';
-import { apiFetch, CURRENT_USER_QUERY_KEY, errorMessage } from '@qm/ui';
+import { apiFetch, CURRENT_USER_QUERY_KEY, errorMessage, toast } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { z } from 'zod';
 import { useCooldown } from '../../auth/useCooldown';
-import { useFlowToast } from '../../auth/useFlowToast';
 import { RESEND_SECONDS } from './useChangePasswordFlow';
 
 /** The email change dialog's steps: the current password, then the code sent to the new address. */
@@ -26,7 +25,6 @@ export function useEmailChangeFlow(onChanged: (email: string) => void) {
   // Kept for "Resend OTP" while the dialog is open (the server asks for it with every send).
   const [password, setPassword] = useState('');
   const cooldown = useCooldown(RESEND_SECONDS);
-  const toast = useFlowToast();
 
   const passwordForm = useForm({
     mode: 'controlled',
