@@ -168,7 +168,9 @@ await check('unknown path shows the 404 page', async (page) => {
 });
 
 await check("the footer's Careers link opens a Careers page, not the 404", async (page) => {
-  await page.goto(`${BASE_URL}/`);
+  // Clicked as soon as it can be, while React is adopting the prerendered page: its router's first
+  // render once scrolled the page back to the top under the click (shell/src/bootstrap.tsx).
+  await page.goto(`${BASE_URL}/`, { waitUntil: 'commit' });
   await page.getByRole('contentinfo').getByRole('link', { name: 'Careers' }).click();
   await page.waitForURL((url) => url.pathname === '/careers');
   await page.getByRole('heading', { name: 'Careers', level: 1 }).waitFor();

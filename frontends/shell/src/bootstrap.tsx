@@ -14,17 +14,22 @@ import { preloadRemoteOf, routes } from './router';
 const container = document.getElementById('root');
 if (!container) throw new Error('#root element missing from index.html');
 
+// The landing page comes prerendered (prerender/index.tsx, served for a visitor's / only): React
+// adopts that markup. A remote page's prerendered frame is painted over by the first render instead.
+const prerendered = container.dataset.prerendered === 'visitor';
+// Hydration data (there is none to carry: no route has a loader) tells React Router the page is
+// already drawn, so its first render keeps the scroll where it is: a visitor who scrolled the
+// prerendered page while it loaded was sent back to the top, and a click under way missed its link.
+const router = createBrowserRouter(routes, prerendered ? { hydrationData: {} } : undefined);
 const app = (
   <StrictMode>
-    <App router={createBrowserRouter(routes)} />
+    <App router={router} />
   </StrictMode>
 );
 // As a transition the first render yields to the browser every few milliseconds instead of holding
 // the main thread until the whole page is built (Lighthouse's total blocking time; input stays live).
 startTransition(() => {
-  // The landing page comes prerendered (prerender/index.tsx, served for a visitor's / only): React
-  // adopts that markup. A remote page's prerendered frame is painted over by the first render instead.
-  if (container.dataset.prerendered === 'visitor') {
+  if (prerendered) {
     startAsVisitor();
     hydrateRoot(container, app);
   } else createRoot(container).render(app);
