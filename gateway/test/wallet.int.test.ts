@@ -1,6 +1,6 @@
 import { type TransferReceivedData, WALLET_SUBJECTS } from '@qm/contracts/events';
-import { WALLET_MESSAGES } from '@qm/contracts/rest';
-import { parseMoney, startService } from '@qm/platform';
+import { parseRupees, WALLET_MESSAGES } from '@qm/contracts/rest';
+import { startService } from '@qm/platform';
 import { eventually, freePort, serviceTestEnv, uniqueName } from '@qm/testkit';
 import { walletService } from '@qm/wallet/src/service';
 import {
@@ -72,7 +72,7 @@ describe('wallet REST API (real gateway, identity and wallet services)', () => {
     b.request('POST', path, body, headers);
 
   const paiseOf = async (b: Browser) => {
-    const parsed = parseMoney((await b.get('/api/wallet')).body.balance as string);
+    const parsed = parseRupees((await b.get('/api/wallet')).body.balance as string);
     if (!parsed.ok) throw new Error('balance is not money');
     return parsed.paise;
   };

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { formatMoney } from '../../packages/platform/src';
+import { formatMoney } from '../../packages/contracts/src/rest';
 
 /**
  * `npm run ledger:check`: the wallet ledger's invariants (issue 8 §1, docs/adr/006-ledger.md),

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { formatMoney } from '../../packages/platform/src';
+import { formatMoney } from '../../packages/contracts/src/rest';
 import { type Break as LedgerBreak, checkLedger, GRACE_MS, type LedgerReport } from '../ledger/check';
 
 /**

@@ -1,9 +1,9 @@
+import { formatMoney } from '@qm/contracts/rest';
 import {
   canPay,
   clampNote,
   clampQuantity,
   exceedsBalance,
-  fromPaise,
   orderTotal,
   purchaseOutcome,
   toPaise,
@@ -28,9 +28,9 @@ describe('money in paise', () => {
   });
 
   it('formats paise as the API form', () => {
-    expect(fromPaise(125050)).toBe('1250.50');
-    expect(fromPaise(5)).toBe('0.05');
-    expect(fromPaise(0)).toBe('0.00');
+    expect(formatMoney(125050)).toBe('1250.50');
+    expect(formatMoney(5)).toBe('0.05');
+    expect(formatMoney(0)).toBe('0.00');
   });
 });
 

@@ -7,13 +7,14 @@ import {
   CHAT_MESSAGES,
   ChatHistorySchema,
   ChatMessageBody,
+  type ChatMessageView,
   ChatReplySchema,
   ClearChatHistorySchema,
-  GenerateDescriptionBody,
+  formatMoney,
   GeneratedDescriptionSchema,
-  type ChatMessageView,
+  GenerateDescriptionBody,
 } from '@qm/contracts/rest';
-import { formatMoney } from '@qm/platform';
+
 import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
 import { limit } from '../http/rate-limit';

@@ -2,18 +2,19 @@ import { catalogV1, productTypes } from '@qm/contracts/grpc';
 import {
   CreateProductBody,
   DeletedProductSchema,
+  formatMoney,
   ListProductsQuery,
+  acceptedPaise,
+  type Product,
   PRODUCT_MESSAGES,
   ProductIdParams,
   ProductSchema,
   UpdateProductBody,
-  type Product,
 } from '@qm/contracts/rest';
-import { formatMoney, parseMoney } from '@qm/platform';
+
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps';
 import type { Api } from '../http/api';
-import { HttpError } from '../http/errors';
 import { type CachedListing, createListCache, sendListing } from './catalog-list-cache';
 
 const { ProductType } = catalogV1;
@@ -35,17 +36,6 @@ export function productToRest(p: catalogV1.Product): Product {
     updatedAt: p.updatedAt,
     version: p.version,
   };
-}
-
-/** The zod schema has accepted the price already; parseMoney converts it to paise by its digits. */
-function toPaise(price: string | number): number {
-  const parsed = parseMoney(price);
-  if (!parsed.ok)
-    throw new HttpError(
-      400,
-      parsed.reason === 'range' ? PRODUCT_MESSAGES.priceRange : PRODUCT_MESSAGES.priceFormat,
-    );
-  return parsed.paise;
 }
 
 export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void {
@@ -129,7 +119,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
       const { product } = await clients.catalog.createProduct({
         name: body.name,
         type: productTypes.toProto(body.type),
-        pricePaise: toPaise(body.price),
+        pricePaise: acceptedPaise(body.price),
         description: body.description,
         stock: body.stock,
       });
@@ -159,7 +149,7 @@ export function registerCatalogRoutes(api: Api, { clients }: GatewayDeps): void 
         id: params.id,
         name: body.name,
         description: body.description,
-        pricePaise: body.price === undefined ? undefined : toPaise(body.price),
+        pricePaise: body.price === undefined ? undefined : acceptedPaise(body.price),
         stock: body.stock,
         version: body.version,
       });

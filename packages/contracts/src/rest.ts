@@ -11,3 +11,4 @@ export * from './api/stats';
 export * from './api/activity';
 export * from './api/chat';
 export * from './api/display';
+export * from './api/money';

@@ -2,7 +2,6 @@ export * from './context';
 export * from './config';
 export * from './errors';
 export * from './logger';
-export * from './money';
 export * from './paging';
 export * from './mongo';
 export * from './db-health';

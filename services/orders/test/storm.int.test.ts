@@ -1,5 +1,5 @@
-import { ORDER_MESSAGES } from '@qm/contracts/rest';
-import { parseMoney } from '@qm/platform';
+import { ORDER_MESSAGES, parseRupees } from '@qm/contracts/rest';
+
 import type { Browser } from '@qm/testkit/src/identity-stack';
 import { checkSystem, type SystemDbs } from '../../../load/system/check';
 import { inBatches, type OrdersStack, startOrdersStack } from './stack';
@@ -16,7 +16,7 @@ const ATTEMPTS = 200;
 const STOCK = 5;
 
 const paise = (text: string) => {
-  const m = parseMoney(text);
+  const m = parseRupees(text);
   if (!m.ok) throw new Error(`not money: ${text}`);
   return m.paise;
 };

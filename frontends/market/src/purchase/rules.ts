@@ -1,22 +1,15 @@
+import { formatMoney, parseRupees } from '@qm/contracts/rest';
+
 /**
  * The rules of the payment page (docs/product.md §4 and §5 "Purchase"), free of React so they can be tested alone.
  * Money is handled as integer paise parsed from the API's decimal strings, never as floating point:
  * ₹0.10 × 3 must be ₹0.30, and the server refuses a total that differs from its own by a paisa.
  */
 
-const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/;
-
-/** "1250.5" → 125050; undefined for anything that is not a non-negative amount with at most 2 decimals. */
+/** An API amount ("1250.5") in paise (125050); undefined for anything else (@qm/contracts parseRupees). */
 export function toPaise(amount: string): number | undefined {
-  const match = DECIMAL.exec(amount.trim());
-  if (!match) return undefined;
-  const paise = Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
-  return Number.isSafeInteger(paise) ? paise : undefined;
-}
-
-/** 125050 → "1250.50" (the API's form). */
-export function fromPaise(paise: number): string {
-  return `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`;
+  const parsed = parseRupees(amount);
+  return parsed.ok ? parsed.paise : undefined;
 }
 
 /** The total the server will recompute: price × quantity, as a string with two decimals. */
@@ -24,7 +17,7 @@ export function orderTotal(price: string, quantity: number): string | undefined 
   const unit = toPaise(price);
   if (unit === undefined || !Number.isSafeInteger(quantity) || quantity < 1) return undefined;
   const total = unit * quantity;
-  return Number.isSafeInteger(total) ? fromPaise(total) : undefined;
+  return Number.isSafeInteger(total) ? formatMoney(total) : undefined;
 }
 
 /** The quantity the stepper may hold: a whole number from 1 to the stock (1 when nothing is in stock). */

@@ -1,10 +1,15 @@
 import { orderScopes } from '@qm/contracts/grpc';
-import { AdminOrdersQuery, CreateOrderBody, ORDER_MESSAGES as MSG, OrdersQuery } from '@qm/contracts/rest';
-import { parseMoney } from '@qm/platform';
+import {
+  AdminOrdersQuery,
+  CreateOrderBody,
+  ORDER_MESSAGES as MSG,
+  OrdersQuery,
+  acceptedPaise,
+} from '@qm/contracts/rest';
+
 import { z } from 'zod';
 import type { GatewayDeps } from '../../deps';
 import type { Api } from '../../http/api';
-import { HttpError } from '../../http/errors';
 import { IDEMPOTENCY_409, IdempotencyHeaders } from '../wallet/context';
 import {
   AdminOrderViewSchema,
@@ -17,17 +22,6 @@ import {
   SoldOrderViewSchema,
   soldToRest,
 } from './rest';
-
-/**
- * The zod schema accepted the total already; parseMoney turns its digits into paise (no floats).
- * Leading zeros are dropped first, as the schema allows them ("0012.50").
- */
-function totalPaise(total: string): number {
-  const parsed = parseMoney(total.trim().replace(/^0+(?=\d)/, ''));
-  if (!parsed.ok)
-    throw new HttpError(400, parsed.reason === 'range' ? MSG.totalPriceTooLarge : MSG.totalPriceFormat);
-  return parsed.paise;
-}
 
 /**
  * The order calls of docs/product.md §7. Thin: each route validates with the contract's schema, calls the
@@ -59,7 +53,7 @@ export function registerOrderRoutes(api: Api, { clients }: GatewayDeps): void {
       const { order } = await clients.orders.createOrder({
         productId: body.productId,
         quantity: body.quantity,
-        totalPaise: totalPaise(body.totalPrice),
+        totalPaise: acceptedPaise(body.totalPrice),
         idempotencyKey: headers['idempotency-key'] ?? '',
       });
       return orderToRest(order!);

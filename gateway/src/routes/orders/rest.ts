@@ -2,6 +2,7 @@ import { orderStatuses, type ordersV1, paymentStatuses } from '@qm/contracts/grp
 import {
   type AdminOrderView,
   type BuyerDetailsView,
+  formatMoney,
   ORDER_STATUSES,
   type OrderPartyView,
   type OrderProductView,
@@ -14,7 +15,7 @@ import {
   USER_ROLES,
   type UserRole,
 } from '@qm/contracts/rest';
-import { formatMoney } from '@qm/platform';
+
 import { z } from 'zod';
 
 /**

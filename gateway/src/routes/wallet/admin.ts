@@ -1,6 +1,6 @@
 import { transactionSorts, transactionStatuses, walletV1 } from '@qm/contracts/grpc';
-import { AdminTransactionsQuery, AdminWalletsQuery } from '@qm/contracts/rest';
-import { formatMoney } from '@qm/platform';
+import { AdminTransactionsQuery, AdminWalletsQuery, formatMoney } from '@qm/contracts/rest';
+
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { WalletContext } from './context';

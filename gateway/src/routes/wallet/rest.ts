@@ -1,12 +1,13 @@
 import { transactionStatuses, transactionTypes, type walletV1 } from '@qm/contracts/grpc';
 import {
+  type AdminWalletView,
+  formatMoney,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
-  type AdminWalletView,
   type TransactionView,
   type WalletView,
 } from '@qm/contracts/rest';
-import { formatMoney } from '@qm/platform';
+
 import { z } from 'zod';
 
 /**

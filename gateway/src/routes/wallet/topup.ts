@@ -1,16 +1,17 @@
 import {
   CreateTopUpBody,
+  formatMoney,
+  acceptedPaise,
   PAYMENT_PROVIDERS,
+  type PaymentOrderView,
   SANDBOX_LABEL,
   SandboxPayBody,
   VerifyPaymentBody,
   WALLET_MESSAGES,
-  type PaymentOrderView,
 } from '@qm/contracts/rest';
-import { formatMoney, parseMoney } from '@qm/platform';
+
 import { z } from 'zod';
 import type { Api } from '../../http/api';
-import { HttpError } from '../../http/errors';
 import { GrpcStatus, IDEMPOTENCY_409, IdempotencyHeaders, remap, type WalletContext } from './context';
 import { MovedSchema, transactionToRest, walletToRest } from './rest';
 
@@ -22,13 +23,6 @@ const CARD_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 export const CREDITED = 'Your wallet has been credited.';
-
-/** The zod schema accepted the amount already; parseMoney turns its digits into paise (no floats). */
-function topUpPaise(amount: string | number): number {
-  const parsed = parseMoney(amount);
-  if (!parsed.ok) throw new HttpError(400, WALLET_MESSAGES.topUpRange);
-  return parsed.paise;
-}
 
 /** Add money by card (docs/product.md §5): an order with the provider, the sandbox's checkout, the proof. */
 export function registerTopUpRoutes(api: Api, { clients, limited }: WalletContext): void {
@@ -54,7 +48,7 @@ export function registerTopUpRoutes(api: Api, { clients, limited }: WalletContex
     errors: { 403: `"${WALLET_MESSAGES.adminNoWallet}"`, 409: IDEMPOTENCY_409 },
     async handler({ body, headers }) {
       const order = await clients.wallet.createTopUp({
-        amountPaise: topUpPaise(body.amount),
+        amountPaise: acceptedPaise(body.amount),
         idempotencyKey: headers['idempotency-key'] ?? '',
       });
       const view: PaymentOrderView = {

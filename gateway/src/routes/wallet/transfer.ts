@@ -1,21 +1,9 @@
-import { EligibilityParams, TransferBody, WALLET_MESSAGES } from '@qm/contracts/rest';
-import { parseMoney } from '@qm/platform';
+import { EligibilityParams, acceptedPaise, TransferBody, WALLET_MESSAGES } from '@qm/contracts/rest';
+
 import { z } from 'zod';
 import type { Api } from '../../http/api';
-import { HttpError } from '../../http/errors';
 import { GrpcStatus, IDEMPOTENCY_409, IdempotencyHeaders, remap, type WalletContext } from './context';
 import { MovedSchema, transactionToRest, walletToRest } from './rest';
-
-/** The zod schema accepted the amount already; parseMoney turns its digits into paise (no floats). */
-function amountPaise(amount: string | number): number {
-  const parsed = parseMoney(amount);
-  if (!parsed.ok)
-    throw new HttpError(
-      400,
-      parsed.reason === 'range' ? WALLET_MESSAGES.amountTooLarge : WALLET_MESSAGES.amountFormat,
-    );
-  return parsed.paise;
-}
 
 /** Money to another user (docs/product.md §5 Transfer): who can receive it, and the transfer itself. */
 export function registerTransferRoutes(api: Api, { clients, limited }: WalletContext): void {
@@ -57,7 +45,7 @@ export function registerTransferRoutes(api: Api, { clients, limited }: WalletCon
       const out = await remap(
         clients.wallet.transfer({
           receiverUsername: body.receiverUsername,
-          amountPaise: amountPaise(body.amount),
+          amountPaise: acceptedPaise(body.amount),
           pin: body.pin,
           idempotencyKey: headers['idempotency-key'] ?? '',
         }),

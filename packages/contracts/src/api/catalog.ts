@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRupees } from './money';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
 /** REST shapes of docs/product.md §7 for products, shared by the gateway (validation, OpenAPI) and the market UI. */
@@ -46,23 +47,17 @@ export const charCount = (s: string): number => {
 /**
  * Why a price is refused, or undefined when it is fine: rupees as a string ("1250.00", "1250.5",
  * "0") or a JSON number whose shortest form has at most two decimals, from 0 to 99,999,999.99.
- * The gateway converts accepted prices with @qm/platform `parseMoney`, which follows the same rules.
+ * Read by parseRupees, which the gateway's conversion uses too.
  */
 export function priceProblem(input: unknown): string | undefined {
-  if (input === undefined || input === null || input === '') return PRODUCT_MESSAGES.priceRequired;
-  let text: string;
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input)) return PRODUCT_MESSAGES.priceFormat;
-    text = String(input);
-  } else if (typeof input === 'string') text = input.trim();
-  else return PRODUCT_MESSAGES.priceFormat;
-  if (text === '') return PRODUCT_MESSAGES.priceRequired;
-  if (/^-\d+(\.\d+)?$/.test(text)) return PRODUCT_MESSAGES.priceRange;
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return PRODUCT_MESSAGES.priceFormat;
-  if ((m[2]?.length ?? 0) > 2) return PRODUCT_MESSAGES.priceFormat;
-  if (m[1]!.length > 8) return PRODUCT_MESSAGES.priceRange;
-  return undefined;
+  const parsed = parseRupees(input);
+  if (parsed.ok) return undefined;
+  return {
+    missing: PRODUCT_MESSAGES.priceRequired,
+    format: PRODUCT_MESSAGES.priceFormat,
+    negative: PRODUCT_MESSAGES.priceRange,
+    range: PRODUCT_MESSAGES.priceRange,
+  }[parsed.reason];
 }
 
 const nameField = z

@@ -1,3 +1,5 @@
+import { formatMoney } from './money';
+
 /**
  * How the product shows money, stock and dates, shared by the browser (@qm/ui re-exports these) and
  * the services that write text for people (the assistant's answers), so both read the same.
@@ -44,9 +46,7 @@ export function formatRupees(amount: number): string {
 
 /** An integer amount of paise in rupees, exactly: 123456 → "₹1,234.56". */
 export function formatPaise(paise: number): string {
-  const sign = paise < 0 ? '-' : '';
-  const abs = Math.abs(paise);
-  return formatINR(`${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`);
+  return formatINR(formatMoney(paise));
 }
 
 /** Stock of 5 or fewer (but above 0) reads "Selling Quickly!". */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PRODUCT_LIMITS, type ProductTypeName } from './catalog';
 import type { UserRole } from './identity';
+import { parseRupees } from './money';
 import { idParam, NUMBER_LIMITS } from './numbers';
 
 /**
@@ -84,12 +85,12 @@ export function quantityProblem(quantity: unknown, stock: number): string | unde
 
 /** Why a totalPrice text is refused, or undefined: rupees, at most two decimals, 0 to 99,999,999.99. */
 export function totalPriceProblem(input: unknown): string | undefined {
-  if (input === undefined || input === null || input === '') return ORDER_MESSAGES.totalPriceRequired;
+  const parsed = parseRupees(input);
+  if (!parsed.ok && parsed.reason === 'missing') return ORDER_MESSAGES.totalPriceRequired;
+  // A string only (docs/product.md §7): a JSON number is refused here, unlike a price.
   if (typeof input !== 'string') return ORDER_MESSAGES.totalPriceFormat;
-  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(input.trim());
-  if (!m) return ORDER_MESSAGES.totalPriceFormat;
-  if (m[1]!.replace(/^0+/, '').length > 8) return ORDER_MESSAGES.totalPriceTooLarge;
-  return undefined;
+  if (parsed.ok) return undefined;
+  return parsed.reason === 'range' ? ORDER_MESSAGES.totalPriceTooLarge : ORDER_MESSAGES.totalPriceFormat;
 }
 
 const productIdField = z

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { charCount } from './catalog';
+import { acceptedPaise, parseRupees } from './money';
 import { NUMBER_LIMITS } from './numbers';
 
 /**
@@ -95,23 +96,17 @@ export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 
 /**
  * Why a rupee amount is refused, or undefined: a string ("1250.50") or JSON number with at most two
- * decimals, above 0, at most 99,999,999.99. The gateway converts with @qm/platform `parseMoney`.
+ * decimals, above 0, at most 99,999,999.99, read by parseRupees as the gateway's conversion is.
  */
 export function amountProblem(input: unknown): string | undefined {
-  if (input === undefined || input === null || input === '') return WALLET_MESSAGES.amountRequired;
-  let text: string;
-  if (typeof input === 'number') {
-    if (!Number.isFinite(input)) return WALLET_MESSAGES.amountFormat;
-    text = String(input);
-  } else if (typeof input === 'string') text = input.trim();
-  else return WALLET_MESSAGES.amountFormat;
-  if (text === '') return WALLET_MESSAGES.amountRequired;
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) return WALLET_MESSAGES.amountFormat;
-  if ((m[2]?.length ?? 0) > 2) return WALLET_MESSAGES.amountFormat;
-  if (m[1]!.replace(/^0+/, '').length > 8) return WALLET_MESSAGES.amountTooLarge;
-  if (/^0*(\.0*)?$/.test(text)) return WALLET_MESSAGES.amountPositive;
-  return undefined;
+  const parsed = parseRupees(input);
+  if (parsed.ok) return parsed.paise > 0 ? undefined : WALLET_MESSAGES.amountPositive;
+  return {
+    missing: WALLET_MESSAGES.amountRequired,
+    format: WALLET_MESSAGES.amountFormat,
+    negative: WALLET_MESSAGES.amountFormat,
+    range: WALLET_MESSAGES.amountTooLarge,
+  }[parsed.reason];
 }
 
 const amountField = z
@@ -158,8 +153,7 @@ const otpField = z.string({ error: WALLET_MESSAGES.otpFormat }).regex(/^\d{6}$/,
 export function topUpProblem(input: unknown): string | undefined {
   const problem = amountProblem(input);
   if (problem) return problem === WALLET_MESSAGES.amountRequired ? problem : WALLET_MESSAGES.topUpRange;
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(String(input).trim())!;
-  const paise = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  const paise = acceptedPaise(input);
   return paise < WALLET_LIMITS.topUpMinPaise || paise > WALLET_LIMITS.topUpMaxPaise
     ? WALLET_MESSAGES.topUpRange
     : undefined;

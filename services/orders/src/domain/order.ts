@@ -1,5 +1,10 @@
-import { ORDER_MESSAGES as MSG, type OrderStatusName, type PaymentStatusName } from '@qm/contracts/rest';
-import { conflict, forbidden, invalid, MAX_PAISE, notFound } from '@qm/platform';
+import {
+  MAX_PAISE,
+  ORDER_MESSAGES as MSG,
+  type OrderStatusName,
+  type PaymentStatusName,
+} from '@qm/contracts/rest';
+import { conflict, forbidden, invalid, notFound } from '@qm/platform';
 
 /** An order's rules (docs/product.md §3 orders, §5 order creation and purchase, §6): no I/O, no proto here. */
 

@@ -1,3 +1,4 @@
+import { formatMoney } from '@qm/contracts/rest';
 import {
   ACTIVITY_SUBJECT,
   activityOf,
@@ -5,13 +6,7 @@ import {
   type OrderEndedData,
   ORDERS_SUBJECTS,
 } from '@qm/contracts/events';
-import {
-  type Caller,
-  type EventEnvelope,
-  formatMoney,
-  type OutgoingEvent,
-  outgoingEvent,
-} from '@qm/platform';
+import { type Caller, type EventEnvelope, type OutgoingEvent, outgoingEvent } from '@qm/platform';
 import type { OrderRecord } from '../domain/order';
 import type { OrderStore } from '../store/orders';
 

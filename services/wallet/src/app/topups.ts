@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import { formatMoney, WALLET_MESSAGES } from '@qm/contracts/rest';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
   AppError,
   type Caller,
   conflict,
   forbidden,
-  formatMoney,
   type Idempotency,
   invalid,
   type Faults,

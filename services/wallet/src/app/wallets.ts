@@ -6,12 +6,11 @@ import {
   type TransferReceivedData,
   WALLET_SUBJECTS,
 } from '@qm/contracts/events';
-import { type TransactionStatusName, WALLET_MESSAGES } from '@qm/contracts/rest';
+import { formatMoney, type TransactionStatusName, WALLET_MESSAGES } from '@qm/contracts/rest';
 import {
   type Caller,
   conflict,
   forbidden,
-  formatMoney,
   hasRole,
   type Idempotency,
   invalid,

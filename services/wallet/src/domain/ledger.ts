@@ -1,5 +1,5 @@
-import { WALLET_MESSAGES } from '@qm/contracts/rest';
-import { invalid, MAX_PAISE } from '@qm/platform';
+import { MAX_PAISE, WALLET_MESSAGES } from '@qm/contracts/rest';
+import { invalid } from '@qm/platform';
 
 /**
  * The ledger's rules on plain values (docs/adr/006-ledger.md).
