@@ -12,6 +12,19 @@ export interface Buffered {
 /** What a reconnecting stream missed: the events after its last id, or `gap` if they cannot be known. */
 export type Replay = { events: Buffered[] } | 'gap';
 
+export interface LiveBuffer {
+  /** This process's part of every id; an id with another boot is from elsewhere. */
+  readonly boot: string;
+  /** Keeps `event` under the next id, dropping what is too many or too old. */
+  push(event: LiveEvent): Buffered;
+  /** The buffered events after `lastEventId`, oldest first, or `gap` when some may be lost. */
+  after(lastEventId: string): Replay;
+  /** The id a new stream starts from, so that a reconnect before any event resumes without a gap. */
+  lastId(): string;
+  /** How many events are kept (evicted lazily, so old ones may still count). */
+  readonly size: number;
+}
+
 /**
  * The recent live events of this process, at most `maxEvents` of them and none older than `maxAgeMs`,
  * so that a browser reconnecting with Last-Event-ID gets what it missed. Ids carry the process's
@@ -22,7 +35,7 @@ export function createLiveBuffer(opts: {
   maxAgeMs?: number;
   now?: () => number;
   boot?: string;
-}) {
+}): LiveBuffer {
   const maxEvents = opts.maxEvents ?? 1000;
   const maxAgeMs = opts.maxAgeMs ?? 5 * 60_000;
   const now = opts.now ?? Date.now;
@@ -47,7 +60,6 @@ export function createLiveBuffer(opts: {
       return entry;
     },
 
-    /** The buffered events after `lastEventId`, oldest first, or `gap` when some may be lost. */
     after(lastEventId: string): Replay {
       evict();
       const m = /^([0-9a-z]+)-(\d+)$/.exec(lastEventId);
@@ -60,7 +72,6 @@ export function createLiveBuffer(opts: {
       return { events: ring.filter((e) => e.seq > seq) };
     },
 
-    /** The id a new stream starts from, so that a reconnect before any event resumes without a gap. */
     lastId(): string {
       return `${boot}-${lastSeq}`;
     },
@@ -70,5 +81,3 @@ export function createLiveBuffer(opts: {
     },
   };
 }
-
-export type LiveBuffer = ReturnType<typeof createLiveBuffer>;

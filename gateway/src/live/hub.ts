@@ -22,6 +22,18 @@ export interface LiveOptions {
   bufferMs?: number;
 }
 
+export interface LiveHub {
+  /** Open streams of a user (for tests and metrics). */
+  openStreams(userId: number): number;
+  /**
+   * Starts a user's stream on `sink`: what they missed since `lastEventId` (or `reset` when that
+   * cannot be known), then their events as they come. Undefined when they have too many open.
+   */
+  open(userId: number, sink: LiveSink, lastEventId?: string): LiveStream | undefined;
+  /** Stops listening to the bus and ends every open stream (shutdown). */
+  close(): void;
+}
+
 /** How long a browser waits before reconnecting (the SSE `retry:` field). */
 export const RETRY_MS = 3000;
 
@@ -32,7 +44,7 @@ const frame = (e: Buffered) =>
  * The gateway's live events (issue 12 §3): one subscription per process to the subjects of
  * events.ts, a buffer of the recent ones for reconnects, and the open streams by user.
  */
-export function createLiveHub(opts: { bus: EventBus; log: Logger } & LiveOptions) {
+export function createLiveHub(opts: { bus: EventBus; log: Logger } & LiveOptions): LiveHub {
   const { bus, log } = opts;
   const maxPerUser = opts.maxStreamsPerUser ?? 5;
   const heartbeatMs = opts.heartbeatMs ?? 20_000;
@@ -54,13 +66,8 @@ export function createLiveHub(opts: { bus: EventBus; log: Logger } & LiveOptions
   );
 
   return {
-    /** Open streams of a user (for tests and metrics). */
     openStreams: (userId: number) => streams.get(userId)?.size ?? 0,
 
-    /**
-     * Starts a user's stream on `sink`: what they missed since `lastEventId` (or `reset` when that
-     * cannot be known), then their events as they come. Undefined when they have too many open.
-     */
     open(userId: number, sink: LiveSink, lastEventId?: string): LiveStream | undefined {
       const own = streams.get(userId) ?? new Set<LiveSink>();
       if (own.size >= maxPerUser) return undefined;
@@ -109,5 +116,3 @@ export function createLiveHub(opts: { bus: EventBus; log: Logger } & LiveOptions
     },
   };
 }
-
-export type LiveHub = ReturnType<typeof createLiveHub>;

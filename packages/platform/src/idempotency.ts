@@ -47,7 +47,22 @@ const fingerprint = (request: Record<string, unknown>): Record<string, string> =
     ]),
   );
 
-export function createIdempotency(opts: IdempotencyOptions) {
+export interface Idempotency {
+  /**
+   * Runs `fn` at most once per (scope, key) and request; without a key it just runs. `scope` is
+   * the caller (a user id) plus the operation, so keys of different callers never meet.
+   */
+  run<T>(
+    scope: string,
+    key: string | undefined,
+    request: Record<string, unknown>,
+    fn: () => Promise<T>,
+  ): Promise<T>;
+  /** Drops keys past their time (a periodic job); how many it dropped. */
+  sweep(now?: Date): Promise<number>;
+}
+
+export function createIdempotency(opts: IdempotencyOptions): Idempotency {
   const ttlMs = opts.ttlMs ?? 24 * 60 * 60_000;
   const staleMs = opts.staleMs ?? 30_000;
   const records = opts.conn.collection<IdempotencyRecord>('idempotency_keys');
@@ -86,10 +101,6 @@ export function createIdempotency(opts: IdempotencyOptions) {
   }
 
   return {
-    /**
-     * Runs `fn` at most once per (scope, key) and request; without a key it just runs. `scope` is
-     * the caller (a user id) plus the operation, so keys of different callers never meet.
-     */
     async run<T>(
       scope: string,
       key: string | undefined,
@@ -135,12 +146,9 @@ export function createIdempotency(opts: IdempotencyOptions) {
       }
     },
 
-    /** Drops keys past their time (a periodic job). */
     async sweep(now = new Date()): Promise<number> {
       const r = await records.deleteMany({ expiresAt: { $lt: now } });
       return r.deletedCount;
     },
   };
 }
-
-export type Idempotency = ReturnType<typeof createIdempotency>;

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { type Caller, createCallerSigner } from '@qm/platform';
 import { createApp } from '@qm/gateway/src/app';
-import { createClients } from '@qm/gateway/src/clients';
+import { type Clients, createClients } from '@qm/gateway/src/clients';
 import { parseGatewayConfig } from '@qm/gateway/src/config';
 import type { HitCounter } from '@qm/gateway/src/http/rate-limit-store';
 import type { SessionResolver } from '@qm/gateway/src/http/session';
@@ -17,7 +17,6 @@ export const headerSessions = (callers: Record<string, Caller>): SessionResolver
 });
 
 type GatewayConfig = ReturnType<typeof parseGatewayConfig>;
-type GatewayClients = ReturnType<typeof createClients>['clients'];
 
 /**
  * The real gateway app in-process on a free port, with `env` as its environment and `sessions`
@@ -27,7 +26,7 @@ type GatewayClients = ReturnType<typeof createClients>['clients'];
  */
 export async function startGateway<R extends SessionResolver>(
   env: Record<string, string>,
-  sessions: R | ((gw: { config: GatewayConfig; clients: GatewayClients }) => R),
+  sessions: R | ((gw: { config: GatewayConfig; clients: Clients }) => R),
   extra: { live?: LiveHub; rateLimits?: HitCounter } = {},
 ) {
   const config = parseGatewayConfig({ LOG_LEVEL: 'silent', ...env });

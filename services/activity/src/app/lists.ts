@@ -7,6 +7,7 @@ import {
 } from '@qm/contracts/rest';
 import {
   type Caller,
+  type FeedPage,
   forbidden,
   hasRole,
   invalid,
@@ -35,7 +36,14 @@ export interface AdminPage {
 const paging = (req: Partial<Paging>): Paging => validPaging(req, ACTIVITY_LIMITS.pageSizeMax);
 
 /** Reading the log: one's own activity, and everyone's for administrators (docs/product.md §5 filters). */
-export function createActivityLists(d: { store: ActivityStore; search: ActivitySearch }) {
+export interface ActivityLists {
+  /** The caller's own activity, newest first. */
+  mine(caller: Caller | undefined, req: Partial<Paging>): Promise<FeedPage<ActivityRecord>>;
+  /** Administrators only: everyone's, filtered; a text filter searches instead of reading a feed. */
+  all(caller: Caller | undefined, req: Partial<AdminFilter>): Promise<AdminPage>;
+}
+
+export function createActivityLists(d: { store: ActivityStore; search: ActivitySearch }): ActivityLists {
   return {
     async mine(caller: Caller | undefined, req: Partial<Paging>) {
       const who = signedInCaller(caller);
@@ -77,5 +85,3 @@ function filterOf(req: Partial<AdminFilter>): Omit<AdminFilter, keyof Paging> {
   if (search !== undefined && /[\u0000-\u001f\u007f]/.test(search)) throw invalid(MSG.searchLine);
   return { userId, category: req.category, action, search };
 }
-
-export type ActivityLists = ReturnType<typeof createActivityLists>;

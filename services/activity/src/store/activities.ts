@@ -96,24 +96,37 @@ export function feedFor(f: { userId?: number; category?: ActivityCategoryName; a
   return { feed: 'all', owner: ALL };
 }
 
-export function createActivityStore(conn: Connection) {
+export interface ActivityStore {
+  model: Model<ActivityDoc>;
+  /**
+   * Which of these event ids have no record yet (a redelivery costs a point read, not a lookup).
+   * One equality read per id, side by side: the local engine serves `$in` from no index (ADR 004).
+   */
+  missing(ids: string[]): Promise<Set<string>>;
+  /**
+   * Stores records not there yet, in one write and one counter step per feed and owner. Two
+   * deliveries racing both pass `missing`; the unique `_id` stops the second copy (its feed numbers
+   * become a gap of one in a page, never a duplicate) while the batch's other records are stored.
+   */
+  addMany(records: ActivityRecord[]): Promise<void>;
+  /** Page `page` of an owner's feed, newest first (at most a bucket's worth). */
+  page(
+    feed: ActivityFeed,
+    owner: string | number,
+    page: number,
+    pageSize: number,
+  ): Promise<FeedPage<ActivityRecord>>;
+}
+
+export function createActivityStore(conn: Connection): ActivityStore {
   const model = registerActivityModel(conn);
   const feeds = feedsOf<ActivityDoc>(conn, model, ACTIVITY_FEEDS);
   return {
     model,
-    /**
-     * Which of these event ids have no record yet (a redelivery costs a point read, not a lookup).
-     * One equality read per id, side by side: the local engine serves `$in` from no index (ADR 004).
-     */
     async missing(ids: string[]): Promise<Set<string>> {
       const stored = await Promise.all(ids.map((id) => model.exists({ _id: id })));
       return new Set(ids.filter((_, i) => !stored[i]));
     },
-    /**
-     * Stores records not there yet, in one write and one counter step per feed and owner. Two
-     * deliveries racing both pass `missing`; the unique `_id` stops the second copy (its feed numbers
-     * become a gap of one in a page, never a duplicate) while the batch's other records are stored.
-     */
     async addMany(records: ActivityRecord[]): Promise<void> {
       if (!records.length) return;
       try {
@@ -133,8 +146,6 @@ export function createActivityStore(conn: Connection) {
     },
   };
 }
-
-export type ActivityStore = ReturnType<typeof createActivityStore>;
 
 /** A bulk insert that failed only on `_id`s already stored (each write error a duplicate key). */
 function onlyDuplicates(err: unknown): boolean {

@@ -3,7 +3,7 @@ import { type Caller, GrpcStatus, isServiceError, type Logger, notFound, signedI
 import type { DescriptionModel } from '../adapters/openai';
 import { productInterests, renameRequest, validQuestion } from '../domain/chat-rules';
 import { othersData } from '../domain/answers';
-import type { ChatTools } from '../domain/facts';
+import type { ActivityFact, ChatTools, UserFact } from '../domain/facts';
 import { declinedByRules } from '../domain/intents';
 import type { ChatStore, StoredMessage } from '../store/chats';
 import { type Answer, builtinAnswer, lazyUser } from './builtin-engine';
@@ -39,7 +39,43 @@ const orNothing =
  * caller's context, and the stateless fallback answer. The model answers when one is configured;
  * on any failure of it the built-in engine does, marked "<intent>_fallback".
  */
-export function createChat(d: ChatDeps) {
+export interface Chat {
+  /**
+   * Answers a message in the caller's session (`sessionId` 0, or one they cleared: a new one) and
+   * stores both. "Rename this chat to …" renames the session instead of asking an engine.
+   */
+  send(
+    caller: Caller | undefined,
+    req: { message: string; sessionId: number },
+  ): Promise<{
+    response: string;
+    sessionId: number;
+    messageId: number;
+    userMessageId: number;
+    intent: string;
+    actionTaken: string;
+  }>;
+  /** The caller's active session and its latest messages (session 0 and none without one). */
+  history(
+    caller: Caller | undefined,
+  ): Promise<{ sessionId: number; name: string; messages: StoredMessage[] }>;
+  /** Marks every message of the caller deleted and closes their sessions. */
+  clear(caller: Caller | undefined): Promise<{ deletedMessages: number }>;
+  /** What the assistant knows of the caller; a service that refuses them leaves its part empty. */
+  context(caller: Caller | undefined): Promise<{
+    user: UserFact;
+    walletBalancePaise: number;
+    recentActivity: ActivityFact[];
+    productInterests: string[];
+  }>;
+  /** docs/product.md §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
+  answerOnce(
+    caller: Caller | undefined,
+    req: { query: string; history: Turn[] },
+  ): Promise<{ response: string; intent: string }>;
+}
+
+export function createChat(d: ChatDeps): Chat {
   async function answer(
     caller: Caller,
     question: string,
@@ -156,7 +192,6 @@ export function createChat(d: ChatDeps) {
       };
     },
 
-    /** docs/product.md §7 POST /api/ai/chat: the built-in engine, from the caller's tools; nothing stored. */
     async answerOnce(caller: Caller | undefined, req: { query: string; history: Turn[] }) {
       const question = validQuestion(req.query);
       const out = await answer(
@@ -168,5 +203,3 @@ export function createChat(d: ChatDeps) {
     },
   };
 }
-
-export type Chat = ReturnType<typeof createChat>;

@@ -68,7 +68,30 @@ const strip = <T>({ _id, ...d }: Record<string, unknown>): T => {
   return d as T;
 };
 
-export function createChatStore(conn: Connection) {
+export interface ChatStore {
+  /** The user's newest active session, or null. */
+  activeSession(userId: number): Promise<ChatSession | null>;
+  session(id: number): Promise<ChatSession | null>;
+  /** A new active session "New Chat"; the user's other sessions stop being active. */
+  openSession(userId: number): Promise<ChatSession>;
+  /** Marks the session used now, storing `contextData` when given. */
+  touch(sessionId: number, contextData?: Record<string, unknown>): Promise<void>;
+  rename(sessionId: number, name: string): Promise<void>;
+  /**
+   * Stores a question and its answer together, numbered one after the other: one write, so a crash
+   * leaves either both or neither (the caller then got an error and asks again).
+   */
+  addExchange(
+    asked: Omit<StoredMessage, 'id' | 'isDeleted' | 'createdAt' | 'role'>,
+    answered: Pick<StoredMessage, 'content' | 'metadata'>,
+  ): Promise<[StoredMessage, StoredMessage]>;
+  /** The session's newest `count` (at most 32) messages that are not deleted, oldest first. */
+  recent(sessionId: number, count: number): Promise<StoredMessage[]>;
+  /** Marks every message of the user deleted and closes their sessions; how many messages it marked. */
+  clear(userId: number): Promise<number>;
+}
+
+export function createChatStore(conn: Connection): ChatStore {
   const Sessions = conn.model('ChatSession', sessionSchema);
   const Messages = conn.model('ChatMessage', messageSchema);
   const feeds = feedsOf(conn, Messages as never, {
@@ -76,7 +99,6 @@ export function createChatStore(conn: Connection) {
   });
 
   return {
-    /** The user's newest active session, or null. */
     async activeSession(userId: number): Promise<ChatSession | null> {
       const found = await Sessions.find({ userId, isActive: true }).lean().exec();
       const newest = found.sort((a, b) => b._id - a._id)[0];
@@ -88,7 +110,6 @@ export function createChatStore(conn: Connection) {
       return d ? strip<ChatSession>(d as never) : null;
     },
 
-    /** A new active session "New Chat"; the user's other sessions stop being active. */
     async openSession(userId: number): Promise<ChatSession> {
       const id = await nextSequence(conn, 'chat_sessions');
       const now = new Date();
@@ -120,10 +141,6 @@ export function createChatStore(conn: Connection) {
       await Sessions.updateOne({ _id: sessionId }, { $set: { name, updatedAt: new Date() } });
     },
 
-    /**
-     * Stores a question and its answer together, numbered one after the other: one write, so a crash
-     * leaves either both or neither (the caller then got an error and asks again).
-     */
     async addExchange(
       asked: Omit<StoredMessage, 'id' | 'isDeleted' | 'createdAt' | 'role'>,
       answered: Pick<StoredMessage, 'content' | 'metadata'>,
@@ -150,7 +167,6 @@ export function createChatStore(conn: Connection) {
       return [question, answer];
     },
 
-    /** The session's newest `count` (at most 32) messages that are not deleted, oldest first. */
     async recent(sessionId: number, count: number): Promise<StoredMessage[]> {
       const { items } = await feeds.page(SESSION_FEED, sessionId, 1, count);
       return (items as unknown as Record<string, unknown>[])
@@ -159,7 +175,6 @@ export function createChatStore(conn: Connection) {
         .reverse();
     },
 
-    /** Marks every message of the user deleted and closes their sessions; how many messages it marked. */
     async clear(userId: number): Promise<number> {
       const now = new Date();
       const marked = await Messages.updateMany({ userId, isDeleted: false }, { $set: { isDeleted: true } });
@@ -168,5 +183,3 @@ export function createChatStore(conn: Connection) {
     },
   };
 }
-
-export type ChatStore = ReturnType<typeof createChatStore>;

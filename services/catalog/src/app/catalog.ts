@@ -1,7 +1,7 @@
 import { type catalogV1 } from '@qm/contracts/grpc';
 import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { type Caller, conflict, notFound } from '@qm/platform';
-import { type ListRequest, parseListRequest } from '../domain/listing';
+import { type ListRequest, parseListRequest, type Searchable } from '../domain/listing';
 import {
   assertMayAdjust,
   assertMayCreate,
@@ -16,6 +16,7 @@ import {
   validNewProduct,
   validVersion,
 } from '../domain/product';
+import type { ReservationReply } from '../domain/stock';
 import * as ev from '../events/catalog-events';
 import { type CatalogDeps, type Changes, changes } from './changes';
 import { createStock } from './stock';
@@ -29,12 +30,57 @@ const CASCADE_BATCH = 100;
  * The catalog's use cases: authorise with the caller, apply the domain rules, change the store
  * with its events through the outbox, keep the read side current, record the user's activity.
  */
-export function createCatalog(deps: CatalogDeps) {
+export interface Catalog {
+  /** A page of products; an `ifNoneMatch` equal to the current etag answers `notModified` and none. */
+  list(
+    caller: Caller | undefined,
+    req: ListRequest,
+    ifNoneMatch: string,
+  ): Promise<{
+    products: ProductRecord[];
+    total: number;
+    nextBeforeId: number;
+    etag: string;
+    notModified: boolean;
+  }>;
+  /**
+   * For a signed-in caller; or for the orders service alone, whose sweeper resumes purchases in the
+   * background with no user to act for (docs/adr/021).
+   */
+  get(caller: Caller | undefined, req: catalogV1.GetProductRequest, service?: string): Promise<Searchable>;
+  create(caller: Caller | undefined, input: NewProductInput): Promise<Searchable>;
+  update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest): Promise<Searchable>;
+  remove(
+    caller: Caller | undefined,
+    req: catalogV1.DeleteProductRequest,
+  ): Promise<catalogV1.DeleteProductResponse>;
+  /** The owner's own stock movement (restocking, a count correction). */
+  adjustStock(caller: Caller | undefined, req: catalogV1.AdjustStockRequest): Promise<Searchable>;
+
+  /** Orders service: takes stock for a purchase under its reference (once per reference). */
+  reserveStock(
+    service: string | undefined,
+    req: catalogV1.ReserveStockRequest,
+  ): Promise<{ product: Searchable | null; reservation: ReservationReply }>;
+  /** Orders service: puts a reservation's stock back (a second release has no effect). */
+  releaseStock(
+    service: string | undefined,
+    req: catalogV1.ReleaseStockRequest,
+  ): Promise<{ product: Searchable | null; reservation: ReservationReply }>;
+  /** Orders service: the purchase went through; the reservation stays taken. */
+  commitStock(
+    service: string | undefined,
+    req: catalogV1.CommitStockRequest,
+  ): Promise<{ reservation: ReservationReply }>;
+
+  /** The account-deletion cascade: every product of the manufacturer, in batches. */
+  removeProductsOf(manufacturerId: number): Promise<number>;
+}
+
+export function createCatalog(deps: CatalogDeps): Catalog {
   const steps = changes(deps);
   return { ...products(deps, steps), ...createStock(deps, steps), ...cascade(deps, steps) };
 }
-
-export type Catalog = ReturnType<typeof createCatalog>;
 
 /** Manufacturers' and buyers' own calls on products. */
 function products(
@@ -59,10 +105,6 @@ function products(
       };
     },
 
-    /**
-     * For a signed-in caller; or for the orders service alone, whose sweeper resumes purchases in the
-     * background with no user to act for (docs/adr/021).
-     */
     async get(caller: Caller | undefined, req: catalogV1.GetProductRequest, service?: string) {
       const who = caller === undefined && service === 'orders' ? undefined : requireCaller(caller);
       const product = await existing(req.id);
@@ -134,7 +176,6 @@ function products(
       return {};
     },
 
-    /** The owner's own stock movement (restocking, a count correction). */
     async adjustStock(caller: Caller | undefined, req: catalogV1.AdjustStockRequest) {
       const who = requireCaller(caller);
       const delta = validDelta(req.delta);
@@ -163,7 +204,6 @@ function products(
 
 function cascade({ store, reader }: CatalogDeps, { change }: Changes) {
   return {
-    /** The account-deletion cascade: every product of the manufacturer, in batches. */
     async removeProductsOf(manufacturerId: number): Promise<number> {
       let removed = 0;
       for (;;) {

@@ -43,7 +43,15 @@ export function expiryOf(ttlSeconds: number, at: Date): Date {
   return new Date(at.getTime() + ttl * 1000);
 }
 
-export function reservationToProto(r: Reservation) {
+/** A reservation as answered to the orders service (the wire's StockReservation; expiry as ISO text). */
+export interface ReservationReply extends Pick<
+  Reservation,
+  'reference' | 'productId' | 'quantity' | 'state'
+> {
+  expiresAt: string;
+}
+
+export function reservationToProto(r: Reservation): ReservationReply {
   return {
     reference: r.reference,
     productId: r.productId,

@@ -138,9 +138,46 @@ async function listFrom(Products: Model<ProductDoc>, filter: ListFilter, paging:
   return { products, total, nextBeforeId: more ? products.at(-1)!.id : 0 };
 }
 
-export type ProductStore = ReturnType<typeof createProductStore>;
+export interface ProductStore {
+  /** Builds the indexes (autoIndex is off). */
+  init(): Promise<void>;
+  nextId(): Promise<number>;
+  insert(p: ProductRecord): Promise<Searchable>;
+  findById(id: number): Promise<Searchable | null>;
+  exists(id: number): Promise<boolean>;
+  /** Every product, newest first (loads the in-memory read model). */
+  all(): Promise<Searchable[]>;
+  /** The database read path: indexed filters, sorted by id (newest first). */
+  list(filter: ListFilter, paging: Paging): Promise<Listed>;
+  /**
+   * Sets the given fields only (never a read-modify-write of the whole document), and only while
+   * the product still belongs to `manufacturerId` and is at `version`, the version the change was
+   * based on: one conditional update, so of two edits from the same version only the first applies.
+   */
+  update(
+    id: number,
+    manufacturerId: number,
+    version: number,
+    changes: ProductChanges,
+    updatedAt: Date,
+  ): Promise<{ kind: 'applied'; product: Searchable } | { kind: 'missing' | 'stale' }>;
+  /**
+   * Moves stock by `delta` in one conditional update: never below 0 and (when capped) never above
+   * 1,000,000. With a key, at most once: the key is pushed onto the product in the same update,
+   * so a retry after a crash neither loses nor repeats the movement.
+   */
+  move(id: number, delta: number, at: Date, options?: MoveOptions): Promise<MoveOutcome>;
+  /** Whether the keyed movement is among those the product remembers. */
+  moved(id: number, key: string): Promise<boolean>;
+  /** Deletes the product if it still belongs to `manufacturerId`. */
+  remove(id: number, manufacturerId: number): Promise<boolean>;
+  /** A batch of one manufacturer's products (id and name), for the account-deletion cascade. */
+  ofManufacturer(manufacturerId: number, limit: number): Promise<Pick<ProductRecord, 'id' | 'name'>[]>;
+  /** Deletes those of `ids` that still belong to `manufacturerId`; how many it deleted. */
+  removeMany(ids: number[], manufacturerId: number): Promise<number>;
+}
 
-export function createProductStore(conn: Connection) {
+export function createProductStore(conn: Connection): ProductStore {
   const Products = conn.model<ProductDoc>('Product', productSchema);
 
   async function findDoc(id: number): Promise<ProductDoc | null> {
@@ -174,20 +211,13 @@ export function createProductStore(conn: Connection) {
       return (await Products.exists({ id })) !== null;
     },
 
-    /** Every product, newest first (loads the in-memory read model). */
     async all(): Promise<Searchable[]> {
       const docs = await Products.find({}, PUBLIC_FIELDS).sort({ id: -1 }).lean<ProductDoc[]>();
       return docs.map(toRecord);
     },
 
-    /** The database read path: indexed filters, sorted by id (newest first). */
     list: (filter: ListFilter, paging: Paging) => listFrom(Products, filter, paging),
 
-    /**
-     * Sets the given fields only (never a read-modify-write of the whole document), and only while
-     * the product still belongs to `manufacturerId` and is at `version`, the version the change was
-     * based on: one conditional update, so of two edits from the same version only the first applies.
-     */
     async update(
       id: number,
       manufacturerId: number,
@@ -219,11 +249,6 @@ export function createProductStore(conn: Connection) {
       return (await Products.exists({ id, manufacturerId })) ? { kind: 'stale' } : { kind: 'missing' };
     },
 
-    /**
-     * Moves stock by `delta` in one conditional update: never below 0 and (when capped) never above
-     * 1,000,000. With a key, at most once: the key is pushed onto the product in the same update,
-     * so a retry after a crash neither loses nor repeats the movement.
-     */
     async move(
       id: number,
       delta: number,
@@ -247,18 +272,15 @@ export function createProductStore(conn: Connection) {
       return { kind: delta < 0 ? 'insufficient' : 'overflow' };
     },
 
-    /** Whether the keyed movement is among those the product remembers. */
     async moved(id: number, key: string): Promise<boolean> {
       return (await Products.exists({ id, movements: key })) !== null;
     },
 
-    /** Deletes the product if it still belongs to `manufacturerId`. */
     async remove(id: number, manufacturerId: number): Promise<boolean> {
       const r = await Products.deleteOne({ id, manufacturerId });
       return r.deletedCount === 1;
     },
 
-    /** A batch of one manufacturer's products (id and name), for the account-deletion cascade. */
     async ofManufacturer(
       manufacturerId: number,
       limit: number,

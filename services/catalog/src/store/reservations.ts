@@ -68,9 +68,27 @@ const releaseKey = (reference: string) => `release:${reference}`;
 
 const toReservation = ({ _id, ...d }: ReservationDoc): Reservation => ({ reference: _id, ...d });
 
-export type ReservationStore = ReturnType<typeof createReservationStore>;
+export interface ReservationStore {
+  /** Builds the indexes (autoIndex is off). */
+  init(): Promise<void>;
+  find(reference: string): Promise<Reservation | null>;
+  /** Takes `quantity` of the product under `reference`, once: a repeat answers `duplicate`. */
+  reserve(
+    productId: number,
+    quantity: number,
+    reference: string,
+    expiresAt: Date,
+    at: Date,
+  ): Promise<ReserveOutcome>;
+  /** Puts a reserved reservation's stock back, once; a committed one stays sold. */
+  release(reference: string, at: Date): Promise<ReleaseOutcome>;
+  /** Keeps a reserved reservation's stock taken for good, once; a released one cannot be. */
+  commit(reference: string, at: Date): Promise<CommitOutcome>;
+  /** Whether a reservation's stock movement took effect (the outbox asks after a crash). */
+  moved(productId: number, reference: string, movement: 'reserve' | 'release'): Promise<boolean>;
+}
 
-export function createReservationStore(conn: Connection, products: ProductStore) {
+export function createReservationStore(conn: Connection, products: ProductStore): ReservationStore {
   const Reservations = conn.model<ReservationDoc>('StockReservation', reservationSchema);
 
   const find = async (reference: string) => {
@@ -183,7 +201,6 @@ export function createReservationStore(conn: Connection, products: ProductStore)
       return { kind: 'not-reserved' };
     },
 
-    /** Whether a reservation's stock movement took effect (the outbox asks after a crash). */
     async moved(productId: number, reference: string, movement: 'reserve' | 'release'): Promise<boolean> {
       const key = movement === 'reserve' ? reserveKey(reference) : releaseKey(reference);
       if (await products.moved(productId, key)) return true;

@@ -11,6 +11,7 @@ import { type Caller, conflict, forbidden, invalid, notFound } from '@qm/platfor
 import {
   assertDeletable,
   availability,
+  type Availability,
   decide,
   type ProfileInput,
   type RegistrationInput,
@@ -38,7 +39,45 @@ export function usernameProblem(username: string): string | undefined {
 }
 
 /** Registration, approval, deletion, lists and profiles. */
-export function createAccounts(d: Deps) {
+export interface Accounts {
+  /** Emails the approval or rejection and clears its pending flag (the sweeper retries it). */
+  sendDecisionMail(u: StoredUser): Promise<void>;
+  /** Enables an approved user's Keycloak account (the sweeper retries it). */
+  enableInKeycloak(u: StoredUser): Promise<void>;
+  register(req: RegistrationInput): Promise<StoredUser>;
+  checkUsername(username: string): Promise<Availability>;
+  /** Only a pending user can be approved or rejected; the decision is emailed. */
+  updateStatus(
+    caller: Caller,
+    userId: number,
+    status: UserStatus | undefined,
+    reason: string,
+  ): Promise<StoredUser>;
+  /**
+   * Deletes the Keycloak user and the profile; the catalog removes a manufacturer's products on
+   * the event. Every session of the user ends at once, as after a password change: the gateway
+   * would otherwise keep serving it until its access token expires.
+   */
+  deleteUser(userId: number): Promise<void>;
+  list(status?: UserStatus): Promise<StoredUser[]>;
+  /** The administrators' paged, searchable list. */
+  search(q: UserSearch): Promise<{ users: StoredUser[]; total: number }>;
+  /** Every user counted by status and by role (the dashboard): one indexed count each, no rows read. */
+  stats(): Promise<{ byStatus: Record<UserStatus, number>; byRole: Record<UserRole, number> }>;
+  /** A user as the caller may see them: the whole profile, or a manufacturer's card; others are 404. */
+  get(caller: Caller, id: number): Promise<{ user: StoredUser; view: 'user' | 'card' }>;
+  /** An internal service's lookup (wallet: a transfer's receiver, a PIN code's recipient). */
+  lookup(service: string | undefined, by: { id: number } | { username: string }): Promise<StoredUser>;
+  current(caller: Caller): Promise<StoredUser>;
+  updateProfile(caller: Caller, req: ProfileInput): Promise<StoredUser>;
+  /**
+   * POST /api/user/activity: what only the browser knows happened (profile_view). Every other
+   * action is recorded by the service that performed it, so a client can neither forge nor double it.
+   */
+  recordActivity(caller: Caller, action: string, details: string): Promise<boolean>;
+}
+
+export function createAccounts(d: Deps): Accounts {
   async function sendDecisionMail(u: StoredUser): Promise<void> {
     const message =
       u.status === 'approved'
@@ -65,7 +104,6 @@ export function createAccounts(d: Deps) {
       return availability(usernameProblem(name), taken);
     },
 
-    /** Only a pending user can be approved or rejected; the decision is emailed. */
     async updateStatus(caller: Caller, userId: number, status: UserStatus | undefined, reason: string) {
       const user = await d.users.byId(userId);
       if (!user) throw notFound('User not found');
@@ -93,11 +131,6 @@ export function createAccounts(d: Deps) {
       return (await d.users.byId(userId)) ?? updated;
     },
 
-    /**
-     * Deletes the Keycloak user and the profile; the catalog removes a manufacturer's products on
-     * the event. Every session of the user ends at once, as after a password change: the gateway
-     * would otherwise keep serving it until its access token expires.
-     */
     async deleteUser(userId: number): Promise<void> {
       const user = await d.users.byId(userId);
       if (!user) throw notFound('User not found');
@@ -112,10 +145,8 @@ export function createAccounts(d: Deps) {
 
     list: (status?: UserStatus) => d.users.list(status),
 
-    /** The administrators' paged, searchable list. */
     search: (q: UserSearch) => d.users.search(q),
 
-    /** Every user counted by status and by role (the dashboard): one indexed count each, no rows read. */
     async stats() {
       const [byStatus, byRole] = await Promise.all([
         Promise.all(USER_STATUSES.map(async (status) => [status, await d.users.count({ status })] as const)),
@@ -135,7 +166,6 @@ export function createAccounts(d: Deps) {
       return { user, view: view.kind };
     },
 
-    /** An internal service's lookup (wallet: a transfer's receiver, a PIN code's recipient). */
     async lookup(
       service: string | undefined,
       by: { id: number } | { username: string },
@@ -156,10 +186,6 @@ export function createAccounts(d: Deps) {
 
     updateProfile: (caller: Caller, req: ProfileInput) => updateProfile(d, caller, req),
 
-    /**
-     * POST /api/user/activity: what only the browser knows happened (profile_view). Every other
-     * action is recorded by the service that performed it, so a client can neither forge nor double it.
-     */
     async recordActivity(caller: Caller, action: string, details: string): Promise<boolean> {
       const a = action.trim();
       if (!(CLIENT_ACTIVITY_ACTIONS as readonly string[]).includes(a))
@@ -170,5 +196,3 @@ export function createAccounts(d: Deps) {
     },
   };
 }
-
-export type Accounts = ReturnType<typeof createAccounts>;

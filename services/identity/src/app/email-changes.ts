@@ -3,9 +3,20 @@ import { type Caller, invalid } from '@qm/platform';
 import { OTP_MESSAGES } from '../domain/otp';
 import { duplicateEmail, emailKey } from '../domain/users';
 import { mails } from '../mail/templates';
+import type { StoredUser } from '../store/users';
 import { callerAccount, checkCode, passwordWorks, RESEND_AFTER_SECONDS, sendCode } from './codes';
 import { bestEffort, type Deps } from './deps';
 import { updateProfile } from './profiles';
+
+export interface EmailChanges {
+  /** Checks the current password and the new address, then sends the code to it. */
+  request(
+    c: Caller,
+    input: { newEmail: string; currentPassword: string },
+  ): Promise<{ message: string; resendAfterSeconds: number }>;
+  /** Applies the address the code went to (taken again is 409), then tells the old address. */
+  confirm(c: Caller, otp: string): Promise<{ user: StoredUser; message: typeof MSG.emailChanged }>;
+}
 
 /**
  * A signed-in user's new email address (a stolen session must not be able to take the account
@@ -13,7 +24,7 @@ import { updateProfile } from './profiles';
  * (the code rules of password reset), a notice to the old one; the change applies only when the
  * code is confirmed.
  */
-export function createEmailChanges(d: Deps) {
+export function createEmailChanges(d: Deps): EmailChanges {
   return {
     async request(c: Caller, input: { newEmail: string; currentPassword: string }) {
       const user = await callerAccount(d, c);
@@ -36,7 +47,6 @@ export function createEmailChanges(d: Deps) {
       return { message: MSG.emailCodeSent(newEmail), resendAfterSeconds: RESEND_AFTER_SECONDS };
     },
 
-    /** Applies the address the code went to (taken again is 409), then tells the old address. */
     async confirm(c: Caller, otp: string) {
       const user = await callerAccount(d, c);
       const rec = await checkCode(d, user.id, 'email', otp);
@@ -49,5 +59,3 @@ export function createEmailChanges(d: Deps) {
     },
   };
 }
-
-export type EmailChanges = ReturnType<typeof createEmailChanges>;

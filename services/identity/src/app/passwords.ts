@@ -7,14 +7,57 @@ import {
   OTP_MESSAGES,
   unknownAccountKey,
 } from '../domain/otp';
+import type { TokenSet } from '../keycloak/client';
 import { mails } from '../mail/templates';
 import type { StoredUser } from '../store/users';
 import { callerAccount, checkCode, passwordWorks, RESEND_AFTER_SECONDS, sendCode, storeCode } from './codes';
 import { bestEffort, type Deps, recordActivity } from './deps';
-import { createSignOuts } from './sign-outs';
+import { createSignOuts, type SignOuts } from './sign-outs';
 
 /** One-time codes, password reset and password change. */
-export function createPasswords(d: Deps) {
+export interface Passwords {
+  /** Ends the sessions after a password change; the sweeper calls its `retryDue`. */
+  signOuts: SignOuts;
+
+  // ---- forgot password (anonymous) -----------------------------------------------------------
+
+  /**
+   * The same answer whether the account exists or not: for an unknown name a code is stored (same
+   * hashing, same 30 s rule) but never mailed.
+   */
+  requestReset(
+    emailOrUsername: string,
+  ): Promise<{ message: typeof OTP_MESSAGES.sent; resendAfterSeconds: number }>;
+  /** An unknown name's code is checked and counted like any other, so it refuses the same way. */
+  verifyReset(emailOrUsername: string, otp: string): Promise<{ message: typeof OTP_MESSAGES.verified }>;
+  /** Only within 10 minutes of a verified code, which it consumes. */
+  reset(emailOrUsername: string, password: string): Promise<{ message: typeof OTP_MESSAGES.passwordReset }>;
+
+  // ---- password change (signed in) -----------------------------------------------------------
+
+  requestChange(c: Caller): Promise<{ message: typeof OTP_MESSAGES.sent; resendAfterSeconds: number }>;
+  /** Checks the current password against Keycloak; remembered for the change for 10 minutes. */
+  verifyCurrent(c: Caller, currentPassword: string): Promise<{ valid: boolean; message: string }>;
+  /**
+   * With the code only: verifies it. With a new password: changes the password after checking
+   * the code, the current password (sent along, or verified in the last 10 minutes) and that
+   * the new one differs; then emails a confirmation and records password_change. `session` is
+   * the caller's fresh one (every session ended), undefined if Keycloak would not grant it.
+   */
+  verifyChange(
+    c: Caller,
+    input: { otp: string; newPassword?: string; currentPassword?: string },
+  ): Promise<
+    | { changed: boolean; message: typeof OTP_MESSAGES.verified; session?: undefined }
+    | {
+        changed: boolean;
+        message: typeof MSG.passwordChanged;
+        session: { user: StoredUser; tokens: TokenSet } | undefined;
+      }
+  >;
+}
+
+export function createPasswords(d: Deps): Passwords {
   const signOuts = createSignOuts(d);
   const activity = (user: { id: number; username: string }, action: string, details: string) =>
     recordActivity(d, user, action, details);
@@ -45,10 +88,6 @@ export function createPasswords(d: Deps) {
 
     // ---- forgot password (anonymous) -----------------------------------------------------------
 
-    /**
-     * The same answer whether the account exists or not: for an unknown name a code is stored (same
-     * hashing, same 30 s rule) but never mailed.
-     */
     async requestReset(emailOrUsername: string) {
       const text = identifier(emailOrUsername);
       const user = await accountFor(text);
@@ -64,7 +103,6 @@ export function createPasswords(d: Deps) {
       return { message: OTP_MESSAGES.sent, resendAfterSeconds: RESEND_AFTER_SECONDS };
     },
 
-    /** An unknown name's code is checked and counted like any other, so it refuses the same way. */
     async verifyReset(emailOrUsername: string, otp: string) {
       const text = identifier(emailOrUsername);
       const rec = await checkCode(d, resetKey(await accountFor(text), text), 'reset', otp);
@@ -72,7 +110,6 @@ export function createPasswords(d: Deps) {
       return { message: OTP_MESSAGES.verified };
     },
 
-    /** Only within 10 minutes of a verified code, which it consumes. */
     async reset(emailOrUsername: string, password: string) {
       const text = identifier(emailOrUsername);
       const pw = validPassword(password);
@@ -101,7 +138,6 @@ export function createPasswords(d: Deps) {
       return { message: OTP_MESSAGES.sent, resendAfterSeconds: RESEND_AFTER_SECONDS };
     },
 
-    /** Checks the current password against Keycloak; remembered for the change for 10 minutes. */
     async verifyCurrent(c: Caller, currentPassword: string) {
       const user = await callerAccount(d, c);
       if (!currentPassword) throw invalid('Current password is required');
@@ -110,11 +146,6 @@ export function createPasswords(d: Deps) {
       return { valid: true, message: 'Current password verified' };
     },
 
-    /**
-     * With the code only: verifies it. With a new password: changes the password after checking
-     * the code, the current password (sent along, or verified in the last 10 minutes) and that
-     * the new one differs; then emails a confirmation and records password_change.
-     */
     async verifyChange(c: Caller, input: { otp: string; newPassword?: string; currentPassword?: string }) {
       const user = await callerAccount(d, c);
       const rec = await checkCode(d, user.id, 'change', input.otp);
@@ -151,5 +182,3 @@ export function createPasswords(d: Deps) {
     },
   };
 }
-
-export type Passwords = ReturnType<typeof createPasswords>;

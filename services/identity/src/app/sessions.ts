@@ -14,7 +14,35 @@ const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
 const SSO_FAILED = 'SSO sign-in failed. Please sign in again.';
 
 /** Sign-in (direct grant and SSO), refresh and logout. Tokens go back to the gateway only. */
-export function createSessions(d: Deps) {
+export interface Sessions {
+  /**
+   * docs/product.md §4: pending and rejected accounts get their message (Keycloak keeps them disabled, so
+   * their password cannot be checked); wrong credentials get one message whichever part was wrong.
+   */
+  login(input: {
+    username: string;
+    password: string;
+    portal: Portal;
+    userAgent: string;
+  }): Promise<LoginResult>;
+  /** "Sign in with SSO": the web client's tokens from keycloak-js, checked with Keycloak, for the same session. */
+  ssoLogin(input: {
+    accessToken: string;
+    refreshToken: string;
+    portal: Portal;
+    userAgent: string;
+  }): Promise<LoginResult>;
+  /** New tokens for a session, still belonging to its user, who must still be approved. */
+  refresh(input: {
+    refreshToken: string;
+    clientId: string;
+    userId: number;
+  }): Promise<{ tokens: TokenSet; user: StoredUser }>;
+  /** Ends the Keycloak session; records the logout of the signed-in caller. */
+  logout(caller: Caller | undefined, input: { refreshToken: string; clientId: string }): Promise<void>;
+}
+
+export function createSessions(d: Deps): Sessions {
   const activity = (user: { id: number; username: string }, action: string, details: string) =>
     recordActivity(d, user, action, details);
 
@@ -24,10 +52,6 @@ export function createSessions(d: Deps) {
   }
 
   return {
-    /**
-     * docs/product.md §4: pending and rejected accounts get their message (Keycloak keeps them disabled, so
-     * their password cannot be checked); wrong credentials get one message whichever part was wrong.
-     */
     async login(input: {
       username: string;
       password: string;
@@ -76,7 +100,6 @@ export function createSessions(d: Deps) {
       };
     },
 
-    /** "Sign in with SSO": the web client's tokens from keycloak-js, checked with Keycloak, for the same session. */
     async ssoLogin(input: {
       accessToken: string;
       refreshToken: string;
@@ -118,7 +141,6 @@ export function createSessions(d: Deps) {
       };
     },
 
-    /** New tokens for a session, still belonging to its user, who must still be approved. */
     async refresh(input: { refreshToken: string; clientId: string; userId: number }) {
       if (input.clientId !== d.kc.webClientId && input.clientId !== d.kc.clientId)
         throw invalid('Unknown client');
@@ -138,7 +160,6 @@ export function createSessions(d: Deps) {
       return { tokens, user };
     },
 
-    /** Ends the Keycloak session; records the logout of the signed-in caller. */
     async logout(
       caller: Caller | undefined,
       input: { refreshToken: string; clientId: string },
@@ -150,5 +171,3 @@ export function createSessions(d: Deps) {
     },
   };
 }
-
-export type Sessions = ReturnType<typeof createSessions>;

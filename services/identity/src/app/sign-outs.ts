@@ -11,6 +11,13 @@ export function retryDelayMs(attempts: number): number {
 
 const FIRST_ATTEMPT_LEASE_MS = 30_000;
 
+export interface SignOuts {
+  /** Sets the password in Keycloak and ends the user's sessions (now, or by the sweeper later). */
+  changePassword(user: StoredUser, password: string): Promise<void>;
+  /** The sweeper's part: every job whose wait is over gets another attempt. */
+  retryDue(): Promise<void>;
+}
+
 /**
  * A new password ends every session begun with the old one (docs/adr/003 addendum). The password
  * change and the sign-out job are written together, with the identity.user.sessions_revoked event
@@ -19,7 +26,7 @@ const FIRST_ATTEMPT_LEASE_MS = 30_000;
  * then, until it confirms, by the sweeper with growing waits. The gateway drops its copies of the
  * sessions on the event.
  */
-export function createSignOuts(d: Deps) {
+export function createSignOuts(d: Deps): SignOuts {
   /** Ends the user's Keycloak sessions; on failure the job waits for its next attempt. Never throws. */
   async function attempt(job: SignOutJob): Promise<boolean> {
     try {
@@ -42,7 +49,6 @@ export function createSignOuts(d: Deps) {
   }
 
   return {
-    /** Sets the password in Keycloak and ends the user's sessions (now, or by the sweeper later). */
     async changePassword(user: StoredUser, password: string): Promise<void> {
       const notBefore = d.clock();
       const id = randomUUID();
@@ -68,11 +74,8 @@ export function createSignOuts(d: Deps) {
       await attempt(job);
     },
 
-    /** The sweeper's part: every job whose wait is over gets another attempt. */
     async retryDue(): Promise<void> {
       for (const job of await d.signOuts.due(d.clock())) await attempt(job);
     },
   };
 }
-
-export type SignOuts = ReturnType<typeof createSignOuts>;

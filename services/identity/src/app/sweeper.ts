@@ -7,6 +7,11 @@ const UNLINKED_GRACE_MS = 2 * 60_000;
 /** A decision mail is retried by the sweeper once the request that made it had its chance. */
 const MAIL_GRACE_MS = 60_000;
 
+export interface Sweeper {
+  /** One pass over everything below; the service runs it on an interval. */
+  once(): Promise<void>;
+}
+
 /**
  * Finishes what a crash or an outage left half-done, and removes dead codes:
  * - codes past use,
@@ -15,7 +20,7 @@ const MAIL_GRACE_MS = 60_000;
  * - decision emails that did not go out,
  * - sign-outs after a password change that Keycloak has not confirmed yet.
  */
-export function createSweeper(d: Deps, accounts: Accounts, signOuts: SignOuts) {
+export function createSweeper(d: Deps, accounts: Accounts, signOuts: SignOuts): Sweeper {
   async function once(): Promise<void> {
     const now = d.clock();
     await d.otps.sweep(now);
@@ -39,5 +44,3 @@ export function createSweeper(d: Deps, accounts: Accounts, signOuts: SignOuts) {
 
   return { once };
 }
-
-export type Sweeper = ReturnType<typeof createSweeper>;

@@ -1,4 +1,4 @@
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type HydratedDocument, Schema } from 'mongoose';
 import { attemptOpenFilter, type CountedCode, isDuplicateKeyError } from '@qm/platform';
 import type { OtpPurpose, OtpRecord } from '../domain/otp';
 import { OTP_PURPOSES, OTP_RESEND_MS, VERIFIED_WINDOW_MS } from '../domain/otp';
@@ -22,20 +22,40 @@ const otpSchema = new Schema<OtpRecord>(
 otpSchema.index({ userId: 1, purpose: 1 }, { unique: true });
 otpSchema.index({ expiresAt: 1 });
 
-export type OtpStore = ReturnType<typeof createOtpStore>;
+/** The one-time codes (collection `otps`): one live code per user and purpose. */
+export interface OtpStore {
+  /** Builds the model's indexes. */
+  init(): Promise<HydratedDocument<OtpRecord>>;
+  find(userId: number, purpose: OtpPurpose): Promise<(OtpRecord & { _id: unknown }) | null>;
+  /**
+   * Stores a new code unless one was sent in the last 30 s. Atomic: the filter only matches an
+   * old enough record, and the unique index refuses the insert an upsert would do otherwise.
+   * Returns false when the cooldown refused it.
+   */
+  replace(record: OtpRecord, now: Date): Promise<boolean>;
+  /**
+   * The code of (userId, purpose) for `checkCountFirst`: an attempt is taken with one conditional
+   * update before any comparison (atomic on every store engine, ADR 008).
+   */
+  counted(userId: number, purpose: OtpPurpose): CountedCode<OtpRecord>;
+  markVerified(rec: OtpRecord, at: Date): Promise<void>;
+  /** False when no code of (userId, purpose) is stored. */
+  markCurrentPasswordVerified(userId: number, purpose: OtpPurpose, at: Date): Promise<boolean>;
+  /** Uses the code up; false if someone else consumed or replaced it first. */
+  consume(rec: OtpRecord): Promise<boolean>;
+  removeForUser(userId: number): Promise<void>;
+  remove(userId: number, purpose: OtpPurpose): Promise<void>;
+  /** Codes nobody can use any more: expired and not within a verified window. Resolves to how many went. */
+  sweep(now: Date): Promise<number>;
+}
 
-export function createOtpStore(conn: Connection) {
+export function createOtpStore(conn: Connection): OtpStore {
   const Otps = conn.model<OtpRecord>('Otp', otpSchema);
 
   return {
     init: () => Otps.init(),
     find: (userId: number, purpose: OtpPurpose) =>
       Otps.findOne({ userId, purpose }).lean<OtpRecord & { _id: unknown }>().exec(),
-    /**
-     * Stores a new code unless one was sent in the last 30 s. Atomic: the filter only matches an
-     * old enough record, and the unique index refuses the insert an upsert would do otherwise.
-     * Returns false when the cooldown refused it.
-     */
     async replace(record: OtpRecord, now: Date): Promise<boolean> {
       try {
         const res = await Otps.updateOne(
@@ -54,10 +74,6 @@ export function createOtpStore(conn: Connection) {
         throw err;
       }
     },
-    /**
-     * The code of (userId, purpose) for `checkCountFirst`: an attempt is taken with one conditional
-     * update before any comparison (atomic on every store engine, ADR 008).
-     */
     counted(userId: number, purpose: OtpPurpose): CountedCode<OtpRecord> {
       return {
         reserveAttempt: (now) =>
@@ -87,7 +103,6 @@ export function createOtpStore(conn: Connection) {
       const res = await Otps.updateOne({ userId, purpose }, { $set: { currentPasswordVerifiedAt: at } });
       return res.matchedCount === 1;
     },
-    /** Uses the code up; false if someone else consumed or replaced it first. */
     async consume(rec: OtpRecord): Promise<boolean> {
       const res = await Otps.deleteOne({ userId: rec.userId, purpose: rec.purpose, codeHash: rec.codeHash });
       return res.deletedCount === 1;
@@ -98,7 +113,6 @@ export function createOtpStore(conn: Connection) {
     async remove(userId: number, purpose: OtpPurpose): Promise<void> {
       await Otps.deleteMany({ userId, purpose });
     },
-    /** Codes nobody can use any more: expired and not within a verified window. */
     async sweep(now: Date): Promise<number> {
       const res = await Otps.deleteMany({
         expiresAt: { $lt: now },

@@ -14,9 +14,20 @@ export interface SignOutJob {
   nextAttemptAt: Date;
 }
 
-export type SignOutStore = ReturnType<typeof createSignOutStore>;
+/** The sign-out jobs (collection `sign_outs`), due by `nextAttemptAt`. */
+export interface SignOutStore {
+  /** Creates the index; resolves to its name. */
+  init(): Promise<string>;
+  record(job: SignOutJob): Promise<void>;
+  /** Keycloak confirmed the sign-out (or the password never changed): the job is gone. */
+  done(id: string): Promise<void>;
+  /** The jobs whose next attempt is due at `now`, earliest first, at most `limit` (100). */
+  due(now: Date, limit?: number): Promise<SignOutJob[]>;
+  retryAt(id: string, attempts: number, at: Date): Promise<void>;
+  find(id: string): Promise<SignOutJob | null>;
+}
 
-export function createSignOutStore(conn: Connection) {
+export function createSignOutStore(conn: Connection): SignOutStore {
   const jobs = conn.collection<SignOutJob>('sign_outs');
   return {
     init: () => jobs.createIndex({ nextAttemptAt: 1 }),

@@ -1,5 +1,5 @@
 import { containsText } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type HydratedDocument, type Model, Schema } from 'mongoose';
 import { USER_ROLES, USER_STATUSES, type UserRole } from '@qm/contracts/rest';
 import type { Decision, UserRecord, UserStatus } from '../domain/users';
 
@@ -56,7 +56,44 @@ userSchema.index({ status: 1 });
 // The dashboard's counts per role: an equality every store engine serves from this index (ADR 004).
 userSchema.index({ role: 1 });
 
-export type UserStore = ReturnType<typeof createUserStore>;
+/** The user profiles (collection `users`); lookups by key answer null when no user has it. */
+export interface UserStore {
+  model: Model<StoredUser>;
+  /** Builds the model's indexes. */
+  init(): Promise<HydratedDocument<StoredUser>>;
+  byId(id: number): Promise<StoredUser | null>;
+  byUsernameKey(key: string): Promise<StoredUser | null>;
+  byEmailKey(key: string): Promise<StoredUser | null>;
+  byKcId(kcId: string): Promise<StoredUser | null>;
+  /** Forgot-password: the account named by username or email. */
+  byUsernameOrEmail(input: string): Promise<StoredUser | null>;
+  insert(user: Partial<StoredUser>): Promise<void>;
+  setKcId(id: number, kcId: string, kcEnabled: boolean): Promise<void>;
+  setKcEnabled(id: number, kcEnabled: boolean): Promise<void>;
+  /** The decision, only if the user is still pending (single-document conditional update). */
+  decide(id: number, decision: Decision, adminId: number, at: Date): Promise<StoredUser | null>;
+  decisionMailSent(id: number): Promise<void>;
+  /** Sets `set` and removes `unset`; null when the user is gone. */
+  updateProfile(
+    id: number,
+    set: Partial<UserRecord>,
+    unset: (keyof UserRecord)[],
+  ): Promise<StoredUser | null>;
+  /** False when there was no such user. */
+  remove(id: number): Promise<boolean>;
+  /** How many users match one equality (indexed: status, role), without reading them. */
+  count(filter: { status: UserStatus } | { role: UserRole }): Promise<number>;
+  /** Every user (of one status), in id order. */
+  list(status?: UserStatus): Promise<StoredUser[]>;
+  /** One page of the users matching the administrators' search and filters, in id order, and their count. */
+  search(q: UserSearch): Promise<{ users: StoredUser[]; total: number }>;
+  /** Registrations whose Keycloak user was never linked (the process died in between). At most 100. */
+  unlinkedBefore(cutoff: Date): Promise<StoredUser[]>;
+  /** Approved users whose Keycloak account has not been enabled yet. At most 100. */
+  approvedNotEnabled(): Promise<StoredUser[]>;
+  /** Decisions older than `cutoff` whose email has not gone out. At most 100. */
+  decisionMailsPending(cutoff: Date): Promise<StoredUser[]>;
+}
 
 /** The administrators' user list: a text in the username, names or email, a status, a role, a page. */
 export interface UserSearch {
@@ -78,7 +115,7 @@ function searchFilter(q: UserSearch): Record<string, unknown> {
   return filter;
 }
 
-export function createUserStore(conn: Connection) {
+export function createUserStore(conn: Connection): UserStore {
   const Users = conn.model<StoredUser>('User', userSchema);
   const lean = (q: ReturnType<typeof Users.findOne>) => q.lean<StoredUser>().exec();
 
@@ -89,7 +126,6 @@ export function createUserStore(conn: Connection) {
     byUsernameKey: (key: string) => lean(Users.findOne({ usernameKey: key })),
     byEmailKey: (key: string) => lean(Users.findOne({ emailKey: key })),
     byKcId: (kcId: string) => lean(Users.findOne({ kcId })),
-    /** Forgot-password: the account named by username or email. */
     async byUsernameOrEmail(input: string): Promise<StoredUser | null> {
       const key = input.trim().toLowerCase();
       return (
@@ -105,7 +141,6 @@ export function createUserStore(conn: Connection) {
     async setKcEnabled(id: number, kcEnabled: boolean): Promise<void> {
       await Users.updateOne({ id }, { $set: { kcEnabled } });
     },
-    /** The decision, only if the user is still pending (single-document conditional update). */
     decide(id: number, decision: Decision, adminId: number, at: Date): Promise<StoredUser | null> {
       return Users.findOneAndUpdate(
         { id, status: 'pending' },
@@ -140,7 +175,6 @@ export function createUserStore(conn: Connection) {
       const res = await Users.deleteOne({ id });
       return res.deletedCount === 1;
     },
-    /** How many users match one equality (indexed: status, role), without reading them. */
     count: (filter: { status: UserStatus } | { role: UserRole }) => Users.countDocuments(filter).exec(),
     list(status?: UserStatus): Promise<StoredUser[]> {
       return Users.find(status ? { status } : {})
@@ -148,7 +182,6 @@ export function createUserStore(conn: Connection) {
         .lean<StoredUser[]>()
         .exec();
     },
-    /** One page of the users matching the administrators' search and filters, in id order, and their count. */
     async search(q: UserSearch): Promise<{ users: StoredUser[]; total: number }> {
       const filter = searchFilter(q);
       const [users, total] = await Promise.all([
@@ -162,14 +195,12 @@ export function createUserStore(conn: Connection) {
       ]);
       return { users, total };
     },
-    /** Registrations whose Keycloak user was never linked (the process died in between). */
     unlinkedBefore(cutoff: Date): Promise<StoredUser[]> {
       return Users.find({ kcId: null, createdAt: { $lt: cutoff } })
         .limit(100)
         .lean<StoredUser[]>()
         .exec();
     },
-    /** Approved users whose Keycloak account has not been enabled yet. */
     approvedNotEnabled(): Promise<StoredUser[]> {
       return Users.find({ status: 'approved', kcEnabled: false, kcId: { $ne: null } })
         .limit(100)

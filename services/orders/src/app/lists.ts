@@ -34,7 +34,27 @@ const SCOPES: Record<OrderScopeName, { feed: OrderFeed; owner: string }> = {
 };
 
 /** Reading orders: one's purchases, a Manufacturer's sales, and every order for administrators. */
-export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
+export interface OrderLists {
+  /** The caller's purchases, newest first; `recordView` logs the visit as activity. */
+  purchased(
+    caller: Caller | undefined,
+    req: Paging & { recordView: boolean },
+  ): Promise<{ orders: OrderRecord[]; total: number }>;
+  /** A Manufacturer's sales, newest first; `recordView` logs the visit as activity. */
+  sold(
+    caller: Caller | undefined,
+    req: Paging & { recordView: boolean },
+  ): Promise<{ orders: OrderRecord[]; total: number }>;
+  /** One order for its buyer, its seller or an administrator; anyone else learns nothing of it. */
+  one(caller: Caller | undefined, orderId: number): Promise<OrderRecord>;
+  /** Administrators only: a page of one tab, with every tab's and status's count for the cards. */
+  all(
+    caller: Caller | undefined,
+    req: Paging & { scope: OrderScopeName },
+  ): Promise<{ orders: OrderRecord[]; total: number; counts: OrderCounts }>;
+}
+
+export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }): OrderLists {
   const viewed = async (caller: Caller, recordView: boolean) => {
     if (recordView) await d.outbox.publish([activity(caller, 'order_view', 'Viewed orders')]);
   };
@@ -57,7 +77,6 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
       return out;
     },
 
-    /** One order for its buyer, its seller or an administrator; anyone else learns nothing of it. */
     async one(caller: Caller | undefined, orderId: number): Promise<OrderRecord> {
       const who = signedInCaller(caller);
       if (!Number.isSafeInteger(orderId) || orderId < 1) throw invalid('Order id must be positive');
@@ -91,5 +110,3 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }) {
     },
   };
 }
-
-export type OrderLists = ReturnType<typeof createOrderLists>;

@@ -29,7 +29,19 @@ const ADMIN = 'Admin';
 const refusal = (reason: string) => (reason === MSG.productNotFound ? notFound(reason) : conflict(reason));
 
 /** POST /api/orders: check the purchase, record the order, run its saga (docs/product.md §5 purchase). */
-export function createPurchases(d: PurchaseDeps) {
+export interface Purchases {
+  /**
+   * Places and runs a purchase. Completed (or still pending, when a step must wait for the
+   * sweeper) answers the order; cancelled answers its reason as the refusal. With an
+   * Idempotency-Key the same request answers the same order again.
+   */
+  create(
+    caller: Caller | undefined,
+    input: PurchaseRequest & { idempotencyKey: string },
+  ): Promise<OrderRecord>;
+}
+
+export function createPurchases(d: PurchaseDeps): Purchases {
   /** Checks who buys what at which price and records the order (pending, at its first step). */
   async function place(caller: Caller, req: PurchaseRequest, requestKey?: string): Promise<OrderRecord> {
     const [buyerFacts, product] = await Promise.all([
@@ -73,11 +85,6 @@ export function createPurchases(d: PurchaseDeps) {
   }
 
   return {
-    /**
-     * Places and runs a purchase. Completed (or still pending, when a step must wait for the
-     * sweeper) answers the order; cancelled answers its reason as the refusal. With an
-     * Idempotency-Key the same request answers the same order again.
-     */
     async create(
       caller: Caller | undefined,
       input: PurchaseRequest & { idempotencyKey: string },
@@ -113,5 +120,3 @@ export function createPurchases(d: PurchaseDeps) {
     },
   };
 }
-
-export type Purchases = ReturnType<typeof createPurchases>;

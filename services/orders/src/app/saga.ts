@@ -81,7 +81,16 @@ async function releaseStock({ partners, log, holdTimeoutSeconds }: SagaDeps, o: 
   }
 }
 
-export function createSaga(d: SagaDeps) {
+export interface Saga {
+  /**
+   * Drives the order as far as it goes now. A failure a retry may cure stops it where it is (the
+   * sweeper resumes it); the order is answered as it stands. `deadline`: cancel it first if it is
+   * past its deadline (the sweeper's pass).
+   */
+  drive(order: OrderRecord, opts?: { deadline?: boolean }): Promise<OrderRecord>;
+}
+
+export function createSaga(d: SagaDeps): Saga {
   const { orders, partners, log } = d;
 
   const move = async (o: OrderRecord, set: Parameters<OrderStore['advance']>[2]) =>
@@ -199,10 +208,6 @@ export function createSaga(d: SagaDeps) {
   };
 
   return {
-    /**
-     * Drives the order as far as it goes now. A failure a retry may cure stops it where it is (the
-     * sweeper resumes it); the order is answered as it stands.
-     */
     async drive(order: OrderRecord, opts: { deadline?: boolean } = {}): Promise<OrderRecord> {
       let o = order;
       try {
@@ -215,5 +220,3 @@ export function createSaga(d: SagaDeps) {
     },
   };
 }
-
-export type Saga = ReturnType<typeof createSaga>;

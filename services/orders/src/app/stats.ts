@@ -20,7 +20,16 @@ const PENDING_WAIT_MS = 60 * 60_000;
  * (@qm/platform feedTally): a request reads only the orders placed since the last one, never the
  * window's rows again; the statuses are the indexed counts of the order management page.
  */
-export function createOrderStats(d: { conn: Connection; orders: OrderStore }) {
+export interface OrderStats {
+  /** Administrators only. `days` 0 means the default (30). */
+  get(
+    caller: Caller | undefined,
+    days: number,
+    now?: Date,
+  ): Promise<{ days: DayTotal[]; byStatus: Record<OrderRecord['status'], number> }>;
+}
+
+export function createOrderStats(d: { conn: Connection; orders: OrderStore }): OrderStats {
   const purchases = feedTally<OrderRecord>({
     conn: d.conn,
     model: d.orders.model as never,
@@ -38,7 +47,6 @@ export function createOrderStats(d: { conn: Connection; orders: OrderStore }) {
   });
 
   return {
-    /** `days` 0 means the default (30). */
     async get(
       caller: Caller | undefined,
       days: number,
@@ -61,5 +69,3 @@ export function createOrderStats(d: { conn: Connection; orders: OrderStore }) {
     },
   };
 }
-
-export type OrderStats = ReturnType<typeof createOrderStats>;

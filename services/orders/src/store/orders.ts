@@ -1,6 +1,6 @@
 import type { OrderStatusName } from '@qm/contracts/rest';
 import { addFeeds, countEqual, feedsOf, nextSequence } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 import type { OrderRecord, SagaStep } from '../domain/order';
 
 /**
@@ -67,8 +67,39 @@ const toRecord = ({ _id, ...d }: OrderDoc & Record<string, unknown>): OrderRecor
   return d as OrderRecord;
 };
 
-/** Counts by status through the store engine (docs/adr/013). */
-export function createOrderStore(conn: Connection) {
+export interface OrderStore {
+  /** The collection's model, for readers that go past the store (the statistics' feed tally). */
+  model: Model<OrderDoc>;
+  nextId(): Promise<number>;
+  insert(order: OrderRecord): Promise<OrderRecord>;
+  /** The order a purchase placed under this Idempotency-Key, if any. */
+  byRequestKey(requestKey: string): Promise<OrderRecord | null>;
+  get(id: number): Promise<OrderRecord | null>;
+  /**
+   * Moves the order on from `from`, if (and only if) it is still there. Answers the order as it is
+   * now, and whether this call moved it.
+   */
+  advance(
+    id: number,
+    from: SagaStep,
+    set: Partial<Pick<OrderRecord, 'step' | 'status' | 'paymentStatus' | 'cancelReason' | 'undo'>>,
+  ): Promise<{ moved: boolean; order: OrderRecord }>;
+  /** Every order not yet completed or cancelled (few: a saga takes seconds). */
+  pending(): Promise<OrderRecord[]>;
+  /** Page `page` of an owner's feed, newest first. */
+  page(
+    feed: OrderFeed,
+    owner: string | number,
+    page: number,
+    pageSize: number,
+  ): Promise<{ orders: OrderRecord[]; total: number }>;
+  /** How many orders a feed holds (its counter: no order is read). */
+  feedSize(feed: OrderFeed, owner: string | number): Promise<number>;
+  /** Counts by status through the store engine (docs/adr/013). */
+  countByStatus(status: OrderStatusName): Promise<number>;
+}
+
+export function createOrderStore(conn: Connection): OrderStore {
   const Orders = conn.model<OrderDoc>('Order', orderSchema);
   const feeds = feedsOf<OrderDoc>(conn, Orders, {
     buyer: (o) => o.buyerId,
@@ -97,10 +128,6 @@ export function createOrderStore(conn: Connection) {
       return d ? toRecord(d as never) : null;
     },
 
-    /**
-     * Moves the order on from `from`, if (and only if) it is still there. Answers the order as it is
-     * now, and whether this call moved it.
-     */
     async advance(
       id: number,
       from: SagaStep,
@@ -119,19 +146,16 @@ export function createOrderStore(conn: Connection) {
       return { moved: false, order: toRecord(now as never) };
     },
 
-    /** Every order not yet completed or cancelled (few: a saga takes seconds). */
     async pending(): Promise<OrderRecord[]> {
       const docs = await Orders.find({ status: 'pending' }).lean<OrderDoc[]>().exec();
       return docs.map((d) => toRecord(d as never));
     },
 
-    /** Page `page` of an owner's feed, newest first. */
     async page(feed: OrderFeed, owner: string | number, page: number, pageSize: number) {
       const { items, total } = await feeds.page(feed, owner, page, pageSize);
       return { orders: items.map((d) => toRecord(d as never)), total };
     },
 
-    /** How many orders a feed holds (its counter: no order is read). */
     feedSize: (feed: OrderFeed, owner: string | number): Promise<number> => feeds.size(feed, owner),
 
     countByStatus: (status: OrderStatusName) => countEqual(Orders, { status }),
@@ -139,4 +163,3 @@ export function createOrderStore(conn: Connection) {
 }
 
 export const ALL_ORDERS = ALL;
-export type OrderStore = ReturnType<typeof createOrderStore>;

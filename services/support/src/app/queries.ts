@@ -39,9 +39,27 @@ const paging = (page: number, pageSize: number) =>
   validPaging({ page, pageSize }, SUPPORT_LIMITS.pageSizeMax);
 
 /** The contact form's queries and the administrators' replies (docs/product.md §4 query status). */
-export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
+export interface Queries {
+  /** Anyone may submit; the query starts pending. A signed-in sender is remembered. */
+  submit(caller: Caller | undefined, input: Submission): Promise<QueryRecord>;
+  /** Administrators only: a page, of one status or all, with every status's count for the cards. */
+  list(
+    caller: Caller | undefined,
+    req: { page: number; pageSize: number; status?: QueryStatusName },
+  ): Promise<{ queries: QueryRecord[]; total: number; counts: QueryCounts }>;
+  /**
+   * Replies and moves the query on. The reply, its status and its mail's event are written
+   * together through the outbox; the mail itself goes out from the event (events/consumers.ts),
+   * so a crash at any point delays the mail but neither loses it nor applies the move twice.
+   */
+  reply(
+    caller: Caller | undefined,
+    req: { queryId: number; status: ReplyStatusName; response: string },
+  ): Promise<QueryRecord>;
+}
+
+export function createQueries(d: { queries: QueryStore; outbox: Outbox }): Queries {
   return {
-    /** Anyone may submit; the query starts pending. A signed-in sender is remembered. */
     async submit(caller: Caller | undefined, input: Submission): Promise<QueryRecord> {
       const now = new Date();
       const q: QueryRecord = {
@@ -73,11 +91,6 @@ export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
       return { ...pageOut, counts: { all, pending, inProgress, resolved } };
     },
 
-    /**
-     * Replies and moves the query on. The reply, its status and its mail's event are written
-     * together through the outbox; the mail itself goes out from the event (events/consumers.ts),
-     * so a crash at any point delays the mail but neither loses it nor applies the move twice.
-     */
     async reply(
       caller: Caller | undefined,
       req: { queryId: number; status: ReplyStatusName; response: string },
@@ -111,5 +124,3 @@ export function createQueries(d: { queries: QueryStore; outbox: Outbox }) {
     },
   };
 }
-
-export type Queries = ReturnType<typeof createQueries>;

@@ -10,9 +10,16 @@ const Replied = z.object({ queryId: z.number().int().positive() });
  * Emails a reply to its query's address. The text is read from the query (the event carries ids
  * only, so no address or message sits on the stream).
  */
-export function createReplyMails(d: { queries: QueryStore; mailer: Mailer; log: Logger }) {
+export interface ReplyMails {
+  /**
+   * Mails the reply a support.query.replied event names. Throws when the mail could not be sent,
+   * so the event is delivered again later.
+   */
+  send(event: EventEnvelope): Promise<void>;
+}
+
+export function createReplyMails(d: { queries: QueryStore; mailer: Mailer; log: Logger }): ReplyMails {
   return {
-    /** Throws when the mail could not be sent, so the event is delivered again later. */
     async send(event: EventEnvelope): Promise<void> {
       const parsed = Replied.safeParse(event.data);
       if (!parsed.success) {
@@ -37,5 +44,3 @@ export function createReplyMails(d: { queries: QueryStore; mailer: Mailer; log: 
     },
   };
 }
-
-export type ReplyMails = ReturnType<typeof createReplyMails>;

@@ -53,8 +53,29 @@ const toRecord = ({ _id, ...d }: QueryDoc & Record<string, unknown>): QueryRecor
   return d as QueryRecord;
 };
 
-/** The status filter reads through the store engine's ordered pages (docs/adr/013). */
-export function createQueryStore(conn: Connection) {
+export interface QueryStore {
+  nextId(): Promise<number>;
+  insert(q: QueryRecord): Promise<QueryRecord>;
+  get(id: number): Promise<QueryRecord | null>;
+  /**
+   * Records the reply and its status if the query is still `from`. Answers the query as it is
+   * now, or null when it had moved on (or never existed).
+   */
+  reply(id: number, from: QueryStatusName, reply: QueryReply): Promise<QueryRecord | null>;
+  /** Page `page` of every query, newest first. */
+  pageAll(page: number, pageSize: number): Promise<{ queries: QueryRecord[]; total: number }>;
+  /** Page `page` of the queries of one status, newest first (an ordered page, docs/adr/013). */
+  pageByStatus(
+    status: QueryStatusName,
+    page: number,
+    pageSize: number,
+  ): Promise<{ queries: QueryRecord[]; total: number }>;
+  /** How many queries were ever submitted (the feed's counter: no query is read). */
+  size(): Promise<number>;
+  countByStatus(status: QueryStatusName): Promise<number>;
+}
+
+export function createQueryStore(conn: Connection): QueryStore {
   const Queries = conn.model<QueryDoc>('Query', querySchema);
   const feeds = feedsOf<QueryDoc>(conn, Queries, { [ALL]: () => ALL });
 
@@ -70,10 +91,6 @@ export function createQueryStore(conn: Connection) {
       return d ? toRecord(d as never) : null;
     },
 
-    /**
-     * Records the reply and its status if the query is still `from`. Answers the query as it is
-     * now, or null when it had moved on (or never existed).
-     */
     async reply(id: number, from: QueryStatusName, reply: QueryReply): Promise<QueryRecord | null> {
       const d = await Queries.findOneAndUpdate(
         { _id: id, status: from },
@@ -88,13 +105,11 @@ export function createQueryStore(conn: Connection) {
       return d ? toRecord(d as never) : null;
     },
 
-    /** Page `page` of every query, newest first. */
     async pageAll(page: number, pageSize: number) {
       const { items, total } = await feeds.page(ALL, ALL, page, pageSize);
       return { queries: items.map((d) => toRecord(d as never)), total };
     },
 
-    /** Page `page` of the queries of one status, newest first. */
     async pageByStatus(status: QueryStatusName, page: number, pageSize: number) {
       const { items: docs, total } = await orderedPage(Queries, {
         equals: { status },
@@ -105,11 +120,8 @@ export function createQueryStore(conn: Connection) {
       return { queries: docs.map((d) => toRecord(d as never)), total };
     },
 
-    /** How many queries were ever submitted (the feed's counter: no query is read). */
     size: (): Promise<number> => feeds.size(ALL, ALL),
 
     countByStatus: (status: QueryStatusName) => countEqual(Queries, { status }),
   };
 }
-
-export type QueryStore = ReturnType<typeof createQueryStore>;

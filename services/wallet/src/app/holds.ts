@@ -18,8 +18,24 @@ export interface HoldRequest {
   description: string;
 }
 
-/** Two-phase transfers for purchases (issue 9's saga): hold, then post or void, each exactly once. */
-export function createHolds(d: { accounts: AccountStore; ledger: Ledger; defaultTimeoutSeconds: number }) {
+/**
+ * Two-phase transfers for purchases (issue 9's saga): hold, then post or void, each exactly once.
+ * Only the orders service may call them (`service` is the caller's service identity).
+ */
+export interface Holds {
+  /** Holds the buyer's funds for the seller under the order's reference (refused: wallet closed or short). */
+  create(service: string | undefined, req: HoldRequest): Promise<Transfer>;
+  /** Pays the seller the held amount; posting again answers the same transfer (a void is then refused). */
+  post(service: string | undefined, reference: string): Promise<Transfer>;
+  /** Gives the held amount back to the buyer; voiding again answers the same transfer. */
+  void(service: string | undefined, reference: string): Promise<Transfer>;
+}
+
+export function createHolds(d: {
+  accounts: AccountStore;
+  ledger: Ledger;
+  defaultTimeoutSeconds: number;
+}): Holds {
   const assertOrders = (service: string | undefined) => {
     if (service !== ORDERS_SERVICE) throw forbidden('Only the orders service may hold funds');
   };
@@ -69,5 +85,3 @@ export function createHolds(d: { accounts: AccountStore; ledger: Ledger; default
     },
   };
 }
-
-export type Holds = ReturnType<typeof createHolds>;

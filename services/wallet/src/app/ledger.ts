@@ -37,6 +37,26 @@ export interface TransferRequest {
   announce?: OutgoingEvent[];
 }
 
+export interface Ledger {
+  /** Moves money now: posted, or failed with nothing moved (insufficient balance). */
+  transfer(req: TransferRequest): Promise<Transfer>;
+  /** Holds the amount on the debit account until posted, voided or expired. */
+  createPending(req: TransferRequest, timeoutAt: Date): Promise<Transfer>;
+  /** Posts the pending transfer under `key` once: posting again answers it, a void is then refused. */
+  post(key: string): Promise<Transfer>;
+  /** Voids the pending transfer under `key` once: voiding again answers it, a post is then refused. */
+  void(key: string): Promise<Transfer>;
+  /** The sweeper's expiry of one hold past its timeout (a concurrent post or void wins instead). */
+  expire(t: Transfer): Promise<Transfer>;
+  /**
+   * The sweeper's resumption: an `initiated` transfer never debited from a user's wallet is
+   * abandoned (its client saw an error, so it must not move later); anything else goes on — a
+   * provider's credit too, as that money was paid and its key (the payment id) is used up.
+   */
+  resume(t: Transfer): Promise<Transfer>;
+  byKey(key: string): Promise<Transfer | null>;
+}
+
 type LineSide = Pick<NewHistoryLine, 'type' | 'description' | 'counterparty'>;
 
 /**
@@ -127,7 +147,7 @@ async function refusal(accounts: AccountStore, t: Transfer): Promise<Transfer['f
   return account && !account.isActive ? 'inactive' : 'insufficient';
 }
 
-export function createLedger(d: LedgerDeps) {
+export function createLedger(d: LedgerDeps): Ledger {
   const { accounts, transfers, entries, history } = d;
 
   const historyIds = (t: Transfer) => t.history.map((l) => l._id);
@@ -240,12 +260,10 @@ export function createLedger(d: LedgerDeps) {
   }
 
   return {
-    /** Moves money now: posted, or failed with nothing moved (insufficient balance). */
     async transfer(req: TransferRequest): Promise<Transfer> {
       return start(await record(d, req, false, null));
     },
 
-    /** Holds the amount on the debit account until posted, voided or expired. */
     async createPending(req: TransferRequest, timeoutAt: Date): Promise<Transfer> {
       return start(await record(d, req, true, timeoutAt));
     },
@@ -253,17 +271,11 @@ export function createLedger(d: LedgerDeps) {
     post: (key: string) => resolve(key, 'posting', 'posted'),
     void: (key: string) => resolve(key, 'voiding', 'voided'),
 
-    /** The sweeper's expiry of one hold past its timeout (a concurrent post or void wins instead). */
     async expire(t: Transfer): Promise<Transfer> {
       const { transfer } = await transfers.move(t._id, ['pending'], 'expiring');
       return advance(transfer);
     },
 
-    /**
-     * The sweeper's resumption: an `initiated` transfer never debited from a user's wallet is
-     * abandoned (its client saw an error, so it must not move later); anything else goes on — a
-     * provider's credit too, as that money was paid and its key (the payment id) is used up.
-     */
     async resume(t: Transfer): Promise<Transfer> {
       await openHistory(history, t);
       if (t.state === 'initiated' && isUserAccount(t.debitAccount)) {
@@ -277,5 +289,3 @@ export function createLedger(d: LedgerDeps) {
     byKey: (key: string) => transfers.byKey(key),
   };
 }
-
-export type Ledger = ReturnType<typeof createLedger>;

@@ -82,7 +82,26 @@ export function createPinGate(pins: PinStore, verified: VerifiedPins): PinGate {
 }
 
 /** Setting the PIN with an emailed code, and checking it for transfers (issue 8 §3). */
-export function createPins(d: { pins: PinStore; directory: Directory; mailer: Mailer; log: Logger }) {
+export interface Pins {
+  /** The check transfers use. */
+  gate: PinGate;
+  status(caller: Caller | undefined): Promise<{ isPinSetup: boolean }>;
+  /** Records the chosen PIN; it replaces the current one only once the emailed code is verified. */
+  choose(
+    caller: Caller | undefined,
+    pin: string,
+    confirmPin: string,
+  ): Promise<{ message: typeof PIN_MESSAGES.saved }>;
+  /** Emails a code for the chosen PIN (refused while the last one was sent too recently). */
+  sendCode(caller: Caller | undefined): Promise<{ message: typeof OTP_MESSAGES.sent }>;
+  /** A right code activates the chosen PIN; each try is counted before the code is compared. */
+  verifyCode(
+    caller: Caller | undefined,
+    otpInput: string,
+  ): Promise<{ message: typeof PIN_MESSAGES.activated }>;
+}
+
+export function createPins(d: { pins: PinStore; directory: Directory; mailer: Mailer; log: Logger }): Pins {
   const gate = createPinGate(d.pins, createVerifiedPins());
   const signedIn = (caller: Caller | undefined): Caller => {
     if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
@@ -95,7 +114,6 @@ export function createPins(d: { pins: PinStore; directory: Directory; mailer: Ma
       isPinSetup: await gate.isSetUp(signedIn(caller).userId),
     }),
 
-    /** Records the chosen PIN; it replaces the current one only once the emailed code is verified. */
     async choose(caller: Caller | undefined, pin: string, confirmPin: string) {
       const { userId } = signedIn(caller);
       const chosen = validPin(pin, confirmPin);
@@ -148,5 +166,3 @@ export function createPins(d: { pins: PinStore; directory: Directory; mailer: Ma
     },
   };
 }
-
-export type Pins = ReturnType<typeof createPins>;

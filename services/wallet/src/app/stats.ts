@@ -11,13 +11,22 @@ import type { Connection } from 'mongoose';
 import type { AccountStore } from '../store/accounts';
 import type { Entry, EntryStore } from '../store/entries';
 
+export interface MoneyStats {
+  /** Administrators only. `days` 0 means the default (30). */
+  perDay(caller: Caller | undefined, days: number, now?: Date): Promise<DayTotal[]>;
+}
+
 /**
  * Money in per IST day for the admin dashboard: the card top-ups the ledger posted. Every top-up
  * debits its provider's clearing account and nothing else debits one, so the debits in a clearing
  * account's entry feed are exactly the money in. Each account's feed has a running tally
  * (@qm/platform feedTally): a request reads only the entries posted since the last one.
  */
-export function createMoneyStats(d: { conn: Connection; accounts: AccountStore; entries: EntryStore }) {
+export function createMoneyStats(d: {
+  conn: Connection;
+  accounts: AccountStore;
+  entries: EntryStore;
+}): MoneyStats {
   const tallies = new Map<string, FeedTally>();
   const tallyOf = (account: string) => {
     let tally = tallies.get(account);
@@ -44,7 +53,6 @@ export function createMoneyStats(d: { conn: Connection; accounts: AccountStore; 
   };
 
   return {
-    /** `days` 0 means the default (30). */
     async perDay(caller: Caller | undefined, days: number, now = new Date()): Promise<DayTotal[]> {
       if (!caller || !hasRole(caller, 'Admin')) throw forbidden('Administrators only');
       const parsed = StatsDaysQuery.safeParse({ days: days || undefined });
@@ -61,5 +69,3 @@ export function createMoneyStats(d: { conn: Connection; accounts: AccountStore; 
     },
   };
 }
-
-export type MoneyStats = ReturnType<typeof createMoneyStats>;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatMoney, WALLET_MESSAGES } from '@qm/contracts/rest';
+import { formatMoney, type PaymentProviderName, WALLET_MESSAGES } from '@qm/contracts/rest';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
   AppError,
@@ -25,8 +25,8 @@ import {
 } from '../domain/topups';
 import type { ConfirmedPayment, PaymentProof } from '../providers/provider';
 import type { Providers } from '../providers/providers';
-import type { AccountStore } from '../store/accounts';
-import type { HistoryStore, NewHistoryLine } from '../store/history';
+import type { Account, AccountStore } from '../store/accounts';
+import type { HistoryLine, HistoryStore, NewHistoryLine } from '../store/history';
 import type { TopUp, TopUpStore } from '../store/topups';
 import type { Ledger } from './ledger';
 import { activityEvent, ownAccount } from './wallets';
@@ -83,12 +83,15 @@ function lineOf(t: TopUp, walletId: number | undefined): NewHistoryLine {
   };
 }
 
+/** Credits the payment the provider vouched for, once, whoever calls first; answers the top-up after. */
+type Credit = (topUp: TopUp, payment: ConfirmedPayment | null) => Promise<TopUp>;
+
 /**
  * Where page, webhook and sweep meet: the first payment id claimed on the top-up is its only
  * payment, one caller at a time posts it (a lease on the top-up, so two callers never drive the
  * same ledger transfer at once), and the ledger transfer keyed by the payment id posts it once.
  */
-function createCrediting(d: TopUpDeps) {
+function createCrediting(d: TopUpDeps): Credit {
   const { accounts, history, ledger, topups } = d;
   const leaseMs = d.creditLeaseMs ?? 30_000;
 
@@ -143,13 +146,18 @@ function createCrediting(d: TopUpDeps) {
   return credit;
 }
 
-type Credit = ReturnType<typeof createCrediting>;
+interface Failures {
+  /** Fails the line with the top-up's reason; the sweep does it again after a crash in between. */
+  closeLine(t: TopUp): Promise<void>;
+  /** created → failed or expired, and its line failed; false when it was paid (or ended) first. */
+  fail(t: TopUp, status: 'failed' | 'expired', reason: string): Promise<boolean>;
+}
 
 /**
  * Ends attempts that will not be paid: a declined card fails its top-up at once, an unpaid checkout
  * expires; either way its pending line fails with the reason, so it is never shown as money coming.
  */
-function createFailures(d: TopUpDeps) {
+function createFailures(d: TopUpDeps): Failures {
   const { history, topups } = d;
 
   /** Fails the line with the top-up's reason; the sweep does it again after a crash in between. */
@@ -168,8 +176,6 @@ function createFailures(d: TopUpDeps) {
 
   return { closeLine, fail };
 }
-
-type Failures = ReturnType<typeof createFailures>;
 
 /** Expires unpaid checkouts, finishes lines a crash left open, credits paid top-ups whose crediter died. */
 function createSweep(d: TopUpDeps, credit: Credit, failures: Failures) {
@@ -196,12 +202,42 @@ function createSweep(d: TopUpDeps, credit: Credit, failures: Failures) {
   return sweep;
 }
 
+export interface TopUps {
+  /** POST /api/create-order: opens a checkout with the active provider, once per Idempotency-Key. */
+  create(
+    caller: Caller | undefined,
+    req: { amountPaise: number; idempotencyKey: string },
+  ): Promise<{
+    /** The provider's order id. */
+    id: string;
+    amountPaise: number;
+    currency: 'INR';
+    provider: PaymentProviderName;
+    /** Stripe only: what Stripe.js needs in the browser. */
+    clientSecret: string;
+    publishableKey: string;
+  }>;
+  /** POST /api/sandbox/pay. Paying a paid order again answers the same payment. */
+  sandboxPay(caller: Caller | undefined, req: { orderId: string } & CardInput): Promise<PaymentProof>;
+  /** POST /api/verify-payment: the wallet after and the user's line of the top-up. */
+  verifyPayment(
+    caller: Caller | undefined,
+    req: PaymentProof & { idempotencyKey: string },
+  ): Promise<{ account: Account; line: HistoryLine }>;
+  /** A provider's webhook as received; its signature is the only authority. */
+  handleWebhook(req: { provider: string; payload: Buffer; signature: string }): Promise<{ handled: boolean }>;
+  /** Expires unpaid checkouts, finishes lines a crash left open, credits paid top-ups whose crediter died. */
+  sweep(now?: Date): Promise<{ expired: number; credited: number }>;
+  /** For the service to register: the sandbox's webhook deliveries and the top-up sweep. */
+  jobs: PeriodicJob[];
+}
+
 /**
  * Card top-ups (issue 8 §2): the checkout's order, the sandbox's card charge, the page's proof and
  * the provider's webhook, all crediting through `createCrediting` — exactly once whatever arrives
  * first and whatever is replayed.
  */
-export function createTopUps(d: TopUpDeps) {
+export function createTopUps(d: TopUpDeps): TopUps {
   const { accounts, history, topups, providers, log } = d;
   const credit = createCrediting(d);
   const failures = createFailures(d);
@@ -282,7 +318,6 @@ export function createTopUps(d: TopUpDeps) {
   }
 
   return {
-    /** POST /api/create-order: opens a checkout with the active provider, once per Idempotency-Key. */
     create(caller: Caller | undefined, req: { amountPaise: number; idempotencyKey: string }) {
       if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
       return d.idempotency.run(
@@ -293,13 +328,11 @@ export function createTopUps(d: TopUpDeps) {
       );
     },
 
-    /** POST /api/sandbox/pay. Paying a paid order again answers the same payment. */
     async sandboxPay(caller: Caller | undefined, req: { orderId: string } & CardInput) {
       if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
       return pay(caller, req.orderId.trim(), req);
     },
 
-    /** POST /api/verify-payment: the wallet after and the user's line of the top-up. */
     verifyPayment(caller: Caller | undefined, req: PaymentProof & { idempotencyKey: string }) {
       if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
       const proof = {
@@ -315,7 +348,6 @@ export function createTopUps(d: TopUpDeps) {
       );
     },
 
-    /** A provider's webhook as received; its signature is the only authority. */
     async handleWebhook(req: { provider: string; payload: Buffer; signature: string }) {
       const provider = providers.byName(req.provider);
       if (!provider) throw invalid('Unknown payment provider');
@@ -339,12 +371,9 @@ export function createTopUps(d: TopUpDeps) {
 
     sweep,
 
-    /** For the service to register: the sandbox's webhook deliveries and the top-up sweep. */
     jobs: [
       providers.deliveries.job,
       { name: 'topup-sweep', everyMs: d.sweepEveryMs ?? 60_000, run: () => sweep() },
     ] satisfies PeriodicJob[],
   };
 }
-
-export type TopUps = ReturnType<typeof createTopUps>;

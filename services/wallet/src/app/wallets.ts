@@ -18,9 +18,9 @@ import {
   outgoingEvent,
 } from '@qm/platform';
 import { userAccount, validAmount } from '../domain/ledger';
-import { eligibility } from '../domain/eligibility';
+import { eligibility, type Eligibility } from '../domain/eligibility';
 import type { Account, AccountStore } from '../store/accounts';
-import type { HistorySort, HistoryStore } from '../store/history';
+import type { HistoryLine, HistorySort, HistoryStore } from '../store/history';
 import type { Transfer } from '../store/transfers';
 import type { Directory } from './identity';
 import { type Ledger, walletLines } from './ledger';
@@ -42,6 +42,50 @@ export interface WalletDeps {
   outbox: Outbox;
 }
 
+/** The users' wallets and transfers, and the administrators' lists. */
+export interface Wallets {
+  /** The caller's wallet (opened on first use); `recordView` also publishes a wallet_view activity. */
+  wallet(caller: Caller | undefined, recordView: boolean): Promise<{ account: Account; isPinSetup: boolean }>;
+  /** The caller's own history lines, newest first. */
+  transactions(
+    caller: Caller | undefined,
+    page: number,
+    pageSize: number,
+    status?: TransactionStatusName,
+  ): Promise<{ items: HistoryLine[]; total: number }>;
+  /** Whether the caller may send money to `username`, and if not why. */
+  eligibility(caller: Caller | undefined, username: string): Promise<Eligibility>;
+  /** P2P transfer with the caller's PIN, at most once per Idempotency-Key. */
+  transfer(
+    caller: Caller | undefined,
+    req: { receiverUsername: string; amountPaise: number; pin: string; idempotencyKey: string },
+  ): Promise<{ message: typeof WALLET_MESSAGES.transferred; wallet: Account; transaction: HistoryLine }>;
+  /** Administrators: a page of the user wallets, and what all of them hold. */
+  listWallets(
+    caller: Caller | undefined,
+    page: number,
+    pageSize: number,
+    search?: string,
+  ): Promise<{ wallets: Account[]; total: number; totalBalance: number }>;
+  /** Administrators: a page of every line (or one user's), with the counts and totals of all lines. */
+  listAllTransactions(
+    caller: Caller | undefined,
+    page: number,
+    pageSize: number,
+    sort: HistorySort,
+    status?: TransactionStatusName,
+    userId?: number,
+  ): Promise<{
+    items: HistoryLine[];
+    total: number;
+    pending: number;
+    completed: number;
+    failed: number;
+    totalBalance: number;
+    completedAmount: number;
+  }>;
+}
+
 const ADMIN = 'Admin';
 
 export function activityEvent(caller: Caller, action: string, details: string) {
@@ -60,7 +104,7 @@ export async function ownAccount(accounts: AccountStore, caller: Caller | undefi
   return accounts.ensure(userAccount(caller.userId), caller.userId, caller.username);
 }
 
-export function createWallets(d: WalletDeps) {
+export function createWallets(d: WalletDeps): Wallets {
   const { accounts, history, ledger, directory } = d;
 
   /** The caller's wallet, read without a write when it exists (it is opened the first time). */
@@ -157,7 +201,6 @@ export function createWallets(d: WalletDeps) {
       return eligibility(caller, await directory.byUsername(name));
     },
 
-    /** P2P transfer with the caller's PIN, at most once per Idempotency-Key. */
     transfer(
       caller: Caller | undefined,
       req: { receiverUsername: string; amountPaise: number; pin: string; idempotencyKey: string },
@@ -216,5 +259,3 @@ async function totalUserBalance(accounts: AccountStore): Promise<number> {
   const clearing = await accounts.clearing();
   return -clearing.reduce((sum, a) => sum + a.balance, 0);
 }
-
-export type Wallets = ReturnType<typeof createWallets>;

@@ -1,6 +1,6 @@
 import { SANDBOX_SIGNATURE_HEADER } from '@qm/contracts/rest';
 import { isDuplicateKeyError, type Logger, type PeriodicJob } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 
 /**
  * The sandbox's webhooks, delivered at least once: each is recorded before the checkout answers
@@ -45,10 +45,21 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** A claimed delivery is not retried by another run (or replica) while its request may still be going. */
 const CLAIM_MS = REQUEST_TIMEOUT_MS + 5_000;
 
+export interface Deliveries {
+  model: Model<Delivery>;
+  byId(id: string): Promise<Delivery | null>;
+  /** Records the webhook of a payment once (recording it again changes nothing). */
+  record(paymentId: string, webhook: { body: string; signature: string }): Promise<void>;
+  /** Posts every delivery that is due; answers how many were delivered. */
+  deliverDue(now?: Date): Promise<number>;
+  /** For the service to register (every WEBHOOK_RETRY_MS; 0 turns delivery off). */
+  job: PeriodicJob;
+}
+
 export function createDeliveries(
   conn: Connection,
   opts: { url: string; retryMs: number; log: Logger; batch?: number },
-) {
+): Deliveries {
   const Deliveries = conn.model<Delivery>('WebhookDelivery', deliverySchema);
   const batch = opts.batch ?? 20;
   const backoff = (attempts: number) => Math.min(opts.retryMs * 2 ** (attempts - 1), MAX_BACKOFF_MS);
@@ -118,7 +129,6 @@ export function createDeliveries(
     model: Deliveries,
     byId: (id: string) => Deliveries.findById(id).lean<Delivery>().exec(),
 
-    /** Records the webhook of a payment once (recording it again changes nothing). */
     async record(paymentId: string, webhook: { body: string; signature: string }): Promise<void> {
       const now = new Date();
       try {
@@ -139,9 +149,6 @@ export function createDeliveries(
 
     deliverDue,
 
-    /** For the service to register (every WEBHOOK_RETRY_MS; 0 turns delivery off). */
     job: { name: 'sandbox-webhooks', everyMs: opts.retryMs, run: () => deliverDue() } satisfies PeriodicJob,
   };
 }
-
-export type Deliveries = ReturnType<typeof createDeliveries>;

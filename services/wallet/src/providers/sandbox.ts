@@ -27,7 +27,16 @@ function sameSignature(expected: string, given: string): boolean {
  * its proof of payment an HMAC-SHA256 over `${orderId}|${paymentId}`, and its webhooks a JSON body
  * whose HMAC travels in a header. Charging a card is app/topups.ts's sandboxPay.
  */
-export function createSandbox(secret: string) {
+export interface Sandbox {
+  provider: PaymentProvider;
+  /** The proof of a payment: the HMAC of `${orderId}|${paymentId}`. */
+  sign(providerOrderId: string, providerPaymentId: string): string;
+  newPaymentId(): string;
+  /** The webhook announcing a payment: its raw body and the signature header's value. */
+  webhookFor(orderId: string, paymentId: string): { body: string; signature: string };
+}
+
+export function createSandbox(secret: string): Sandbox {
   const sign = (providerOrderId: string, providerPaymentId: string) =>
     hmac(secret, `${providerOrderId}|${providerPaymentId}`);
 
@@ -64,12 +73,9 @@ export function createSandbox(secret: string) {
     provider,
     sign,
     newPaymentId: () => `sbx_pay_${randomBytes(12).toString('hex')}`,
-    /** The webhook announcing a payment: its raw body and the signature header's value. */
     webhookFor(orderId: string, paymentId: string): { body: string; signature: string } {
       const body = JSON.stringify({ type: SANDBOX_PAYMENT_SUCCEEDED, orderId, paymentId });
       return { body, signature: hmac(secret, body) };
     },
   };
 }
-
-export type Sandbox = ReturnType<typeof createSandbox>;

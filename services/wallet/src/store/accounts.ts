@@ -1,5 +1,5 @@
 import { containsText, isDuplicateKeyError, nextSequence } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 import { type AccountId, isUserAccount, marker } from '../domain/ledger';
 
 /**
@@ -92,7 +92,38 @@ function userWallets(search?: string): Record<string, unknown> {
   return username ? { kind: 'user', username } : { kind: 'user' };
 }
 
-export function createAccountStore(conn: Connection) {
+export interface AccountStore {
+  model: Model<Account>;
+  get(id: AccountId): Promise<Account | null>;
+  /** Creates the account once; concurrent first uses all get the same one. A new username is recorded. */
+  ensure(id: AccountId, userId?: number, username?: string): Promise<Account>;
+  /**
+   * Closes a wallet for good (its user was deleted): debits and holds require `isActive`, so no
+   * money leaves it from then on; its balance stays (money is never destroyed). Answers whether
+   * there was an open one.
+   */
+  close(id: AccountId, at: Date): Promise<boolean>;
+  /** Takes amount off the account; a user's wallet only while that much is available. */
+  debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome>;
+  credit(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome>;
+  /** Holds amount of the available balance for a pending transfer. */
+  hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome>;
+  /** A posted hold becomes the debit: held and balance drop together; available is unchanged. */
+  postHold(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome>;
+  /** Gives a voided or expired hold back to the available balance (no-op when not held). */
+  releaseHold(id: AccountId, transferId: string, amount: number): Promise<boolean>;
+  /** Puts back a debit of a transfer that ended failed (a debit that raced its failure). */
+  refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean>;
+  /** Drops settled transfers' markers (their effect stays; only the bookkeeping goes). */
+  clearMarkers(id: AccountId, transferIds: string[]): Promise<void>;
+  /** User wallets in wallet order, optionally only those whose username contains `search`. */
+  list(skip: number, limit: number, search?: string): Promise<Account[]>;
+  countUsers(search?: string): Promise<number>;
+  /** The payment providers' clearing accounts. */
+  clearing(): Promise<Account[]>;
+}
+
+export function createAccountStore(conn: Connection): AccountStore {
   const Accounts = conn.model<Account>('Account', accountSchema);
   const now = () => new Date();
 
@@ -135,11 +166,6 @@ export function createAccountStore(conn: Connection) {
     get,
     ensure,
 
-    /**
-     * Closes a wallet for good (its user was deleted): debits and holds require `isActive`, so no
-     * money leaves it from then on; its balance stays (money is never destroyed). Answers whether
-     * there was an open one.
-     */
     async close(id: AccountId, at: Date): Promise<boolean> {
       const r = await Accounts.updateOne(
         { _id: id, isActive: true },
@@ -148,7 +174,6 @@ export function createAccountStore(conn: Connection) {
       return r.modifiedCount === 1;
     },
 
-    /** Takes amount off the account; a user's wallet only while that much is available. */
     debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
       const m = marker(transferId, 'debit');
       const funds = isUserAccount(id) ? { available: { $gte: amount }, isActive: true } : {};
@@ -174,7 +199,6 @@ export function createAccountStore(conn: Connection) {
       );
     },
 
-    /** Holds amount of the available balance for a pending transfer. */
     hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
       return step(
         id,
@@ -184,7 +208,6 @@ export function createAccountStore(conn: Connection) {
       );
     },
 
-    /** A posted hold becomes the debit: held and balance drop together; available is unchanged. */
     async postHold(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome> {
       const m = marker(transferId, 'debit');
       const r = await Accounts.updateOne(
@@ -200,7 +223,6 @@ export function createAccountStore(conn: Connection) {
       return (await carries(id, 'applied', m)) ? 'already' : 'refused';
     },
 
-    /** Gives a voided or expired hold back to the available balance (no-op when not held). */
     async releaseHold(id: AccountId, transferId: string, amount: number): Promise<boolean> {
       const r = await Accounts.updateOne(
         { _id: id, holds: transferId },
@@ -213,7 +235,6 @@ export function createAccountStore(conn: Connection) {
       return r.modifiedCount === 1;
     },
 
-    /** Puts back a debit of a transfer that ended failed (a debit that raced its failure). */
     async refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean> {
       const r = await Accounts.updateOne(
         { _id: id, applied: marker(transferId, 'debit') },
@@ -226,13 +247,11 @@ export function createAccountStore(conn: Connection) {
       return r.modifiedCount === 1;
     },
 
-    /** Drops settled transfers' markers (their effect stays; only the bookkeeping goes). */
     async clearMarkers(id: AccountId, transferIds: string[]): Promise<void> {
       const markers = transferIds.flatMap((t) => [marker(t, 'debit'), marker(t, 'credit')]);
       await Accounts.updateOne({ _id: id }, { $pullAll: { applied: markers } });
     },
 
-    /** User wallets in wallet order, optionally only those whose username contains `search`. */
     list: (skip: number, limit: number, search?: string) =>
       Accounts.find(userWallets(search), null, { sort: { walletId: 1 }, skip, limit })
         .lean<Account[]>()
@@ -241,5 +260,3 @@ export function createAccountStore(conn: Connection) {
     clearing: () => Accounts.find({ kind: 'clearing' }).lean<Account[]>().exec(),
   };
 }
-
-export type AccountStore = ReturnType<typeof createAccountStore>;

@@ -1,5 +1,5 @@
-import { addFeeds, feedsOf, isDuplicateKeyError } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { addFeeds, type FeedPage, feedsOf, isDuplicateKeyError } from '@qm/platform';
+import { type Connection, type Model, Schema } from 'mongoose';
 import type { AccountId } from '../domain/ledger';
 
 /**
@@ -30,7 +30,18 @@ const entrySchema = new Schema<Entry>(
 entrySchema.index({ account: 1 });
 addFeeds(entrySchema, ['account']);
 
-export function createEntryStore(conn: Connection) {
+export interface EntryStore {
+  model: Model<Entry>;
+  /** Writes both sides of a posted transfer; a retried step finds them there. */
+  writePair(
+    t: { _id: string; debitAccount: AccountId; creditAccount: AccountId; amount: number },
+    at: Date,
+  ): Promise<void>;
+  /** The account's entries, newest first, read from its feed. */
+  page(account: AccountId, page: number, pageSize: number): Promise<FeedPage<Entry>>;
+}
+
+export function createEntryStore(conn: Connection): EntryStore {
   const Entries = conn.model<Entry>('Entry', entrySchema);
   const feeds = feedsOf<Entry>(conn, Entries, { account: (e) => e.account });
 
@@ -70,5 +81,3 @@ export function createEntryStore(conn: Connection) {
       feeds.page('account', account, page, pageSize),
   };
 }
-
-export type EntryStore = ReturnType<typeof createEntryStore>;

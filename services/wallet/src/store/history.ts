@@ -8,7 +8,7 @@ import {
   orderedPage,
   queryPage,
 } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 
 /**
  * The users' transaction history (docs/product.md §3 transactions): one line per user side of a movement —
@@ -76,8 +76,43 @@ addFeeds(historySchema, ['user']);
 
 export type HistorySort = { field: 'createdAt' | 'amount'; direction: 1 | -1 };
 
+export interface HistoryStore {
+  model: Model<HistoryLine>;
+  byKey(key: string): Promise<HistoryLine | null>;
+  /** Writes the line once (pending); a retry answers the line already there. */
+  open(line: NewHistoryLine, at: Date): Promise<HistoryLine>;
+  /** Writes lines no one can have written yet (their transfer was recorded just now), numbered together. */
+  openNew(lines: NewHistoryLine[], at: Date): Promise<HistoryLine[]>;
+  /** Adds what became known of a pending line (a top-up's payment id, once paid). */
+  annotate(id: string, fields: Pick<HistoryLine, 'providerPaymentId' | 'transferReference'>): Promise<void>;
+  /** Ends pending lines; a line already ended keeps its status. */
+  close(ids: string[], status: 'completed' | 'failed', patch?: Partial<HistoryLine>): Promise<void>;
+  /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
+  ofUser(
+    userId: number,
+    page: number,
+    pageSize: number,
+    status?: TransactionStatusName,
+  ): Promise<{ items: HistoryLine[]; total: number }>;
+  /** Every line (administrators), or one user's, filtered and sorted. */
+  all(
+    page: number,
+    pageSize: number,
+    sort: HistorySort,
+    status?: TransactionStatusName,
+    userId?: number,
+  ): Promise<{ items: HistoryLine[]; total: number }>;
+  /** The sum of the amounts of every completed line (paise). */
+  completedAmount(): Promise<number>;
+  /**
+   * Lines per status. Pending and failed lines are few and counted by index; completed ones are
+   * the rest of the total (every line has one of the three statuses).
+   */
+  countByStatus(): Promise<Record<TransactionStatusName, number>>;
+}
+
 /** The administrators' list reads through the store engine's ordered pages (docs/adr/013). */
-export function createHistoryStore(conn: Connection) {
+export function createHistoryStore(conn: Connection): HistoryStore {
   const Lines = conn.model<HistoryLine>('HistoryLine', historySchema);
   const feeds = feedsOf<HistoryLine>(conn, Lines, { user: (l) => l.userId });
 
@@ -115,7 +150,6 @@ export function createHistoryStore(conn: Connection) {
     model: Lines,
     byKey: (key: string) => Lines.findById(key).lean<HistoryLine>().exec(),
 
-    /** Writes the line once (pending); a retry answers the line already there. */
     async open(line: NewHistoryLine, at: Date): Promise<HistoryLine> {
       // Looked up first: a top-up's line exists before its credit, and a number taken for nothing
       // would leave a gap in the user's feed.
@@ -123,14 +157,12 @@ export function createHistoryStore(conn: Connection) {
       return found ?? insert(line, await nextSequence(conn, 'transactions'), at);
     },
 
-    /** Writes lines no one can have written yet (their transfer was recorded just now), numbered together. */
     async openNew(lines: NewHistoryLine[], at: Date): Promise<HistoryLine[]> {
       if (lines.length === 0) return [];
       const last = await nextSequence(conn, 'transactions', lines.length);
       return Promise.all(lines.map((line, i) => insert(line, last - lines.length + 1 + i, at)));
     },
 
-    /** Adds what became known of a pending line (a top-up's payment id, once paid). */
     async annotate(
       id: string,
       fields: Pick<HistoryLine, 'providerPaymentId' | 'transferReference'>,
@@ -138,7 +170,6 @@ export function createHistoryStore(conn: Connection) {
       await Lines.updateOne({ _id: id, status: 'pending' }, { $set: fields }).exec();
     },
 
-    /** Ends pending lines; a line already ended keeps its status. */
     async close(
       ids: string[],
       status: 'completed' | 'failed',
@@ -158,14 +189,12 @@ export function createHistoryStore(conn: Connection) {
       );
     },
 
-    /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
     ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {
       if (!status) return feeds.page('user', userId, page, pageSize);
       // One user's lines are few: the plain query serves them on every backend.
       return sortedPage({ userId, status }, { field: 'createdAt', direction: -1 }, page, pageSize, true);
     },
 
-    /** Every line (administrators), or one user's, filtered and sorted. */
     all: (
       page: number,
       pageSize: number,
@@ -174,7 +203,6 @@ export function createHistoryStore(conn: Connection) {
       userId?: number,
     ) => sortedPage({ ...(status ? { status } : {}), ...(userId ? { userId } : {}) }, sort, page, pageSize),
 
-    /** The sum of the amounts of every completed line (paise). */
     async completedAmount(): Promise<number> {
       const [out] = await Lines.aggregate<{ total: number }>([
         { $match: { status: 'completed' } },
@@ -183,10 +211,6 @@ export function createHistoryStore(conn: Connection) {
       return out?.total ?? 0;
     },
 
-    /**
-     * Lines per status. Pending and failed lines are few and counted by index; completed ones are
-     * the rest of the total (every line has one of the three statuses).
-     */
     async countByStatus(): Promise<Record<TransactionStatusName, number>> {
       const count = (equals: Record<string, string>) => countEqual(Lines, equals);
       const [total, pending, failed] = await Promise.all([
@@ -198,5 +222,3 @@ export function createHistoryStore(conn: Connection) {
     },
   };
 }
-
-export type HistoryStore = ReturnType<typeof createHistoryStore>;

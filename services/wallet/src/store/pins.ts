@@ -1,5 +1,5 @@
 import type { IssuedOtp } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema, type UpdateWriteOpResult } from 'mongoose';
 
 /** A user's PIN: the active hash, the one awaiting its emailed code, and the wrong-PIN lock. */
 export interface PinDoc {
@@ -27,7 +27,44 @@ const pinSchema = new Schema<PinDoc>(
   { collection: 'pins', versionKey: false, strict: true, autoIndex: false },
 );
 
-export function createPinStore(conn: Connection) {
+export interface PinStore {
+  model: Model<PinDoc>;
+  get(userId: number): Promise<PinDoc | null>;
+  /** Records the PIN awaiting its emailed code; any code issued for an earlier choice is dropped. */
+  choose(userId: number, pending: PinDoc['pending']): Promise<UpdateWriteOpResult>;
+  issueOtp(userId: number, otp: IssuedOtp): Promise<UpdateWriteOpResult>;
+  /**
+   * Takes one of the code's tries before it is compared (issue 29): only while the code read is
+   * still the one stored, unexpired and with tries left, so of any number of guesses at once at
+   * most `maxAttempts` are ever compared. Answers the tries taken including this one, or null
+   * when none was left (or the code was replaced or expired meanwhile).
+   */
+  reserveOtpAttempt(userId: number, otpHash: string, maxAttempts: number, now: Date): Promise<number | null>;
+  /** The verified code makes the pending PIN the PIN, once: the code is consumed in the same update. */
+  activate(userId: number, otpHash: string): Promise<boolean>;
+  /**
+   * Reserves a wrong-PIN slot before the PIN is compared (issue 29): the count is taken first, so
+   * at most `maxFailures` PINs are compared per lock, whatever arrives at once. Only while the
+   * stored PIN is still `pinHash`, no lock is set and slots are left; the reservation that takes
+   * the count to the maximum sets the lock in the same update. Answers the count after it and the
+   * lock it set, or null when no slot was left (locked, or the PIN changed meanwhile).
+   */
+  reserveFailure(
+    userId: number,
+    pinHash: string,
+    maxFailures: number,
+    lockUntil: Date,
+  ): Promise<{ failures: number; lockedUntil: Date | null } | null>;
+  /**
+   * A right PIN gives its slot back by starting the count again; a lock is cleared only by the
+   * right PIN whose own reservation set it (`ownLock`), never one set by another guess.
+   */
+  rightPin(userId: number, ownLock: Date | null): Promise<void>;
+  /** Ends a lock that has run out, once (compare-and-set on it), so the count starts again. */
+  clearExpiredLock(userId: number, expired: Date): Promise<void>;
+}
+
+export function createPinStore(conn: Connection): PinStore {
   const Pins = conn.model<PinDoc>('Pin', pinSchema);
   const set = (userId: number, fields: Partial<PinDoc>) =>
     Pins.updateOne({ _id: userId }, { $set: { ...fields, updatedAt: new Date() } }, { upsert: true }).exec();
@@ -37,12 +74,6 @@ export function createPinStore(conn: Connection) {
     get: (userId: number) => Pins.findById(userId).lean<PinDoc>().exec(),
     choose: (userId: number, pending: PinDoc['pending']) => set(userId, { pending, otp: null }),
     issueOtp: (userId: number, otp: IssuedOtp) => set(userId, { otp }),
-    /**
-     * Takes one of the code's tries before it is compared (issue 29): only while the code read is
-     * still the one stored, unexpired and with tries left, so of any number of guesses at once at
-     * most `maxAttempts` are ever compared. Answers the tries taken including this one, or null
-     * when none was left (or the code was replaced or expired meanwhile).
-     */
     async reserveOtpAttempt(
       userId: number,
       otpHash: string,
@@ -63,7 +94,6 @@ export function createPinStore(conn: Connection) {
         .exec();
       return doc?.otp?.attempts ?? null;
     },
-    /** The verified code makes the pending PIN the PIN, once: the code is consumed in the same update. */
     async activate(userId: number, otpHash: string): Promise<boolean> {
       const doc = await Pins.findById(userId).lean<PinDoc>().exec();
       if (!doc?.pending) return false;
@@ -83,13 +113,6 @@ export function createPinStore(conn: Connection) {
       ).exec();
       return r.modifiedCount === 1;
     },
-    /**
-     * Reserves a wrong-PIN slot before the PIN is compared (issue 29): the count is taken first, so
-     * at most `maxFailures` PINs are compared per lock, whatever arrives at once. Only while the
-     * stored PIN is still `pinHash`, no lock is set and slots are left; the reservation that takes
-     * the count to the maximum sets the lock in the same update. Answers the count after it and the
-     * lock it set, or null when no slot was left (locked, or the PIN changed meanwhile).
-     */
     async reserveFailure(
       userId: number,
       pinHash: string,
@@ -115,10 +138,6 @@ export function createPinStore(conn: Connection) {
         .exec();
       return last ? { failures: last.failures, lockedUntil: lockUntil } : null;
     },
-    /**
-     * A right PIN gives its slot back by starting the count again; a lock is cleared only by the
-     * right PIN whose own reservation set it (`ownLock`), never one set by another guess.
-     */
     async rightPin(userId: number, ownLock: Date | null): Promise<void> {
       const filter = ownLock ? { lockedUntil: ownLock } : { lockedUntil: null, failures: { $gt: 0 } };
       await Pins.updateOne(
@@ -126,7 +145,6 @@ export function createPinStore(conn: Connection) {
         { $set: { failures: 0, lockedUntil: null, updatedAt: new Date() } },
       ).exec();
     },
-    /** Ends a lock that has run out, once (compare-and-set on it), so the count starts again. */
     async clearExpiredLock(userId: number, expired: Date): Promise<void> {
       await Pins.updateOne(
         { _id: userId, lockedUntil: expired },
@@ -135,5 +153,3 @@ export function createPinStore(conn: Connection) {
     },
   };
 }
-
-export type PinStore = ReturnType<typeof createPinStore>;

@@ -1,6 +1,6 @@
 import type { PaymentProviderName } from '@qm/contracts/rest';
 import { nextSequence } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema, type UpdateWriteOpResult } from 'mongoose';
 import { historyLineId, type TopUpStatus } from '../domain/topups';
 
 /**
@@ -65,7 +65,43 @@ topUpSchema.index({ status: 1 });
 
 export type NewTopUp = Omit<TopUp, 'status' | 'createdAt' | 'updatedAt'>;
 
-export function createTopUpStore(conn: Connection) {
+export interface TopUpStore {
+  model: Model<TopUp>;
+  byId(id: number): Promise<TopUp | null>;
+  /** The next numeric top-up id. */
+  nextId(): Promise<number>;
+  byProviderOrderId(providerOrderId: string): Promise<TopUp | null>;
+  /** Records a new checkout (created). */
+  insert(t: NewTopUp, at: Date): Promise<TopUp>;
+  /**
+   * Claims `paymentId` as the top-up's one payment (created → paid). A payment that arrives after
+   * a decline or the expiry still credits, on a new line (the first one stays failed).
+   * Answers the top-up after, whoever claimed it: the caller compares the payment id it holds.
+   */
+  claimPayment(id: number, paymentId: string, at: Date): Promise<TopUp | null>;
+  /** Takes the right to post the credit of a paid top-up for `ms` (a caller that dies loses it). */
+  lease(id: number, ms: number): Promise<TopUp | null>;
+  /** paid → completed once; true for the caller that moved it. */
+  complete(id: number, transferId: string): Promise<boolean>;
+  /**
+   * created → failed (a declined card) or expired (never paid in time), with the reason its line
+   * will show; the line is closed next (lineClosed). The top-up after, whoever moved it.
+   */
+  fail(id: number, status: 'failed' | 'expired', failureReason: string): Promise<TopUp | null>;
+  markLineClosed(id: number): Promise<UpdateWriteOpResult>;
+  /** Checkouts open since before `before`: they expire. */
+  unpaidSince(before: Date, limit: number): Promise<TopUp[]>;
+  /**
+   * Failed or expired top-ups whose line is not yet failed (a crash between the two). One query
+   * per status, each a top-level equality the local engine serves from the status index (ADR 004):
+   * a top-level $or makes it read every top-up (11.6 s at 51 k top-ups; load/wallet.js).
+   */
+  unclosed(limit: number): Promise<TopUp[]>;
+  /** Paid top-ups whose credit has not completed since before `before` (a crash between the two). */
+  uncredited(before: Date, limit: number): Promise<TopUp[]>;
+}
+
+export function createTopUpStore(conn: Connection): TopUpStore {
   const TopUps = conn.model<TopUp>('TopUp', topUpSchema);
   const byId = (id: number) => TopUps.findById(id).lean<TopUp>().exec();
 
@@ -81,11 +117,6 @@ export function createTopUpStore(conn: Connection) {
       return doc;
     },
 
-    /**
-     * Claims `paymentId` as the top-up's one payment (created → paid). A payment that arrives after
-     * a decline or the expiry still credits, on a new line (the first one stays failed).
-     * Answers the top-up after, whoever claimed it: the caller compares the payment id it holds.
-     */
     async claimPayment(id: number, paymentId: string, at: Date): Promise<TopUp | null> {
       const paid: Partial<TopUp> = {
         status: 'paid',
@@ -104,7 +135,6 @@ export function createTopUpStore(conn: Connection) {
       );
     },
 
-    /** Takes the right to post the credit of a paid top-up for `ms` (a caller that dies loses it). */
     async lease(id: number, ms: number): Promise<TopUp | null> {
       const now = new Date();
       return TopUps.findOneAndUpdate(
@@ -116,7 +146,6 @@ export function createTopUpStore(conn: Connection) {
         .exec();
     },
 
-    /** paid → completed once; true for the caller that moved it. */
     async complete(id: number, transferId: string): Promise<boolean> {
       const now = new Date();
       const r = await TopUps.updateOne(
@@ -126,10 +155,6 @@ export function createTopUpStore(conn: Connection) {
       return r.modifiedCount === 1;
     },
 
-    /**
-     * created → failed (a declined card) or expired (never paid in time), with the reason its line
-     * will show; the line is closed next (lineClosed). The top-up after, whoever moved it.
-     */
     async fail(id: number, status: 'failed' | 'expired', failureReason: string): Promise<TopUp | null> {
       await TopUps.updateOne(
         { _id: id, status: 'created' },
@@ -140,18 +165,12 @@ export function createTopUpStore(conn: Connection) {
 
     markLineClosed: (id: number) => TopUps.updateOne({ _id: id }, { $set: { lineClosed: true } }).exec(),
 
-    /** Checkouts open since before `before`: they expire. */
     unpaidSince: (before: Date, limit: number) =>
       TopUps.find({ status: 'created', createdAt: { $lt: before } })
         .limit(limit)
         .lean<TopUp[]>()
         .exec(),
 
-    /**
-     * Failed or expired top-ups whose line is not yet failed (a crash between the two). One query
-     * per status, each a top-level equality the local engine serves from the status index (ADR 004): a top-level
-     * $or makes it read every top-up (11.6 s at 51 k top-ups; load/wallet.js).
-     */
     async unclosed(limit: number): Promise<TopUp[]> {
       const found: TopUp[] = [];
       for (const status of ['failed', 'expired'] as const) {
@@ -166,7 +185,6 @@ export function createTopUpStore(conn: Connection) {
       return found;
     },
 
-    /** Paid top-ups whose credit has not completed since before `before` (a crash between the two). */
     uncredited: (before: Date, limit: number) =>
       TopUps.find({ status: 'paid', updatedAt: { $lt: before } })
         .limit(limit)
@@ -174,5 +192,3 @@ export function createTopUpStore(conn: Connection) {
         .exec(),
   };
 }
-
-export type TopUpStore = ReturnType<typeof createTopUpStore>;

@@ -1,5 +1,5 @@
 import { isDuplicateKeyError, type OutgoingEvent } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema, type UpdateWriteOpResult } from 'mongoose';
 import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
 import type { NewHistoryLine } from './history';
 
@@ -69,7 +69,30 @@ transferSchema.index({ state: 1 });
 
 export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' | 'createdAt' | 'updatedAt'>;
 
-export function createTransferStore(conn: Connection) {
+export interface TransferStore {
+  model: Model<Transfer>;
+  byId(id: string): Promise<Transfer | null>;
+  byKey(key: string): Promise<Transfer | null>;
+  /** Records a new transfer, or answers the one already recorded under its key. */
+  insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: Transfer }>;
+  /** Compare-and-set of the state; answers the transfer as it is afterwards, and whether it moved. */
+  move(
+    id: string,
+    from: TransferState[],
+    to: TransferState,
+    extra?: Partial<Pick<Transfer, 'failureReason' | 'settled' | 'settledAt'>>,
+  ): Promise<{ moved: boolean; transfer: Transfer }>;
+  markSettled(id: string): Promise<UpdateWriteOpResult>;
+  /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
+  stale(before: Date, limit: number): Promise<Transfer[]>;
+  /** Holds past their timeout. */
+  expiredHolds(now: Date, limit: number): Promise<Transfer[]>;
+  /** Settled before `before` with their markers still on the accounts (only the fields clearing reads). */
+  settledWithMarkers(before: Date, limit: number): Promise<Transfer[]>;
+  markMarkersCleared(ids: string[]): Promise<UpdateWriteOpResult>;
+}
+
+export function createTransferStore(conn: Connection): TransferStore {
   const Transfers = conn.model<Transfer>('Transfer', transferSchema);
 
   return {
@@ -77,7 +100,6 @@ export function createTransferStore(conn: Connection) {
     byId: (id: string) => Transfers.findById(id).lean<Transfer>().exec(),
     byKey: (key: string) => Transfers.findOne({ key }).lean<Transfer>().exec(),
 
-    /** Records a new transfer, or answers the one already recorded under its key. */
     async insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: Transfer }> {
       const doc: Transfer = {
         ...t,
@@ -98,7 +120,6 @@ export function createTransferStore(conn: Connection) {
       }
     },
 
-    /** Compare-and-set of the state; answers the transfer as it is afterwards, and whether it moved. */
     async move(
       id: string,
       from: TransferState[],
@@ -125,19 +146,16 @@ export function createTransferStore(conn: Connection) {
     // The sweeper's questions ask by one equality, which every store engine answers from an index (ADR 004);
     // the rest is filtered here, on the few rows that match.
 
-    /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
     async stale(before: Date, limit: number): Promise<Transfer[]> {
       const unsettled = await Transfers.find({ settled: false }).lean<Transfer[]>().exec();
       return unsettled.filter((t) => t.state !== 'pending' && new Date(t.updatedAt) < before).slice(0, limit);
     },
 
-    /** Holds past their timeout. */
     async expiredHolds(now: Date, limit: number): Promise<Transfer[]> {
       const held = await Transfers.find({ state: 'pending' }).lean<Transfer[]>().exec();
       return held.filter((t) => t.timeoutAt && new Date(t.timeoutAt) < now).slice(0, limit);
     },
 
-    /** Settled before `before` with their markers still on the accounts. */
     async settledWithMarkers(before: Date, limit: number): Promise<Transfer[]> {
       // Only what clearing needs: under load these are every transfer of the last minutes, each with
       // its history lines and announcements, read every sweep.
@@ -157,5 +175,3 @@ export function createTransferStore(conn: Connection) {
       ).exec(),
   };
 }
-
-export type TransferStore = ReturnType<typeof createTransferStore>;
