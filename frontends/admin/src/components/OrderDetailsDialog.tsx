@@ -1,21 +1,8 @@
-import { Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Modal, SimpleGrid } from '@mantine/core';
 import type { AdminOrderView, OrderPartyView } from '@qm/contracts/rest';
 import { exactDate, formatINR, OrderStatusBadge } from '@qm/ui';
-import type { ReactNode } from 'react';
+import { DetailField } from './DetailField';
 import { NO_WRAP } from './UserName';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2} miw={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
 
 function Party({ party }: { party: OrderPartyView }) {
   return (
@@ -45,29 +32,29 @@ export function OrderDetailsDialog({
     >
       {order && (
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" data-testid="order-details">
-          <Field label="Product">
+          <DetailField label="Product">
             {order.product
               ? `${order.product.name} (${order.product.type})`
               : 'Product details not available'}
-          </Field>
-          <Field label="Status">
+          </DetailField>
+          <DetailField label="Status">
             <OrderStatusBadge status={order.status} otherColor="red" />
-          </Field>
-          <Field label="Buyer">
+          </DetailField>
+          <DetailField label="Buyer">
             <Party party={order.buyer} />
-          </Field>
-          <Field label="Seller">
+          </DetailField>
+          <DetailField label="Seller">
             <Party party={order.seller} />
-          </Field>
-          <Field label="Buyer email">{order.buyerDetails.email}</Field>
-          <Field label="Buyer phone">{order.buyerDetails.phone ?? 'Not provided'}</Field>
-          <Field label="Quantity">{order.quantity.toLocaleString('en-IN')}</Field>
-          <Field label="Unit price">{formatINR(order.unitPrice)}</Field>
-          <Field label="Total">{formatINR(order.totalPrice)}</Field>
-          <Field label="Payment">{order.paymentStatus}</Field>
-          <Field label="Placed">{exactDate(order.createdAt)}</Field>
-          <Field label="Last updated">{exactDate(order.updatedAt)}</Field>
-          {order.cancelReason && <Field label="Why it was cancelled">{order.cancelReason}</Field>}
+          </DetailField>
+          <DetailField label="Buyer email">{order.buyerDetails.email}</DetailField>
+          <DetailField label="Buyer phone">{order.buyerDetails.phone ?? 'Not provided'}</DetailField>
+          <DetailField label="Quantity">{order.quantity.toLocaleString('en-IN')}</DetailField>
+          <DetailField label="Unit price">{formatINR(order.unitPrice)}</DetailField>
+          <DetailField label="Total">{formatINR(order.totalPrice)}</DetailField>
+          <DetailField label="Payment">{order.paymentStatus}</DetailField>
+          <DetailField label="Placed">{exactDate(order.createdAt)}</DetailField>
+          <DetailField label="Last updated">{exactDate(order.updatedAt)}</DetailField>
+          {order.cancelReason && <DetailField label="Why it was cancelled">{order.cancelReason}</DetailField>}
         </SimpleGrid>
       )}
     </Modal>

@@ -1,20 +1,7 @@
-import { Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Modal, SimpleGrid } from '@mantine/core';
 import type { User } from '@qm/contracts/rest';
 import { exactDate } from '@qm/ui';
-import type { ReactNode } from 'react';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack gap={2} miw={0}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </Stack>
-  );
-}
+import { DetailField } from './DetailField';
 
 /** The optional profile fields, shown only when set. */
 const OPTIONAL: { key: keyof User; label: string }[] = [
@@ -45,19 +32,21 @@ export function UserDetailsDialog({ user, onClose }: { user: User | null; onClos
     >
       {user && (
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" data-testid="user-details">
-          <Field label="Full name">{[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}</Field>
-          <Field label="Email">{user.email}</Field>
-          <Field label="Role">{user.role}</Field>
-          <Field label="Status">{user.status}</Field>
-          <Field label="Registered">{exactDate(user.createdAt)}</Field>
-          <Field label="Last updated">{exactDate(user.updatedAt)}</Field>
+          <DetailField label="Full name">
+            {[user.firstName, user.lastName].filter(Boolean).join(' ') || '—'}
+          </DetailField>
+          <DetailField label="Email">{user.email}</DetailField>
+          <DetailField label="Role">{user.role}</DetailField>
+          <DetailField label="Status">{user.status}</DetailField>
+          <DetailField label="Registered">{exactDate(user.createdAt)}</DetailField>
+          <DetailField label="Last updated">{exactDate(user.updatedAt)}</DetailField>
           {OPTIONAL.map(({ key, label }) => {
             const value = user[key];
             if (value === null || value === undefined || value === '') return null;
             return (
-              <Field key={key} label={label}>
+              <DetailField key={key} label={label}>
                 {String(value)}
-              </Field>
+              </DetailField>
             );
           })}
         </SimpleGrid>
