@@ -268,11 +268,14 @@ await step(
         firstIds,
       );
     }
-    // The link opens the transactions list narrowed to that user.
+    // The link opens the transactions list narrowed to that user. Awaited until the buyer's row is the
+    // only one: page 2 of a longer list can hold a single row too, someone else's.
     await page.getByRole('searchbox', { name: 'Search wallets by username' }).fill(BUYER.username);
-    await page.waitForFunction(
-      () => document.querySelectorAll('[data-testid="admin-wallet-row"]').length === 1,
-    );
+    await page.waitForURL((url) => url.searchParams.get('search') === BUYER.username);
+    await page.waitForFunction((name) => {
+      const shown = document.querySelectorAll('[data-testid="admin-wallet-row"]');
+      return shown.length === 1 && shown[0].textContent.includes(name);
+    }, BUYER.username);
     await rows
       .first()
       .getByRole('link', { name: /^Transactions/ })
