@@ -79,7 +79,7 @@ const priceField = z
   .refine((v) => priceProblem(v) === undefined, { error: (iss) => priceProblem(iss.input) })
   .meta({
     anyOf: [
-      { type: 'string', pattern: '^\\s*\\d{1,8}(\\.\\d{1,2})?\\s*$' },
+      { type: 'string', pattern: '^\\s*0*\\d{1,8}(\\.\\d{1,2})?\\s*$' },
       { type: 'number', minimum: 0, maximum: PRODUCT_LIMITS.pricePaiseMax / 100, multipleOf: 0.01 },
     ],
   })
