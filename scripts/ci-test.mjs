@@ -55,7 +55,7 @@ function section(name) {
 }
 
 function record(step, passed, failed, why = '') {
-  results.push({ step, passed, failed });
+  results.push({ step, passed, failed, why });
   console.log(`${step}: ${passed} passed, ${failed} failed${why ? ` (${why})` : ''}`);
 }
 
@@ -182,11 +182,12 @@ async function withStack(step, options, body) {
   rmSync(path.join(ROOT, options.dataDir), { recursive: true, force: true });
   let stack;
   try {
-    stack = await startStack({ ...options, quiet: true });
+    // The previous phase's stack has just stopped; its ports may take a little longer to come back.
+    stack = await startStack({ ...options, quiet: true, portWaitMs: 20_000 });
     console.log(`stack up in ${Math.round(stack.startedInMs / 1000)} s`);
   } catch (err) {
     console.error(err.message ?? err);
-    return record(`stack for ${step}`, 0, 1);
+    return record(`stack for ${step}`, 0, 1, String(err.message ?? err));
   }
   try {
     await body(stack);
@@ -378,7 +379,9 @@ function summary() {
   console.log('\nSummary:');
   for (const r of results)
     console.log(
-      `  ${r.failed ? '\x1b[31mFAIL\x1b[0m' : 'ok  '} ${r.step} (${r.passed} passed, ${r.failed} failed)`,
+      `  ${r.failed ? '\x1b[31mFAIL\x1b[0m' : 'ok  '} ${r.step} (${r.passed} passed, ${r.failed} failed)` +
+        // The summary is what survives a truncated log, so a failure carries the first lines of why.
+        (r.failed && r.why ? `: ${r.why.split('\n').slice(0, 3).join(' | ').slice(0, 400)}` : ''),
     );
   console.log(`took ${Math.round((Date.now() - t0) / 1000)} s`);
   console.log(`total: ${passed} passed, ${failed} failed`);

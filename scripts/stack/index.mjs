@@ -116,6 +116,7 @@ async function restartProcess(started, launch, name, { timeoutMs } = {}) {
  * @param {boolean} [options.prod] no watch mode; the gateway serves frontends/<name>/dist
  * @param {boolean} [options.traces] also the Zipkin trace viewer, every process exporting to it
  * @param {boolean} [options.provision] run scripts/provision.sh all first (default false)
+ * @param {number} [options.portWaitMs] how long a busy port may take to be released (default 3 s)
  * @param {boolean} [options.quiet] no console output except warnings/errors (logs still go to files)
  * @param {boolean} [options.echo] stream process output to the console (default: !quiet)
  * @param {AbortSignal} [options.signal] aborts a start in progress (everything started is stopped)
@@ -158,7 +159,7 @@ export async function startStack(options = {}) {
     gatewayPorts(k).metricsPort,
   ]);
   reserveFromEphemeralRange([...ports.map((p) => p.port), ...laterPorts]);
-  await assertPortsFree(ports);
+  await assertPortsFree(ports, options.portWaitMs);
 
   const started = []; // { proc, tier }
   const writeRunFile = () =>

@@ -94,12 +94,12 @@ function rangesInclude(list, port) {
 }
 
 /** Fails with one message naming every busy port and its owner. */
-export async function assertPortsFree(ports) {
+export async function assertPortsFree(ports, waitMs = 3000) {
   // A port held only by a closing or short-lived client connection is released within seconds.
   const stillBusy = new Set(
     await waitPortsFree(
       ports.map((p) => p.port),
-      3000,
+      waitMs,
     ),
   );
   const busy = [];
