@@ -79,6 +79,9 @@ function outcomeOf(res) {
   // and a reset mid-answer (the request had arrived) the same code, 1212, and telling them apart by
   // the error's text still let resets through as "never sent". The retry decides instead.
   if (res.status === 0) return 'unknown';
+  // Shed by the gateway's admission control before it was sent (docs/adr/026): certainly no effect.
+  // The checker holds the claim to account: a money call counted failed must have moved nothing.
+  if (res.status === 503 && res.headers['Retry-After']) return 'failed';
   if (res.status >= 500) return 'unknown';
   // ABORTED (409) under the same key, the services' idempotencyInProgress message (@qm/contracts:
   // k6 cannot import it; load/test/chaos-resolve.test.ts keeps the two in step): the first attempt

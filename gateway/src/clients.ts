@@ -9,12 +9,15 @@ import {
 } from '@qm/contracts/grpc';
 import {
   type CallerSigner,
+  createCallerSigner,
   createClient,
   type PromiseClient,
   type ServiceDef,
   unavailable,
 } from '@qm/platform';
 import type { ServiceName } from '@qm/roster';
+import { type AdmissionLimits, createAdmission } from './admission';
+import type { GatewayConfig } from './config';
 
 /**
  * The generated contract of each service of the roster that is built; add a line here when a
@@ -35,13 +38,15 @@ export type Clients = { [K in Defined]: PromiseClient<(typeof DEFINITIONS)[K]> }
 
 /**
  * One long-lived client per configured service, each signing the session's user for the service
- * it calls (docs/adr/021). A service with no address configured answers every call with
- * UNAVAILABLE, which the gateway turns into a 503 rather than a crash.
+ * it calls (docs/adr/021), each call admitted by that service's admission control when limits are
+ * given (docs/adr/026). A service with no address configured answers every call with UNAVAILABLE,
+ * which the gateway turns into a 503 rather than a crash.
  */
 export function createClients(
   addresses: Partial<Record<ServiceName, string>>,
   deadlineMs: number,
   signer: CallerSigner,
+  admission?: AdmissionLimits,
 ) {
   const made: Partial<Record<Defined, { close(): void }>> = {};
   const clients = {} as Clients;
@@ -52,7 +57,7 @@ export function createClients(
         defaultDeadlineMs: deadlineMs,
         signer,
       });
-      (clients as Record<string, unknown>)[name] = made[name];
+      (clients as Record<string, unknown>)[name] = admission ? admitted(made[name], admission) : made[name];
     } else {
       (clients as Record<string, unknown>)[name] = new Proxy(
         {},
@@ -66,4 +71,28 @@ export function createClients(
     clients,
     close: () => Object.values(made).forEach((c) => c?.close()),
   };
+}
+
+/** The clients a gateway with this configuration uses (main.ts, and the tests' gateways). */
+export const clientsFromConfig = (
+  config: Pick<GatewayConfig, 'services' | 'GRPC_DEADLINE_MS' | 'callerSigningKey' | 'admission'>,
+) =>
+  createClients(
+    config.services,
+    config.GRPC_DEADLINE_MS,
+    createCallerSigner(config.callerSigningKey),
+    config.admission,
+  );
+
+/** The client with each of its calls run through one admission control of its own. */
+function admitted<C extends object>(client: C, limits: AdmissionLimits): C {
+  const gate = createAdmission(limits);
+  return new Proxy(client, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof value !== 'function' || prop === 'close') return value;
+      return (...args: unknown[]) =>
+        gate.run(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+    },
+  });
 }

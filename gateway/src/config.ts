@@ -57,6 +57,13 @@ export const gatewayEnv = {
   TRUSTED_PROXIES: trustedProxies,
   PUBLIC_URL: z.url().default('http://localhost:8080'),
   GRPC_DEADLINE_MS: z.coerce.number().int().min(50).max(60000).default(5000),
+  /**
+   * Admission control per service (docs/adr/026): calls at once, calls waiting for a slot, and how
+   * long one may wait before it is refused with 503 and Retry-After.
+   */
+  ADMISSION_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10000).default(8),
+  ADMISSION_MAX_WAITING: z.coerce.number().int().min(0).max(100000).default(64),
+  ADMISSION_MAX_WAIT_MS: z.coerce.number().int().min(0).max(60000).default(1000),
   FRONTEND_DIST: z.string().optional(),
   FRONTEND_DEV: z
     .enum(['0', '1', 'true', 'false'])
@@ -121,6 +128,12 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     callerSigningKey: callerSigningKey(c.NODE_ENV, c.CALLER_SIGNING_KEY),
     // Chosen once, here (docs/adr/024).
     storeEngine: chooseStoreEngine(c),
+    admission: {
+      maxInFlight: c.ADMISSION_MAX_IN_FLIGHT,
+      maxWaiting: c.ADMISSION_MAX_WAITING,
+      maxWaitMs: c.ADMISSION_MAX_WAIT_MS,
+      retryAfterSeconds: 1,
+    },
   };
 }
 

@@ -1,12 +1,6 @@
-import {
-  createCallerSigner,
-  createLogger,
-  exitOnConfigError,
-  initTracing,
-  shutdownTracing,
-} from '@qm/platform';
+import { createLogger, exitOnConfigError, initTracing, shutdownTracing } from '@qm/platform';
 import { createApp } from './app';
-import { createClients } from './clients';
+import { clientsFromConfig } from './clients';
 import { parseGatewayConfig } from './config';
 import { mongoHitCounter } from './http/rate-limit-store';
 import { createLiveHub } from './live/hub';
@@ -19,11 +13,7 @@ if (initTracing({ serviceName: 'gateway', env: config }))
     { otlp: config.OTEL_EXPORTER_OTLP_ENDPOINT, zipkin: config.OTEL_EXPORTER_ZIPKIN_ENDPOINT },
     'tracing on',
   );
-const { clients, close } = createClients(
-  config.services,
-  config.GRPC_DEADLINE_MS,
-  createCallerSigner(config.callerSigningKey),
-);
+const { clients, close } = clientsFromConfig(config);
 
 async function main() {
   // Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.

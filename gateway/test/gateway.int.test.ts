@@ -234,6 +234,38 @@ describe('gateway → gRPC (real servers on loopback)', () => {
   });
 });
 
+describe('gateway admission control (docs/adr/026)', () => {
+  it('refuses a call past the limit at once with 503 and Retry-After, without sending it', async () => {
+    const catalog = await fakeCatalog(() => 300);
+    const gw = await startGateway(
+      {
+        CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`,
+        ADMISSION_MAX_IN_FLIGHT: '1',
+        ADMISSION_MAX_WAITING: '0',
+      },
+      headerSessions({ army }),
+    );
+    try {
+      const get = () => fetch(`${gw.url}/api/products`, { headers: { 'x-test-user': 'army' } });
+      const first = get();
+      await new Promise((r) => setTimeout(r, 50));
+      const started = Date.now();
+      const refused = await get();
+      expect(Date.now() - started).toBeLessThan(250);
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(await json(refused)).toEqual({ message: 'The service is busy. Please try again in a moment.' });
+      expect((await first).status).toBe(200);
+      expect(catalog.seen).toHaveLength(1);
+      // Its slot is free again.
+      expect((await get()).status).toBe(200);
+    } finally {
+      await gw.stop();
+      await catalog.grpc.close();
+    }
+  });
+});
+
 describe('gateway with a service that is down', () => {
   let gw: Awaited<ReturnType<typeof startGateway>>;
   beforeAll(async () => {

@@ -17,7 +17,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 const IN_PROGRESS = [ORDER_MESSAGES.idempotencyInProgress, WALLET_MESSAGES.idempotencyInProgress];
 
-/** As load/chaos.js classifies: 5xx, no answer and "still being processed" are still unknown. */
+/**
+ * As load/chaos.js classifies: 5xx, no answer and "still being processed" are still unknown. A 503
+ * with Retry-After (shed, never sent) is definite for the call that got it in load/chaos.js, but a
+ * retry shed here says nothing of the first call, so it stays unknown and is retried.
+ */
 export function outcomeOf(status: number, body: string): Outcome {
   if (status >= 200 && status < 300) return 'ok';
   if (status === 0 || status >= 500) return 'unknown';

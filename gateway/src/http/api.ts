@@ -143,7 +143,9 @@ function errorAnswers(spec: {
   for (const mw of spec.before ?? []) Object.assign(answers, mw.answers);
   Object.assign(answers, spec.errors);
   // Any request may carry a session, whose check can reach the identity service.
-  answers[503] = 'A service behind the gateway is unavailable';
+  answers[503] =
+    'A service behind the gateway is unavailable; or busy, and then Retry-After says when the same ' +
+    'request (with the same Idempotency-Key) may be sent again: it was not sent on (docs/adr/026)';
   answers[504] = 'A service behind the gateway took too long';
   return answers;
 }

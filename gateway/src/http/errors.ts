@@ -7,6 +7,8 @@ export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Sent as Retry-After: when the same request may be sent again (a 503 of admission control). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -49,10 +51,14 @@ export function errorResponse(err: unknown): { status: number; message: string }
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const { status, message } = errorResponse(err);
-    if (status >= 500) log.error({ err, path: req.path }, 'request failed');
+    const shed = err instanceof HttpError && err.retryAfterSeconds !== undefined;
+    // A shed call is the design working (docs/adr/026); the metrics count its 503s.
+    if (shed) log.debug({ path: req.path }, 'shed at the admission limit');
+    else if (status >= 500) log.error({ err, path: req.path }, 'request failed');
     else if (isServiceError(err) && err.code === GrpcStatus.UNAVAILABLE)
       log.warn({ path: req.path }, 'downstream down');
     if (res.headersSent) return;
+    if (shed) res.set('Retry-After', String(err.retryAfterSeconds));
     res.status(status).json({ message });
   };
 }

@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { type Caller, createCallerSigner } from '@qm/platform';
+import type { Caller } from '@qm/platform';
 import { createApp } from '@qm/gateway/src/app';
-import { type Clients, createClients } from '@qm/gateway/src/clients';
-import { parseGatewayConfig } from '@qm/gateway/src/config';
+import { type Clients, clientsFromConfig } from '@qm/gateway/src/clients';
+import { type GatewayConfig, parseGatewayConfig } from '@qm/gateway/src/config';
 import type { HitCounter } from '@qm/gateway/src/http/rate-limit-store';
 import type { SessionResolver } from '@qm/gateway/src/http/session';
 import type { LiveHub } from '@qm/gateway/src/live/hub';
@@ -15,8 +15,6 @@ export const log = testLog('gateway-test');
 export const headerSessions = (callers: Record<string, Caller>): SessionResolver => ({
   resolve: async (req) => callers[req.get('x-test-user') ?? ''],
 });
-
-type GatewayConfig = ReturnType<typeof parseGatewayConfig>;
 
 /**
  * The real gateway app in-process on a free port, with `env` as its environment and `sessions`
@@ -30,11 +28,7 @@ export async function startGateway<R extends SessionResolver>(
   extra: { live?: LiveHub; rateLimits?: HitCounter } = {},
 ) {
   const config = parseGatewayConfig({ LOG_LEVEL: 'silent', ...env });
-  const { clients, close } = createClients(
-    config.services,
-    config.GRPC_DEADLINE_MS,
-    createCallerSigner(config.callerSigningKey),
-  );
+  const { clients, close } = clientsFromConfig(config);
   const resolver = typeof sessions === 'function' ? sessions({ config, clients }) : sessions;
   const { app, metrics } = createApp({
     config,

@@ -1,0 +1,42 @@
+// The unit of issue 32's budgets: one bare-update equivalent (BUE), the CPU that one
+// `findOneAndUpdate({ _id }, { $inc })` from a Node client costs the whole path (this process, the
+// document engine, and PostgreSQL under FerretDB), measured in the same run as the operation it
+// prices, so that "a transfer costs N BUE" holds on any machine. Loopback only.
+import { MongoClient } from 'mongodb';
+import { cpuByComponent, perOperation } from './process-cpu.mjs';
+
+const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017';
+if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(MONGO_URL)) throw new Error('loopback only');
+
+/** CPU ms of one bare update, over `n` sequential ones on 50 documents of a scratch database. */
+export async function bareUpdateCpuMs(n = 2000) {
+  const client = await MongoClient.connect(MONGO_URL);
+  const db = client.db(`qm_bue_${Date.now().toString(36)}`);
+  try {
+    const docs = db.collection('counters');
+    const update = (i) => docs.findOneAndUpdate({ _id: `c${i % 50}` }, { $inc: { n: 1 } }, { upsert: true });
+    for (let i = 0; i < 200; i++) await update(i); // connections, documents, plans
+    const before = cpuByComponent();
+    const self = process.cpuUsage();
+    for (let i = 0; i < n; i++) await update(i);
+    const own = process.cpuUsage(self);
+    const { per } = perOperation(before, cpuByComponent(), n);
+    // The engine's processes only: the services' background work meanwhile is not the update's.
+    const engine = { ferretdb: per.ferretdb ?? 0, postgres: per.postgres ?? 0 };
+    const own_ = (own.user + own.system) / 1000 / n;
+    return { ms: own_ + engine.ferretdb + engine.postgres, per: { client: +own_.toFixed(3), ...engine } };
+  } finally {
+    await db.dropDatabase();
+    await client.close();
+  }
+}
+
+/** "N BUE (budget B)" and whether it is within. */
+export function inBue(label, cpuMs, bue, budget) {
+  const n = cpuMs / bue;
+  const ok = n <= budget;
+  console.log(
+    `${label}: ${cpuMs.toFixed(1)} ms of CPU = ${n.toFixed(1)} BUE (budget ${budget}) ${ok ? 'met' : 'MISSED'}`,
+  );
+  return ok;
+}
