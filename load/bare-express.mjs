@@ -1,6 +1,7 @@
-// The baselines of `make bench`, in their own process: a bare Express handler answering a small JSON
-// body, and a bare Express handler reading the same user document the gateway path reads, straight
-// from the database with the driver (no gateway, no gRPC, no service).
+// The baselines of `make bench` and of the k6 runs' ratios, in their own process: a bare Express
+// handler answering a small JSON body, a bare Express handler reading the same user document the
+// gateway path reads, straight from the database with the driver (no gateway, no gRPC, no service),
+// and a bare update.
 import express from 'express';
 import { MongoClient } from 'mongodb';
 
@@ -19,6 +20,18 @@ app.get('/bare-db/users/:id', async (req, res) => {
   const user = await users.findOne({ id }, { projection: CARD_FIELDS });
   if (!user) return res.status(404).json({ message: 'User not found' });
   res.json(user);
+});
+
+// The bare-update probe of the k6 runs (load/k6-ratios.mjs): one findOneAndUpdate({ _id }, { $inc })
+// per request, the unit their latency budgets are ratios of (load/lib/bue.mjs prices CPU in it).
+const probes = mongo.db('qm_probe').collection('counters');
+app.post('/bare-db/update', async (_req, res) => {
+  const doc = await probes.findOneAndUpdate(
+    { _id: `probe:${Math.floor(Math.random() * 50)}` },
+    { $inc: { n: 1 } },
+    { upsert: true, returnDocument: 'after' },
+  );
+  res.json({ n: doc?.n ?? 0 });
 });
 
 await mongo.connect();

@@ -28,6 +28,21 @@ export function step(call, status, what) {
   return must(res, status, what);
 }
 
+/**
+ * As a real client does with the gateway's admission control (docs/adr/026): a 503 with
+ * Retry-After was never sent on, so the same request (same Idempotency-Key) goes again after it,
+ * at most 5 times. Each shed attempt is its own sample (a fast 503, `expected_response:false`), so
+ * the endpoints' latencies are taken over the requests that were served.
+ */
+export function honouringRetryAfter(send) {
+  let res = send();
+  for (let attempt = 1; attempt <= 5 && res.status === 503 && res.headers['Retry-After']; attempt++) {
+    sleep(Number(res.headers['Retry-After']) * (0.5 + Math.random()));
+    res = send();
+  }
+  return res;
+}
+
 /** The mails maildev at `url` holds for one address: the ids there now, and a code that arrives later. */
 export function mailbox(url) {
   const mailsTo = (address) =>
@@ -61,11 +76,11 @@ export function client(base) {
     if (key) headers['idempotency-key'] = key;
     const params = { headers, tags: { endpoint } };
     if (expect) params.responseCallback = http.expectedStatuses(...expect);
-    return http.post(`${base}${path}`, JSON.stringify(body), params);
+    return honouringRetryAfter(() => http.post(`${base}${path}`, JSON.stringify(body), params));
   }
 
   function get(path, cookie, endpoint) {
-    return http.get(`${base}${path}`, { headers: { cookie }, tags: { endpoint } });
+    return honouringRetryAfter(() => http.get(`${base}${path}`, { headers: { cookie }, tags: { endpoint } }));
   }
 
   /** Signs in and answers the session cookie as a Cookie header (the jar is cleared for the next). */

@@ -1,0 +1,78 @@
+// A k6 run judged by ratios (issue 32): the script runs with the bare-update probe beside it
+// (load/lib/k6-probe.js, served by load/bare-express.mjs at the same concurrency), and each budget
+// is "this endpoint's p95 ≤ R × the probe's p95" in the same run, so it holds on any machine, busy
+// or not. Prints every endpoint's p50/p95 beside the probe's, and how many answers were 503s shed
+// by the gateway's admission control (docs/adr/026, retried by the client as Retry-After says).
+// Exits non-zero when k6 failed (its checks) or a ratio is missed.
+//
+//   node load/k6-ratios.mjs load/wallet.js transfer=5 transactions=3
+//   node load/k6-ratios.mjs load/purchase.js purchase=12.5
+import { spawn, fork } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const [script, ...budgetArgs] = process.argv.slice(2);
+if (!script || budgetArgs.some((b) => !/^[\w-]+=\d+(\.\d+)?$/.test(b))) {
+  console.error('usage: node load/k6-ratios.mjs <k6 script> <endpoint>=<max ratio to the probe> …');
+  process.exit(2);
+}
+const budgets = Object.fromEntries(budgetArgs.map((b) => b.split('=')).map(([k, v]) => [k, Number(v)]));
+
+const bare = fork(path.join(here, 'bare-express.mjs'), { stdio: 'inherit' });
+const port = await new Promise((resolve) => bare.once('message', (m) => resolve(m.port)));
+const dir = path.join(here, 'results');
+mkdirSync(dir, { recursive: true });
+const summaryFile = path.join(dir, `${path.basename(script, '.js')}-${Date.now()}.json`);
+let code;
+try {
+  code = await new Promise((resolve) => {
+    const k6 = spawn(
+      path.join(here, '..', '.tools', 'bin', 'k6'),
+      ['run', `--summary-export=${summaryFile}`, script],
+      { stdio: 'inherit', env: { ...process.env, PROBE_URL: `http://127.0.0.1:${port}/bare-db/update` } },
+    );
+    k6.on('exit', (c) => resolve(c ?? 1));
+  });
+} finally {
+  bare.kill('SIGTERM');
+}
+
+const { metrics } = JSON.parse(readFileSync(summaryFile, 'utf8'));
+const trend = (endpoint) =>
+  metrics[`http_req_duration{endpoint:${endpoint},expected_response:true}`] ??
+  metrics[`http_req_duration{endpoint:${endpoint}}`];
+const probe = trend('probe');
+if (!probe) throw new Error('the run reported no probe latency: does the script spread probeOptions?');
+const shed = (endpoint) => metrics[`http_reqs{endpoint:${endpoint},status:503}`]?.count ?? 'n/a';
+
+const rows = [];
+const missed = [];
+for (const [endpoint, max] of Object.entries(budgets)) {
+  const t = trend(endpoint);
+  if (!t) {
+    missed.push(`${endpoint}: no latency reported`);
+    continue;
+  }
+  const ratio = t['p(95)'] / probe['p(95)'];
+  if (!(ratio <= max)) missed.push(`${endpoint}: p95 ${ratio.toFixed(1)} × the probe's (budget ${max})`);
+  rows.push({
+    endpoint,
+    'p50 ms': +t.med.toFixed(1),
+    'p95 ms': +t['p(95)'].toFixed(1),
+    'p95 ÷ probe p95': +ratio.toFixed(1),
+    budget: max,
+    '503 shed': shed(endpoint),
+  });
+}
+rows.push({
+  endpoint: 'probe (bare update)',
+  'p50 ms': +probe.med.toFixed(1),
+  'p95 ms': +probe['p(95)'].toFixed(1),
+});
+console.table(rows);
+console.log(`summary: ${path.relative(process.cwd(), summaryFile)}`);
+for (const m of missed) console.error(`budget missed: ${m}`);
+if (code !== 0) console.error(`k6 exited with ${code}`);
+process.exit(code || (missed.length ? 1 : 0));
