@@ -81,17 +81,38 @@ function runtimeDependencies(pkg, workspaces) {
   return allowed;
 }
 
-/** esbuild plugin: bundle relative imports and @qm/* workspace packages; keep the rest external. */
-const externalizeThirdParty = {
-  name: 'externalize-third-party',
-  setup(build) {
-    build.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.kind === 'entry-point' || path.isAbsolute(args.path)) return undefined;
-      if (args.path.startsWith(WORKSPACE_SCOPE)) return undefined; // bundled from source
-      return { path: args.path, external: true };
-    });
-  },
-};
+/** The node_modules folder Node would find package `name` in, looking up from `dir` (null: none). */
+function packageHome(dir, name) {
+  for (let d = dir; d.startsWith(ROOT); d = path.dirname(d)) {
+    if (existsSync(path.join(d, 'node_modules', name))) return path.join(d, 'node_modules');
+    if (d === ROOT) break;
+  }
+  return null;
+}
+
+/**
+ * esbuild plugin: bundle relative imports and @qm/* workspace packages; keep third-party packages
+ * external, to be installed beside the bundle, where `<target>/dist/main.js` finds them in the
+ * target's or the root's node_modules. A package the importing source finds somewhere else (a
+ * workspace package's own nested copy, npm's answer to a version conflict: @qm/platform's
+ * OpenTelemetry and nodemailer) would be missed or be another version from dist/, so it is bundled.
+ */
+function externalizeThirdParty(distDir) {
+  return {
+    name: 'externalize-third-party',
+    setup(build) {
+      build.onResolve({ filter: /^[^./#]/ }, (args) => {
+        if (args.kind === 'entry-point' || path.isAbsolute(args.path)) return undefined;
+        if (args.path.startsWith(WORKSPACE_SCOPE)) return undefined; // bundled from source
+        const name = packageName(args.path);
+        if (builtins.has(args.path) || builtins.has(name)) return { path: args.path, external: true };
+        const seen = packageHome(args.resolveDir, name);
+        if (seen && seen !== packageHome(distDir, name)) return undefined;
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
 
 export async function bundle(target, { strict = false, quiet = false } = {}) {
   const dir = targetDir(target);
@@ -116,7 +137,7 @@ export async function bundle(target, { strict = false, quiet = false } = {}) {
     metafile: true,
     logLevel: 'warning',
     absWorkingDir: ROOT,
-    plugins: [externalizeThirdParty],
+    plugins: [externalizeThirdParty(path.dirname(outfile))],
   });
 
   const pkg = readJson(pkgFile);

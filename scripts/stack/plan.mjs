@@ -1,5 +1,6 @@
 // What the local stack consists of: commands, environment, ports and health checks of every process.
 // Ports and variables follow docs/CONVENTIONS.md; the services and their ports come from @qm/roster.
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -277,18 +278,12 @@ function grpcAddresses(services, replicas) {
   );
 }
 
-function serviceSpec(
-  { root, base, bin, tsx, replicas },
-  { name: service, grpcPort, database },
-  k,
-  addresses,
-) {
+function serviceSpec({ root, base, run, replicas }, { name: service, grpcPort, database }, k, addresses) {
   const name = replicaName(service, k);
   const port = replicaPort(grpcPort, k);
   return {
     name,
-    command: bin('tsx'),
-    args: tsx(`services/${service}/src/main.ts`),
+    ...run(`services/${service}`),
     env: {
       ...base,
       ...commonEnv(),
@@ -347,12 +342,11 @@ function serviceTier(ctx) {
 /** The gateway's replica k: the first on 8080 and 9464, the k-th on 8080 + 10·(k−1) and 9464 + k − 1. */
 export const gatewayPorts = (k) => ({ port: 8080 + 10 * (k - 1), metricsPort: 9464 + k - 1 });
 
-function gatewaySpec({ root, base, bin, tsx, prod, built, replicas }, k) {
+function gatewaySpec({ root, base, run, prod, built, replicas }, k) {
   const { port, metricsPort } = gatewayPorts(k);
   return {
     name: replicaName('gateway', k),
-    command: bin('tsx'),
-    args: tsx('gateway/src/main.ts'),
+    ...run('gateway'),
     env: {
       ...base,
       ...commonEnv(),
@@ -422,6 +416,7 @@ export function planStack({
   log,
 }) {
   const tools = path.join(root, '.tools');
+  const bin = (name) => path.join(root, 'node_modules/.bin', name);
   const ctx = {
     root,
     dataDir,
@@ -430,7 +425,7 @@ export function planStack({
     log,
     tools,
     kcHome: path.join(tools, `keycloak-${KEYCLOAK_VERSION}`),
-    bin: (name) => path.join(root, 'node_modules/.bin', name),
+    bin,
     base: {
       ...process.env,
       NODE_ENV: prod ? 'production' : 'development',
@@ -438,7 +433,9 @@ export function planStack({
       // own: set OTEL_EXPORTER_OTLP_ENDPOINT in the shell instead, or as well).
       ...(traces ? { OTEL_EXPORTER_ZIPKIN_ENDPOINT: ZIPKIN_SPANS_URL } : {}),
     },
-    tsx: (file) => (prod ? [file] : ['watch', '--clear-screen=false', file]),
+    run: prod
+      ? bundled(root)
+      : (dir) => ({ command: bin('tsx'), args: ['watch', '--clear-screen=false', `${dir}/src/main.ts`] }),
     replicas,
     built: [],
   };
@@ -459,4 +456,24 @@ export function planStack({
     if (tier.length) tiers.push(tier);
   }
   return tiers;
+}
+
+/**
+ * --prod runs what the images run (Dockerfile): each deployable bundled by scripts/bundle.mjs into
+ * <dir>/dist/main.js, started by node with source maps, so production mode measures and tests the
+ * chart's code, not tsx's. The bundles are made once, when the first process is planned.
+ */
+function bundled(root) {
+  let done = false;
+  return (dir) => {
+    if (!done) {
+      const res = spawnSync(process.execPath, [path.join(root, 'scripts/bundle.mjs'), 'all'], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+      if (res.status !== 0) throw new Error(`bundling for --prod failed:\n${res.stderr || res.stdout}`);
+      done = true;
+    }
+    return { command: process.execPath, args: ['--enable-source-maps', `${dir}/dist/main.js`] };
+  };
 }
