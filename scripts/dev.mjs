@@ -28,7 +28,8 @@ const HELP = `Usage: node scripts/dev.mjs [options]
   --replicas <n>     processes of each service and of the gateway (default REPLICAS or 1): the k-th
                      gateway listens on 8080 + 10(k-1), the k-th replica of a service on its port + 100(k-1)
   --no-frontends     no frontend dev servers
-  --prod             no watch mode; the gateway serves frontends/<name>/dist (used by e2e tests)
+  --prod             as the images run: each service and the gateway bundled (dist/main.js), no watch
+                     mode, the gateway serving frontends/<name>/dist (used by e2e and chaos tests)
   --traces           also the Zipkin trace viewer (http://localhost:9411/zipkin/), every process
                      exporting its spans to it (make dev TRACES=1; docs/adr/016)
   --data-dir <dir>   where data and logs live (default .data; tests use .data/test)
