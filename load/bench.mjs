@@ -87,7 +87,8 @@ try {
   );
   const [bareExpress, bareDatabase, gatewayRead] = results;
   const ratio = bareExpress.requestsPerSecond / gatewayRead.requestsPerSecond;
-  // Issue 12 §5: the gateway path reaches ≥ 70 % of the bare database read, p95 ≤ 20 ms.
+  // Issue 32 (a ratio of the same run, as issue 12 §5's 70 % and 20 ms were not met on two cores):
+  // the gateway path reaches ≥ 50 % of the bare database read.
   const ofBareDatabase = gatewayRead.requestsPerSecond / bareDatabase.requestsPerSecond;
   console.table(results.map(({ url: _u, cpuMsPerRequest: _c, ...r }) => r));
   for (const { title, cpuMsPerRequest: cpu } of results)
@@ -95,7 +96,7 @@ try {
   console.log(`ratio bare Express / gateway→gRPC→database requests per second: ${ratio.toFixed(2)}`);
   console.log(
     `gateway→gRPC→database reaches ${(ofBareDatabase * 100).toFixed(0)} % of the bare database read ` +
-      `(budget ≥ 70 %), p95 ${gatewayRead.p95ms} ms (budget ≤ 20 ms)`,
+      `(budget ≥ 50 %: ${ofBareDatabase >= 0.5 ? 'met' : 'MISSED'}), p95 ${gatewayRead.p95ms} ms`,
   );
   const dir = path.join(here, 'results');
   mkdirSync(dir, { recursive: true });
