@@ -13,21 +13,12 @@ const OWNERS = 50; // feed counters: one per owner, so calls spread over rows as
 const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
 
 async function measure(label: string, take: (i: number) => Promise<number>) {
-  const { cpuByComponent, perOperation } = await import('./lib/process-cpu.mjs');
-  for (let i = 0; i < 100; i++) await take(i); // warm: connections, prepared statements
-  const before = cpuByComponent();
-  const self = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < N; i++) await take(i);
-  const ms = performance.now() - t0;
-  const own = process.cpuUsage(self);
-  const { per } = perOperation(before, cpuByComponent(), N);
-  const client = (own.user + own.system) / 1000 / N;
-  const db = (per.ferretdb ?? 0) + (per.postgres ?? 0);
+  const { engineCpuPerCall } = await import('./lib/process-cpu.mjs');
+  const cpu = await engineCpuPerCall(N, take);
   console.log(
-    `${label}: ${(ms / N).toFixed(3)} ms a call; CPU a call: client ${client.toFixed(3)} ms, ` +
-      `FerretDB ${(per.ferretdb ?? 0).toFixed(3)}, PostgreSQL ${(per.postgres ?? 0).toFixed(3)}, ` +
-      `total ${(client + db).toFixed(3)} ms`,
+    `${label}: ${cpu.wallMs.toFixed(3)} ms a call; CPU a call: client ${cpu.client.toFixed(3)} ms, ` +
+      `FerretDB ${cpu.ferretdb.toFixed(3)}, PostgreSQL ${cpu.postgres.toFixed(3)}, ` +
+      `total ${cpu.total.toFixed(3)} ms`,
   );
 }
 

@@ -3,7 +3,7 @@
 // document engine, and PostgreSQL under FerretDB), measured in the same run as the operation it
 // prices, so that "a transfer costs N BUE" holds on any machine. Loopback only.
 import { MongoClient } from 'mongodb';
-import { cpuByComponent, perOperation } from './process-cpu.mjs';
+import { engineCpuPerCall } from './process-cpu.mjs';
 
 const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017';
 if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(MONGO_URL)) throw new Error('loopback only');
@@ -15,16 +15,13 @@ export async function bareUpdateCpuMs(n = 2000) {
   try {
     const docs = db.collection('counters');
     const update = (i) => docs.findOneAndUpdate({ _id: `c${i % 50}` }, { $inc: { n: 1 } }, { upsert: true });
-    for (let i = 0; i < 200; i++) await update(i); // connections, documents, plans
-    const before = cpuByComponent();
-    const self = process.cpuUsage();
-    for (let i = 0; i < n; i++) await update(i);
-    const own = process.cpuUsage(self);
-    const { per } = perOperation(before, cpuByComponent(), n);
-    // The engine's processes only: the services' background work meanwhile is not the update's.
-    const engine = { ferretdb: per.ferretdb ?? 0, postgres: per.postgres ?? 0 };
-    const own_ = (own.user + own.system) / 1000 / n;
-    return { ms: own_ + engine.ferretdb + engine.postgres, per: { client: +own_.toFixed(3), ...engine } };
+    const cpu = await engineCpuPerCall(n, update, 200);
+    const per = {
+      client: +cpu.client.toFixed(3),
+      ferretdb: +cpu.ferretdb.toFixed(3),
+      postgres: +cpu.postgres.toFixed(3),
+    };
+    return { ms: cpu.total, per };
   } finally {
     await db.dropDatabase();
     await client.close();

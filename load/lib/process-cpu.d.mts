@@ -6,3 +6,8 @@ export function perOperation(
   n: number,
 ): { per: Record<string, number>; total: number };
 export function latencySummary(latencies: number[]): string;
+export function engineCpuPerCall(
+  n: number,
+  take: (i: number) => Promise<unknown>,
+  warm?: number,
+): Promise<{ wallMs: number; client: number; ferretdb: number; postgres: number; total: number }>;

@@ -1,6 +1,6 @@
 // CPU time of the local stack's processes, read from /proc (Linux): what an operation costs apart
 // from queueing, which holds on a busy machine better than latencies do. load/purchase-cost.mjs,
-// load/chat-cost.mjs and load/bench.mjs use it.
+// load/chat-cost.mjs, load/bench.mjs, load/lib/bue.mjs and load/sequence-cost.ts use it.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
@@ -38,6 +38,26 @@ export function perOperation(before, after, n) {
       .map(([k, ms]) => [k, Number(ms.toFixed(2))]),
   );
   return { per, total: Object.values(per).reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * CPU ms per call of `take(i)` over `n` sequential calls, after `warm` calls (connections, plans):
+ * this process's (the client's) and the database engine's (FerretDB, PostgreSQL); the services'
+ * background work meanwhile is not the call's. `wallMs`: elapsed time per call.
+ */
+export async function engineCpuPerCall(n, take, warm = 100) {
+  for (let i = 0; i < warm; i++) await take(i);
+  const before = cpuByComponent();
+  const self = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) await take(i);
+  const wallMs = (performance.now() - t0) / n;
+  const own = process.cpuUsage(self);
+  const { per } = perOperation(before, cpuByComponent(), n);
+  const client = (own.user + own.system) / 1000 / n;
+  const ferretdb = per.ferretdb ?? 0;
+  const postgres = per.postgres ?? 0;
+  return { wallMs, client, ferretdb, postgres, total: client + ferretdb + postgres };
 }
 
 /** "p50 …, p90 …, p95 …, min …" of latencies in ms. */
