@@ -1,3 +1,4 @@
+import type { assistantV1 } from '@qm/contracts/grpc';
 import { CHAT_LIMITS, CHAT_MESSAGES } from '@qm/contracts/rest';
 import { type Caller, GrpcStatus, isServiceError, type Logger, notFound, signedInCaller } from '@qm/platform';
 import type { DescriptionModel } from '../adapters/openai';
@@ -46,15 +47,8 @@ export interface Chat {
    */
   send(
     caller: Caller | undefined,
-    req: { message: string; sessionId: number },
-  ): Promise<{
-    response: string;
-    sessionId: number;
-    messageId: number;
-    userMessageId: number;
-    intent: string;
-    actionTaken: string;
-  }>;
+    req: assistantV1.SendChatMessageRequest,
+  ): Promise<assistantV1.SendChatMessageResponse>;
   /** The caller's active session and its latest messages (session 0 and none without one). */
   history(
     caller: Caller | undefined,
@@ -128,7 +122,7 @@ export function createChat(d: ChatDeps): Chat {
     );
 
   return {
-    async send(caller: Caller | undefined, req: { message: string; sessionId: number }) {
+    async send(caller: Caller | undefined, req: assistantV1.SendChatMessageRequest) {
       const who = signedInCaller(caller);
       const question = validQuestion(req.message);
       const session = await sessionFor(who.userId, req.sessionId);
