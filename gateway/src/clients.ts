@@ -38,15 +38,15 @@ export type Clients = { [K in Defined]: PromiseClient<(typeof DEFINITIONS)[K]> }
 
 /**
  * One long-lived client per configured service, each signing the session's user for the service
- * it calls (docs/adr/021), each call admitted by that service's admission control when limits are
- * given (docs/adr/026). A service with no address configured answers every call with UNAVAILABLE,
- * which the gateway turns into a 503 rather than a crash.
+ * it calls (docs/adr/021), each call admitted by that service's admission control (docs/adr/026).
+ * A service with no address configured answers every call with UNAVAILABLE, which the gateway
+ * turns into a 503 rather than a crash.
  */
-export function createClients(
+function createClients(
   addresses: Partial<Record<ServiceName, string>>,
   deadlineMs: number,
   signer: CallerSigner,
-  admission?: AdmissionLimits,
+  admission: AdmissionLimits,
 ) {
   const made: Partial<Record<Defined, { close(): void }>> = {};
   const clients = {} as Clients;
@@ -57,7 +57,7 @@ export function createClients(
         defaultDeadlineMs: deadlineMs,
         signer,
       });
-      (clients as Record<string, unknown>)[name] = admission ? admitted(made[name], admission) : made[name];
+      (clients as Record<string, unknown>)[name] = admitted(made[name], admission);
     } else {
       (clients as Record<string, unknown>)[name] = new Proxy(
         {},
