@@ -373,6 +373,16 @@ async function main() {
   }
 }
 
+/**
+ * The summary is what survives a truncated log, so a failure carries its reason: the first two
+ * lines (what failed) and the last six non-blank ones (for a stack, the end of the process's log).
+ */
+function gist(why) {
+  const lines = why.split('\n').filter((l) => l.trim() && !l.startsWith('====='));
+  const shown = lines.length > 8 ? [...lines.slice(0, 2), '…', ...lines.slice(-6)] : lines;
+  return shown.join(' | ').slice(0, 1500);
+}
+
 function summary() {
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);
@@ -380,8 +390,7 @@ function summary() {
   for (const r of results)
     console.log(
       `  ${r.failed ? '\x1b[31mFAIL\x1b[0m' : 'ok  '} ${r.step} (${r.passed} passed, ${r.failed} failed)` +
-        // The summary is what survives a truncated log, so a failure carries the first lines of why.
-        (r.failed && r.why ? `: ${r.why.split('\n').slice(0, 3).join(' | ').slice(0, 400)}` : ''),
+        (r.failed && r.why ? `: ${gist(r.why)}` : ''),
     );
   console.log(`took ${Math.round((Date.now() - t0) / 1000)} s`);
   console.log(`total: ${passed} passed, ${failed} failed`);
