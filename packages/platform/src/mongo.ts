@@ -39,3 +39,13 @@ export async function connectMongo(
 export function isDuplicateKeyError(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 11000;
 }
+
+/** A bulk insert (ordered: false) that failed only on unique keys already taken (each write error a duplicate). */
+export function onlyDuplicateKeyErrors(err: unknown): boolean {
+  const writeErrors = (err as { writeErrors?: unknown } | null)?.writeErrors;
+  if (Array.isArray(writeErrors) && writeErrors.length)
+    return writeErrors.every(
+      (e: { code?: unknown; err?: { code?: unknown } }) => (e.code ?? e.err?.code) === 11000,
+    );
+  return isDuplicateKeyError(err);
+}

@@ -178,6 +178,42 @@ describe('single-phase transfers', () => {
     expect([ra!.balance, ra!.available, ra!.held, rb!.balance]).toEqual([35_00, 35_00, 0, 0]);
   });
 
+  it("writes each user's line of a P2P transfer once, already ended: one insert, no update (ADR 027)", async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const inserts = jest.spyOn(history.model, 'insertMany');
+    const creates = jest.spyOn(history.model, 'create');
+    const updates = jest.spyOn(history.model, 'updateOne');
+    try {
+      await ledger.transfer(move(`p2p:${a.id}:once`, a.account, b.account, 3_00));
+      await ledger.transfer(move(`p2p:${a.id}:short`, a.account, b.account, 8_00));
+      expect([inserts.mock.calls.length, creates.mock.calls.length, updates.mock.calls.length]).toEqual([
+        2, 0, 0,
+      ]);
+    } finally {
+      for (const spy of [inserts, creates, updates]) spy.mockRestore();
+    }
+    const lines = await Promise.all(
+      ['once:out', 'once:in', 'short:out', 'short:in'].map((k) => history.byKey(`p2p:${a.id}:${k}`)),
+    );
+    expect(lines.map((l) => l!.status)).toEqual(['completed', 'completed', 'failed', 'failed']);
+    expect(new Set(lines.map((l) => l!.id)).size).toBe(4);
+  });
+
+  it('ends a P2P line that an earlier build left pending, keeping its number', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const req = move(`p2p:${a.id}:upgrade`, a.account, b.account, 1_00);
+    const opened = await history.open({ ...req.history[0]!, transferId: 'earlier' }, new Date());
+    expect(opened.status).toBe('pending');
+    expect((await ledger.transfer(req)).state).toBe('posted');
+    const [out, into] = await Promise.all([history.byKey(`${req.key}:out`), history.byKey(`${req.key}:in`)]);
+    expect(out).toMatchObject({ status: 'completed', id: opened.id });
+    expect(into!.status).toBe('completed');
+  });
+
   it('refuses the same key for a different movement', async () => {
     const a = await newUser();
     const b = await newUser();
@@ -222,6 +258,18 @@ describe('single-phase transfers', () => {
       .collection('entries')
       .countDocuments({ transferId: { $in: posted.map((t) => t._id) } });
     expect(entries).toBe(posted.length * 2);
+    // Each of the 200 has its two lines once, ended as its transfer ended, retried or not.
+    const lines = await history.model
+      .find({ transferReference: { $in: requests.map((r) => r.key) } })
+      .lean()
+      .exec();
+    const stateOf = new Map(results.map((t) => [t.key, t.state]));
+    expect(lines).toHaveLength(400);
+    expect(
+      lines.filter(
+        (l) => l.status !== (stateOf.get(l.transferReference) === 'posted' ? 'completed' : 'failed'),
+      ),
+    ).toEqual([]);
   }, 120_000);
 });
 

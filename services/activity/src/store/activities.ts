@@ -1,5 +1,5 @@
 import type { ActivityCategoryName } from '@qm/contracts/rest';
-import { addFeeds, BUCKET_SIZE, type FeedPage, feedsOf, isDuplicateKeyError } from '@qm/platform';
+import { addFeeds, BUCKET_SIZE, type FeedPage, feedsOf, onlyDuplicateKeyErrors } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import { type ActivityRecord, searchTextOf } from '../domain/activity';
 
@@ -132,7 +132,7 @@ export function createActivityStore(conn: Connection): ActivityStore {
       try {
         await feeds.insertMany(records.map(toDoc), { ordered: false });
       } catch (err) {
-        if (!onlyDuplicates(err)) throw err;
+        if (!onlyDuplicateKeyErrors(err)) throw err;
       }
     },
     async page(
@@ -145,14 +145,4 @@ export function createActivityStore(conn: Connection): ActivityStore {
       return { items: out.items.map(fromDoc), total: out.total };
     },
   };
-}
-
-/** A bulk insert that failed only on `_id`s already stored (each write error a duplicate key). */
-function onlyDuplicates(err: unknown): boolean {
-  const writeErrors = (err as { writeErrors?: unknown } | null)?.writeErrors;
-  if (Array.isArray(writeErrors) && writeErrors.length)
-    return writeErrors.every(
-      (e: { code?: unknown; err?: { code?: unknown } }) => (e.code ?? e.err?.code) === 11000,
-    );
-  return isDuplicateKeyError(err);
 }

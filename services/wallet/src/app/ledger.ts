@@ -124,11 +124,27 @@ async function record(
   return { transfer, created };
 }
 
-/** The users' lines exist (pending) before money moves; writing them again changes nothing. */
+const historyIdsOf = (t: Transfer) => t.history.map((l) => l._id);
+const linesOf = (t: Transfer) => t.history.map((line) => ({ ...line, transferId: t._id }));
+
+/**
+ * Whether the users see the transfer's lines pending while it runs: a hold's, which can stay
+ * pending for long, and a top-up's (opened when its payment began). Any other movement ends within
+ * its request, so its lines are written once when it ends (docs/adr/027).
+ */
+const showsPending = (t: Transfer) => t.twoPhase || t.kind === 'topup';
+
+/** A pending-showing transfer's lines exist before money moves; writing them again changes nothing. */
 async function openHistory(history: HistoryStore, t: Transfer, isNew = false): Promise<void> {
-  const lines = t.history.map((line) => ({ ...line, transferId: t._id }));
-  if (isNew) await history.openNew(lines, t.createdAt);
-  else await Promise.all(lines.map((line) => history.open(line, t.createdAt)));
+  if (!showsPending(t)) return;
+  if (isNew) await history.openNew(linesOf(t), t.createdAt);
+  else await Promise.all(linesOf(t).map((line) => history.open(line, t.createdAt)));
+}
+
+/** The users' lines of a transfer that ended: their pending lines closed, or written now, ended. */
+async function endHistory(history: HistoryStore, t: Transfer, status: 'completed' | 'failed'): Promise<void> {
+  if (showsPending(t)) await history.close(historyIdsOf(t), status);
+  else await history.finish(linesOf(t), status, t.createdAt);
 }
 
 /**
@@ -149,8 +165,6 @@ async function refusal(accounts: AccountStore, t: Transfer): Promise<Transfer['f
 
 export function createLedger(d: LedgerDeps): Ledger {
   const { accounts, transfers, entries, history } = d;
-
-  const historyIds = (t: Transfer) => t.history.map((l) => l._id);
 
   async function start({ transfer, created }: { transfer: Transfer; created: boolean }) {
     // A transfer recorded just now has no lines yet, except a top-up's, opened when its payment began.
@@ -174,7 +188,7 @@ export function createLedger(d: LedgerDeps): Ledger {
     await Promise.all([
       accounts.credit(t.creditAccount, t._id, t.amount, at),
       entries.writePair(t, at),
-      history.close(historyIds(t), 'completed'),
+      endHistory(history, t, 'completed'),
     ]);
     // After the credit (a receipt makes the receiver's page read the balance), before `posted`.
     await announce(d, t);
@@ -188,12 +202,12 @@ export function createLedger(d: LedgerDeps): Ledger {
   /** Clears markers, compensates what a failed or released transfer left, closes the history. */
   async function settle(t: Transfer): Promise<Transfer> {
     if (t.state === 'posted') {
-      await history.close(historyIds(t), 'completed');
+      await endHistory(history, t, 'completed');
     } else {
       // A debit can have raced a failure in (it is refunded); a hold is released.
       await accounts.refundDebit(t.debitAccount, t._id, t.amount);
       await accounts.releaseHold(t.debitAccount, t._id, t.amount);
-      await history.close(historyIds(t), 'failed');
+      await endHistory(history, t, 'failed');
     }
     // The markers stay until the sweeper clears them well after settling (clearSettledMarkers): a
     // driver still holding an older copy of this transfer then finds its step applied, not undone.

@@ -5,6 +5,7 @@ import {
   feedsOf,
   isDuplicateKeyError,
   nextSequence,
+  onlyDuplicateKeyErrors,
   orderedPage,
   queryPage,
 } from '@qm/platform';
@@ -13,8 +14,9 @@ import { type Connection, type Model, Schema } from 'mongoose';
 /**
  * The users' transaction history (docs/product.md §3 transactions): one line per user side of a movement —
  * a top-up's credit, the sender's and the receiver's line of a transfer, a buyer's debit and a
- * seller's credit. A line is written (pending) before its transfer moves money and completed or
- * failed when the transfer ends; its string `_id` is chosen by the use case so a retry finds it.
+ * seller's credit. A hold's and a top-up's lines are written pending before money moves and
+ * completed or failed when the transfer ends; a movement that ends at once writes its lines once,
+ * ended (docs/adr/027). The string `_id` is chosen by the use case so a retry finds it.
  */
 export interface HistoryLine {
   _id: string;
@@ -87,6 +89,11 @@ export interface HistoryStore {
   annotate(id: string, fields: Pick<HistoryLine, 'providerPaymentId' | 'transferReference'>): Promise<void>;
   /** Ends pending lines; a line already ended keeps its status. */
   close(ids: string[], status: 'completed' | 'failed', patch?: Partial<HistoryLine>): Promise<void>;
+  /**
+   * Writes a movement's lines once, already ended, numbered together; lines someone wrote before
+   * (another driver of the same transfer, or pending) are ended instead, keeping their number.
+   */
+  finish(lines: NewHistoryLine[], status: 'completed' | 'failed', createdAt: Date): Promise<void>;
   /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
   ofUser(
     userId: number,
@@ -146,8 +153,25 @@ export function createHistoryStore(conn: Connection): HistoryStore {
     }
   }
 
+  async function close(
+    ids: string[],
+    status: 'completed' | 'failed',
+    patch: Partial<HistoryLine> = {},
+  ): Promise<void> {
+    const at = new Date();
+    // One update per line, by _id: the local engine serves no `$in` from an index, so `updateMany` over
+    // `{_id: {$in}, status: 'pending'}` read every pending line and, under that engine's
+    // locks (ADR 008), held the whole collection while it did.
+    await Promise.all(
+      ids.map((id) =>
+        Lines.updateOne({ _id: id, status: 'pending' }, { $set: { ...patch, status, updatedAt: at } }).exec(),
+      ),
+    );
+  }
+
   return {
     model: Lines,
+    close,
     byKey: (key: string) => Lines.findById(key).lean<HistoryLine>().exec(),
 
     async open(line: NewHistoryLine, at: Date): Promise<HistoryLine> {
@@ -170,23 +194,27 @@ export function createHistoryStore(conn: Connection): HistoryStore {
       await Lines.updateOne({ _id: id, status: 'pending' }, { $set: fields }).exec();
     },
 
-    async close(
-      ids: string[],
-      status: 'completed' | 'failed',
-      patch: Partial<HistoryLine> = {},
-    ): Promise<void> {
-      const at = new Date();
-      // One update per line, by _id: the local engine serves no `$in` from an index, so `updateMany` over
-      // `{_id: {$in}, status: 'pending'}` read every pending line and, under that engine's
-      // locks (ADR 008), held the whole collection while it did.
-      await Promise.all(
-        ids.map((id) =>
-          Lines.updateOne(
-            { _id: id, status: 'pending' },
-            { $set: { ...patch, status, updatedAt: at } },
-          ).exec(),
-        ),
-      );
+    async finish(lines: NewHistoryLine[], status: 'completed' | 'failed', createdAt: Date): Promise<void> {
+      if (lines.length === 0) return;
+      const last = await nextSequence(conn, 'transactions', lines.length);
+      const updatedAt = new Date();
+      const docs = lines.map((line, i) => ({
+        ...line,
+        id: last - lines.length + 1 + i,
+        status,
+        createdAt,
+        updatedAt,
+      }));
+      try {
+        await feeds.insertMany(docs, { ordered: false });
+      } catch (err) {
+        if (!onlyDuplicateKeyErrors(err)) throw err;
+        // Written before: ended by another driver (unchanged), or pending from before ADR 027 (ended now).
+        await close(
+          lines.map((l) => l._id),
+          status,
+        );
+      }
     },
 
     ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {
