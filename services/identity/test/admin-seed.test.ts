@@ -54,6 +54,21 @@ it("seeds again when another replica's role mapping collided with this one's", a
   expect(roleAsked).toBe(2);
 });
 
+it('seeds again after Keycloak failed a step with a 5xx (its database refusing a concurrent write)', async () => {
+  let assigned = 0;
+  let mapped = false;
+  const d = fakeDeps({
+    findByUsername: async () => ADMIN,
+    realmRoles: async () => (mapped ? ['Admin'] : []),
+    assignRealmRole: async () => {
+      if (++assigned === 1) throw new KeycloakError(500, 'unknown_error');
+      mapped = true;
+    },
+  });
+  await expect(ensureAdminWhenReachable(d, opts, noWait)).resolves.toBeUndefined();
+  expect(assigned).toBe(2);
+});
+
 it('does not retry what Keycloak refused', async () => {
   const d = fakeDeps({
     findByUsername: async () => {

@@ -7,10 +7,10 @@ import type { Deps } from './deps';
 const KEYCLOAK_WAIT_MS = 120_000;
 
 /**
- * ensureAdmin, again while Keycloak is unreachable or slow, up to KEYCLOAK_WAIT_MS, or when another
- * replica's seeding collided with it: a replica that starts beside a busy Keycloak or a twin waits
- * instead of exiting (Kubernetes would restart it; the local stack and the chaos run do not restart a
- * process that never became healthy).
+ * ensureAdmin, again while Keycloak is unreachable, slow or failing (a 5xx), up to KEYCLOAK_WAIT_MS,
+ * or when another replica's seeding collided with it: a replica that starts beside a busy Keycloak or
+ * a twin waits instead of exiting (Kubernetes would restart it; the local stack and the chaos run do
+ * not restart a process that never became healthy).
  */
 export async function ensureAdminWhenReachable(
   d: Deps,
@@ -26,7 +26,10 @@ export async function ensureAdminWhenReachable(
       // Another replica seeding at the same moment makes a step fail (the user or its role mapping
       // now exists); every step reads what is there first, so seeding again finds it done.
       const race = err instanceof KeycloakError && [400, 409].includes(err.status) && ++races <= 3;
-      const away = err instanceof KeycloakUnavailableError;
+      // A 5xx is Keycloak's own trouble (starting, or its database refusing one of two concurrent
+      // writes); every step reads first, so trying again is safe.
+      const away =
+        err instanceof KeycloakUnavailableError || (err instanceof KeycloakError && err.status >= 500);
       if (!(race || away) || Date.now() + pause > until) throw err;
       d.log.warn({ retryInMs: pause, err }, 'the administrator seed did not complete; trying again');
       await sleep(pause);
