@@ -1,5 +1,6 @@
 import type { Connection, Model, Schema } from 'mongoose';
-import { nextSequence, sequencesOf } from './store/engine';
+import { sequencesOf } from './store/engine';
+import type { SequenceStep } from './store/engine';
 
 /**
  * Newest-first, paged reads of one owner's documents (a wallet's entries, a buyer's orders, a
@@ -43,6 +44,15 @@ export interface FeedPage<T> {
   total: number;
 }
 
+export interface InsertManyOptions {
+  ordered?: boolean;
+  /**
+   * Also numbers the documents from the sequence `sequence` into `field` (a user-visible id), in
+   * the same counter step as their feed numbers.
+   */
+  numberFrom?: { sequence: string; field: string };
+}
+
 export interface Feeds<T> {
   /** Numbers the document in every feed and inserts it. */
   insert(doc: T): Promise<T>;
@@ -52,7 +62,7 @@ export interface Feeds<T> {
    * activity records). `ordered: false` inserts the others when one fails (a duplicate `_id`), then
    * throws; the failed one's numbers become gaps.
    */
-  insertMany(docs: T[], options?: { ordered?: boolean }): Promise<void>;
+  insertMany(docs: T[], options?: InsertManyOptions): Promise<void>;
   /** Documents ever filed for the owner (its counter: no document is read). */
   size(feed: string, owner: string | number): Promise<number>;
   /** Page `page` (1-based) of `pageSize` (at most BUCKET_SIZE) of the owner's documents, newest first. */
@@ -69,37 +79,44 @@ export function feedsOf<T extends object>(
     if (!owners[feed]) throw new Error(`unknown feed ${feed}`);
     return sequencesOf(conn).current(feedCounterId(collection, feed, owner));
   };
+  /**
+   * Numbers `docs` in every feed (and from `numberFrom`) with one counter step for all: the fields
+   * to add to each document, in their order.
+   */
+  async function numbered(docs: T[], numberFrom?: InsertManyOptions['numberFrom']) {
+    const filed = docs.map((d) => ({ ...(d as Record<string, unknown>) }));
+    const groups: { step: SequenceStep; file: (last: number) => void }[] = [];
+    if (numberFrom)
+      groups.push({
+        step: { name: numberFrom.sequence, count: docs.length },
+        file: (last) => filed.forEach((d, i) => (d[numberFrom.field] = last - docs.length + 1 + i)),
+      });
+    for (const [feed, ownerOf] of Object.entries(owners)) {
+      const byOwner = new Map<string | number, number[]>();
+      docs.forEach((d, i) => byOwner.set(ownerOf(d), [...(byOwner.get(ownerOf(d)) ?? []), i]));
+      for (const [owner, indexes] of byOwner)
+        groups.push({
+          step: { name: feedCounterId(collection, feed, owner), count: indexes.length },
+          file: (last) =>
+            indexes.forEach((i, k) =>
+              Object.assign(filed[i]!, feedFields(feed, owner, last - indexes.length + 1 + k)),
+            ),
+        });
+    }
+    const lasts = await sequencesOf(conn).nextMany(groups.map((g) => g.step));
+    groups.forEach((g, i) => g.file(lasts[i]!));
+    return filed;
+  }
+
   return {
     size,
     async insert(doc) {
-      // The feeds' counters are independent: number them at once, not one round trip after another.
-      const fields = await Promise.all(
-        Object.entries(owners).map(async ([feed, ownerOf]) => {
-          const owner = ownerOf(doc);
-          return feedFields(feed, owner, await nextSequence(conn, feedCounterId(collection, feed, owner)));
-        }),
-      );
-      const filed: Record<string, unknown> = Object.assign(
-        { ...(doc as Record<string, unknown>) },
-        ...fields,
-      );
+      const [filed] = await numbered([doc]);
       const created = await model.create(filed);
       return created.toObject() as T;
     },
     async insertMany(docs, options) {
-      const filed = docs.map((d) => ({ ...(d as Record<string, unknown>) }));
-      // Every (feed, owner) counter is independent: all of them at once.
-      const steps = Object.entries(owners).flatMap(([feed, ownerOf]) => {
-        const byOwner = new Map<string | number, number[]>();
-        docs.forEach((d, i) => byOwner.set(ownerOf(d), [...(byOwner.get(ownerOf(d)) ?? []), i]));
-        return [...byOwner].map(async ([owner, indexes]) => {
-          const last = await nextSequence(conn, feedCounterId(collection, feed, owner), indexes.length);
-          indexes.forEach((i, k) =>
-            Object.assign(filed[i]!, feedFields(feed, owner, last - indexes.length + 1 + k)),
-          );
-        });
-      });
-      await Promise.all(steps);
+      const filed = await numbered(docs, options?.numberFrom);
       await model.insertMany(filed, { ordered: options?.ordered ?? true });
     },
     async page(feed, owner, page, pageSize) {

@@ -54,6 +54,36 @@ describe.each([
     expect(await seqs.current('never-taken')).toBe(0);
   });
 
+  it('takes from several counters in one step, a name asked twice getting two ranges', async () => {
+    await seqs.next('many-a', 10);
+    const lasts = await seqs.nextMany([
+      { name: 'many-b', count: 2 },
+      { name: 'many-a', count: 1 },
+      { name: 'many-b', count: 3 },
+    ]);
+    // many-b: 1–2 then 3–5; many-a: 11.
+    expect(lasts).toEqual([2, 11, 5]);
+    expect(await seqs.current('many-b')).toBe(5);
+    expect(await seqs.nextMany([])).toEqual([]);
+  });
+
+  it('60 concurrent multi-counter steps over shared counters in any order: every number once, no deadlock', async () => {
+    const names = ['m1', 'm2', 'm3', 'm4'];
+    const steps = Array.from({ length: 60 }, (_, i) =>
+      // Each step asks for three of the four counters, in an order of its own.
+      [0, 1, 2].map((k) => ({ name: names[(i + k * (1 + (i % 3))) % 4]!, count: 1 })),
+    );
+    const results = await Promise.all(steps.map((s) => seqs.nextMany(s)));
+    const byName = new Map<string, number[]>();
+    steps.forEach((s, i) =>
+      s.forEach((st, k) => byName.set(st.name, [...(byName.get(st.name) ?? []), results[i]![k]!])),
+    );
+    for (const [name, got] of byName) {
+      expect(new Set(got).size).toBe(got.length);
+      expect(Math.max(...got)).toBe(await seqs.current(name));
+    }
+  });
+
   it('sets counters for loaders and forgets them by prefix', async () => {
     await seqs.set('feed:log:user:1', 40);
     await seqs.set('feed:log:user:2', 7);

@@ -1,4 +1,4 @@
-import { addFeeds, type FeedPage, feedsOf, isDuplicateKeyError } from '@qm/platform';
+import { addFeeds, type FeedPage, feedsOf, onlyDuplicateKeyErrors } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { AccountId } from '../domain/ledger';
 
@@ -45,37 +45,35 @@ export function createEntryStore(conn: Connection): EntryStore {
   const Entries = conn.model<Entry>('Entry', entrySchema);
   const feeds = feedsOf<Entry>(conn, Entries, { account: (e) => e.account });
 
-  /** Writes one side once: a retried step finds it there (and leaves a gap in the feed, see feeds.ts). */
-  async function write(entry: Entry): Promise<void> {
-    try {
-      await feeds.insert(entry);
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-  }
-
   return {
     model: Entries,
     async writePair(
       t: { _id: string; debitAccount: AccountId; creditAccount: AccountId; amount: number },
       at: Date,
     ) {
-      await Promise.all([
-        write({
+      const sides: Entry[] = [
+        {
           _id: `${t._id}:debit`,
           transferId: t._id,
           account: t.debitAccount,
           amount: -t.amount,
           createdAt: at,
-        }),
-        write({
+        },
+        {
           _id: `${t._id}:credit`,
           transferId: t._id,
           account: t.creditAccount,
           amount: t.amount,
           createdAt: at,
-        }),
-      ]);
+        },
+      ];
+      try {
+        // Both sides in one command; each side is written once, so a retried step finds it there
+        // (and leaves a gap in the feed, see feeds.ts).
+        await feeds.insertMany(sides, { ordered: false });
+      } catch (err) {
+        if (!onlyDuplicateKeyErrors(err)) throw err;
+      }
     },
     page: (account: AccountId, page: number, pageSize: number) =>
       feeds.page('account', account, page, pageSize),

@@ -83,8 +83,8 @@ export interface HistoryStore {
   byKey(key: string): Promise<HistoryLine | null>;
   /** Writes the line once (pending); a retry answers the line already there. */
   open(line: NewHistoryLine, at: Date): Promise<HistoryLine>;
-  /** Writes lines no one can have written yet (their transfer was recorded just now), numbered together. */
-  openNew(lines: NewHistoryLine[], at: Date): Promise<HistoryLine[]>;
+  /** Writes lines pending, numbered together (their transfer was recorded just now). */
+  openNew(lines: NewHistoryLine[], at: Date): Promise<void>;
   /** Adds what became known of a pending line (a top-up's payment id, once paid). */
   annotate(id: string, fields: Pick<HistoryLine, 'providerPaymentId' | 'transferReference'>): Promise<void>;
   /** Ends pending lines; a line already ended keeps its status. */
@@ -153,6 +153,23 @@ export function createHistoryStore(conn: Connection): HistoryStore {
     }
   }
 
+  /**
+   * Writes lines with `status` in one insert, numbered (`id` and the user feeds) in one counter
+   * step; false if any of them was there already (those keep what they had, their numbers become gaps).
+   */
+  async function writeNew(lines: NewHistoryLine[], status: TransactionStatusName, createdAt: Date) {
+    if (lines.length === 0) return true;
+    const updatedAt = new Date();
+    const docs = lines.map((line) => ({ ...line, id: 0, status, createdAt, updatedAt }));
+    try {
+      await feeds.insertMany(docs, { ordered: false, numberFrom: { sequence: 'transactions', field: 'id' } });
+      return true;
+    } catch (err) {
+      if (!onlyDuplicateKeyErrors(err)) throw err;
+      return false;
+    }
+  }
+
   async function close(
     ids: string[],
     status: 'completed' | 'failed',
@@ -181,10 +198,9 @@ export function createHistoryStore(conn: Connection): HistoryStore {
       return found ?? insert(line, await nextSequence(conn, 'transactions'), at);
     },
 
-    async openNew(lines: NewHistoryLine[], at: Date): Promise<HistoryLine[]> {
-      if (lines.length === 0) return [];
-      const last = await nextSequence(conn, 'transactions', lines.length);
-      return Promise.all(lines.map((line, i) => insert(line, last - lines.length + 1 + i, at)));
+    async openNew(lines: NewHistoryLine[], at: Date): Promise<void> {
+      // A line already there was written by a concurrent retry, pending as well.
+      await writeNew(lines, 'pending', at);
     },
 
     async annotate(
@@ -195,26 +211,13 @@ export function createHistoryStore(conn: Connection): HistoryStore {
     },
 
     async finish(lines: NewHistoryLine[], status: 'completed' | 'failed', createdAt: Date): Promise<void> {
-      if (lines.length === 0) return;
-      const last = await nextSequence(conn, 'transactions', lines.length);
-      const updatedAt = new Date();
-      const docs = lines.map((line, i) => ({
-        ...line,
-        id: last - lines.length + 1 + i,
-        status,
-        createdAt,
-        updatedAt,
-      }));
-      try {
-        await feeds.insertMany(docs, { ordered: false });
-      } catch (err) {
-        if (!onlyDuplicateKeyErrors(err)) throw err;
-        // Written before: ended by another driver (unchanged), or pending from before ADR 027 (ended now).
+      // Lines written before were ended by another driver (unchanged by this), or opened pending
+      // by a build before ADR 027 (ended now).
+      if (!(await writeNew(lines, status, createdAt)))
         await close(
           lines.map((l) => l._id),
           status,
         );
-      }
     },
 
     ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {

@@ -13,6 +13,7 @@ export type {
   OrderedPageQuery,
   Scalar,
   SearchFieldType,
+  SequenceStep,
   Sequences,
   StoreEngine,
   StoreEngineName,

@@ -19,7 +19,7 @@ const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Counters as documents of the database's `counters` collection, one `$inc` a step. */
 export function collectionSequences(conn: Connection): Sequences {
   const counters = () => conn.collection<CounterDoc>(COUNTERS_COLLECTION);
-  return {
+  const sequences: Sequences = {
     async next(name, count = 1) {
       for (let attempt = 0; ; attempt++) {
         try {
@@ -36,6 +36,10 @@ export function collectionSequences(conn: Connection): Sequences {
         }
       }
     },
+    // One command a counter: MongoDB has no multi-document findOneAndUpdate, and each is cheap there.
+    nextMany(steps) {
+      return Promise.all(steps.map((s) => sequences.next(s.name, s.count)));
+    },
     current: async (name) => (await counters().findOne({ _id: name }))?.seq ?? 0,
     async set(name, seq) {
       await counters().updateOne({ _id: name }, { $set: { seq } }, { upsert: true });
@@ -44,6 +48,7 @@ export function collectionSequences(conn: Connection): Sequences {
       await counters().deleteMany({ _id: { $regex: `^${escapeRegex(prefix)}` } } as never);
     },
   };
+  return sequences;
 }
 
 /** `find().sort().skip().limit()` and `countDocuments`, served by the declared compound index. */

@@ -11,9 +11,19 @@ export type StoreEngineName = 'mongodb' | 'ferretdb-postgresql';
  * Named counters of a service database: numeric ids ("Order #42") and the per-owner numbers of
  * feeds (feeds.ts). Concurrent takers never share a number; a crash after taking one leaves a gap.
  */
+export interface SequenceStep {
+  name: string;
+  count: number;
+}
+
 export interface Sequences {
   /** Takes `count` consecutive numbers of `name` and answers the last. */
   next(name: string, count?: number): Promise<number>;
+  /**
+   * `next` of several counters at once (a document numbered in several feeds): the last number of
+   * each, in the order asked. A name may appear more than once; each gets its own numbers.
+   */
+  nextMany(steps: SequenceStep[]): Promise<number[]>;
   /** The last number taken of `name`, 0 before the first. */
   current(name: string): Promise<number>;
   /** Sets a counter: for bulk loaders that number documents themselves. */
