@@ -21,7 +21,7 @@ export async function bareUpdateCpuMs(n = 2000) {
       ferretdb: +cpu.ferretdb.toFixed(3),
       postgres: +cpu.postgres.toFixed(3),
     };
-    return { ms: cpu.total, per };
+    return { ms: cpu.total, per, writes: cpu.writes };
   } finally {
     await db.dropDatabase();
     await client.close();

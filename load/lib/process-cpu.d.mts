@@ -1,5 +1,7 @@
 /** Types of process-cpu.mjs for the TypeScript load scripts. */
 export function cpuByComponent(): Record<string, number>;
+export function writesByComponent(): Record<string, number>;
+export function ownWrites(): number;
 export function perOperation(
   before: Record<string, number>,
   after: Record<string, number>,
@@ -10,4 +12,11 @@ export function engineCpuPerCall(
   n: number,
   take: (i: number) => Promise<unknown>,
   warm?: number,
-): Promise<{ wallMs: number; client: number; ferretdb: number; postgres: number; total: number }>;
+): Promise<{
+  wallMs: number;
+  client: number;
+  ferretdb: number;
+  postgres: number;
+  total: number;
+  writes: number;
+}>;

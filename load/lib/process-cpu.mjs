@@ -7,8 +7,8 @@ const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
 const PROCESS_NAMES =
   /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)|(bare-express)/;
 
-/** CPU milliseconds so far of every process in this network namespace, by stack component. */
-export function cpuByComponent() {
+/** `read(pid)` summed by stack component over every process in this network namespace but this one. */
+function byComponent(read) {
   const ns = readlinkSync('/proc/self/ns/net');
   const out = {};
   for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
@@ -18,15 +18,36 @@ export function cpuByComponent() {
       const m = cmd.match(PROCESS_NAMES);
       if (!m) continue;
       const name = m.slice(1).find(Boolean);
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[name] = (out[name] ?? 0) + (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS;
+      out[name] = (out[name] ?? 0) + read(pid);
     } catch {
       // the process ended meanwhile
     }
   }
   return out;
 }
+
+/** CPU milliseconds so far of every process in this network namespace, by stack component. */
+export function cpuByComponent() {
+  return byComponent((pid) => {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS;
+  });
+}
+
+/**
+ * Write system calls so far (`syscw` of /proc/<pid>/io: every message a process sends on a socket
+ * is at least one), by stack component. Reading another process's counters needs root.
+ */
+export function writesByComponent() {
+  return byComponent((pid) =>
+    Number(/^syscw: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0),
+  );
+}
+
+/** This process's write system calls so far. */
+export const ownWrites = () =>
+  Number(/^syscw: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
 
 /** Each component's CPU ms per operation between two readings, largest first, and their total. */
 export function perOperation(before, after, n) {
@@ -48,16 +69,21 @@ export function perOperation(before, after, n) {
 export async function engineCpuPerCall(n, take, warm = 100) {
   for (let i = 0; i < warm; i++) await take(i);
   const before = cpuByComponent();
+  const writesBefore = writesByComponent();
+  const selfWrites = ownWrites();
   const self = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await take(i);
   const wallMs = (performance.now() - t0) / n;
   const own = process.cpuUsage(self);
   const { per } = perOperation(before, cpuByComponent(), n);
+  const engineWrites = perOperation(writesBefore, writesByComponent(), n).per;
   const client = (own.user + own.system) / 1000 / n;
   const ferretdb = per.ferretdb ?? 0;
   const postgres = per.postgres ?? 0;
-  return { wallMs, client, ferretdb, postgres, total: client + ferretdb + postgres };
+  // Write system calls of the client and the engine per call: the messages it cost.
+  const writes = (ownWrites() - selfWrites) / n + (engineWrites.ferretdb ?? 0) + (engineWrites.postgres ?? 0);
+  return { wallMs, client, ferretdb, postgres, total: client + ferretdb + postgres, writes };
 }
 
 /** "p50 …, p90 …, p95 …, min …" of latencies in ms. */
