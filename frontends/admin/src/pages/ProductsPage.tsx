@@ -4,9 +4,7 @@ import {
   apiFetchPage,
   EmptyState,
   formatINR,
-  LoadError,
   PageHeader,
-  PageLoader,
   type ResponsiveColumn,
   ResponsiveTable,
   toQueryString,
@@ -16,6 +14,7 @@ import {
 import { IconPackage } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { QueryPage } from '../components/QueryPage';
 import { DeletedUser, NO_WRAP } from '../components/UserName';
 
 const PAGE_SIZE = 50;
@@ -84,72 +83,56 @@ export function ProductsPage() {
     <PageHeader title="Product Management" subtitle="Every product listed in the marketplace." />
   );
 
-  if (products.isPending) {
-    return (
-      <>
-        {header}
-        <PageLoader message="Loading products..." />
-      </>
-    );
-  }
-  if (products.isError) {
-    return (
-      <>
-        {header}
-        <LoadError
-          title="Failed to fetch products"
-          error={products.error}
-          fallback="The products could not be loaded."
-          onRetry={() => void products.refetch()}
-        />
-      </>
-    );
-  }
-
-  const { items, total } = products.data;
-  const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  if (total === 0) {
-    return (
-      <>
-        {header}
-        <EmptyState
-          icon={<IconPackage size={26} />}
-          title="No products yet"
-          description="Products appear here once manufacturers list them."
-        />
-      </>
-    );
-  }
-
   return (
-    <>
-      {header}
-      <ResponsiveTable
-        rows={items}
-        columns={COLUMNS}
-        rowKey={(product) => product.id}
-        label="Products"
-        minWidth={720}
-        rowAttributes={() => ({ 'data-testid': 'admin-product-row' })}
-        cardAttributes={() => ({ 'data-testid': 'admin-product-card' })}
-        cardTitle={(product) => <ProductName product={product} />}
-        cardBadge={(product) => <StockBadge product={product} />}
-      />
-      <Group justify="space-between" mt="md" gap="sm">
-        <Text size="sm" c="dimmed">
-          {total.toLocaleString('en-IN')} {total === 1 ? 'product' : 'products'}
-        </Text>
-        {totalPages > 1 && (
-          <Pagination
-            total={totalPages}
-            value={Math.min(page, totalPages)}
-            onChange={setPage}
-            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-            siblings={1}
-            boundaries={1}
-          />
-        )}
-      </Group>
-    </>
+    <QueryPage
+      header={header}
+      query={products}
+      loading="Loading products..."
+      failed={{ title: 'Failed to fetch products', fallback: 'The products could not be loaded.' }}
+    >
+      {({ items, total }) => {
+        const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+        if (total === 0) {
+          return (
+            <EmptyState
+              icon={<IconPackage size={26} />}
+              title="No products yet"
+              description="Products appear here once manufacturers list them."
+            />
+          );
+        }
+
+        return (
+          <>
+            <ResponsiveTable
+              rows={items}
+              columns={COLUMNS}
+              rowKey={(product) => product.id}
+              label="Products"
+              minWidth={720}
+              rowAttributes={() => ({ 'data-testid': 'admin-product-row' })}
+              cardAttributes={() => ({ 'data-testid': 'admin-product-card' })}
+              cardTitle={(product) => <ProductName product={product} />}
+              cardBadge={(product) => <StockBadge product={product} />}
+            />
+            <Group justify="space-between" mt="md" gap="sm">
+              <Text size="sm" c="dimmed">
+                {total.toLocaleString('en-IN')} {total === 1 ? 'product' : 'products'}
+              </Text>
+              {totalPages > 1 && (
+                <Pagination
+                  total={totalPages}
+                  value={Math.min(page, totalPages)}
+                  onChange={setPage}
+                  getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+                  siblings={1}
+                  boundaries={1}
+                />
+              )}
+            </Group>
+          </>
+        );
+      }}
+    </QueryPage>
   );
 }

@@ -1,6 +1,6 @@
 import { Group, Loader, Pagination, Select, SimpleGrid } from '@mantine/core';
 import type { AdminQueriesPage, QueryFilterName, QueryView } from '@qm/contracts/rest';
-import { EmptyState, LoadError, PageHeader, PageLoader } from '@qm/ui';
+import { EmptyState, PageHeader } from '@qm/ui';
 import {
   IconCircleCheck,
   IconClock,
@@ -12,6 +12,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { QueryDetailsDialog } from '../components/QueryDetailsDialog';
 import { QueryList } from '../components/QueryList';
+import { QueryPage } from '../components/QueryPage';
 import { SummaryCard } from '../components/SummaryCard';
 import { ADMIN_QUERIES_PAGE_SIZE, adminQueriesQuery, QUERY_FILTERS } from '../queries';
 
@@ -25,75 +26,62 @@ export function QueriesPage() {
   const queries = useQuery(adminQueriesQuery({ page, pageSize: ADMIN_QUERIES_PAGE_SIZE, status }));
 
   const header = <PageHeader title="User Queries" subtitle="Questions sent through the contact form." />;
-  if (queries.isPending) {
-    return (
-      <>
-        {header}
-        <PageLoader message="Loading queries..." />
-      </>
-    );
-  }
-  if (queries.isError) {
-    return (
-      <>
-        {header}
-        <LoadError
-          title="Failed to fetch queries"
-          error={queries.error}
-          fallback="The queries could not be loaded."
-          onRetry={() => void queries.refetch()}
-        />
-      </>
-    );
-  }
-
-  const data = queries.data;
-  const totalPages = Math.max(1, Math.ceil(data.total / ADMIN_QUERIES_PAGE_SIZE));
   return (
-    <>
-      {header}
-      <QueryCounts data={data} />
-      <Group justify="space-between" align="flex-end" mb="md">
-        <Select
-          label="Status"
-          data={QUERY_FILTERS}
-          value={status}
-          onChange={(value) => {
-            setStatus((value as QueryFilterName | null) ?? 'all');
-            setPage(1);
-          }}
-          allowDeselect={false}
-          w={{ base: '100%', xs: 220 }}
-        />
-        {queries.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
-      {data.queries.length === 0 ? (
-        <EmptyState
-          icon={<IconInbox size={26} />}
-          title="No queries found"
-          description={
-            status === 'all'
-              ? 'There are no user queries at this time'
-              : `There are no ${status} queries available`
-          }
-        />
-      ) : (
-        <QueryList queries={data.queries} onView={setViewing} />
-      )}
-      {totalPages > 1 && (
-        <Group justify="flex-end" mt="md">
-          <Pagination
-            total={totalPages}
-            value={Math.min(page, totalPages)}
-            onChange={setPage}
-            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-            siblings={1}
-            boundaries={1}
-          />
-        </Group>
-      )}
-      <QueryDetailsDialog query={viewing} onClose={() => setViewing(null)} />
-    </>
+    <QueryPage
+      header={header}
+      query={queries}
+      loading="Loading queries..."
+      failed={{ title: 'Failed to fetch queries', fallback: 'The queries could not be loaded.' }}
+    >
+      {(data) => {
+        const totalPages = Math.max(1, Math.ceil(data.total / ADMIN_QUERIES_PAGE_SIZE));
+        return (
+          <>
+            <QueryCounts data={data} />
+            <Group justify="space-between" align="flex-end" mb="md">
+              <Select
+                label="Status"
+                data={QUERY_FILTERS}
+                value={status}
+                onChange={(value) => {
+                  setStatus((value as QueryFilterName | null) ?? 'all');
+                  setPage(1);
+                }}
+                allowDeselect={false}
+                w={{ base: '100%', xs: 220 }}
+              />
+              {queries.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+            </Group>
+            {data.queries.length === 0 ? (
+              <EmptyState
+                icon={<IconInbox size={26} />}
+                title="No queries found"
+                description={
+                  status === 'all'
+                    ? 'There are no user queries at this time'
+                    : `There are no ${status} queries available`
+                }
+              />
+            ) : (
+              <QueryList queries={data.queries} onView={setViewing} />
+            )}
+            {totalPages > 1 && (
+              <Group justify="flex-end" mt="md">
+                <Pagination
+                  total={totalPages}
+                  value={Math.min(page, totalPages)}
+                  onChange={setPage}
+                  getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+                  siblings={1}
+                  boundaries={1}
+                />
+              </Group>
+            )}
+            <QueryDetailsDialog query={viewing} onClose={() => setViewing(null)} />
+          </>
+        );
+      }}
+    </QueryPage>
   );
 }
 

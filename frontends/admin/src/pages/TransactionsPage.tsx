@@ -18,9 +18,7 @@ import {
   exactDate,
   formatINR,
   fromNow,
-  LoadError,
   PageHeader,
-  PageLoader,
   type ResponsiveColumn,
   ResponsiveTable,
   TransactionFailureReason,
@@ -37,6 +35,7 @@ import {
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { QueryPage } from '../components/QueryPage';
 import { RowDetailButton } from '../components/RowDetailButton';
 import { SummaryCard } from '../components/SummaryCard';
 import { TransactionDetailsDialog } from '../components/TransactionDetailsDialog';
@@ -94,112 +93,101 @@ export function TransactionsPage() {
   const header = (
     <PageHeader title="Transaction Management" subtitle="Every wallet transaction across the marketplace." />
   );
-  if (transactions.isPending) {
-    return (
-      <>
-        {header}
-        <PageLoader message="Loading transactions..." />
-      </>
-    );
-  }
-  if (transactions.isError) {
-    return (
-      <>
-        {header}
-        <LoadError
-          title="Failed to fetch transactions"
-          error={transactions.error}
-          fallback="The transactions could not be loaded."
-          onRetry={() => void transactions.refetch()}
-        />
-      </>
-    );
-  }
-
-  const data = transactions.data;
-  const totalPages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
-  const resort = (column: SortColumn) => setSort(toggleSort(sort, column));
-
   return (
-    <>
-      {header}
-      <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">
-        <SummaryCard label="Total Balance" value={formatINR(data.totalBalance)} icon={IconWallet} />
-        <SummaryCard
-          label="Pending Transactions"
-          value={data.pendingCount.toLocaleString('en-IN')}
-          icon={IconClockHour4}
-          color="yellow"
-        />
-        <SummaryCard
-          label="Completed Transactions"
-          value={data.completedCount.toLocaleString('en-IN')}
-          icon={IconCircleCheck}
-          color="green"
-        />
-      </SimpleGrid>
-      {userId && <UserFilter userId={userId} onClear={() => list.set({ status, sort: keepSort(sort) })} />}
-      <Group justify="space-between" mb="sm" gap="sm">
-        <SegmentedControl
-          aria-label="Status filter"
-          data={STATUS_FILTERS}
-          value={status}
-          onChange={(value) => setStatus(value as '' | TransactionStatusName)}
-          w={{ base: '100%', xs: 'auto' }}
-        />
-        {/* The sortable headers are the table's; on a phone, where cards stand in for it, a select. */}
-        <Select
-          aria-label="Sort transactions"
-          data={SORT_OPTIONS}
-          value={sort}
-          onChange={(value) => {
-            if (value) setSort(value as TransactionSortName);
-          }}
-          allowDeselect={false}
-          hiddenFrom="sm"
-          w="100%"
-        />
-        {transactions.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-      </Group>
-      {data.transactions.length === 0 ? (
-        <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />
-      ) : (
-        <ResponsiveTable
-          rows={data.transactions}
-          columns={transactionColumns(sort, resort, setOpened)}
-          rowKey={(tx) => tx.id}
-          label="Transactions"
-          minWidth={760}
-          rowAttributes={() => ({ 'data-testid': 'admin-transaction-row' })}
-          cardAttributes={() => ({ 'data-testid': 'admin-transaction-card' })}
-          cardTitle={(tx) => (
-            <>
-              <RowDetailButton onClick={() => setOpened(tx)} hidden="transaction details">
-                Transaction #{tx.id}
-              </RowDetailButton>
-              <Description tx={tx} />
-            </>
-          )}
-          cardBadge={(tx) => <TransactionStatusBadge tx={tx} />}
-        />
-      )}
-      <Group justify="space-between" mt="md" gap="sm">
-        <Text size="sm" c="dimmed">
-          {data.total.toLocaleString('en-IN')} {data.total === 1 ? 'transaction' : 'transactions'}
-        </Text>
-        {totalPages > 1 && (
-          <Pagination
-            total={totalPages}
-            value={Math.min(page, totalPages)}
-            onChange={setPage}
-            getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-            siblings={1}
-            boundaries={1}
-          />
-        )}
-      </Group>
-      <TransactionDetailsDialog transaction={opened} onClose={() => setOpened(null)} />
-    </>
+    <QueryPage
+      header={header}
+      query={transactions}
+      loading="Loading transactions..."
+      failed={{ title: 'Failed to fetch transactions', fallback: 'The transactions could not be loaded.' }}
+    >
+      {(data) => {
+        const totalPages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
+        const resort = (column: SortColumn) => setSort(toggleSort(sort, column));
+
+        return (
+          <>
+            <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">
+              <SummaryCard label="Total Balance" value={formatINR(data.totalBalance)} icon={IconWallet} />
+              <SummaryCard
+                label="Pending Transactions"
+                value={data.pendingCount.toLocaleString('en-IN')}
+                icon={IconClockHour4}
+                color="yellow"
+              />
+              <SummaryCard
+                label="Completed Transactions"
+                value={data.completedCount.toLocaleString('en-IN')}
+                icon={IconCircleCheck}
+                color="green"
+              />
+            </SimpleGrid>
+            {userId && (
+              <UserFilter userId={userId} onClear={() => list.set({ status, sort: keepSort(sort) })} />
+            )}
+            <Group justify="space-between" mb="sm" gap="sm">
+              <SegmentedControl
+                aria-label="Status filter"
+                data={STATUS_FILTERS}
+                value={status}
+                onChange={(value) => setStatus(value as '' | TransactionStatusName)}
+                w={{ base: '100%', xs: 'auto' }}
+              />
+              {/* The sortable headers are the table's; on a phone, where cards stand in for it, a select. */}
+              <Select
+                aria-label="Sort transactions"
+                data={SORT_OPTIONS}
+                value={sort}
+                onChange={(value) => {
+                  if (value) setSort(value as TransactionSortName);
+                }}
+                allowDeselect={false}
+                hiddenFrom="sm"
+                w="100%"
+              />
+              {transactions.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+            </Group>
+            {data.transactions.length === 0 ? (
+              <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />
+            ) : (
+              <ResponsiveTable
+                rows={data.transactions}
+                columns={transactionColumns(sort, resort, setOpened)}
+                rowKey={(tx) => tx.id}
+                label="Transactions"
+                minWidth={760}
+                rowAttributes={() => ({ 'data-testid': 'admin-transaction-row' })}
+                cardAttributes={() => ({ 'data-testid': 'admin-transaction-card' })}
+                cardTitle={(tx) => (
+                  <>
+                    <RowDetailButton onClick={() => setOpened(tx)} hidden="transaction details">
+                      Transaction #{tx.id}
+                    </RowDetailButton>
+                    <Description tx={tx} />
+                  </>
+                )}
+                cardBadge={(tx) => <TransactionStatusBadge tx={tx} />}
+              />
+            )}
+            <Group justify="space-between" mt="md" gap="sm">
+              <Text size="sm" c="dimmed">
+                {data.total.toLocaleString('en-IN')} {data.total === 1 ? 'transaction' : 'transactions'}
+              </Text>
+              {totalPages > 1 && (
+                <Pagination
+                  total={totalPages}
+                  value={Math.min(page, totalPages)}
+                  onChange={setPage}
+                  getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
+                  siblings={1}
+                  boundaries={1}
+                />
+              )}
+            </Group>
+            <TransactionDetailsDialog transaction={opened} onClose={() => setOpened(null)} />
+          </>
+        );
+      }}
+    </QueryPage>
   );
 }
 
