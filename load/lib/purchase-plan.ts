@@ -69,16 +69,20 @@ export const EXPECTED_REFUSALS = {
   insufficientBalance: 'Insufficient wallet balance',
 } as const;
 
+/** The gateway's BUSY_MESSAGE (docs/adr/026): a 503 with it was refused before it was sent. */
+export const SHED_MESSAGE = 'The service is busy. Please try again in a moment.';
+
 /** ORDER_MESSAGES.quantityAboveStock(n): others bought units since the buyer chose the quantity. */
 const ABOVE_STOCK = /^Quantity must be at most the available stock \(\d+\)$/;
 
 export type PurchaseOutcome =
-  'completed' | 'pending' | 'out-of-stock' | 'insufficient-balance' | 'unexpected';
+  'completed' | 'pending' | 'out-of-stock' | 'insufficient-balance' | 'shed' | 'unexpected';
 
 /**
  * What the answer to POST /api/orders means: a completed and paid order; a pending one (a step left
- * to the sweeper); a refusal the market gives when stock or money ran out; or anything else, which
- * is a failure of the run.
+ * to the sweeper); a refusal the market gives when stock or money ran out; a purchase the gateway
+ * refused unsent because its service was busy, still so after the client's retries (ADR 026: nothing
+ * happened, the buyer may try again); or anything else, which is a failure of the run.
  */
 export function purchaseOutcome(status: number, body: string | null | undefined): PurchaseOutcome {
   let parsed: unknown;
@@ -97,5 +101,6 @@ export function purchaseOutcome(status: number, body: string | null | undefined)
   if (status === 409 && message === EXPECTED_REFUSALS.insufficientStock) return 'out-of-stock';
   if (status === 400 && ABOVE_STOCK.test(message)) return 'out-of-stock';
   if (status === 409 && message === EXPECTED_REFUSALS.insufficientBalance) return 'insufficient-balance';
+  if (status === 503 && message === SHED_MESSAGE) return 'shed';
   return 'unexpected';
 }

@@ -9,14 +9,17 @@ import {
   EXPECTED_REFUSALS,
   PRODUCT_TYPES,
   purchaseOutcome,
+  SHED_MESSAGE,
   totalPrice,
 } from '../lib/purchase-plan';
+import { BUSY_MESSAGE } from '../../gateway/src/admission';
 
 /** load/lib/purchase-plan.ts, which load/purchase.js (k6) runs: it copies the contract's texts. */
 describe('load/purchase.js: the plan and the answers', () => {
   it("copies the contract's refusals and product types word for word", () => {
     expect(EXPECTED_REFUSALS.insufficientStock).toBe(ORDER_MESSAGES.insufficientStock);
     expect(EXPECTED_REFUSALS.insufficientBalance).toBe(ORDER_MESSAGES.insufficientBalance);
+    expect(SHED_MESSAGE).toBe(BUSY_MESSAGE);
     expect(PRODUCT_TYPES).toEqual(CONTRACT_PRODUCT_TYPES);
     expect(purchaseOutcome(400, JSON.stringify({ message: ORDER_MESSAGES.quantityAboveStock(2) }))).toBe(
       'out-of-stock',
@@ -54,6 +57,7 @@ describe('load/purchase.js: the plan and the answers', () => {
     expect(purchaseOutcome(409, json({ message: ORDER_MESSAGES.insufficientBalance }))).toBe(
       'insufficient-balance',
     );
+    expect(purchaseOutcome(503, json({ message: BUSY_MESSAGE }))).toBe('shed');
     // A cancelled order answered as created, a changed price, a timeout, a 5xx, a 400 of another kind
     // and a body that is not JSON are failures of the run.
     for (const [status, body] of [
@@ -61,6 +65,7 @@ describe('load/purchase.js: the plan and the answers', () => {
       [409, json({ message: ORDER_MESSAGES.priceChanged })],
       [409, json({ message: ORDER_MESSAGES.timedOut })],
       [502, json({ message: 'Bad gateway' })],
+      [503, json({ message: 'Service Unavailable' })],
       [400, json({ message: ORDER_MESSAGES.quantityMin })],
       [409, '<html>busy</html>'],
       [201, null],
