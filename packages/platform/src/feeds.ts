@@ -1,6 +1,5 @@
 import type { Connection, Model, Schema } from 'mongoose';
-import { sequencesOf } from './store/engine';
-import type { SequenceStep } from './store/engine';
+import { type SequenceStep, sequencesOf } from './store/engine';
 
 /**
  * Newest-first, paged reads of one owner's documents (a wallet's entries, a buyer's orders, a
