@@ -6,14 +6,15 @@ export function ListPager({
   page,
   pageSize,
   noun,
-  fetching,
+  fetching = false,
   onPage,
 }: {
   total: number;
   page: number;
   pageSize: number;
   noun: [one: string, many: string];
-  fetching: boolean;
+  /** A spinner beside the count while the next page loads. */
+  fetching?: boolean;
   onPage: (page: number) => void;
 }) {
   const totalPages = Math.max(1, Math.ceil(total / pageSize));

@@ -1,10 +1,11 @@
-import { Group, Loader, Pagination, SimpleGrid, Tabs, Text } from '@mantine/core';
+import { SimpleGrid, Tabs } from '@mantine/core';
 import type { AdminOrdersPage, OrderScopeName } from '@qm/contracts/rest';
 import { EmptyState, PageHeader } from '@qm/ui';
 import { IconBuildingFactory2, IconReceipt, IconShieldCheck, IconShoppingCart } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminOrderList } from '../components/AdminOrderList';
+import { ListPager } from '../components/ListPager';
 import { QueryPage } from '../components/QueryPage';
 import { SummaryCard } from '../components/SummaryCard';
 import { ADMIN_ORDERS_PAGE_SIZE, adminOrdersQuery, ORDER_TABS } from '../orders';
@@ -25,55 +26,42 @@ export function OrdersPage() {
       loading="Loading orders..."
       failed={{ title: 'Failed to fetch orders', fallback: 'The orders could not be loaded.' }}
     >
-      {(data) => {
-        const totalPages = Math.max(1, Math.ceil(data.total / ADMIN_ORDERS_PAGE_SIZE));
-        return (
-          <>
-            <OrderStats data={data} />
-            <Tabs
-              value={scope}
-              onChange={(value) => {
-                setScope((value as OrderScopeName | null) ?? 'all');
-                setPage(1);
-              }}
-            >
-              <Tabs.List mb="md">
-                {ORDER_TABS.map((tab) => (
-                  <Tabs.Tab key={tab.value} value={tab.value}>
-                    {tab.label}
-                  </Tabs.Tab>
-                ))}
-              </Tabs.List>
-              {/* The selected tab's panel (its tab's aria-controls points here); the others are not rendered. */}
-              <Tabs.Panel value={scope}>
-                {data.orders.length === 0 ? (
-                  <EmptyState icon={<IconReceipt size={26} />} title="No orders found" />
-                ) : (
-                  <AdminOrderList orders={data.orders} />
-                )}
-              </Tabs.Panel>
-            </Tabs>
-            <Group justify="space-between" mt="md" gap="sm">
-              <Group gap="xs">
-                <Text size="sm" c="dimmed">
-                  {count(data.total)} {data.total === 1 ? 'order' : 'orders'}
-                </Text>
-                {orders.isFetching && <Loader size="xs" aria-label="Refreshing" />}
-              </Group>
-              {totalPages > 1 && (
-                <Pagination
-                  total={totalPages}
-                  value={Math.min(page, totalPages)}
-                  onChange={setPage}
-                  getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-                  siblings={1}
-                  boundaries={1}
-                />
+      {(data) => (
+        <>
+          <OrderStats data={data} />
+          <Tabs
+            value={scope}
+            onChange={(value) => {
+              setScope((value as OrderScopeName | null) ?? 'all');
+              setPage(1);
+            }}
+          >
+            <Tabs.List mb="md">
+              {ORDER_TABS.map((tab) => (
+                <Tabs.Tab key={tab.value} value={tab.value}>
+                  {tab.label}
+                </Tabs.Tab>
+              ))}
+            </Tabs.List>
+            {/* The selected tab's panel (its tab's aria-controls points here); the others are not rendered. */}
+            <Tabs.Panel value={scope}>
+              {data.orders.length === 0 ? (
+                <EmptyState icon={<IconReceipt size={26} />} title="No orders found" />
+              ) : (
+                <AdminOrderList orders={data.orders} />
               )}
-            </Group>
-          </>
-        );
-      }}
+            </Tabs.Panel>
+          </Tabs>
+          <ListPager
+            total={data.total}
+            page={page}
+            pageSize={ADMIN_ORDERS_PAGE_SIZE}
+            noun={['order', 'orders']}
+            fetching={orders.isFetching}
+            onPage={setPage}
+          />
+        </>
+      )}
     </QueryPage>
   );
 }

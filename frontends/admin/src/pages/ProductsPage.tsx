@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
+import { Badge, Loader, Stack, Text } from '@mantine/core';
 import type { Product } from '@qm/contracts/rest';
 import {
   apiFetchPage,
@@ -14,6 +14,7 @@ import {
 import { IconPackage } from '@tabler/icons-react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ListPager } from '../components/ListPager';
 import { QueryPage } from '../components/QueryPage';
 import { DeletedUser, NO_WRAP } from '../components/UserName';
 
@@ -91,7 +92,6 @@ export function ProductsPage() {
       failed={{ title: 'Failed to fetch products', fallback: 'The products could not be loaded.' }}
     >
       {({ items, total }) => {
-        const totalPages = Math.max(1, Math.ceil(total / PAGE_SIZE));
         if (total === 0) {
           return (
             <EmptyState
@@ -115,21 +115,13 @@ export function ProductsPage() {
               cardTitle={(product) => <ProductName product={product} />}
               cardBadge={(product) => <StockBadge product={product} />}
             />
-            <Group justify="space-between" mt="md" gap="sm">
-              <Text size="sm" c="dimmed">
-                {total.toLocaleString('en-IN')} {total === 1 ? 'product' : 'products'}
-              </Text>
-              {totalPages > 1 && (
-                <Pagination
-                  total={totalPages}
-                  value={Math.min(page, totalPages)}
-                  onChange={setPage}
-                  getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-                  siblings={1}
-                  boundaries={1}
-                />
-              )}
-            </Group>
+            <ListPager
+              total={total}
+              page={page}
+              pageSize={PAGE_SIZE}
+              noun={['product', 'products']}
+              onPage={setPage}
+            />
           </>
         );
       }}

@@ -3,7 +3,6 @@ import {
   Button,
   Group,
   Loader,
-  Pagination,
   SegmentedControl,
   Select,
   SimpleGrid,
@@ -35,6 +34,7 @@ import {
 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { ListPager } from '../components/ListPager';
 import { QueryPage } from '../components/QueryPage';
 import { RowDetailButton } from '../components/RowDetailButton';
 import { SummaryCard } from '../components/SummaryCard';
@@ -101,7 +101,6 @@ export function TransactionsPage() {
       failed={{ title: 'Failed to fetch transactions', fallback: 'The transactions could not be loaded.' }}
     >
       {(data) => {
-        const totalPages = Math.max(1, Math.ceil(data.total / PAGE_SIZE));
         const resort = (column: SortColumn) => setSort(toggleSort(sort, column));
 
         return (
@@ -168,21 +167,13 @@ export function TransactionsPage() {
                 cardBadge={(tx) => <TransactionStatusBadge tx={tx} />}
               />
             )}
-            <Group justify="space-between" mt="md" gap="sm">
-              <Text size="sm" c="dimmed">
-                {data.total.toLocaleString('en-IN')} {data.total === 1 ? 'transaction' : 'transactions'}
-              </Text>
-              {totalPages > 1 && (
-                <Pagination
-                  total={totalPages}
-                  value={Math.min(page, totalPages)}
-                  onChange={setPage}
-                  getItemProps={(n) => ({ 'aria-label': `Page ${n}` })}
-                  siblings={1}
-                  boundaries={1}
-                />
-              )}
-            </Group>
+            <ListPager
+              total={data.total}
+              page={page}
+              pageSize={PAGE_SIZE}
+              noun={['transaction', 'transactions']}
+              onPage={setPage}
+            />
             <TransactionDetailsDialog transaction={opened} onClose={() => setOpened(null)} />
           </>
         );

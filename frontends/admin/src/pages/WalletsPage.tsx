@@ -46,63 +46,61 @@ export function WalletsPage() {
       loading="Loading wallets..."
       failed={{ title: 'Failed to fetch wallets', fallback: 'The wallets could not be loaded.' }}
     >
-      {(data) => {
-        return (
-          <>
-            <SimpleGrid cols={{ base: 1, sm: 2 }} mb="lg">
-              <SummaryCard label="Total Balance" value={formatINR(data.totalBalance)} icon={IconWallet} />
-              <SummaryCard
-                label={search ? 'Matching Wallets' : 'Wallets'}
-                value={data.total.toLocaleString('en-IN')}
-                icon={IconWallet}
-                color="blue"
-              />
-            </SimpleGrid>
-            <Group mb="sm">
-              <ListSearch
-                label="Search wallets by username"
-                placeholder="Search by username..."
-                value={search}
-                onSearch={(next) => list.set({ search: next }, { replace: true })}
-              />
-            </Group>
-            {data.wallets.length === 0 ? (
-              <EmptyState
-                icon={<IconWalletOff size={26} />}
-                title="No wallets found"
-                description={search ? `No username contains "${search}".` : undefined}
-              />
-            ) : (
-              <ResponsiveTable
-                rows={data.wallets}
-                columns={COLUMNS}
-                rowKey={(wallet) => wallet.id}
-                label="Wallets"
-                minWidth={820}
-                rowAttributes={(wallet) => ({
-                  'data-testid': 'admin-wallet-row',
-                  'data-user-id': wallet.userId,
-                })}
-                cardAttributes={(wallet) => ({
-                  'data-testid': 'admin-wallet-card',
-                  'data-user-id': wallet.userId,
-                })}
-                cardTitle={(wallet) => <WalletUser wallet={wallet} />}
-                cardBadge={(wallet) => <WalletStatus wallet={wallet} />}
-                cardFooter={(wallet) => <TransactionsLink wallet={wallet} />}
-              />
-            )}
-            <ListPager
-              total={data.total}
-              page={list.page}
-              pageSize={ADMIN_WALLETS_PAGE_SIZE}
-              noun={['wallet', 'wallets']}
-              fetching={wallets.isFetching}
-              onPage={(page) => list.set({ page, search })}
+      {(data) => (
+        <>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} mb="lg">
+            <SummaryCard label="Total Balance" value={formatINR(data.totalBalance)} icon={IconWallet} />
+            <SummaryCard
+              label={search ? 'Matching Wallets' : 'Wallets'}
+              value={data.total.toLocaleString('en-IN')}
+              icon={IconWallet}
+              color="blue"
             />
-          </>
-        );
-      }}
+          </SimpleGrid>
+          <Group mb="sm">
+            <ListSearch
+              label="Search wallets by username"
+              placeholder="Search by username..."
+              value={search}
+              onSearch={(next) => list.set({ search: next }, { replace: true })}
+            />
+          </Group>
+          {data.wallets.length === 0 ? (
+            <EmptyState
+              icon={<IconWalletOff size={26} />}
+              title="No wallets found"
+              description={search ? `No username contains "${search}".` : undefined}
+            />
+          ) : (
+            <ResponsiveTable
+              rows={data.wallets}
+              columns={COLUMNS}
+              rowKey={(wallet) => wallet.id}
+              label="Wallets"
+              minWidth={820}
+              rowAttributes={(wallet) => ({
+                'data-testid': 'admin-wallet-row',
+                'data-user-id': wallet.userId,
+              })}
+              cardAttributes={(wallet) => ({
+                'data-testid': 'admin-wallet-card',
+                'data-user-id': wallet.userId,
+              })}
+              cardTitle={(wallet) => <WalletUser wallet={wallet} />}
+              cardBadge={(wallet) => <WalletStatus wallet={wallet} />}
+              cardFooter={(wallet) => <TransactionsLink wallet={wallet} />}
+            />
+          )}
+          <ListPager
+            total={data.total}
+            page={list.page}
+            pageSize={ADMIN_WALLETS_PAGE_SIZE}
+            noun={['wallet', 'wallets']}
+            fetching={wallets.isFetching}
+            onPage={(page) => list.set({ page, search })}
+          />
+        </>
+      )}
     </QueryPage>
   );
 }
