@@ -35,19 +35,19 @@ export function cpuByComponent() {
   });
 }
 
+/** `syscw` of a /proc io file: write system calls so far. */
+const writesOf = (ioFile) => Number(/^syscw: (\d+)$/m.exec(readFileSync(ioFile, 'utf8'))?.[1] ?? 0);
+
 /**
  * Write system calls so far (`syscw` of /proc/<pid>/io: every message a process sends on a socket
  * is at least one), by stack component. Reading another process's counters needs root.
  */
 export function writesByComponent() {
-  return byComponent((pid) =>
-    Number(/^syscw: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0),
-  );
+  return byComponent((pid) => writesOf(`/proc/${pid}/io`));
 }
 
 /** This process's write system calls so far. */
-export const ownWrites = () =>
-  Number(/^syscw: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1] ?? 0);
+export const ownWrites = () => writesOf('/proc/self/io');
 
 /** Each component's CPU ms per operation between two readings, largest first, and their total. */
 export function perOperation(before, after, n) {
