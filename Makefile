@@ -10,8 +10,8 @@ help: ## list the targets
 ## ---- local stack -----------------------------------------------------------------------------
 
 .PHONY: dev
-dev: ## provision, install and start everything (app on http://localhost:8080; TRACES=1 adds the trace viewer; REPLICAS=2 two of every service and gateway); Ctrl-C stops it
-	node scripts/dev.mjs $(if $(filter 1 true yes,$(TRACES)),--traces) $(if $(REPLICAS),--replicas $(REPLICAS))
+dev: ## provision, install and start everything (app on http://localhost:8080; TRACES=1 adds the trace viewer; REPLICAS=2 two of every service and gateway; STORE_ENGINE=mongodb the chart's path, no PostgreSQL URL); Ctrl-C stops it
+	node scripts/dev.mjs $(if $(filter 1 true yes,$(TRACES)),--traces) $(if $(REPLICAS),--replicas $(REPLICAS)) $(if $(STORE_ENGINE),--store-engine $(STORE_ENGINE))
 
 .PHONY: infra
 infra: ## start only NATS, PostgreSQL + FerretDB, Keycloak and maildev
@@ -67,9 +67,9 @@ budgets: deps ## frontend budgets on the production stack (node scripts/dev.mjs 
 	node load/lighthouse.mjs --budget
 
 .PHONY: chaos
-chaos: deps ## Jepsen-style run: every role under load while processes are SIGKILLed, then no money, stock, order or event lost or duplicated (CHAOS_VUS=100 CHAOS_DURATION=10m CHAOS_KILL_EVERY=10s REPLICAS=1)
+chaos: deps ## Jepsen-style run: every role under load while processes are SIGKILLed, then no money, stock, order or event lost or duplicated (CHAOS_VUS=100 CHAOS_DURATION=10m CHAOS_KILL_EVERY=10s REPLICAS=1 STORE_ENGINE=ferretdb-postgresql)
 	bash scripts/provision.sh k6
-	node scripts/chaos.mjs
+	node scripts/chaos.mjs $(if $(STORE_ENGINE),--store-engine $(STORE_ENGINE))
 
 .PHONY: cost
 cost: deps ## issue 32's budgets on a running stack (AUTH_RATE_LIMIT_SCALE=100): CPU per transfer and purchase in bare-update equivalents, then 120 transfers at once (docs/adr/026), then the ledger check

@@ -6,7 +6,10 @@
 //
 //   node scripts/chaos.mjs [--duration 10m] [--vus 100] [--kill-every 10s] [--data-dir .data/chaos]
 //                          [--results load/results] [--name chaos] [--replicas 1]
-// CHAOS_DURATION, CHAOS_VUS, CHAOS_KILL_EVERY and REPLICAS stand in for the flags. With replicas
+//                          [--store-engine ferretdb-postgresql|mongodb]
+// CHAOS_DURATION, CHAOS_VUS, CHAOS_KILL_EVERY, REPLICAS and STORE_ENGINE stand in for the flags.
+// With --store-engine mongodb the services and gateway run the chart's path (docs/adr/024: no
+// PostgreSQL URL), and PostgreSQL, which they do not know, is no kill target. With replicas
 // (docs/adr/025) every service and the gateway run that many processes, the workload goes round the
 // gateways, and one replica of a random service or gateway is killed each time (CHAOS_TARGETS may
 // add nats, ferretdb, postgres).
@@ -14,9 +17,17 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { APP_TARGETS, durationMs, replicaTargets, runChaos, TARGETS, targetsFrom } from './chaos/run.mjs';
+import {
+  APP_TARGETS,
+  durationMs,
+  replicaTargets,
+  runChaos,
+  TARGETS,
+  targetsFrom,
+  targetsOfEngine,
+} from './chaos/run.mjs';
 import { createLogger } from './stack/log.mjs';
-import { ROOT, startStack } from './stack/index.mjs';
+import { ROOT, startStack, STORE_ENGINES } from './stack/index.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +38,7 @@ const { values: args } = parseArgs({
     results: { type: 'string', default: 'load/results' },
     name: { type: 'string', default: 'chaos' },
     replicas: { type: 'string', default: process.env.REPLICAS || '1' },
+    'store-engine': { type: 'string', default: process.env.STORE_ENGINE || 'ferretdb-postgresql' },
   },
 });
 
@@ -34,6 +46,11 @@ const log = createLogger();
 const replicas = Number(args.replicas);
 if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
   console.error(`--replicas must be a whole number from 1 to 5, not "${args.replicas}"`);
+  process.exit(2);
+}
+const storeEngine = args['store-engine'];
+if (!STORE_ENGINES.includes(storeEngine)) {
+  console.error(`--store-engine must be one of ${STORE_ENGINES.join(', ')}, not "${storeEngine}"`);
   process.exit(2);
 }
 const dataDir = path.resolve(ROOT, args['data-dir']);
@@ -58,7 +75,15 @@ for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => stopAll(130));
 async function main() {
   rmSync(dataDir, { recursive: true, force: true });
   log.info(`starting the stack on ${path.relative(ROOT, dataDir)}`);
-  stack = await startStack({ dataDir, prod: true, frontends: false, quiet: true, provision: true, replicas });
+  stack = await startStack({
+    dataDir,
+    prod: true,
+    frontends: false,
+    quiet: true,
+    provision: true,
+    replicas,
+    storeEngine,
+  });
   log.ok(`stack up in ${(stack.startedInMs / 1000).toFixed(1)} s`);
   const code = await runChaos({
     stack,
@@ -71,7 +96,10 @@ async function main() {
     log,
     children,
     targets: replicaTargets(
-      targetsFrom(process.env.CHAOS_TARGETS, replicas > 1 ? APP_TARGETS : TARGETS),
+      targetsOfEngine(
+        targetsFrom(process.env.CHAOS_TARGETS, replicas > 1 ? APP_TARGETS : TARGETS),
+        storeEngine,
+      ),
       replicas,
     ),
     replicas,

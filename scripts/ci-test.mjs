@@ -9,7 +9,9 @@
 //      the browser journeys (headless Chromium), the landing page's JavaScript size and the API
 //      fuzzer (schemathesis) against it
 //   6. a 60-second chaos run (scripts/chaos/run.mjs: processes killed, invariants checked) on a stack
-//      of its own with two replicas of every service and of the gateway (docs/adr/025)
+//      of its own with two replicas of every service and of the gateway (docs/adr/025), then a
+//      30-second one on the same infrastructure on the chart's path: one replica each on the MongoDB
+//      engine, no PostgreSQL URL (docs/adr/024)
 //   7. Helm chart rendering validated against the Kubernetes schemas
 // Every step counts what it checked (each jest test, each journey check) and has a time limit; a step
 // that checks nothing, overruns or crashes fails. Ends with one line `total: N passed, N failed` (one word before the colon: the form CI reads as the closing count),
@@ -17,10 +19,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { durationMs, replicaTargets, runChaos, targetsFrom } from './chaos/run.mjs';
+import { durationMs, replicaTargets, runChaos, targetsFrom, targetsOfEngine } from './chaos/run.mjs';
 import { MONGODB_PATH_ENV, mongodbPathJestArgs } from './mongodb-path.mjs';
 import { createLogger } from './stack/log.mjs';
-import { needsNpmInstall, npmInstall, POSTGRES_URL, ROOT, startStack } from './stack/index.mjs';
+import {
+  needsNpmInstall,
+  npmInstall,
+  POSTGRES_URL,
+  ROOT,
+  startStack,
+  storeEngineVariables,
+} from './stack/index.mjs';
 
 const MINUTE = 60_000;
 /** Time limits; a step over its limit is killed (its whole process group) and fails. */
@@ -35,6 +44,7 @@ const LIMITS = {
   landingJs: 2 * MINUTE,
   fuzz: 30 * MINUTE,
   chaos: 6 * MINUTE,
+  chaosMongodbPath: 4 * MINUTE,
   chart: 5 * MINUTE,
 };
 const RESULTS_DIR = path.join(ROOT, '.data/test-results');
@@ -133,7 +143,7 @@ function readCounts(file) {
 }
 
 function resultFile(step) {
-  const file = path.join(RESULTS_DIR, `${step.replace(/\W+/g, '-')}.json`);
+  const file = path.join(RESULTS_DIR, `${step.replace(/\W+/g, '-').replace(/^-|-$/g, '')}.json`);
   mkdirSync(RESULTS_DIR, { recursive: true });
   rmSync(file, { force: true });
   return file;
@@ -175,7 +185,8 @@ async function journey(step, script, timeoutMs) {
  * Starts a stack on a fresh data directory, runs `body` against it and stops it. Integration tests
  * and browser journeys get separate stacks: the tests' in-process services publish on the same
  * subjects as a running stack's services (e.g. catalog.product.deleted for their own product ids),
- * which a running stack would take for real events.
+ * which a running stack would take for real events. With `appsOnly`, the services and gateway on
+ * infrastructure already running (the data directory then holds only their logs).
  */
 async function withStack(step, options, body) {
   section(`start the stack for ${step}`);
@@ -275,24 +286,147 @@ async function e2e() {
 }
 
 /**
- * The chaos run on a stack of its own with two processes of every service and of the gateway (ADR
- * 025), the workload going round both gateways; every kill takes one replica, or one of the single
- * infrastructure processes (NATS, FerretDB, PostgreSQL).
+ * The chaos runs, on one infrastructure (NATS, PostgreSQL + FerretDB, Keycloak, maildev) of their own,
+ * with the services and the gateway as a stack of their own on it, so that the second run starts only
+ * them again:
+ *   1. two processes of every service and of the gateway on the local engine (ADR 025), the workload
+ *      going round both gateways, 60 s; every kill takes one replica, or one of the single
+ *      infrastructure processes (NATS, FerretDB, PostgreSQL);
+ *   2. the chart's path (issue 31, ADR 024): one process each on the MongoDB engine with no
+ *      PostgreSQL URL, 30 s; every kill takes a service, the gateway, NATS or FerretDB.
  */
-async function chaosWithReplicas() {
-  const replicas = 2;
+async function chaosRuns() {
   // Its virtual users all register from 127.0.0.1, as the journeys do.
   process.env.AUTH_RATE_LIMIT_SCALE ??= '10';
+  const dataDir = '.data/test-chaos-stack';
+  await withStack('chaos runs (infrastructure)', { dataDir, infraOnly: true }, async (infra) => {
+    await chaosOnApps(infra, {
+      step: 'chaos, 2 replicas',
+      dataDir: `${dataDir}/apps-local`,
+      replicas: 2,
+      storeEngine: 'ferretdb-postgresql',
+      duration: process.env.CHAOS_CI_DURATION || '60s',
+      killEvery: process.env.CHAOS_KILL_EVERY || '10s',
+      timeoutMs: LIMITS.chaos,
+    });
+    // The MongoDB engine keeps its counters in each database's `counters` collection, the local one
+    // in a PostgreSQL table beside it (ADR 020): on the first run's databases it would issue again
+    // the ids and numbers the first run used. So it gets fresh databases and event streams, as a
+    // new installation would; the infrastructure itself (and Keycloak's realm, whose users the
+    // workload names per run) is kept, which spares a second cold start.
+    const step = 'chaos, MongoDB path (1 replica)';
+    section('fresh databases and event streams for the MongoDB path');
+    try {
+      await freshProductData();
+    } catch (err) {
+      return record(step, 0, 1, `fresh databases and streams: ${err.message ?? err}`);
+    }
+    await chaosOnApps(infra, {
+      step,
+      dataDir: `${dataDir}/apps-mongodb`,
+      replicas: 1,
+      storeEngine: 'mongodb',
+      duration: process.env.CHAOS_CI_MONGODB_DURATION || '30s',
+      // About five kills in its 30 s (the first run has six in 60 s).
+      killEvery: '6s',
+      timeoutMs: LIMITS.chaosMongodbPath,
+    });
+  });
+}
+
+/**
+ * One chaos run on `infra`: the services and the gateway started on it (`replicas` of each, on
+ * `storeEngine`), the workload, the kills, the invariants, and the services and gateway stopped.
+ */
+async function chaosOnApps(infra, { step, dataDir, replicas, storeEngine, duration, killEvery, timeoutMs }) {
+  const started = Date.now();
   await withStack(
-    `chaos run with ${replicas} replicas`,
-    { dataDir: '.data/test-chaos-stack', prod: true, frontends: false, replicas },
-    async (stack) => {
-      section(
-        `chaos run (${replicas} replicas, 60 s of every role, a SIGKILL every 10 s, then the invariants)`,
+    step,
+    { dataDir, appsOnly: true, prod: true, frontends: false, replicas, storeEngine },
+    async (apps) => {
+      const wrong = engineMismatches(apps, storeEngine);
+      if (wrong.length) return record(step, 0, 1, `not on the ${storeEngine} engine: ${wrong.join('; ')}`);
+      console.log(`every service and gateway runs on ${storeEngine} (as their /proc/<pid>/environ shows)`);
+      section(`${step}: ${duration} of every role, a SIGKILL every ${killEvery}, then the invariants`);
+      // Every target CHAOS_TARGETS names (default all), less what this engine's products do not know.
+      const targets = replicaTargets(
+        targetsOfEngine(targetsFrom(process.env.CHAOS_TARGETS), storeEngine),
+        replicas,
       );
-      await chaos(stack, LIMITS.chaos, replicas);
+      await chaos(step, joined(infra, apps), { timeoutMs, replicas, duration, killEvery, targets });
     },
   );
+  console.log(`${step} took ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+/**
+ * The store engine's variables as the running services and gateway have them (/proc/<pid>/environ;
+ * skipped where there is none): on the MongoDB path QM_STORE_ENGINE=mongodb and no PostgreSQL URL at
+ * all. Answers what differs, `<process>: <variable>=<value>`.
+ */
+function engineMismatches(apps, storeEngine) {
+  const wanted = storeEngineVariables(storeEngine);
+  const wrong = [];
+  for (const proc of apps.processes) {
+    let env;
+    try {
+      env = new Map(
+        readFileSync(`/proc/${proc.pid}/environ`, 'utf8')
+          .split('\0')
+          .filter(Boolean)
+          .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+      );
+    } catch {
+      continue;
+    }
+    for (const [name, value] of Object.entries(wanted))
+      if (env.get(name) !== value) wrong.push(`${proc.name}: ${name}=${env.get(name) ?? '(unset)'}`);
+  }
+  return wrong;
+}
+
+/** The infrastructure's and the products' stacks as one to the chaos run: a kill goes to its owner. */
+function joined(infra, apps) {
+  return {
+    get processes() {
+      return [...infra.processes, ...apps.processes];
+    },
+    restart: (name, opts) =>
+      (infra.processes.some((p) => p.name === name) ? infra : apps).restart(name, opts),
+  };
+}
+
+/** Drops every product database (qm_*) and every event stream: the services start on empty ones. */
+async function freshProductData() {
+  // Imported here: the drivers are in node_modules, which the provision phase may have had to install.
+  const { MongoClient } = await import('mongodb');
+  const { connect } = await import('nats');
+  const client = new MongoClient('mongodb://127.0.0.1:27017', { serverSelectionTimeoutMS: 10_000 });
+  const dropped = [];
+  try {
+    await client.connect();
+    const { databases } = await client.db('admin').admin().listDatabases({ nameOnly: true });
+    for (const { name } of databases.filter((d) => d.name.startsWith('qm_'))) {
+      await client.db(name).dropDatabase();
+      dropped.push(name);
+    }
+  } finally {
+    await client.close();
+  }
+  const nc = await connect({ servers: 'nats://127.0.0.1:4222', name: 'ci-test' });
+  let streams = 0;
+  try {
+    const jsm = await nc.jetstreamManager();
+    const names = [];
+    for await (const info of jsm.streams.list()) names.push(info.config.name);
+    for (const name of names) {
+      await jsm.streams.delete(name);
+      streams++;
+    }
+  } finally {
+    await nc.close();
+  }
+  console.log(`dropped ${dropped.length} databases (${dropped.join(', ')}) and ${streams} event streams`);
 }
 
 /**
@@ -307,11 +441,11 @@ async function clearLimits() {
 }
 
 /**
- * `make chaos` in short (docs/adr/015): every invariant of load/chaos-check.ts counts as a check,
- * as written to <RESULTS_DIR>/chaos.json. No result, or a run past its limit, fails.
+ * `make chaos` in short (docs/adr/015): every invariant of load/chaos-check.ts counts as a check of
+ * `step`, as written to <RESULTS_DIR>/<step>.json. No result, or a run past its limit, fails.
  */
-async function chaos(stack, timeoutMs, replicas) {
-  const out = resultFile('chaos');
+async function chaos(step, stack, { timeoutMs, replicas, duration, killEvery, targets }) {
+  const out = resultFile(step);
   const children = new Set();
   const aborter = new AbortController();
   let timer;
@@ -329,12 +463,12 @@ async function chaos(stack, timeoutMs, replicas) {
         runChaos({
           stack,
           vus: process.env.CHAOS_CI_VUS || '10',
-          duration: process.env.CHAOS_CI_DURATION || '60s',
-          killEvery: durationMs(process.env.CHAOS_KILL_EVERY || '10s'),
+          duration,
+          killEvery: durationMs(killEvery),
           // Every process, the database included (ADR 015: the MongoDB client's stuck monitor is fixed).
-          targets: replicaTargets(targetsFrom(process.env.CHAOS_TARGETS), replicas),
+          targets,
           replicas,
-          workDir: path.join(ROOT, '.data/test-chaos'),
+          workDir: path.join(ROOT, '.data/test-chaos', path.basename(out, '.json')),
           results: RESULTS_DIR,
           name: path.basename(out, '.json'),
           log: createLogger(),
@@ -350,11 +484,11 @@ async function chaos(stack, timeoutMs, replicas) {
   ]);
   clearTimeout(timer);
   for (const child of children) killGroup(child.pid);
-  if (code === 'timeout') return record('chaos', 0, 1, overran(timeoutMs));
+  if (code === 'timeout') return record(step, 0, 1, overran(timeoutMs));
   const r = readCounts(out);
-  if (!r?.invariants?.length) return record('chaos', 0, 1, `reported no invariants (exit code ${code})`);
+  if (!r?.invariants?.length) return record(step, 0, 1, `reported no invariants (exit code ${code})`);
   const failed = r.invariants.filter((i) => !i.ok).length;
-  record('chaos', r.invariants.length - failed, failed || (code === 0 ? 0 : 1));
+  record(step, r.invariants.length - failed, failed || (code === 0 ? 0 : 1));
 }
 
 async function main() {
@@ -366,7 +500,7 @@ async function main() {
   }
   if (want('integration')) await integration();
   if (want('e2e')) await e2e();
-  if (want('chaos')) await chaosWithReplicas();
+  if (want('chaos')) await chaosRuns();
   if (want('chart')) {
     section('Helm chart');
     await check('chart-test', 'node', ['scripts/chart-test.mjs'], LIMITS.chart);

@@ -2,7 +2,8 @@
 // `make dev`: provisions what is missing, starts the whole local stack in dependency order (each
 // process healthy before the next tier starts), streams the logs, and stops everything on Ctrl-C.
 //
-//   node scripts/dev.mjs [--infra-only | --apps-only] [--no-frontends] [--prod] [--traces] [--data-dir <dir>]
+//   node scripts/dev.mjs [--infra-only | --apps-only] [--no-frontends] [--prod] [--traces]
+//                        [--store-engine mongodb] [--data-dir <dir>]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -18,6 +19,7 @@ import {
   ROOT,
   startProcess,
   startStack,
+  STORE_ENGINES,
   URLS,
 } from './stack/index.mjs';
 
@@ -32,6 +34,9 @@ const HELP = `Usage: node scripts/dev.mjs [options]
                      mode, the gateway serving frontends/<name>/dist (used by e2e and chaos tests)
   --traces           also the Zipkin trace viewer (http://localhost:9411/zipkin/), every process
                      exporting its spans to it (make dev TRACES=1; docs/adr/016)
+  --store-engine <e> the services' and gateway's store engine (default STORE_ENGINE or
+                     ferretdb-postgresql, the local one with its shortcuts): mongodb runs the chart's
+                     path, the MongoDB API alone with no PostgreSQL URL (docs/adr/024)
   --data-dir <dir>   where data and logs live (default .data; tests use .data/test)
   -h, --help         this text`;
 
@@ -45,6 +50,7 @@ try {
       'no-frontends': { type: 'boolean', default: false },
       prod: { type: 'boolean', default: false },
       traces: { type: 'boolean', default: false },
+      'store-engine': { type: 'string', default: process.env.STORE_ENGINE || 'ferretdb-postgresql' },
       'data-dir': { type: 'string', default: '.data' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -60,6 +66,11 @@ if (args.help) {
 const replicas = Number(args.replicas);
 if (!Number.isInteger(replicas) || replicas < 1 || replicas > 5) {
   console.error(`--replicas must be a whole number from 1 to 5, not "${args.replicas}"`);
+  process.exit(2);
+}
+const storeEngine = args['store-engine'];
+if (!STORE_ENGINES.includes(storeEngine)) {
+  console.error(`--store-engine must be one of ${STORE_ENGINES.join(', ')}, not "${storeEngine}"`);
   process.exit(2);
 }
 
@@ -118,7 +129,12 @@ async function seedOnce() {
     command: 'npm',
     args: ['run', 'seed'],
     cwd: ROOT,
-    env: { ...process.env, ...commonEnv(), QM_DATA_DIR: dataDir, GATEWAY_URL: 'http://127.0.0.1:8080' },
+    env: {
+      ...process.env,
+      ...commonEnv({ storeEngine }),
+      QM_DATA_DIR: dataDir,
+      GATEWAY_URL: 'http://127.0.0.1:8080',
+    },
     logDir: path.join(dataDir, 'logs'),
   }));
   const exit = await proc.exited;
@@ -143,6 +159,7 @@ function printSummary(startMs) {
   line('maildev', URLS.maildev);
   line('NATS monitoring', URLS.natsMonitoring);
   line('MongoDB', URLS.mongo);
+  if (!args['infra-only'] && storeEngine !== STORE_ENGINES[0]) line('store engine', storeEngine);
   if (args.traces) line('traces (Zipkin)', `${URLS.traces}  (search by tag qm.request_id=<X-Request-Id>)`);
   const accounts = readAccounts();
   if (accounts?.length) {
@@ -179,6 +196,7 @@ async function main() {
     frontends: !args['no-frontends'],
     prod: args.prod,
     traces: args.traces,
+    storeEngine,
     signal: aborter.signal,
     logger: log,
     onExit: (proc) =>

@@ -36,6 +36,15 @@ export function replicaTargets(targets, replicas) {
   );
 }
 
+/**
+ * The targets a stack on `storeEngine` may lose: on the MongoDB path (the chart's, docs/adr/024) the
+ * services know one MongoDB-protocol server, FerretDB, which is killed; the PostgreSQL under it is
+ * the local emulation's inside, which no product process is told about, so it is left alone.
+ */
+export function targetsOfEngine(targets, storeEngine) {
+  return storeEngine === 'mongodb' ? targets.filter((n) => n !== 'postgres') : targets;
+}
+
 /** CHAOS_TARGETS ("wallet,orders,nats"): a subset of TARGETS; unknown names are refused. */
 export function targetsFrom(text, fallback = TARGETS) {
   if (!text) return fallback;

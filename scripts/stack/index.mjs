@@ -27,6 +27,8 @@ export {
   GRPC_PORT,
   replicaName,
   SERVICES,
+  STORE_ENGINES,
+  storeEngineVariables,
   URLS,
   ZIPKIN_SPANS_URL,
 } from './plan.mjs';
@@ -115,6 +117,8 @@ async function restartProcess(started, launch, name, { timeoutMs } = {}) {
  * @param {boolean} [options.frontends] start the frontend dev servers (default true)
  * @param {boolean} [options.prod] no watch mode; the gateway serves frontends/<name>/dist
  * @param {boolean} [options.traces] also the Zipkin trace viewer, every process exporting to it
+ * @param {string} [options.storeEngine] the services' and gateway's store engine: `ferretdb-postgresql`
+ *   (default) or `mongodb`, the chart's path, with no PostgreSQL URL (docs/adr/024)
  * @param {boolean} [options.provision] run scripts/provision.sh all first (default false)
  * @param {number} [options.portWaitMs] how long a busy port may take to be released (default 3 s)
  * @param {boolean} [options.quiet] no console output except warnings/errors (logs still go to files)
@@ -140,6 +144,7 @@ export async function startStack(options = {}) {
     frontends: options.frontends ?? true,
     prod: options.prod,
     traces: options.traces,
+    storeEngine: options.storeEngine,
     log,
   });
   const specs = tiers.flat();

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { grpcHealth, httpCheck, mongoPing, tcpCheck } from './health.mjs';
+import { MONGODB_PATH_ENV } from '../mongodb-path.mjs';
 import { POSTGRES_URL, postgresSpec } from './postgres.mjs';
 
 /** The services of packages/roster/roster.json (the one list; docs/CONVENTIONS.md). */
@@ -38,12 +39,30 @@ export const URLS = {
 /** Where the services and the gateway send their spans with --traces (docs/adr/016). */
 export const ZIPKIN_SPANS_URL = 'http://127.0.0.1:9411/api/v2/spans';
 
+/**
+ * The store engines the services and the gateway can run on (docs/adr/024): the local one, FerretDB
+ * v1 on PostgreSQL with its shortcuts (the default), or `mongodb`, the chart's path: the MongoDB API
+ * and nothing else, here against the local FerretDB (PostgreSQL still runs under it).
+ */
+export const STORE_ENGINES = ['ferretdb-postgresql', 'mongodb'];
+
+/**
+ * The variables that choose `engine`. For `mongodb` the PostgreSQL URL is `undefined`, which a spawn
+ * leaves out: no product process is told about PostgreSQL, not even from the shell's environment.
+ */
+export function storeEngineVariables(engine = 'ferretdb-postgresql') {
+  if (engine === 'mongodb') return { ...MONGODB_PATH_ENV };
+  if (engine !== 'ferretdb-postgresql')
+    throw new Error(`unknown store engine "${engine}" (known: ${STORE_ENGINES.join(', ')})`);
+  // Lets @qm/platform create the indexes FerretDB's PostgreSQL backend can use (docs/adr/004).
+  return { QM_STORE_ENGINE: engine, FERRETDB_POSTGRESQL_URL: POSTGRES_URL };
+}
+
 /** Variables every Node process of the stack gets (services, gateway, seed). */
-export function commonEnv() {
+export function commonEnv({ storeEngine } = {}) {
   return {
     MONGO_URL: 'mongodb://127.0.0.1:27017',
-    // Lets @qm/platform create the indexes FerretDB's PostgreSQL backend can use (docs/adr/004).
-    FERRETDB_POSTGRESQL_URL: POSTGRES_URL,
+    ...storeEngineVariables(storeEngine),
     NATS_URL: 'nats://127.0.0.1:4222',
     // Streams, subjects and durables carry it, so another environment on this NATS server is not disturbed.
     EVENTS_PREFIX: process.env.EVENTS_PREFIX || 'dev',
@@ -278,7 +297,12 @@ function grpcAddresses(services, replicas) {
   );
 }
 
-function serviceSpec({ root, base, run, replicas }, { name: service, grpcPort, database }, k, addresses) {
+function serviceSpec(
+  { root, base, run, replicas, storeEngine },
+  { name: service, grpcPort, database },
+  k,
+  addresses,
+) {
   const name = replicaName(service, k);
   const port = replicaPort(grpcPort, k);
   return {
@@ -286,7 +310,7 @@ function serviceSpec({ root, base, run, replicas }, { name: service, grpcPort, d
     ...run(`services/${service}`),
     env: {
       ...base,
-      ...commonEnv(),
+      ...commonEnv({ storeEngine }),
       ...(service === 'identity'
         ? {
             KEYCLOAK_CLIENT_ID: 'qm-identity',
@@ -314,6 +338,8 @@ function serviceSpec({ root, base, run, replicas }, { name: service, grpcPort, d
       // The other services' replicas (one each unless REPLICAS says more).
       ...(replicas > 1 ? addresses : {}),
       ...readEnvFile(path.join(root, 'services', service, '.env.dev')),
+      // The engine chosen for the stack wins over a .env.dev: it is the code under test.
+      ...storeEngineVariables(storeEngine),
     },
     ports: [port],
     check: () => grpcHealth(`127.0.0.1:${port}`),
@@ -342,14 +368,14 @@ function serviceTier(ctx) {
 /** The gateway's replica k: the first on 8080 and 9464, the k-th on 8080 + 10·(k−1) and 9464 + k − 1. */
 export const gatewayPorts = (k) => ({ port: 8080 + 10 * (k - 1), metricsPort: 9464 + k - 1 });
 
-function gatewaySpec({ root, base, run, prod, built, replicas }, k) {
+function gatewaySpec({ root, base, run, prod, built, replicas, storeEngine }, k) {
   const { port, metricsPort } = gatewayPorts(k);
   return {
     name: replicaName('gateway', k),
     ...run('gateway'),
     env: {
       ...base,
-      ...commonEnv(),
+      ...commonEnv({ storeEngine }),
       PORT: String(port),
       METRICS_PORT: String(metricsPort),
       ...(prod ? { FRONTEND_DIST: path.join(root, 'frontends') } : { FRONTEND_DEV: '1' }),
@@ -358,6 +384,7 @@ function gatewaySpec({ root, base, run, prod, built, replicas }, k) {
       // Only the services this checkout has: /readyz checks every address it is given.
       ...grpcAddresses(built, replicas),
       ...readEnvFile(path.join(root, 'gateway/.env.dev')),
+      ...storeEngineVariables(storeEngine),
     },
     ports: [port, metricsPort],
     check: () => httpCheck(`http://127.0.0.1:${port}/healthz`),
@@ -413,8 +440,10 @@ export function planStack({
   frontends = true,
   prod = false,
   traces = false,
+  storeEngine = 'ferretdb-postgresql',
   log,
 }) {
+  storeEngineVariables(storeEngine); // refuses an unknown engine before anything starts
   const tools = path.join(root, '.tools');
   const bin = (name) => path.join(root, 'node_modules/.bin', name);
   const ctx = {
@@ -437,6 +466,7 @@ export function planStack({
       ? bundled(root)
       : (dir) => ({ command: bin('tsx'), args: ['watch', '--clear-screen=false', `${dir}/src/main.ts`] }),
     replicas,
+    storeEngine,
     built: [],
   };
   // appsOnly: the infrastructure is already running (another stack's, e.g. `make infra`).
