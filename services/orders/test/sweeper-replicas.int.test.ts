@@ -214,12 +214,48 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
     }
   });
 
-  it('resolve each exactly once: one outcome, one stock movement, one money movement, one event', async () => {
+  /** A purchase through the real use case on replica one, whose process dies at `crash`. */
+  async function purchase(crash: Crash, quantity: number, holdTimeoutSeconds: number) {
     const idempotency = createIdempotency({
       conn: one.conn,
       messages: { inProgress: 'in progress', mismatch: 'mismatch' },
     });
     const caller = { userId: buyer.id, username: buyer.username, roles: ['Army'] };
+    const partners = dying(one.partners, crash);
+    const saga = createSaga({ orders: one.orders, partners, outbox: one.outbox, log, holdTimeoutSeconds });
+    const purchases = createPurchases({
+      orders: one.orders,
+      partners,
+      saga,
+      idempotency,
+      holdTimeoutSeconds,
+    });
+    // As the request arrives from the gateway: the buyer's signed assertion, relayed to partners.
+    const assertion = await callerAssertion(caller, 'orders');
+    return runWithContext({ requestId: newRequestId(), caller, assertion }, () =>
+      purchases.create(caller, { productId, quantity, totalPaise: quantity * PRICE, idempotencyKey: '' }),
+    );
+  }
+
+  const sweeper = (r: Replica) =>
+    createSweeper({
+      orders: r.orders,
+      saga: createSaga({ ...r, log, holdTimeoutSeconds: 600 }),
+      log,
+      graceMs: 0,
+    });
+
+  const endEvents = async (ids: number[]) =>
+    (await streamMessages<EventEnvelope<OrderEndedData>>(one.bus, 'QM_ORDERS')).filter((e) =>
+      ids.includes(e.data.id),
+    );
+  /** The orders of every order_place activity in the stream. */
+  const placedActivities = async () =>
+    (await streamMessages<EventEnvelope<{ action: string; details: string }>>(one.bus, 'QM_ACTIVITY'))
+      .filter((e) => e.type === ACTIVITY_SUBJECT && e.data.action === 'order_place')
+      .map((e) => Number(/^Order #(\d+):/.exec(e.data.details)?.[1]));
+
+  it('resolve each exactly once: one outcome, one stock movement, one money movement, one event', async () => {
     // Twenty purchases through the real use case on replica one, each dying at a step; every
     // third one with a deadline of 2 s, which passes before the sweepers come.
     const placed: { id: number; crash: Crash; deadline: boolean; quantity: number }[] = [];
@@ -227,21 +263,8 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
       const crash = CRASHES[i % CRASHES.length]!;
       const deadline = i % 3 === 0;
       const holdTimeoutSeconds = deadline ? 2 : 600;
-      const partners = dying(one.partners, crash);
-      const saga = createSaga({ orders: one.orders, partners, outbox: one.outbox, log, holdTimeoutSeconds });
-      const purchases = createPurchases({
-        orders: one.orders,
-        partners,
-        saga,
-        idempotency,
-        holdTimeoutSeconds,
-      });
       const quantity = 1 + (i % 2);
-      // As the request arrives from the gateway: the buyer's signed assertion, relayed to partners.
-      const assertion = await callerAssertion(caller, 'orders');
-      const order = await runWithContext({ requestId: newRequestId(), caller, assertion }, () =>
-        purchases.create(caller, { productId, quantity, totalPaise: quantity * PRICE, idempotencyKey: '' }),
-      );
+      const order = await purchase(crash, quantity, holdTimeoutSeconds);
       expect([order.status, order.step]).toEqual([
         'pending',
         { reserve: 'reserve', hold: 'hold', post: 'pay', commit: 'commit', 'wallet-down': 'pay' }[crash],
@@ -250,13 +273,6 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
     }
     await new Promise((r) => setTimeout(r, 2_500));
 
-    const sweeper = (r: Replica) =>
-      createSweeper({
-        orders: r.orders,
-        saga: createSaga({ ...r, log, holdTimeoutSeconds: 600 }),
-        log,
-        graceMs: 0,
-      });
     const a = sweeper(one);
     const b = sweeper(two);
     // Both replicas' timers fire together, more than once; then again until nothing is pending.
@@ -314,19 +330,43 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
     expect(entries.filter((e) => e.account === userAccount(seller.id)).length).toBe(completed.length);
 
     // One event each, saying how it ended; and the buyer's activity once per completed order.
-    const ended = (await streamMessages<EventEnvelope<OrderEndedData>>(one.bus, 'QM_ORDERS')).filter((e) =>
-      placed.some((p) => p.id === e.data.id),
-    );
+    const ended = await endEvents(placed.map((p) => p.id));
     expect(ended.map((e) => [e.data.id, e.data.status]).sort((x, y) => Number(x[0]) - Number(y[0]))).toEqual(
       outcomes.map((o) => [o.id, o.status]),
     );
-    const activity = (
-      await streamMessages<EventEnvelope<{ action: string; details: string }>>(one.bus, 'QM_ACTIVITY')
-    )
-      .filter((e) => e.type === ACTIVITY_SUBJECT && e.data.action === 'order_place')
-      .map((e) => Number(/^Order #(\d+):/.exec(e.data.details)?.[1]))
+    const activity = (await placedActivities())
+      .filter((id) => placed.some((p) => p.id === id))
       .sort((x, y) => x - y);
     expect(activity).toEqual(completed.map((o) => o.id));
     expect(await one.conn.collection('outbox').countDocuments()).toBe(0);
+  });
+
+  it("publishes only the winner's end when the other replica loses the last step and dies before dropping its event", async () => {
+    const order = await purchase('commit', 1, 600);
+    // Replica two has read it mid-saga; replica one's sweeper ends it first.
+    const stale = (await one.orders.get(order.id))!;
+    await sweeper(one).sweep();
+    expect((await one.orders.get(order.id))!.status).toBe('completed');
+    // Replica two drives its stale copy: its end event goes into the outbox, its update finds the
+    // order ended already, and its process dies before it drops that event.
+    const diesAfterLosing: OrderStore = {
+      ...two.orders,
+      async advance(id, from, set) {
+        const r = await two.orders.advance(id, from, set);
+        if (set.step === 'done' && !r.moved) await new Promise(() => undefined);
+        return r;
+      },
+    };
+    void createSaga({ ...two, orders: diesAfterLosing, log, holdTimeoutSeconds: 600 }).drive(stale);
+    const outbox = one.conn.collection('outbox');
+    while ((await outbox.countDocuments()) < 2) await new Promise((r) => setTimeout(r, 20));
+
+    // Both replicas' relays settle the dead process's entries (no grace: it is long gone).
+    const relay = (r: Replica) =>
+      createOutbox({ conn: r.conn, bus: r.bus, log, graceMs: 0, confirm: confirmer(r.orders) });
+    await Promise.all([relay(one).relayOnce(), relay(two).relayOnce()]);
+    expect(await outbox.countDocuments()).toBe(0);
+    expect((await endEvents([order.id])).map((e) => e.data.status)).toEqual(['completed']);
+    expect((await placedActivities()).filter((id) => id === order.id)).toEqual([order.id]);
   });
 });
