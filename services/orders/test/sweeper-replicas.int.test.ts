@@ -218,7 +218,10 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
   async function purchase(crash: Crash, quantity: number, holdTimeoutSeconds: number) {
     const idempotency = createIdempotency({
       conn: one.conn,
-      messages: { inProgress: 'in progress', mismatch: 'mismatch' },
+      messages: {
+        inProgress: ORDER_MESSAGES.idempotencyInProgress,
+        mismatch: ORDER_MESSAGES.idempotencyMismatch,
+      },
     });
     const caller = { userId: buyer.id, username: buyer.username, roles: ['Army'] };
     const partners = dying(one.partners, crash);
