@@ -59,10 +59,15 @@ export interface World {
  */
 export async function startWorld(
   env: Record<string, string> = {},
-  opts: { creditLeaseMs?: number } = {},
+  opts: {
+    creditLeaseMs?: number;
+    /** Another replica of a running world: its own connections on that world's database, left in place by stop(). */
+    join?: World;
+  } = {},
 ): Promise<World> {
   const log = testLog('topups');
-  const conn = await connectMongo(INFRA.MONGO_URL, uniqueName('qm_test_wallet_topups'));
+  const { join, ...useCaseOpts } = opts;
+  const conn = await connectMongo(INFRA.MONGO_URL, join?.conn.name ?? uniqueName('qm_test_wallet_topups'));
   const engine = await openStoreEngine(conn, INFRA.STORE_ENGINE);
   const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'topups-test', log });
   await bus.ensureStreams(STREAMS);
@@ -93,7 +98,7 @@ export async function startWorld(
   // QM_FAULTS in env turns fault flags on, as in a service process.
   const faults = await faultsFromEnv(env, log);
   const providers = createProviders(conn, settings, log, faults);
-  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, log, faults, ...opts });
+  const topUps = createTopUps({ ...stores, ledger, providers, idempotency, log, faults, ...useCaseOpts });
   await ensureIndexes(conn);
 
   return {
@@ -117,7 +122,7 @@ export async function startWorld(
       };
     },
     async stop() {
-      await conn.dropDatabase().catch(() => undefined);
+      if (!join) await conn.dropDatabase().catch(() => undefined);
       await engine.close();
       await conn.close();
       await bus.close();

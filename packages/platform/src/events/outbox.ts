@@ -137,16 +137,29 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           .limit(500)
           .toArray();
         const decided = new Map<string, boolean>(); // batch → did its change happen
-        const happened = async (doc: OutboxDoc) => {
-          const leader = doc.batch && doc.batch !== doc._id ? await col.findOne({ _id: doc.batch }) : doc;
+        const happened = async (doc: OutboxDoc): Promise<boolean> => {
           const key = doc.batch ?? doc._id;
-          if (!decided.has(key))
-            decided.set(key, await opts.confirm((leader ?? doc).event, (leader ?? doc).subject));
-          return decided.get(key)!;
+          if (decided.has(key)) return decided.get(key)!;
+          let verdict: boolean;
+          if (key === doc._id) verdict = await opts.confirm(doc.event, doc.subject);
+          else {
+            const leader = await col.findOne({ _id: key });
+            // No leader: another relay (another replica, docs/adr/025) settled the batch since this
+            // one read it. A dropped batch loses its followers before its leader (below), so an
+            // entry still here was published with its leader; one gone was dropped with it.
+            verdict = leader
+              ? await opts.confirm(leader.event, leader.subject)
+              : !!(await col.findOne({ _id: doc._id }, { projection: { _id: 1 } }));
+          }
+          decided.set(key, verdict);
+          return verdict;
         };
         for (const doc of due) {
           try {
             if (doc.state === 'pending' && !(await happened(doc))) {
+              // Its followers first: a follower left without its leader counts as published.
+              if ((doc.batch ?? doc._id) === doc._id)
+                await col.deleteMany({ batch: doc._id, _id: { $ne: doc._id }, state: 'pending' });
               await col.deleteOne({ _id: doc._id, state: 'pending' });
               log.info(
                 { eventId: doc._id, subject: doc.subject },

@@ -9,7 +9,8 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(10 * 60_000, 5_000 * 2 ** Math.max(0, attempts - 1));
 }
 
-const FIRST_ATTEMPT_LEASE_MS = 30_000;
+/** How long an attempt may take before the job is due again (its attempter died). */
+const ATTEMPT_LEASE_MS = 30_000;
 
 export interface SignOuts {
   /** Sets the password in Keycloak and ends the user's sessions (now, or by the sweeper later). */
@@ -59,7 +60,7 @@ export function createSignOuts(d: Deps): SignOuts {
         notBefore,
         attempts: 0,
         // The sweeper leaves it to the attempt below unless that never reports back (process died).
-        nextAttemptAt: new Date(notBefore.getTime() + FIRST_ATTEMPT_LEASE_MS),
+        nextAttemptAt: new Date(notBefore.getTime() + ATTEMPT_LEASE_MS),
       };
       await d.outbox.run([events.sessionsRevoked(user, notBefore, id)], async () => {
         await d.signOuts.record(job);
@@ -75,7 +76,11 @@ export function createSignOuts(d: Deps): SignOuts {
     },
 
     async retryDue(): Promise<void> {
-      for (const job of await d.signOuts.due(d.clock())) await attempt(job);
+      const now = d.clock();
+      // Every replica's sweeper reads the same due jobs (docs/adr/025): only the one that claims a
+      // job tries it, so a late second logout never ends a session begun with the new password.
+      for (const job of await d.signOuts.due(now))
+        if (await d.signOuts.claim(job, new Date(now.getTime() + ATTEMPT_LEASE_MS))) await attempt(job);
     },
   };
 }

@@ -39,7 +39,10 @@ export function createSweeper(d: Deps, accounts: Accounts, signOuts: SignOuts): 
     }
     for (const u of await d.users.approvedNotEnabled()) await accounts.enableInKeycloak(u);
     for (const u of await d.users.decisionMailsPending(new Date(now.getTime() - MAIL_GRACE_MS)))
-      await accounts.sendDecisionMail(u);
+      // Every replica's sweeper reads the same pending mails (docs/adr/025): the one that claims
+      // a mail sends it; if it fails or dies, the mail is taken again after the grace.
+      if (await d.users.claimDecisionMail(u.id, now, new Date(now.getTime() + MAIL_GRACE_MS)))
+        await accounts.sendDecisionMail(u);
   }
 
   return { once };

@@ -23,6 +23,11 @@ export interface SignOutStore {
   done(id: string): Promise<void>;
   /** The jobs whose next attempt is due at `now`, earliest first, at most `limit` (100). */
   due(now: Date, limit?: number): Promise<SignOutJob[]>;
+  /**
+   * Takes a due job for one attempt: its next attempt moves to `until`, unless another sweeper
+   * moved it since `job` was read. Of the replicas that read the same due job, one gets it.
+   */
+  claim(job: SignOutJob, until: Date): Promise<boolean>;
   retryAt(id: string, attempts: number, at: Date): Promise<void>;
   find(id: string): Promise<SignOutJob | null>;
 }
@@ -43,6 +48,13 @@ export function createSignOutStore(conn: Connection): SignOutStore {
         .sort({ nextAttemptAt: 1 })
         .limit(limit)
         .toArray(),
+    async claim(job: SignOutJob, until: Date): Promise<boolean> {
+      const r = await jobs.updateOne(
+        { _id: job._id, nextAttemptAt: job.nextAttemptAt },
+        { $set: { nextAttemptAt: until } },
+      );
+      return r.modifiedCount === 1;
+    },
     async retryAt(id: string, attempts: number, at: Date): Promise<void> {
       await jobs.updateOne({ _id: id }, { $set: { attempts, nextAttemptAt: at } });
     },

@@ -11,6 +11,8 @@ export interface StoredUser extends UserRecord {
   decisionMailPending: boolean;
   decidedAt?: Date | null;
   decidedBy?: number | null;
+  /** While in the future, one sweeper is sending the decision email (claimDecisionMail). */
+  decisionMailClaimedUntil?: Date | null;
 }
 
 const text = { type: String, default: undefined };
@@ -44,6 +46,7 @@ const userSchema = new Schema<StoredUser>(
     decisionMailPending: { type: Boolean, default: false },
     decidedAt: { type: Date, default: null },
     decidedBy: { type: Number, default: null },
+    decisionMailClaimedUntil: { type: Date, default: null },
   },
   { collection: 'users', versionKey: false, timestamps: true, strict: true },
 );
@@ -73,6 +76,12 @@ export interface UserStore {
   /** The decision, only if the user is still pending (single-document conditional update). */
   decide(id: number, decision: Decision, adminId: number, at: Date): Promise<StoredUser | null>;
   decisionMailSent(id: number): Promise<void>;
+  /**
+   * Takes the pending decision email for sending until `until`, unless another sweeper holds it
+   * (docs/adr/025): of the replicas that read the same pending mail, one sends it. A sender that
+   * dies leaves it to be taken again once `until` has passed.
+   */
+  claimDecisionMail(id: number, now: Date, until: Date): Promise<boolean>;
   /** Sets `set` and removes `unset`; null when the user is gone. */
   updateProfile(
     id: number,
@@ -160,6 +169,17 @@ export function createUserStore(conn: Connection): UserStore {
     },
     async decisionMailSent(id: number): Promise<void> {
       await Users.updateOne({ id }, { $set: { decisionMailPending: false } });
+    },
+    async claimDecisionMail(id: number, now: Date, until: Date): Promise<boolean> {
+      const res = await Users.updateOne(
+        {
+          id,
+          decisionMailPending: true,
+          $or: [{ decisionMailClaimedUntil: null }, { decisionMailClaimedUntil: { $lte: now } }],
+        },
+        { $set: { decisionMailClaimedUntil: until } },
+      );
+      return res.modifiedCount === 1;
     },
     updateProfile(
       id: number,

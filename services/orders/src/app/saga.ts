@@ -120,12 +120,16 @@ export function createSaga(d: SagaDeps): Saga {
   /** The order's last change, with its event (and the buyer's activity) through the outbox. */
   async function end(o: OrderRecord, status: 'completed' | 'cancelled'): Promise<OrderRecord> {
     const now = new Date();
+    const events = orderEnded(o, status, now);
     try {
-      return await d.outbox.run(orderEnded(o, status, now), async () => {
+      return await d.outbox.run(events, async () => {
         const r = await orders.advance(o.id, o.step, {
           step: 'done',
           status,
           paymentStatus: status === 'completed' ? 'paid' : 'failed',
+          // A driver that loses this race and dies before dropping its own end event leaves it
+          // pending in the outbox: the relay publishes only the event named here (confirmer).
+          endEvent: events[0]!.event.id,
         });
         if (!r.moved) throw new AlreadyMoved(r.order);
         return r.order;

@@ -67,6 +67,11 @@ export interface OrderRecord {
   updatedAt: Date;
   /** `<buyer>:<Idempotency-Key>` of the request that placed it, when it had one. */
   requestKey?: string;
+  /**
+   * The id of the event that announced its end, written with the end: of two drivers that both
+   * wrote an end event to the outbox, the relay publishes this one only (docs/adr/025).
+   */
+  endEvent?: string;
 }
 
 /** What the rules need to know of a user (identity's LookupUser). */

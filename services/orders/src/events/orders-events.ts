@@ -38,7 +38,9 @@ export function orderEnded(o: OrderRecord, status: 'completed' | 'cancelled', at
 
 /**
  * The outbox's question for an order's end event whose process died before publishing it: did the
- * order really end so? (Activity follows the event it was written with.)
+ * order really end so, by this event? Another driver may have ended it first, its own event the one
+ * the order names (orders ended before `endEvent` was kept are judged by their status alone).
+ * (Activity follows the event it was written with.)
  */
 export function confirmer(orders: OrderStore) {
   return async (event: EventEnvelope, subject: string): Promise<boolean> => {
@@ -46,6 +48,6 @@ export function confirmer(orders: OrderStore) {
     const data = event.data as Partial<OrderEndedData>;
     if (typeof data.id !== 'number') return false;
     const order = await orders.get(data.id);
-    return !!order && order.status === data.status;
+    return !!order && order.status === data.status && (order.endEvent ?? event.id) === event.id;
   };
 }

@@ -43,6 +43,7 @@ const orderSchema = new Schema<OrderDoc>(
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     requestKey: { type: String },
+    endEvent: { type: String },
   },
   { collection: 'orders', versionKey: false, strict: true, autoIndex: false },
 );
@@ -67,6 +68,11 @@ const toRecord = ({ _id, ...d }: OrderDoc & Record<string, unknown>): OrderRecor
   return d as OrderRecord;
 };
 
+/** What a saga step changes on an order. */
+export type OrderChange = Partial<
+  Pick<OrderRecord, 'step' | 'status' | 'paymentStatus' | 'cancelReason' | 'undo' | 'endEvent'>
+>;
+
 export interface OrderStore {
   /** The collection's model, for readers that go past the store (the statistics' feed tally). */
   model: Model<OrderDoc>;
@@ -79,11 +85,7 @@ export interface OrderStore {
    * Moves the order on from `from`, if (and only if) it is still there. Answers the order as it is
    * now, and whether this call moved it.
    */
-  advance(
-    id: number,
-    from: SagaStep,
-    set: Partial<Pick<OrderRecord, 'step' | 'status' | 'paymentStatus' | 'cancelReason' | 'undo'>>,
-  ): Promise<{ moved: boolean; order: OrderRecord }>;
+  advance(id: number, from: SagaStep, set: OrderChange): Promise<{ moved: boolean; order: OrderRecord }>;
   /** Every order not yet completed or cancelled (few: a saga takes seconds). */
   pending(): Promise<OrderRecord[]>;
   /** Page `page` of an owner's feed, newest first. */
@@ -131,7 +133,7 @@ export function createOrderStore(conn: Connection): OrderStore {
     async advance(
       id: number,
       from: SagaStep,
-      set: Partial<Pick<OrderRecord, 'step' | 'status' | 'paymentStatus' | 'cancelReason' | 'undo'>>,
+      set: OrderChange,
     ): Promise<{ moved: boolean; order: OrderRecord }> {
       const moved = await Orders.findOneAndUpdate(
         { _id: id, step: from },

@@ -99,6 +99,13 @@ function createCrediting(d: TopUpDeps): Credit {
   async function post(t: TopUp): Promise<TopUp> {
     const paymentId = t.providerPaymentId!;
     const key = creditKey(t.provider, paymentId);
+    if (t.lineClosed === false) {
+      // It failed or expired before this payment claimed it, and whoever failed it died before
+      // failing its first line: failed here (the credit goes on a line of its own), or that line
+      // would show money coming forever; no sweep looks at a paid top-up's first line.
+      await history.close([historyLineId(t._id)], 'failed', { failureReason: t.failureReason ?? '' });
+      await topups.markLineClosed(t._id);
+    }
     const clearing = providerAccount(t.provider);
     await accounts.ensure(clearing);
     const wallet = await accounts.ensure(userAccount(t.userId), t.userId, t.username);
@@ -168,9 +175,11 @@ function createFailures(d: TopUpDeps): Failures {
 
   /** created → failed or expired, and its line failed; false when it was paid (or ended) first. */
   async function fail(t: TopUp, status: 'failed' | 'expired', reason: string): Promise<boolean> {
-    const after = await topups.fail(t._id, status, reason);
-    if (after?.status !== status || after.lineClosed !== false) return false;
-    await closeLine(after);
+    // Only the caller that moved it closes the line, and it does even if a late payment has
+    // claimed the top-up since (that payment is credited on a line of its own).
+    const moved = await topups.fail(t._id, status, reason);
+    if (!moved) return false;
+    await closeLine(moved);
     return true;
   }
 

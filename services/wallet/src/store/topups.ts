@@ -85,7 +85,9 @@ export interface TopUpStore {
   complete(id: number, transferId: string): Promise<boolean>;
   /**
    * created → failed (a declined card) or expired (never paid in time), with the reason its line
-   * will show; the line is closed next (lineClosed). The top-up after, whoever moved it.
+   * will show; the line is closed next (lineClosed). The top-up as this call left it, or null when
+   * it was not created any more (paid, or ended by another caller): of two replicas' sweeps, or a
+   * sweep and a webhook, one moves it and closes its line.
    */
   fail(id: number, status: 'failed' | 'expired', failureReason: string): Promise<TopUp | null>;
   markLineClosed(id: number): Promise<UpdateWriteOpResult>;
@@ -155,13 +157,14 @@ export function createTopUpStore(conn: Connection): TopUpStore {
       return r.modifiedCount === 1;
     },
 
-    async fail(id: number, status: 'failed' | 'expired', failureReason: string): Promise<TopUp | null> {
-      await TopUps.updateOne(
+    fail: (id: number, status: 'failed' | 'expired', failureReason: string) =>
+      TopUps.findOneAndUpdate(
         { _id: id, status: 'created' },
         { $set: { status, failureReason, lineClosed: false, updatedAt: new Date() } },
-      );
-      return byId(id);
-    },
+        { new: true },
+      )
+        .lean<TopUp>()
+        .exec(),
 
     markLineClosed: (id: number) => TopUps.updateOne({ _id: id }, { $set: { lineClosed: true } }).exec(),
 
