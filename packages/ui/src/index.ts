@@ -57,5 +57,5 @@ export { orderStatusColor, statusLabel } from './order-status';
 export { OrderStatusBadge } from './OrderStatusBadge';
 export type { OrderStatusBadgeProps } from './OrderStatusBadge';
 export { IdempotentAttempt, outcomeUnknown, useIdempotentAttempt } from './idempotency';
-export { TransactionFailureReason, TransactionStatusBadge } from './TransactionStatus';
+export { TransactionFailureReason, TransactionStatusBadge, TransactionTypeBadge } from './TransactionStatus';
 export { toast, toastCarriesOver } from './toast';
