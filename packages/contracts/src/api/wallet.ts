@@ -446,6 +446,8 @@ export interface PaymentOrderView {
   /** Stripe only. */
   clientSecret?: string;
   publishableKey?: string;
+  /** ISO 8601: when the checkout expires unless paid (TOPUP_EXPIRY_MINUTES after it started). */
+  expiresAt: string;
 }
 
 export interface SandboxPaymentView {
