@@ -153,6 +153,13 @@ await step(
     const text = await rows(page).first().textContent();
     assert(text.includes(SOLDIER.username) && text.includes(emailOf(SOLDIER)), `a row reads "${text}"`);
     assert(/ago|now/i.test(await rows(page).first().locator('td').nth(3).textContent()), 'time not relative');
+    // The exact time, in India Standard Time, is in a tooltip (issue 30).
+    await rows(page).first().locator('td').nth(3).locator('time').hover();
+    await page
+      .getByRole('tooltip')
+      .filter({ hasText: /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}\s?[ap]m IST$/i })
+      .waitFor();
+    await page.mouse.move(0, 0);
     await shot(page, 'activities');
   },
   { page: adminPage },

@@ -103,6 +103,16 @@ async function openPayment(page, id) {
   await page.getByTestId('wallet-balance').waitFor();
 }
 
+/** "₹12,34,567.50": a REST amount as the pages write it (display only). */
+const inr = (amount) =>
+  new Intl.NumberFormat('en-IN', { style: 'currency', currency: 'INR' }).format(Number(amount));
+/** "3:45 pm IST": the time of day as the pages write it. */
+const istTime = (iso) =>
+  `${new Intl.DateTimeFormat('en-IN', { hour: 'numeric', minute: '2-digit', timeZone: 'Asia/Kolkata' }).format(new Date(iso))} IST`;
+const TOP_UP = '₹500.00';
+/** The unpaid top-up's row in the wallet history. */
+const topUpRow = (page) => page.getByTestId('transaction-row').filter({ hasText: TOP_UP }).first();
+
 /** The card of an order on /orders. */
 const orderCard = (page, id) => page.locator(`[data-testid="order-card"][data-order-id="${id}"]`);
 
@@ -367,6 +377,58 @@ await step(
 );
 
 await step(
+  'a card checkout says when it expires; left unpaid, its line reads Top-up (grey) and Pending',
+  async () => {
+    const page = frugalPage;
+    await page.goto(`${BASE_URL}/wallet`);
+    await page.getByRole('button', { name: 'Add Money' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add Money' });
+    await dialog.getByLabel(/^Amount( \*)?$/).fill('500');
+    const [answer] = await Promise.all([
+      page.waitForResponse((res) => new URL(res.url()).pathname === '/api/create-order'),
+      dialog.getByRole('button', { name: 'Proceed to Pay' }).click(),
+    ]);
+    const order = await answer.json();
+    const left = Date.parse(order.expiresAt) - Date.now();
+    assert(left > 0 && left <= 31 * 60_000, `the checkout expires in ${left} ms (${order.expiresAt})`);
+    const checkout = page.getByRole('dialog', { name: 'Pay with card' });
+    const note = `This checkout expires at ${istTime(order.expiresAt)} if it is not paid.`;
+    const shown = await checkout.getByTestId('checkout-expiry').innerText();
+    assert(
+      shown.replace(/\s/g, ' ') === note.replace(/\s/g, ' '),
+      `the checkout says "${shown}", not "${note}"`,
+    );
+    await shot(page, 'checkout-expiry');
+    await checkout.getByRole('button', { name: 'Cancel' }).click();
+    const row = topUpRow(page);
+    await row.locator('[data-status="pending"]').first().waitFor();
+    const badge = row.locator('[data-type="Top-up"]').first();
+    await badge.waitFor();
+    assert((await badge.getAttribute('style')).includes('gray'), 'a pending top-up is drawn as a credit');
+    await page.getByText('Failed includes expired checkouts.').waitFor();
+    state.checkoutExpiresAt = order.expiresAt;
+    return `expires ${istTime(order.expiresAt)}`;
+  },
+  { page: frugalPage, independent: true },
+);
+
+await step(
+  "an administrator's /wallet links to Admin → Wallets",
+  async () => {
+    const page = adminPage;
+    await page.goto(`${BASE_URL}/wallet`);
+    await page.getByText('Administrators have no wallet').waitFor();
+    await page
+      .getByText('Every wallet, with its balance and transactions, is under Admin → Wallets.')
+      .waitFor();
+    await page.getByRole('link', { name: 'View all wallets' }).click();
+    await page.waitForURL((url) => url.pathname === '/admin/wallets');
+    await page.getByRole('heading', { name: 'Wallet Management' }).waitFor();
+  },
+  { page: adminPage, independent: true },
+);
+
+await step(
   'the admin sees the order on /admin/orders, in each tab, and the dashboard counts it',
   async () => {
     const page = adminPage;
@@ -379,6 +441,19 @@ await step(
       .getByRole('region', { name: 'Total Orders' })
       .getByText(/\d+ completed · \d+ pending/)
       .waitFor();
+    // Each card its own meaning (issue 30): a count, the Army buyers' count with their completed value,
+    // the Manufacturer sellers' completed value, as GET /api/orders counts them.
+    const cards = await (await page.request.get(`${BASE_URL}/api/orders?pageSize=1`)).json();
+    const army = page.getByRole('region', { name: 'Army Purchases' });
+    await army.getByText(cards.armyCount.toLocaleString('en-IN'), { exact: true }).waitFor();
+    await army.getByText(`Orders by Army buyers · ${inr(cards.armyCompletedAmount)} completed`).waitFor();
+    const sales = page.getByRole('region', { name: 'Manufacturer Sales' });
+    await sales.getByText(inr(cards.manufacturerCompletedAmount), { exact: true }).waitFor();
+    await sales.getByText('Completed sales, all manufacturers').waitFor();
+    assert(
+      Number(cards.manufacturerCompletedAmount) >= 2 * Number(PRODUCT.price),
+      `Manufacturer Sales ${cards.manufacturerCompletedAmount} lacks this run's sales`,
+    );
     for (const column of ['Order ID', 'Product', 'Buyer', 'Seller', 'Amount', 'Quantity', 'Status', 'Date']) {
       await page.getByRole('columnheader', { name: column, exact: true }).waitFor();
     }
@@ -467,6 +542,58 @@ await step(
     page: buyerPage,
     independent: true,
   },
+);
+
+await step(
+  "the unpaid checkout expires: 'Expired', a grey Top-up, found under Failed (wallet and admin), 375 px light and dark",
+  async () => {
+    assert(state.checkoutExpiresAt, 'no checkout was opened');
+    const page = frugalPage;
+    // The wallet's sweep expires it within a minute after its time (TOPUP_EXPIRY_MINUTES).
+    const deadline = Date.parse(state.checkoutExpiresAt) + 150_000;
+    for (;;) {
+      await page.goto(`${BASE_URL}/wallet`);
+      await topUpRow(page).waitFor();
+      if ((await topUpRow(page).locator('[data-status="failed"]').count()) > 0) break;
+      assert(Date.now() < deadline, `the checkout due ${state.checkoutExpiresAt} has not expired`);
+      await page.waitForTimeout(10_000);
+    }
+    const row = topUpRow(page);
+    const text = await row.textContent();
+    assert(text.includes('Expired') && !text.includes('Credit'), `the expired line reads "${text}"`);
+    assert(
+      (await row.locator('[data-type="Top-up"]').first().getAttribute('style')).includes('gray'),
+      'an expired top-up is drawn as a credit',
+    );
+    await page.getByRole('textbox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'Failed' }).click();
+    await topUpRow(page).getByText('Expired', { exact: true }).waitFor();
+    await shot(page, 'wallet-expired-failed-filter');
+
+    await adminPage.goto(`${BASE_URL}/admin/transactions`);
+    await adminPage.getByText('Failed includes expired checkouts.').waitFor();
+
+    for (const colorScheme of ['light', 'dark']) {
+      const phone = await phoneContext(colorScheme, frugal);
+      try {
+        const p = await phone.newPage();
+        await p.goto(`${BASE_URL}/wallet`);
+        await topUpRow(p).getByText('Expired', { exact: true }).waitFor();
+        await p.waitForTimeout(300);
+        assert((await overflow(p)) <= 0, `the wallet is ${await overflow(p)}px too wide`);
+        await shot(p, `mobile-${colorScheme}-wallet-expired`, true);
+        const adminPhone = await (await phoneContext(colorScheme, admin)).newPage();
+        await adminPhone.goto(`${BASE_URL}/admin/orders`);
+        await adminPhone.getByRole('region', { name: 'Manufacturer Sales' }).waitFor();
+        await adminPhone.waitForTimeout(300);
+        await shot(adminPhone, `mobile-${colorScheme}-admin-order-cards`);
+        await adminPhone.context().close();
+      } finally {
+        await phone.close();
+      }
+    }
+  },
+  { page: frugalPage, independent: true },
 );
 
 await browser.close();

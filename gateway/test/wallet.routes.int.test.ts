@@ -69,6 +69,7 @@ const defaults: Impl = {
     provider: 'sandbox',
     clientSecret: '',
     publishableKey: '',
+    expiresAt: '2026-11-23T10:31:00.000Z',
   }),
   sandboxPay: async (r) => ({
     providerOrderId: r.orderId,
@@ -324,6 +325,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
         provider: 'stripe',
         clientSecret: 'pi_1_secret_x',
         publishableKey: 'pk_test_1',
+        expiresAt: '2026-11-23T10:31:00.000Z',
       }));
       const res = await call('POST', '/api/create-order', { as: 'army', body: { amount: 500 } });
       expect(res.body).toEqual({
@@ -333,6 +335,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
         provider: 'stripe',
         clientSecret: 'pi_1_secret_x',
         publishableKey: 'pk_test_1',
+        expiresAt: '2026-11-23T10:31:00.000Z',
       });
     });
 

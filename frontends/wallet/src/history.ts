@@ -1,6 +1,11 @@
-import type { TransactionStatusName, TransactionView } from '@qm/contracts/rest';
+import {
+  type TransactionStatusName,
+  type TransactionTypeLabel,
+  transactionTypeLabel,
+  type TransactionView,
+} from '@qm/contracts/rest';
 
-export type TransactionLabel = 'Received' | 'Credit' | 'Debit' | 'Transfer';
+export type TransactionLabel = TransactionTypeLabel;
 
 export interface TransactionDisplay {
   label: TransactionLabel;
@@ -12,17 +17,14 @@ export interface TransactionDisplay {
 
 /**
  * How a history row reads. A credit that came from another user's transfer is "Received" (docs/product.md §2); a
- * top-up is a plain credit; debits and transfers take money out.
+ * top-up is a credit once paid and "Top-up" until then or if it failed or expired (transactionTypeLabel); debits
+ * and transfers take money out.
  */
 export function describeTransaction(
-  tx: Pick<TransactionView, 'type' | 'counterparty' | 'transferReference'>,
+  tx: Pick<TransactionView, 'type' | 'status' | 'counterparty' | 'transferReference'>,
 ): TransactionDisplay {
   const counterparty = tx.counterparty.trim() || null;
-  if (tx.type === 'credit') {
-    const received = counterparty !== null && tx.transferReference.trim() !== '';
-    return { label: received ? 'Received' : 'Credit', incoming: true, counterparty };
-  }
-  return { label: tx.type === 'debit' ? 'Debit' : 'Transfer', incoming: false, counterparty };
+  return { label: transactionTypeLabel(tx), incoming: tx.type === 'credit', counterparty };
 }
 
 /** The status filter of the history (docs/product.md §2); '' is All Transactions. */

@@ -1,4 +1,10 @@
-import { expiredTopUpReason, transactionStatusLabel } from '../src/api/wallet';
+import {
+  expiredTopUpReason,
+  failureReasonDetail,
+  transactionCredited,
+  transactionStatusLabel,
+  transactionTypeLabel,
+} from '../src/api/wallet';
 
 describe('transactionStatusLabel', () => {
   it('reads a line by its status', () => {
@@ -18,5 +24,38 @@ describe('transactionStatusLabel', () => {
     expect(transactionStatusLabel({ status: 'pending', failureReason: expiredTopUpReason(30) })).toBe(
       'Pending',
     );
+  });
+});
+
+describe('transactionTypeLabel', () => {
+  const topUp = { type: 'credit', counterparty: 'Sandbox', transferReference: '' };
+  it('calls a top-up a credit only once its money arrived', () => {
+    expect(transactionTypeLabel({ ...topUp, status: 'completed' })).toBe('Credit');
+    expect(transactionCredited({ ...topUp, status: 'completed' })).toBe(true);
+    for (const status of ['pending', 'failed']) {
+      expect(transactionTypeLabel({ ...topUp, status })).toBe('Top-up');
+      expect(transactionCredited({ ...topUp, status })).toBe(false);
+    }
+  });
+
+  it("reads a transfer's credit as Received, and money out as Debit or Transfer", () => {
+    const received = {
+      type: 'credit',
+      counterparty: 'alice',
+      transferReference: 'tr_1',
+      status: 'completed',
+    };
+    expect(transactionTypeLabel(received)).toBe('Received');
+    expect(transactionTypeLabel({ ...received, transferReference: '' })).toBe('Credit');
+    expect(transactionTypeLabel({ type: 'debit', status: 'completed' })).toBe('Debit');
+    expect(transactionTypeLabel({ type: 'transfer', status: 'failed' })).toBe('Transfer');
+    expect(transactionCredited({ type: 'debit', status: 'completed' })).toBe(false);
+  });
+
+  it("leaves an expired line's reason without the Expired its status says", () => {
+    expect(failureReasonDetail(expiredTopUpReason(30))).toBe(
+      'the checkout was not completed within 30 minutes',
+    );
+    expect(failureReasonDetail('Your card was declined.')).toBe('Your card was declined.');
   });
 });

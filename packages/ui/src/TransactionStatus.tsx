@@ -1,9 +1,38 @@
 import { Badge, type BadgeProps, Text, type TextProps } from '@mantine/core';
-import { transactionStatusLabel } from '@qm/contracts/rest';
+import { transactionCredited, transactionStatusLabel, transactionTypeLabel } from '@qm/contracts/rest';
 
 interface Line {
   status: string;
   failureReason?: string;
+}
+
+interface TypedLine {
+  type: string;
+  status: string;
+  counterparty?: string;
+  transferReference?: string;
+}
+
+/**
+ * A wallet line's type (the wallet history and the admin transactions): teal only for money that came in;
+ * a top-up still pending, failed or expired reads "Top-up" in grey, never as a credit.
+ */
+export function TransactionTypeBadge({
+  tx,
+  ...badgeProps
+}: { tx: TypedLine } & Omit<BadgeProps, 'children'>) {
+  const label = transactionTypeLabel(tx);
+  return (
+    <Badge
+      variant="light"
+      color={transactionCredited(tx) ? 'teal' : 'gray'}
+      data-type={label}
+      styles={{ label: { overflow: 'visible' } }}
+      {...badgeProps}
+    >
+      {label}
+    </Badge>
+  );
 }
 
 const STATUS_COLORS: Record<string, string> = { completed: 'green', pending: 'yellow', failed: 'red' };

@@ -30,6 +30,7 @@ export {
 } from './user';
 export type { CurrentUser, CurrentUserState, UserRole, UserStatus } from './user';
 export { PageLoader } from './components/PageLoader';
+export { RelativeTime } from './components/RelativeTime';
 export type { PageLoaderProps } from './components/PageLoader';
 export { EmptyState } from './components/EmptyState';
 export { LoadError } from './components/LoadError';
@@ -57,5 +58,5 @@ export { orderStatusColor, statusLabel } from './order-status';
 export { OrderStatusBadge } from './OrderStatusBadge';
 export type { OrderStatusBadgeProps } from './OrderStatusBadge';
 export { IdempotentAttempt, outcomeUnknown, useIdempotentAttempt } from './idempotency';
-export { TransactionFailureReason, TransactionStatusBadge } from './TransactionStatus';
+export { TransactionFailureReason, TransactionStatusBadge, TransactionTypeBadge } from './TransactionStatus';
 export { toast, toastCarriesOver } from './toast';

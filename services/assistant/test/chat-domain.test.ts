@@ -1,3 +1,4 @@
+import { expiredTopUpReason } from '@qm/contracts/rest';
 import { productInterests, renameRequest, validQuestion } from '../src/domain/chat-rules';
 import * as say from '../src/domain/answers';
 import type { OrderFact, UserFact } from '../src/domain/facts';
@@ -153,11 +154,45 @@ describe('wording', () => {
       amountPaise: 100_000,
       description: 'Added money via Sandbox',
       counterparty: '',
+      transferReference: '',
       createdAt: '2026-11-24T04:35:00Z',
     };
     expect(say.transactions({ items: [declined], total: 1 })).toBe(
-      'Your latest 1 transaction (of 1):\n• Credit ₹1,000.00 — Added money via Sandbox — failed (Your card was declined.) — 24 November 2026 at 10:05 am IST',
+      'Your latest 1 transaction (of 1):\n• Top-up ₹1,000.00 — Added money via Sandbox — failed (Your card was declined.) — 24 November 2026 at 10:05 am IST',
     );
+  });
+
+  it('says an unpaid checkout expired, as the wallet page does, and calls only money that arrived a credit', () => {
+    const base = {
+      id: 8,
+      type: 'credit',
+      amountPaise: 50_000,
+      description: 'Added money via Sandbox',
+      counterparty: 'Sandbox',
+      transferReference: '',
+      createdAt: '2026-11-24T04:35:00Z',
+    };
+    const expired = { ...base, status: 'failed', failureReason: expiredTopUpReason(30) };
+    const pending = { ...base, id: 9, status: 'pending', failureReason: '' };
+    const paid = { ...base, id: 10, status: 'completed', failureReason: '' };
+    const received = {
+      ...paid,
+      id: 11,
+      counterparty: 'alice',
+      transferReference: 'tr_1',
+      description: 'From alice',
+    };
+    expect(
+      say
+        .transactions({ items: [expired, pending, paid, received], total: 4 })
+        .split('\n')
+        .slice(1),
+    ).toEqual([
+      '• Top-up ₹500.00 — Added money via Sandbox — expired (the checkout was not completed within 30 minutes) — 24 November 2026 at 10:05 am IST',
+      '• Top-up ₹500.00 — Added money via Sandbox — pending — 24 November 2026 at 10:05 am IST',
+      '• Credit ₹500.00 — Added money via Sandbox — completed — 24 November 2026 at 10:05 am IST',
+      '• Received ₹500.00 — From alice — completed — 24 November 2026 at 10:05 am IST',
+    ]);
   });
 
   it('does not confirm an order that is not the caller’s', () => {

@@ -76,6 +76,8 @@ export function ordersHandlers(d: {
         cancelledCount: counts.cancelled,
         armyCount: counts.army,
         manufacturerCount: counts.manufacturer,
+        armyCompletedPaise: counts.armyCompletedPaise,
+        manufacturerCompletedPaise: counts.manufacturerCompletedPaise,
       };
     },
     getOrderStats: async (req, ctx) => {

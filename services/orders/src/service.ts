@@ -57,7 +57,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     const purchases = createPurchases({ orders, partners, saga, idempotency, holdTimeoutSeconds });
     addOrdersService(grpc, {
       purchases,
-      lists: createOrderLists({ orders, outbox }),
+      lists: createOrderLists({ conn, orders, outbox }),
       stats: createOrderStats({ conn, orders }),
     });
 

@@ -1,5 +1,5 @@
 import { ACTIVITY_SUBJECT, ORDERS_SUBJECTS } from '@qm/contracts/events';
-import { ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
+import { formatMoney, ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
 import { connectBus, GrpcStatus, type RunningService } from '@qm/platform';
 import { eventually, INFRA, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
@@ -245,6 +245,19 @@ describe('orders: placing a purchase', () => {
     const total = (await s.orders.rt.conn.collection('orders').countDocuments({})) as number;
     expect(all.body).toMatchObject({ total, allCount: total, armyCount: total, manufacturerCount: total });
     expect(all.body.completedCount + all.body.cancelledCount + all.body.pendingCount).toBe(total);
+    // The Army Purchases and Manufacturer Sales cards: the value of the completed orders (every buyer
+    // here is Army, every seller a Manufacturer), once no order is pending any more.
+    const completed = await s.orders.rt.conn
+      .collection<{ totalPaise: number }>('orders')
+      .find({ status: 'completed' })
+      .toArray();
+    expect(completed.length).toBeGreaterThan(0);
+    const value = formatMoney(completed.reduce((sum, o) => sum + o.totalPaise, 0));
+    const cards = await eventually(async () => {
+      const b = (await s.admin.get('/api/orders?pageSize=1')).body;
+      return b.armyCompletedAmount === value && b.manufacturerCompletedAmount === value && b;
+    });
+    expect(cards).toMatchObject({ armyCompletedAmount: value, manufacturerCompletedAmount: value });
     expect(all.body.orders[0]).toMatchObject({
       product: expect.any(Object),
       buyer: { role: 'Army' },

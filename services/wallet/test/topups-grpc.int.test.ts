@@ -63,6 +63,7 @@ beforeAll(async () => {
       WALLET_USER_APPROVED_DURABLE: durable,
       WALLET_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/api/webhooks/sandbox`,
       WEBHOOK_RETRY_MS: '200',
+      TOPUP_EXPIRY_MINUTES: '30',
     }),
   )) as RunningService<unknown>;
   client = createClient(walletV1.WalletServiceService, `127.0.0.1:${svc.port}`, {
@@ -92,8 +93,13 @@ afterAll(async () => {
 
 it('credits a sandbox top-up once through the service, by its delivered webhook and the late page', async () => {
   const who = users.ravi;
+  const opened = Date.now();
   const order = await as(who, () => client.createTopUp({ amountPaise: 2500_00, idempotencyKey: '' }));
   expect(order).toMatchObject({ amountPaise: 2500_00, currency: 'INR', provider: 'sandbox' });
+  // The checkout says when it expires unpaid: TOPUP_EXPIRY_MINUTES after it started.
+  const expiresIn = Date.parse(order.expiresAt) - opened;
+  expect(expiresIn).toBeGreaterThanOrEqual(30 * 60_000);
+  expect(expiresIn).toBeLessThan(30 * 60_000 + 10_000);
 
   const declined = await as(who, () =>
     client

@@ -1,10 +1,8 @@
 import { Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
-import type { TransactionView } from '@qm/contracts/rest';
+import { transactionTypeLabel, type TransactionView } from '@qm/contracts/rest';
 import { exactDate, formatINR, TransactionStatusBadge } from '@qm/ui';
 import { DetailField } from './DetailField';
 import { UserName } from './UserName';
-
-const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** A transaction of the admin list, whole: who, what, how much, its state and its references. */
 export function TransactionDetailsDialog({
@@ -37,7 +35,7 @@ export function TransactionDetailsDialog({
               <UserName id={tx.userId} withName />
             </DetailField>
             <DetailField label="Amount">
-              {formatINR(tx.amount)} ({capitalize(tx.type)})
+              {formatINR(tx.amount)} ({transactionTypeLabel(tx)})
             </DetailField>
             {tx.counterparty && (
               <DetailField label={tx.type === 'credit' ? 'From' : 'To'}>{tx.counterparty}</DetailField>

@@ -1,16 +1,21 @@
 import { SimpleGrid, Tabs } from '@mantine/core';
 import type { AdminOrdersPage, OrderScopeName } from '@qm/contracts/rest';
 import { EmptyState, PageHeader } from '@qm/ui';
-import { IconBuildingFactory2, IconReceipt, IconShieldCheck, IconShoppingCart } from '@tabler/icons-react';
+import {
+  type Icon,
+  IconBuildingFactory2,
+  IconReceipt,
+  IconShieldCheck,
+  IconShoppingCart,
+} from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { AdminOrderList } from '../components/AdminOrderList';
 import { ListPager } from '../components/ListPager';
 import { QueryPage } from '../components/QueryPage';
 import { SummaryCard } from '../components/SummaryCard';
+import { type OrderCard, orderCards } from '../orderCards';
 import { ADMIN_ORDERS_PAGE_SIZE, adminOrdersQuery, ORDER_TABS } from '../orders';
-
-const count = (n: number) => n.toLocaleString('en-IN');
 
 /** /admin/orders (docs/product.md §2): the stat cards, the three tabs and every order of the tab, paged. */
 export function OrdersPage() {
@@ -66,27 +71,19 @@ export function OrdersPage() {
   );
 }
 
+/** The cards' look; what each says is orderCards' (docs/product.md §2). */
+const CARD_LOOK: Record<OrderCard['label'], { icon: Icon; color?: string }> = {
+  'Total Orders': { icon: IconShoppingCart },
+  'Army Purchases': { icon: IconShieldCheck, color: 'green' },
+  'Manufacturer Sales': { icon: IconBuildingFactory2, color: 'blue' },
+};
+
 function OrderStats({ data }: { data: AdminOrdersPage }) {
   return (
     <SimpleGrid cols={{ base: 1, sm: 3 }} mb="lg">
-      <SummaryCard
-        label="Total Orders"
-        value={count(data.allCount)}
-        icon={IconShoppingCart}
-        detail={`${count(data.completedCount)} completed · ${count(data.pendingCount)} pending`}
-      />
-      <SummaryCard
-        label="Army Purchases"
-        value={count(data.armyCount)}
-        icon={IconShieldCheck}
-        color="green"
-      />
-      <SummaryCard
-        label="Manufacturer Sales"
-        value={count(data.manufacturerCount)}
-        icon={IconBuildingFactory2}
-        color="blue"
-      />
+      {orderCards(data).map((card) => (
+        <SummaryCard key={card.label} {...card} {...CARD_LOOK[card.label]} />
+      ))}
     </SimpleGrid>
   );
 }

@@ -1,17 +1,22 @@
 import {
-  Badge,
   Button,
   Group,
   Loader,
   SegmentedControl,
   Select,
   SimpleGrid,
+  Stack,
   Table,
   Text,
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import type { TransactionSortName, TransactionStatusName, TransactionView } from '@qm/contracts/rest';
+import {
+  FAILED_FILTER_NOTE,
+  type TransactionSortName,
+  type TransactionStatusName,
+  type TransactionView,
+} from '@qm/contracts/rest';
 import {
   EmptyState,
   exactDate,
@@ -22,6 +27,7 @@ import {
   ResponsiveTable,
   TransactionFailureReason,
   TransactionStatusBadge,
+  TransactionTypeBadge,
 } from '@qm/ui';
 import {
   IconArrowDown,
@@ -51,9 +57,6 @@ const STATUS_FILTERS: { value: '' | TransactionStatusName; label: string }[] = [
   { value: 'pending', label: 'Pending' },
   { value: 'failed', label: 'Failed' },
 ];
-
-const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
 
 const SORT_OPTIONS: { value: TransactionSortName; label: string }[] = [
   { value: 'date_desc', label: 'Newest first' },
@@ -124,13 +127,18 @@ export function TransactionsPage() {
               <UserFilter userId={userId} onClear={() => list.set({ status, sort: keepSort(sort) })} />
             )}
             <Group justify="space-between" mb="sm" gap="sm">
-              <SegmentedControl
-                aria-label="Status filter"
-                data={STATUS_FILTERS}
-                value={status}
-                onChange={(value) => setStatus(value as '' | TransactionStatusName)}
-                w={{ base: '100%', xs: 'auto' }}
-              />
+              <Stack gap={4} w={{ base: '100%', xs: 'auto' }}>
+                <SegmentedControl
+                  aria-label="Status filter"
+                  aria-describedby="status-filter-note"
+                  data={STATUS_FILTERS}
+                  value={status}
+                  onChange={(value) => setStatus(value as '' | TransactionStatusName)}
+                />
+                <Text id="status-filter-note" size="xs" c="dimmed">
+                  {FAILED_FILTER_NOTE}
+                </Text>
+              </Stack>
               {/* The sortable headers are the table's; on a phone, where cards stand in for it, a select. */}
               <Select
                 aria-label="Sort transactions"
@@ -291,11 +299,7 @@ function transactionColumns(
     },
     {
       header: 'Type',
-      cell: (tx) => (
-        <Badge variant="light" color="gray" styles={BADGE_STYLES}>
-          {capitalize(tx.type)}
-        </Badge>
-      ),
+      cell: (tx) => <TransactionTypeBadge tx={tx} />,
     },
     { header: 'Status', cell: (tx) => <TransactionStatusBadge tx={tx} />, hideOnCard: true },
     {

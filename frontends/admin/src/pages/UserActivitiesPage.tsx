@@ -30,7 +30,7 @@ import {
 import {
   apiFetch,
   errorMessage,
-  fromNow,
+  RelativeTime,
   PageHeader,
   ResponsiveTable,
   type ResponsiveColumn,
@@ -355,7 +355,7 @@ const ACTIVITY_COLUMNS: ResponsiveColumn<ActivityView>[] = [
   },
   { header: 'Action', cell: (a) => <ActionBadge action={a.action} /> },
   { header: 'Details', cell: (a) => <Details text={a.details} />, maxWidth: 320 },
-  { header: 'Time', cell: (a) => <Text size="sm">{fromNow(a.created_at)}</Text>, nowrap: true },
+  { header: 'Time', cell: (a) => <RelativeTime iso={a.created_at} />, nowrap: true },
 ];
 
 function ActivityCard({ activity: a }: { activity: ActivityView }) {
@@ -363,9 +363,7 @@ function ActivityCard({ activity: a }: { activity: ActivityView }) {
     <Card withBorder radius="md" padding="sm">
       <Group justify="space-between" wrap="nowrap" gap="xs">
         <ActionBadge action={a.action} />
-        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-          {fromNow(a.created_at)}
-        </Text>
+        <RelativeTime iso={a.created_at} size="xs" c="dimmed" />
       </Group>
       <Text size="sm" fw={500} mt={6} truncate>
         {a.username}

@@ -13,6 +13,7 @@ import { zod4Resolver } from 'mantine-form-zod-resolver';
 import { useState } from 'react';
 import { sandboxPay, type SandboxCard, useRefreshWallet } from '../api';
 import { formatCardNumber, formatExpiry, TEST_CARD_CVC, testCardExpiry } from '../cardFormat';
+import { CheckoutExpiry } from './CheckoutExpiry';
 import { PAYMENT_FAILED_TITLE, useVerifyPayment } from './useVerifyPayment';
 
 const CardFields = SandboxPayBody.omit({ orderId: true });
@@ -108,6 +109,7 @@ export function SandboxCheckout({ order, onPaid, onCancel }: CheckoutProps) {
             {formatINR(order.amount)}
           </Text>
         </Group>
+        <CheckoutExpiry expiresAt={order.expiresAt} />
         <TextInput
           label="Card number"
           placeholder="1234 1234 1234 1234"

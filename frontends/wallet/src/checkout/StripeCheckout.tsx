@@ -4,6 +4,7 @@ import { CardElement, Elements, useElements, useStripe } from '@stripe/react-str
 import { loadStripe } from '@stripe/stripe-js';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
+import { CheckoutExpiry } from './CheckoutExpiry';
 import type { CheckoutProps } from './SandboxCheckout';
 import { PAYMENT_FAILED_TITLE, useVerifyPayment } from './useVerifyPayment';
 
@@ -66,6 +67,7 @@ function StripeCardForm({ order, onPaid, onCancel, clientSecret }: CheckoutProps
             {formatINR(order.amount)}
           </Text>
         </Group>
+        <CheckoutExpiry expiresAt={order.expiresAt} />
         <Input.Wrapper label="Card details" error={cardError}>
           <Paper withBorder p="sm" radius="md" mt={4}>
             <CardElement

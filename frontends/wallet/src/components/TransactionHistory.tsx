@@ -1,18 +1,6 @@
-import {
-  Badge,
-  Card,
-  Group,
-  Pagination,
-  Select,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-  Tooltip,
-} from '@mantine/core';
+import { Card, Group, Pagination, Select, Skeleton, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { TransactionStatusName, TransactionView } from '@qm/contracts/rest';
+import { FAILED_FILTER_NOTE, type TransactionStatusName, type TransactionView } from '@qm/contracts/rest';
 import {
   EmptyState,
   exactDate,
@@ -21,6 +9,7 @@ import {
   LoadError,
   TransactionFailureReason,
   TransactionStatusBadge,
+  TransactionTypeBadge,
 } from '@qm/ui';
 import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
@@ -50,6 +39,7 @@ export function TransactionHistory() {
         </Title>
         <Select
           label="Status"
+          description={FAILED_FILTER_NOTE}
           data={HISTORY_STATUS_OPTIONS}
           value={status}
           onChange={(value) => {
@@ -170,15 +160,6 @@ function Description({ tx }: { tx: TransactionView }) {
   );
 }
 
-const TypeBadge = ({ tx }: { tx: TransactionView }) => {
-  const { label, incoming } = describeTransaction(tx);
-  return (
-    <Badge variant="light" color={incoming ? 'teal' : 'gray'} styles={{ label: { overflow: 'visible' } }}>
-      {label}
-    </Badge>
-  );
-};
-
 function TransactionRow({ tx }: { tx: TransactionView }) {
   return (
     <Table.Tr data-testid="transaction-row" data-type={describeTransaction(tx).label}>
@@ -192,7 +173,7 @@ function TransactionRow({ tx }: { tx: TransactionView }) {
         <SignedAmount tx={tx} />
       </Table.Td>
       <Table.Td>
-        <TypeBadge tx={tx} />
+        <TransactionTypeBadge tx={tx} />
       </Table.Td>
       <Table.Td>
         <TransactionStatusBadge tx={tx} />
@@ -217,7 +198,7 @@ function TransactionCard({ tx }: { tx: TransactionView }) {
       <Group justify="space-between" mt={6} gap="xs">
         <RelativeDate iso={tx.createdAt} />
         <Group gap={6}>
-          <TypeBadge tx={tx} />
+          <TransactionTypeBadge tx={tx} />
           <TransactionStatusBadge tx={tx} />
         </Group>
       </Group>

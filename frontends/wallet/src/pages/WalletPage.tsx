@@ -25,11 +25,16 @@ function NoAdminWallet() {
       <EmptyState
         icon={<IconWalletOff size={26} />}
         title="Administrators have no wallet"
-        description="Wallets belong to Army and Manufacturer accounts. Every wallet's transactions are under Admin → Transactions."
+        description="Wallets belong to Army and Manufacturer accounts. Every wallet, with its balance and transactions, is under Admin → Wallets."
         action={
-          <Button component={Link} to="/admin/transactions" mt="sm">
-            View all transactions
-          </Button>
+          <Group justify="center" gap="sm" mt="sm">
+            <Button component={Link} to="/admin/wallets">
+              View all wallets
+            </Button>
+            <Button component={Link} to="/admin/transactions" variant="default">
+              View all transactions
+            </Button>
+          </Group>
         }
       />
     </>

@@ -5,6 +5,7 @@ import {
   ORDER_MESSAGES as MSG,
   OrdersQuery,
   acceptedPaise,
+  formatMoney,
 } from '@qm/contracts/rest';
 
 import { z } from 'zod';
@@ -113,6 +114,8 @@ export function registerOrderRoutes(api: Api, { clients }: GatewayDeps): void {
       cancelledCount: z.number().int(),
       armyCount: z.number().int(),
       manufacturerCount: z.number().int(),
+      armyCompletedAmount: z.string().describe("The value of Army buyers' completed orders"),
+      manufacturerCompletedAmount: z.string().describe("The value of Manufacturer sellers' completed orders"),
     }),
     async handler({ query }) {
       const out = await clients.orders.listOrders({
@@ -131,6 +134,8 @@ export function registerOrderRoutes(api: Api, { clients }: GatewayDeps): void {
         cancelledCount: out.cancelledCount,
         armyCount: out.armyCount,
         manufacturerCount: out.manufacturerCount,
+        armyCompletedAmount: formatMoney(out.armyCompletedPaise),
+        manufacturerCompletedAmount: formatMoney(out.manufacturerCompletedPaise),
       };
     },
   });

@@ -44,6 +44,9 @@ export function registerTopUpRoutes(api: Api, { clients, limited }: WalletContex
       provider: z.enum(PAYMENT_PROVIDERS),
       clientSecret: z.string().optional(),
       publishableKey: z.string().optional(),
+      expiresAt: z
+        .string()
+        .describe('When the checkout expires unless paid (ISO 8601; TOPUP_EXPIRY_MINUTES)'),
     }) satisfies z.ZodType<PaymentOrderView>,
     errors: { 403: `"${WALLET_MESSAGES.adminNoWallet}"`, 409: IDEMPOTENCY_409 },
     async handler({ body, headers }) {
@@ -56,6 +59,7 @@ export function registerTopUpRoutes(api: Api, { clients, limited }: WalletContex
         amount: formatMoney(order.amountPaise),
         currency: 'INR',
         provider: order.provider === 'stripe' ? 'stripe' : 'sandbox',
+        expiresAt: order.expiresAt,
       };
       if (order.clientSecret) view.clientSecret = order.clientSecret;
       if (order.publishableKey) view.publishableKey = order.publishableKey;

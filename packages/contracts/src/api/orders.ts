@@ -241,4 +241,8 @@ export interface AdminOrdersPage extends OrdersPage<AdminOrderView> {
   cancelledCount: number;
   armyCount: number;
   manufacturerCount: number;
+  /** The value of the completed orders of Army buyers (money string, as every amount). */
+  armyCompletedAmount: string;
+  /** The value of the completed orders of Manufacturer sellers: what the manufacturers have sold. */
+  manufacturerCompletedAmount: string;
 }

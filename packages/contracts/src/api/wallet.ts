@@ -89,6 +89,44 @@ export function transactionStatusLabel(tx: { status: string; failureReason?: str
   return tx.status.charAt(0).toUpperCase() + tx.status.slice(1);
 }
 
+/** A failed line's reason without the "Expired: " its status already says ("the checkout was not completed …"). */
+export const failureReasonDetail = (reason: string): string =>
+  reason.startsWith(EXPIRED_PREFIX) ? reason.slice(EXPIRED_PREFIX.length) : reason;
+
+/**
+ * The wallet history's and the admin transactions' note on the Failed filter: the filters stay All,
+ * Completed, Pending, Failed (docs/product.md §2) and an expired checkout is a failed line.
+ */
+export const FAILED_FILTER_NOTE = 'Failed includes expired checkouts.';
+
+export type TransactionTypeLabel = 'Received' | 'Credit' | 'Top-up' | 'Debit' | 'Transfer';
+
+interface TypedLine {
+  type: string;
+  status: string;
+  counterparty?: string;
+  transferReference?: string;
+}
+
+/** Money that came into the wallet: a credit that completed (only it is drawn as a credit, teal). */
+export const transactionCredited = (tx: TypedLine): boolean =>
+  tx.type === 'credit' && tx.status === 'completed';
+
+/**
+ * How a line's type reads, in the wallet history, the admin transactions and the assistant: a credit
+ * from another user's transfer is "Received"; a top-up is "Credit" once its money arrived, and "Top-up"
+ * while it is pending or after it failed or expired, when nothing was credited (issue 30); debits and
+ * sent transfers are "Debit" and "Transfer".
+ */
+export function transactionTypeLabel(tx: TypedLine): TransactionTypeLabel {
+  if (tx.type === 'credit') {
+    const received = !!tx.counterparty?.trim() && !!tx.transferReference?.trim();
+    if (received) return 'Received';
+    return transactionCredited(tx) ? 'Credit' : 'Top-up';
+  }
+  return tx.type === 'debit' ? 'Debit' : 'Transfer';
+}
+
 export const SANDBOX_LABEL = 'Sandbox — no real money';
 
 /** The header carrying the HMAC of a sandbox webhook's raw body (the gateway passes it on as is). */
@@ -408,6 +446,8 @@ export interface PaymentOrderView {
   /** Stripe only. */
   clientSecret?: string;
   publishableKey?: string;
+  /** ISO 8601: when the checkout expires unless paid (TOPUP_EXPIRY_MINUTES after it started). */
+  expiresAt: string;
 }
 
 export interface SandboxPaymentView {

@@ -142,6 +142,7 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
           amountPaise: t.amountPaise,
           description: t.description,
           counterparty: t.counterparty,
+          transferReference: t.transferReference,
           createdAt: t.createdAt,
         })),
         total: out.total,

@@ -2,9 +2,12 @@ import {
   type ChatAudience,
   chatAudienceOf,
   chatGreetingFor,
+  failureReasonDetail,
   formatPaise,
   longDateTime,
   stockLabel,
+  transactionStatusLabel,
+  transactionTypeLabel,
 } from '@qm/contracts/rest';
 import type {
   ActivityFact,
@@ -144,7 +147,15 @@ export function balance(w: WalletFact): string {
   return lines.join('\n');
 }
 
-const TYPE_LABEL: Record<string, string> = { credit: 'Credit', debit: 'Debit', transfer: 'Transfer' };
+/**
+ * One history line as the wallet page shows it: its type ("Top-up", not "Credit", for a top-up that
+ * brought no money) and its status ("expired" for a checkout never paid), with why a failed one failed.
+ */
+function transactionLine(t: TransactionFact): string {
+  const status = transactionStatusLabel(t).toLowerCase();
+  const reason = t.status === 'failed' && t.failureReason ? ` (${failureReasonDetail(t.failureReason)})` : '';
+  return `• ${transactionTypeLabel(t)} ${formatPaise(t.amountPaise)} — ${quote(t.description, 80) || 'Wallet'} — ${status}${reason} — ${when(t.createdAt)}`;
+}
 
 export function transactions(list: Listed<TransactionFact>, period?: Period): string {
   if (!list.total)
@@ -155,13 +166,7 @@ export function transactions(list: Listed<TransactionFact>, period?: Period): st
   const head = period
     ? `Your transactions ${period.label}:`
     : `Your latest ${plural(shown.length, 'transaction')} (of ${list.total}):`;
-  return [
-    head,
-    ...shown.map(
-      (t) =>
-        `• ${TYPE_LABEL[t.type] ?? capital(t.type)} ${formatPaise(t.amountPaise)} — ${quote(t.description, 80) || 'Wallet'} — ${t.status}${t.status === 'failed' && t.failureReason ? ` (${t.failureReason})` : ''} — ${when(t.createdAt)}`,
-    ),
-  ].join('\n');
+  return [head, ...shown.map(transactionLine)].join('\n');
 }
 
 const productLine = (p: ProductFact) =>

@@ -45,6 +45,8 @@ export interface TransactionFact {
   amountPaise: number;
   description: string;
   counterparty: string;
+  /** A transfer's reference (its credit reads "Received"); empty for top-ups. */
+  transferReference: string;
   createdAt: string;
 }
 

@@ -10,15 +10,20 @@ import {
   signedInCaller,
   validPaging,
 } from '@qm/platform';
+import type { Connection } from 'mongoose';
 import type { OrderRecord } from '../domain/order';
 import { activity } from '../events/orders-events';
 import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
+import { completedValue } from './stats';
 
 /** The order management page's cards, over every order whatever the tab. */
 export interface OrderCounts {
   all: number;
   army: number;
   manufacturer: number;
+  /** The value in paise of the completed orders of Army buyers, and of Manufacturer sellers. */
+  armyCompletedPaise: number;
+  manufacturerCompletedPaise: number;
   completed: number;
   pending: number;
   cancelled: number;
@@ -54,7 +59,13 @@ export interface OrderLists {
   ): Promise<{ orders: OrderRecord[]; total: number; counts: OrderCounts }>;
 }
 
-export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }): OrderLists {
+export function createOrderLists(d: { conn: Connection; orders: OrderStore; outbox: Outbox }): OrderLists {
+  const armyValue = completedValue({ ...d, feed: SCOPES.army.feed, owner: SCOPES.army.owner });
+  const manufacturerValue = completedValue({
+    ...d,
+    feed: SCOPES.manufacturer.feed,
+    owner: SCOPES.manufacturer.owner,
+  });
   const viewed = async (caller: Caller, recordView: boolean) => {
     if (recordView) await d.outbox.publish([activity(caller, 'order_view', 'Viewed orders')]);
   };
@@ -94,18 +105,30 @@ export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }): Ord
       if (!hasRole(who, 'Admin')) throw forbidden('Only administrators can list every order');
       const { page, pageSize } = paging(req);
       const scope = SCOPES[req.scope];
-      const [pageOut, all, army, manufacturer, completed, pending, cancelled] = await Promise.all([
-        d.orders.page(scope.feed, scope.owner, page, pageSize),
-        d.orders.feedSize('all', ALL_ORDERS),
-        d.orders.feedSize('buyerRole', 'Army'),
-        d.orders.feedSize('sellerRole', 'Manufacturer'),
-        d.orders.countByStatus('completed'),
-        d.orders.countByStatus('pending'),
-        d.orders.countByStatus('cancelled'),
-      ]);
+      const [pageOut, all, army, manufacturer, completed, pending, cancelled, armyPaise, manufacturerPaise] =
+        await Promise.all([
+          d.orders.page(scope.feed, scope.owner, page, pageSize),
+          d.orders.feedSize('all', ALL_ORDERS),
+          d.orders.feedSize(SCOPES.army.feed, SCOPES.army.owner),
+          d.orders.feedSize(SCOPES.manufacturer.feed, SCOPES.manufacturer.owner),
+          d.orders.countByStatus('completed'),
+          d.orders.countByStatus('pending'),
+          d.orders.countByStatus('cancelled'),
+          armyValue(),
+          manufacturerValue(),
+        ]);
       return {
         ...pageOut,
-        counts: { all, army, manufacturer, completed, pending, cancelled },
+        counts: {
+          all,
+          army,
+          manufacturer,
+          armyCompletedPaise: armyPaise,
+          manufacturerCompletedPaise: manufacturerPaise,
+          completed,
+          pending,
+          cancelled,
+        },
       };
     },
   };

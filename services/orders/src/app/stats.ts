@@ -9,10 +9,42 @@ import {
 import { type Caller, feedTally, forbidden, hasRole, invalid } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import type { OrderRecord } from '../domain/order';
-import { ALL_ORDERS, type OrderStore } from '../store/orders';
+import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
 
 /** An order still pending this long is not waited for: it is not a purchase (ADR 010's sweeper ends it). */
 const PENDING_WAIT_MS = 60 * 60_000;
+
+const settled = (o: OrderRecord, now: Date) =>
+  o.status !== 'pending' || now.getTime() - o.createdAt.getTime() > PENDING_WAIT_MS;
+
+/** The one key of an all-time tally (feedTally keeps its totals by key; this one has a single key). */
+const EVER = 'ever';
+
+/**
+ * The value in paise of every completed order in one feed, ever (the order management page's Army
+ * Purchases and Manufacturer Sales cards): a running tally like the dashboard's days (@qm/platform
+ * feedTally), so a page reads only the orders placed since the last one, never every order.
+ */
+export function completedValue(d: {
+  conn: Connection;
+  orders: OrderStore;
+  feed: OrderFeed;
+  owner: string;
+}): () => Promise<number> {
+  const tally = feedTally<OrderRecord>({
+    conn: d.conn,
+    model: d.orders.model as never,
+    feed: d.feed,
+    owner: d.owner,
+    id: `orders:completed-value:${d.feed}:${d.owner}`,
+    dateOf: (o) => o.createdAt,
+    dayOf: (o) => (o.status === 'completed' ? EVER : null),
+    paiseOf: (o) => o.totalPaise,
+    settled,
+    horizon: () => ({ since: new Date(0), oldestDay: EVER }),
+  });
+  return async () => (await tally.days())[EVER]?.amountPaise ?? 0;
+}
 
 /**
  * The admin dashboard's order figures: completed purchases per IST day (the day placed) and every
@@ -39,7 +71,7 @@ export function createOrderStats(d: { conn: Connection; orders: OrderStore }): O
     dateOf: (o) => o.createdAt,
     dayOf: (o) => (o.status === 'completed' ? statsDay(o.createdAt) : null),
     paiseOf: (o) => o.totalPaise,
-    settled: (o, now) => o.status !== 'pending' || now.getTime() - o.createdAt.getTime() > PENDING_WAIT_MS,
+    settled,
     horizon: (now) => {
       const longest = statsWindow(now, STATS_LIMITS.daysMax);
       return { since: longest.since, oldestDay: longest.days[0]! };

@@ -225,6 +225,8 @@ export interface TopUps {
     /** Stripe only: what Stripe.js needs in the browser. */
     clientSecret: string;
     publishableKey: string;
+    /** ISO 8601: when the checkout expires unless paid (its start plus TOPUP_EXPIRY_MINUTES). */
+    expiresAt: string;
   }>;
   /** POST /api/sandbox/pay. Paying a paid order again answers the same payment. */
   sandboxPay(caller: Caller | undefined, req: { orderId: string } & CardInput): Promise<PaymentProof>;
@@ -251,6 +253,7 @@ export function createTopUps(d: TopUpDeps): TopUps {
   const credit = createCrediting(d);
   const failures = createFailures(d);
   const sweep = createSweep(d, credit, failures);
+  const expiryMinutes = d.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES;
 
   async function open(caller: Caller, amountPaise: number) {
     const amount = validTopUpAmount(amountPaise);
@@ -282,6 +285,7 @@ export function createTopUps(d: TopUpDeps): TopUps {
       provider: provider.name,
       clientSecret: order.clientSecret,
       publishableKey: order.publishableKey,
+      expiresAt: new Date(now.getTime() + expiryMinutes * 60_000).toISOString(),
     };
   }
 

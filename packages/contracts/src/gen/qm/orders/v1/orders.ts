@@ -263,6 +263,12 @@ export interface ListOrdersResponse {
   cancelledCount: number;
   armyCount: number;
   manufacturerCount: number;
+  /**
+   * The value of the completed orders of Army buyers, and of Manufacturer sellers (a running tally:
+   * an order still pending is added once it ends).
+   */
+  armyCompletedPaise: number;
+  manufacturerCompletedPaise: number;
 }
 
 export interface GetOrderStatsRequest {
@@ -1720,6 +1726,8 @@ function createBaseListOrdersResponse(): ListOrdersResponse {
     cancelledCount: 0,
     armyCount: 0,
     manufacturerCount: 0,
+    armyCompletedPaise: 0,
+    manufacturerCompletedPaise: 0,
   };
 }
 
@@ -1748,6 +1756,12 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
     }
     if (message.manufacturerCount !== 0) {
       writer.uint32(64).int64(message.manufacturerCount);
+    }
+    if (message.armyCompletedPaise !== 0) {
+      writer.uint32(72).int64(message.armyCompletedPaise);
+    }
+    if (message.manufacturerCompletedPaise !== 0) {
+      writer.uint32(80).int64(message.manufacturerCompletedPaise);
     }
     return writer;
   },
@@ -1829,6 +1843,22 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
             message.manufacturerCount = longToNumber(reader.int64());
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.armyCompletedPaise = longToNumber(reader.int64());
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.manufacturerCompletedPaise = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1875,6 +1905,16 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
         : isSet(object.manufacturer_count)
         ? globalThis.Number(object.manufacturer_count)
         : 0,
+      armyCompletedPaise: isSet(object.armyCompletedPaise)
+        ? globalThis.Number(object.armyCompletedPaise)
+        : isSet(object.army_completed_paise)
+        ? globalThis.Number(object.army_completed_paise)
+        : 0,
+      manufacturerCompletedPaise: isSet(object.manufacturerCompletedPaise)
+        ? globalThis.Number(object.manufacturerCompletedPaise)
+        : isSet(object.manufacturer_completed_paise)
+        ? globalThis.Number(object.manufacturer_completed_paise)
+        : 0,
     };
   },
 
@@ -1904,6 +1944,12 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
     if (message.manufacturerCount !== 0) {
       obj.manufacturerCount = Math.round(message.manufacturerCount);
     }
+    if (message.armyCompletedPaise !== 0) {
+      obj.armyCompletedPaise = Math.round(message.armyCompletedPaise);
+    }
+    if (message.manufacturerCompletedPaise !== 0) {
+      obj.manufacturerCompletedPaise = Math.round(message.manufacturerCompletedPaise);
+    }
     return obj;
   },
 
@@ -1920,6 +1966,8 @@ export const ListOrdersResponse: MessageFns<ListOrdersResponse> = {
     message.cancelledCount = object.cancelledCount ?? 0;
     message.armyCount = object.armyCount ?? 0;
     message.manufacturerCount = object.manufacturerCount ?? 0;
+    message.armyCompletedPaise = object.armyCompletedPaise ?? 0;
+    message.manufacturerCompletedPaise = object.manufacturerCompletedPaise ?? 0;
     return message;
   },
 };

@@ -308,6 +308,8 @@ export interface CreateTopUpResponse {
   /** Stripe only: the PaymentIntent's client secret and the publishable key for Stripe.js. */
   clientSecret: string;
   publishableKey: string;
+  /** ISO 8601: when the checkout expires unless paid (its start plus TOPUP_EXPIRY_MINUTES). */
+  expiresAt: string;
 }
 
 export interface SandboxPayRequest {
@@ -1703,7 +1705,7 @@ export const CreateTopUpRequest: MessageFns<CreateTopUpRequest> = {
 };
 
 function createBaseCreateTopUpResponse(): CreateTopUpResponse {
-  return { id: "", amountPaise: 0, currency: "", provider: "", clientSecret: "", publishableKey: "" };
+  return { id: "", amountPaise: 0, currency: "", provider: "", clientSecret: "", publishableKey: "", expiresAt: "" };
 }
 
 export const CreateTopUpResponse: MessageFns<CreateTopUpResponse> = {
@@ -1725,6 +1727,9 @@ export const CreateTopUpResponse: MessageFns<CreateTopUpResponse> = {
     }
     if (message.publishableKey !== "") {
       writer.uint32(50).string(message.publishableKey);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(58).string(message.expiresAt);
     }
     return writer;
   },
@@ -1790,6 +1795,14 @@ export const CreateTopUpResponse: MessageFns<CreateTopUpResponse> = {
             message.publishableKey = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1822,6 +1835,11 @@ export const CreateTopUpResponse: MessageFns<CreateTopUpResponse> = {
         : isSet(object.publishable_key)
         ? globalThis.String(object.publishable_key)
         : "",
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
     };
   },
 
@@ -1845,6 +1863,9 @@ export const CreateTopUpResponse: MessageFns<CreateTopUpResponse> = {
     if (message.publishableKey !== "") {
       obj.publishableKey = message.publishableKey;
     }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
     return obj;
   },
 
@@ -1859,6 +1880,7 @@ export const CreateTopUpResponse: MessageFns<CreateTopUpResponse> = {
     message.provider = object.provider ?? "";
     message.clientSecret = object.clientSecret ?? "";
     message.publishableKey = object.publishableKey ?? "";
+    message.expiresAt = object.expiresAt ?? "";
     return message;
   },
 };
