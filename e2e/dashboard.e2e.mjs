@@ -9,7 +9,10 @@
 // the sandbox checkout and buys one unit, and one more Army registration waits for approval. Then, in
 // the browser as the admin: the five cards link to their pages and show the totals the aggregate
 // endpoints answer; the four charts draw (money in and purchases over 30 days with today's figures,
-// orders and registrations by status); at 1280 and 375 px, light and dark, nothing overflows.
+// orders and registrations by status); at 1280 and 375 px, light and dark, nothing overflows. Then the
+// admin lists (issue 30): search, filters and paging; a deleted buyer and manufacturer (with a sale
+// between them) read "Deleted user" in the wallets and transactions lists, their order keeps its parties
+// and the manufacturer's product is gone; at 375 px the long usernames stay on one line in their cards.
 // Screenshots go to e2e/artifacts/dashboard-*.png. Last line: `dashboard: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
