@@ -14,7 +14,10 @@
 // one: the theme applied before the bundle runs (no inline script), toasts below the header, product
 // cards aligned, admin tables as cards on a phone, centred payment and create-product cards, the
 // contact page's error message, password placeholders, footer links; and for each signed-in role, size
-// and theme the assistant's panel, opened once.
+// and theme the assistant's panel, opened once. The dialogs are checked open too (issue 30): among them
+// a refused sign-in's (Access Denied at /auth and at /admin, Account Under Review for a registration
+// still waiting, Account Rejected), Change email, Change Password (every role, once), the admin's
+// Reject User with a reason typed; and the administrator's own /wallet and /market.
 // A11Y_ROLES=visitor,army (and A11Y_SIZES=375, A11Y_SCHEMES=dark) narrow the tour while developing.
 // Screenshots go to e2e/artifacts/a11y-*.png. Last line: `a11y: N passed, M failed`.
 import path from 'node:path';
@@ -28,7 +31,7 @@ import {
   watchProblems,
 } from './lib/a11y.mjs';
 import { launchBrowser } from './lib/browser.mjs';
-import { apiClient, registerApproved, signInContext, topUp } from './lib/api.mjs';
+import { apiClient, register, registerApproved, signInContext, topUp } from './lib/api.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -46,6 +49,10 @@ const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toStri
 const PASSWORD = 'E2e-Pass-123';
 const ARMY = { username: `e2e_a11y_army_${RUN}`, firstName: 'Meera', lastName: 'Nair', role: 'Army' };
 const MAKER = { username: `e2e_a11y_mfr_${RUN}`, firstName: 'Vikram', lastName: 'Rao', role: 'Manufacturer' };
+/** Never approved: signing in shows Account Under Review; the admin's Reject dialog is opened on it. */
+const PENDING = { username: `e2e_a11y_wait_${RUN}`, firstName: 'Arjun', lastName: 'Das', role: 'Army' };
+/** Rejected with a reason: signing in shows Account Rejected. */
+const REJECTED = { username: `e2e_a11y_no_${RUN}`, firstName: 'Kiran', lastName: 'Bose', role: 'Army' };
 /** Three cards of one row at 1280 px: each stock label, and a long name that wraps. */
 const PRODUCTS = [
   { name: `A11y Field Radio ${RUN}`, type: 'Equipment', price: '1250.50', stock: 40 },
@@ -100,7 +107,8 @@ const TOURS = {
     '/profile',
   ],
   maker: () => ['/', `/market?q=${RUN}`, '/create-product', '/orders', '/wallet', '/profile'],
-  admin: () => ['/', ...ADMIN_PAGES.map((p) => `/admin/${p}`), '/profile'],
+  // An administrator's own /wallet (no wallet) and /market (no Purchase) too (issue 30).
+  admin: () => ['/', ...ADMIN_PAGES.map((p) => `/admin/${p}`), '/wallet', '/market', '/profile'],
 };
 /** Screens issue 13 touched: a screenshot of each at 375 px (of every admin page too), light and dark. */
 const SHOTS = new Set([
@@ -124,8 +132,19 @@ const shotName = (route) =>
 
 // ---- helpers -------------------------------------------------------------------------------------------
 
-/** The browser logs a failed request as a console error: a visitor's GET /api/user answers 401 (docs/product.md §7). */
-const EXPECTED = ({ text, url }) => /status of 401/.test(text) && new URL(url).pathname === '/api/user';
+/**
+ * The browser logs a failed request as a console error: a visitor's GET /api/user answers 401 (docs/product.md
+ * §7), and an administrator's GET /api/users/{id} of a deleted account 404, which the admin lists show as
+ * "Deleted user" (the dashboard journey deletes two users with transactions: a second run of this tour
+ * on the same stack meets them).
+ */
+const EXPECTED = ({ text, url }) => {
+  const { pathname } = new URL(url);
+  return (
+    (/status of 401/.test(text) && pathname === '/api/user') ||
+    (/status of 404/.test(text) && /^\/api\/users\/\d+$/.test(pathname))
+  );
+};
 
 const browser = await launchBrowser();
 const sessions = {}; // role -> storageState
@@ -261,6 +280,23 @@ async function alsoCheck(page, ctx, what, open) {
   ctx.violations.push(...(await checkA11y(page, `${ctx.label} (${what})`, { throwOnViolation: false })));
 }
 
+/**
+ * A sign-in that the server refuses with a dialog (issue 30): `submit` fills the page's form and sends
+ * it, the dialog `name` opens and axe checks it; on a phone a screenshot (`<shotName>`); Close closes it.
+ * The refusal is a 403, which the browser logs as a failed request.
+ */
+async function refusalDialog(page, ctx, name, shotName, submit) {
+  const dialog = page.getByRole('dialog', { name });
+  await alsoCheck(page, ctx, `${name} dialog`, async () => {
+    await submit();
+    await dialog.waitFor();
+  });
+  if (phone(ctx.width)) await shot(page, `${ctx.role}-375-${ctx.scheme}-${shotName}`);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  ctx.expected(/status of 403/);
+}
+
 const CHECKS = {
   async '/'(page, ctx) {
     const bare = await page.evaluate(() =>
@@ -306,7 +342,7 @@ const CHECKS = {
     return `toast at ${Math.round(t.y)} px (bottom), closed on leaving the page`;
   },
 
-  async '/auth'(page) {
+  async '/auth'(page, ctx) {
     if (new URL(page.url()).searchParams.get('tab') === 'register') return;
     // The password field's placeholder is the size of the username field's.
     const size = (placeholder) =>
@@ -317,6 +353,33 @@ const CHECKS = {
         );
     const [user, password] = [await size('Your username'), await size('Your password')];
     assert(user === password, `placeholder sizes differ: username ${user}, password ${password}`);
+    // The dialogs of a refused sign-in: an administrator here ("admin" as typed disables Sign In; another
+    // letter case reaches the server), an account waiting for approval, a rejected one.
+    const signIn = (username, pw) => async () => {
+      await page.getByPlaceholder('Your username').fill(username);
+      await page.getByPlaceholder('Your password').fill(pw);
+      await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+    };
+    const admin = ADMIN_USERNAME.toUpperCase();
+    await refusalDialog(page, ctx, 'Access Denied', 'access-denied', signIn(admin, ADMIN_PASSWORD));
+    await refusalDialog(
+      page,
+      ctx,
+      'Account Under Review',
+      'under-review',
+      signIn(PENDING.username, PASSWORD),
+    );
+    await refusalDialog(page, ctx, 'Account Rejected', 'rejected', signIn(REJECTED.username, PASSWORD));
+  },
+
+  async '/admin'(page, ctx) {
+    if (ctx.role !== 'visitor') return;
+    // A user at the admin portal: Access Denied, with the way to the regular login.
+    await refusalDialog(page, ctx, 'Access Denied', 'admin-access-denied', async () => {
+      await page.getByPlaceholder('Administrator username').fill(ARMY.username);
+      await page.getByPlaceholder('Administrator password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign In to Admin Portal' }).click();
+    });
   },
 
   async '/contact'(page, ctx) {
@@ -484,8 +547,18 @@ const CHECKS = {
   },
 
   async '/profile'(page, ctx) {
-    // Opening the dialog sends a code (rate-limited): once per role, in one size and theme.
-    if (ctx.role === 'admin' || ctx.width !== 1280 || ctx.scheme !== 'light') return;
+    // Saving another address opens Change email at its password step (nothing is sent before that step).
+    const dialog = page.getByRole('dialog', { name: 'Change email' });
+    await alsoCheck(page, ctx, 'Change email dialog', async () => {
+      await page.getByRole('textbox', { name: /^Email/ }).fill(`new.${ctx.role}.${RUN}@example.test`);
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await dialog.getByLabel(/^Current Password/).waitFor();
+    });
+    if (phone(ctx.width)) await shot(page, `${ctx.role}-375-${ctx.scheme}-change-email`);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    // Opening Change Password sends a code (rate-limited): once per role, in one size and theme.
+    if (ctx.width !== 1280 || ctx.scheme !== 'light') return;
     await alsoCheck(page, ctx, 'Change Password dialog', async () => {
       await page.getByRole('tab', { name: /Security/ }).click();
       await page.getByRole('button', { name: 'Change Password' }).click();
@@ -494,7 +567,26 @@ const CHECKS = {
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
   },
-  '/admin/users': (page, ctx) => cardsOnPhone(page, 'Users', ctx.width),
+  async '/admin/users'(page, ctx) {
+    await cardsOnPhone(page, 'Users', ctx.width);
+    // The Reject dialog of a registration waiting for approval, with a reason typed.
+    await page
+      .getByRole('searchbox', { name: 'Search users by name, username or email' })
+      .fill(PENDING.username);
+    const reject = page.getByRole('button', { name: `Reject ${PENDING.username}` });
+    await reject.waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Reject User' });
+    await alsoCheck(page, ctx, 'Reject User dialog', async () => {
+      await reject.click();
+      await dialog
+        .getByRole('textbox', { name: /^Reason for rejection/ })
+        .fill('The service number could not be verified.');
+      await dialog.getByRole('button', { name: 'Confirm Rejection' }).and(page.locator(':enabled')).waitFor();
+    });
+    if (phone(ctx.width)) await shot(page, `admin-375-${ctx.scheme}-reject-user`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  },
   '/admin/products': (page, ctx) => cardsOnPhone(page, 'Products', ctx.width),
   '/admin/transactions': (page, ctx) => cardsOnPhone(page, 'Transactions', ctx.width),
   '/admin/orders': (page, ctx) => cardsOnPhone(page, 'Orders', ctx.width),
@@ -564,6 +656,19 @@ await step(
     await registerApproved(BASE_URL, [ARMY, MAKER], PASSWORD, {
       username: ADMIN_USERNAME,
       password: ADMIN_PASSWORD,
+    });
+    // Two accounts that may not sign in: one waiting for approval, one rejected.
+    await register(BASE_URL, PENDING, PASSWORD);
+    const rejectedId = await register(BASE_URL, REJECTED, PASSWORD);
+    const adminApi = apiClient(BASE_URL);
+    await adminApi('POST', '/api/login', {
+      username: ADMIN_USERNAME,
+      password: ADMIN_PASSWORD,
+      portal: 'admin',
+    });
+    await adminApi('PATCH', `/api/users/${rejectedId}/status`, {
+      status: 'rejected',
+      rejectionReason: 'The service number could not be verified.',
     });
 
     const makerApi = apiClient(BASE_URL);

@@ -9,7 +9,10 @@
 // the sandbox checkout and buys one unit, and one more Army registration waits for approval. Then, in
 // the browser as the admin: the five cards link to their pages and show the totals the aggregate
 // endpoints answer; the four charts draw (money in and purchases over 30 days with today's figures,
-// orders and registrations by status); at 1280 and 375 px, light and dark, nothing overflows.
+// orders and registrations by status); at 1280 and 375 px, light and dark, nothing overflows. Then the
+// admin lists (issue 30): search, filters and paging; a deleted buyer and manufacturer (with a sale
+// between them) read "Deleted user" in the wallets and transactions lists, their order keeps its parties
+// and the manufacturer's product is gone; at 375 px the long usernames stay on one line in their cards.
 // Screenshots go to e2e/artifacts/dashboard-*.png. Last line: `dashboard: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,11 +35,42 @@ const TIMEOUT = Number(process.env.DASHBOARD_TIMEOUT_MS ?? 30_000);
 
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 const PASSWORD = 'E2e-Pass-123';
-const MAKER = { username: `e2e_dmfr_${RUN}`, firstName: 'Kabir', lastName: 'Forge', role: 'Manufacturer' };
-const BUYER = { username: `e2e_dbuy_${RUN}`, firstName: 'Meera', lastName: 'Rao', role: 'Army' };
+/**
+ * The seller and the buyer have long usernames with hyphens, where a line may break: the admin lists
+ * must keep each on one line (issue 30), which a phone's narrow cards put to the test.
+ */
+const MAKER = {
+  username: `e2e_dmfr_${RUN}-ordnance-factory-unit`,
+  firstName: 'Kabir',
+  lastName: 'Forge',
+  role: 'Manufacturer',
+};
+const BUYER = {
+  username: `e2e_dbuy_${RUN}-field-officer-account`,
+  firstName: 'Meera',
+  lastName: 'Rao',
+  role: 'Army',
+};
 const WAITING = { username: `e2e_dnew_${RUN}`, firstName: 'Arjun', lastName: 'Das', role: 'Army' };
-/** Tops up, then is deleted by the admin: their closed wallet shows as "Deleted user" (issue 30). */
+/**
+ * Tops up and buys from GONE_MAKER, then both are deleted by the admin (issue 30): their closed wallets
+ * and their transactions show as "Deleted user"; their order keeps its parties as at the purchase
+ * (docs/product.md §3); the manufacturer's products go with them.
+ */
 const GONE = { username: `e2e_dgone_${RUN}`, firstName: 'Vikram', lastName: 'Sen', role: 'Army' };
+const GONE_MAKER = {
+  username: `e2e_dgmfr_${RUN}`,
+  firstName: 'Rohan',
+  lastName: 'Mehta',
+  role: 'Manufacturer',
+};
+const GONE_PRODUCT = {
+  name: `E2E Field Compass ${RUN}`,
+  type: 'Equipment',
+  price: '150.00',
+  description: 'A compass whose manufacturer leaves the marketplace.',
+  stock: 5,
+};
 const QUERY_SUBJECT = `Delivery of scope ${RUN}`;
 const REPLIES = ['We are checking with the courier.', 'Delivered this morning.'];
 const PRODUCT = {
@@ -119,11 +153,24 @@ await step('setup: a sale, a ₹5,000 top-up and a registration waiting for appr
     totalPrice: '1250.50',
   });
   assert(order.status === 'completed', `the order is ${order.status}`);
-  // A user who had money, then was deleted: their wallet is closed and keeps its balance.
-  ids[GONE.username] = await registerUser(BASE_URL, GONE, PASSWORD);
-  await state.adminApi('PATCH', `/api/users/${ids[GONE.username]}/status`, { status: 'approved' });
-  await topUp(await signedIn(GONE.username), '700');
-  await state.adminApi('DELETE', `/api/users/${ids[GONE.username]}`);
+  // A buyer and a manufacturer with a sale between them, then deleted: their wallets are closed and
+  // keep their balances.
+  for (const user of [GONE, GONE_MAKER]) {
+    ids[user.username] = await registerUser(BASE_URL, user, PASSWORD);
+    await state.adminApi('PATCH', `/api/users/${ids[user.username]}/status`, { status: 'approved' });
+  }
+  const goneProduct = await (await signedIn(GONE_MAKER.username))('POST', '/api/products', GONE_PRODUCT);
+  const goneBuyer = await signedIn(GONE.username);
+  await topUp(goneBuyer, '700');
+  const goneOrder = await goneBuyer('POST', '/api/orders', {
+    productId: goneProduct.id,
+    quantity: 1,
+    totalPrice: GONE_PRODUCT.price,
+  });
+  assert(goneOrder.status === 'completed', `the deleted users' order is ${goneOrder.status}`);
+  for (const user of [GONE, GONE_MAKER]) await state.adminApi('DELETE', `/api/users/${ids[user.username]}`);
+  state.goneOrderId = goneOrder.id;
+  state.goneProductId = goneProduct.id;
   // A support query answered twice (in progress, then resolved).
   const contact = {
     fullName: 'Meera Rao',
@@ -409,6 +456,178 @@ await step(
   },
   { page, independent: true },
 );
+
+await step(
+  'deleted users: their transactions read Deleted user, their order keeps its parties, the manufacturer’s products are gone',
+  async () => {
+    // The transactions list narrowed to each deleted user (the wallets list's link): every line, and
+    // the filter's heading, read "Deleted user", never a username or "User #id".
+    for (const user of [GONE, GONE_MAKER]) {
+      const id = state.ids[user.username];
+      const expected = await state.adminApi('GET', `/api/admin/transactions?userId=${id}&pageSize=100`);
+      assert(expected.transactions.length >= 1, `${user.username} has no transactions`);
+      await page.goto(`${BASE_URL}/admin/transactions?userId=${id}`);
+      await page.getByTestId('transactions-user-filter').getByTestId('deleted-user').waitFor();
+      const rows = page.getByTestId('admin-transaction-row');
+      await rows.nth(expected.transactions.length - 1).waitFor();
+      const count = await rows.count();
+      assert(count === expected.transactions.length, `${count} rows ≠ ${expected.transactions.length}`);
+      const deleted = await rows.getByTestId('deleted-user').count();
+      assert(deleted === count, `${deleted} of ${count} lines of ${user.username} read Deleted user`);
+      assert((await rows.getByTestId('user-name').count()) === 0, 'a deleted user is shown by name');
+      assert(!(await page.locator('main').innerText()).includes('User #'), 'a deleted user shows as User #');
+    }
+    await checkA11y(page, 'transactions of a deleted user');
+    await shot(page, 'deleted-user-transactions-desktop-light');
+    // Their order is kept as at the purchase (docs/product.md §3): buyer and seller by name and username.
+    await page.goto(`${BASE_URL}/admin/orders`);
+    const order = page.locator(`[data-testid="admin-order-row"][data-order-id="${state.goneOrderId}"]`);
+    await order.waitFor();
+    const text = await order.innerText();
+    for (const part of [`@${GONE.username}`, `@${GONE_MAKER.username}`, 'Vikram Sen', 'Rohan Mehta'])
+      assert(text.includes(part), `the deleted users' order lacks "${part}": ${text}`);
+    assert(!text.includes('User #'), 'an order party shows as User #');
+    // The manufacturer's products went with them (docs/product.md §3), once catalog has heard of it.
+    const deadline = Date.now() + TIMEOUT;
+    for (;;) {
+      const res = await admin.request.get(`${BASE_URL}/api/products/${state.goneProductId}`);
+      if (res.status() === 404) break;
+      assert(Date.now() < deadline, `the deleted manufacturer's product still answers ${res.status()}`);
+      await page.waitForTimeout(500);
+    }
+    await page.goto(`${BASE_URL}/admin/products`);
+    await page.getByText(PRODUCT.name).first().waitFor();
+    assert(
+      (await page.getByText(GONE_PRODUCT.name).count()) === 0,
+      "the deleted manufacturer's product is listed",
+    );
+    assert(!(await page.locator('main').innerText()).includes('User #'), 'a manufacturer shows as User #');
+    return `order #${state.goneOrderId}; product #${state.goneProductId} gone`;
+  },
+  { page, independent: true },
+);
+
+/**
+ * Each text of `main` holding one of `names`: how many lines that name takes (its client rectangles'
+ * distinct tops), where, and what it spills out of: a box between it and its card (or table cell) whose
+ * content is wider than itself and shown (not clipped with an ellipsis), drawn over its neighbours, or
+ * the card itself, which cuts it off. Visually hidden copies (1 px wide, for screen readers) and email
+ * addresses are left out.
+ */
+const nameLines = (p, names) =>
+  p.evaluate((wanted) => {
+    const found = [];
+    const walker = document.createTreeWalker(document.querySelector('main') ?? document.body, 4);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const el = node.parentElement;
+      const box = el?.getBoundingClientRect();
+      if (!el || !box || box.width <= 1 || box.height <= 1) continue;
+      for (const name of wanted) {
+        const at = node.data.indexOf(name);
+        // An email address holding the username may wrap anywhere (it is not a username).
+        if (at < 0 || node.data[at + name.length] === '@') continue;
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + name.length);
+        const tops = new Set(
+          [...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)),
+        );
+        const style = window.getComputedStyle(el);
+        let spills = '';
+        for (let box = el; box && !spills; box = box.parentElement) {
+          const last = box.matches('.mantine-Card-root, td, main');
+          const wider = box.scrollWidth > box.clientWidth + 1;
+          const shown = window.getComputedStyle(box).overflowX === 'visible';
+          if (wider && (shown || last)) spills = `${box.tagName.toLowerCase()}.${box.classList[0] ?? ''}`;
+          if (last) break;
+        }
+        found.push({
+          name,
+          lines: tops.size,
+          spills,
+          where: `${el.tagName.toLowerCase()} (white-space ${style.whiteSpace}, overflow-wrap ${style.overflowWrap})`,
+        });
+      }
+    }
+    return found;
+  }, names);
+
+/**
+ * The admin lists at 375 px in `colorScheme`: the long usernames keep to one line (issue 30), and a card
+ * too narrow for one ends it with an ellipsis rather than drawing it over the badge or the next column.
+ */
+async function usernamesOnPhone(colorScheme) {
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    colorScheme,
+    storageState: await admin.storageState(),
+  });
+  context.setDefaultTimeout(TIMEOUT);
+  const buyerId = state.ids[BUYER.username];
+  const makerId = state.ids[MAKER.username];
+  const names = [BUYER.username, MAKER.username];
+  const pages = [
+    ['users', `/admin/users?search=${BUYER.username}`, () => p.getByTestId(`user-card-${BUYER.username}`)],
+    ['wallets', `/admin/wallets?search=${MAKER.username}`, () => p.getByTestId('admin-wallet-card')],
+    ['transactions', `/admin/transactions?userId=${buyerId}`, () => p.getByTestId('admin-transaction-card')],
+    [
+      'seller transactions',
+      `/admin/transactions?userId=${makerId}`,
+      () => p.getByTestId('admin-transaction-card'),
+    ],
+    [
+      'orders',
+      '/admin/orders',
+      () => p.getByTestId('admin-order-card').filter({ hasText: `Order #${state.orderId}` }),
+    ],
+    [
+      'products',
+      '/admin/products',
+      () => p.getByTestId('admin-product-card').filter({ hasText: `@${MAKER.username}` }),
+    ],
+  ];
+  let p;
+  try {
+    p = await context.newPage();
+    const seen = [];
+    for (const [name, route, shown] of pages) {
+      const shotName = `usernames-${name.replace(/ /g, '-')}-mobile-${colorScheme}`;
+      try {
+        await p.goto(`${BASE_URL}${route}`);
+        await shown().first().waitFor();
+        await p.waitForTimeout(300);
+        const found = await nameLines(p, names);
+        assert(found.length > 0, `${name}: no username of the journey is shown`);
+        const wrapped = found.filter((f) => f.lines !== 1);
+        assert(
+          wrapped.length === 0,
+          `${name} at 375 px: ${wrapped.map((w) => `${w.name} on ${w.lines} lines in ${w.where}`).join('; ')}`,
+        );
+        const spilt = found.filter((f) => f.spills);
+        assert(
+          spilt.length === 0,
+          `${name} at 375 px: ${spilt.map((w) => `${w.name} runs out of ${w.spills}`).join('; ')}`,
+        );
+        assert((await overflow(p)) <= 0, `${route} is ${await overflow(p)}px too wide at 375 px`);
+        seen.push(`${name} ${found.length}`);
+      } finally {
+        await shot(p, shotName, true).catch(() => undefined);
+      }
+    }
+    return seen.join(', ');
+  } finally {
+    await context.close();
+  }
+}
+
+for (const scheme of ['light', 'dark'])
+  await step(
+    `375 px, ${scheme}: usernames keep to one line, inside their cards, in the users, wallets, transactions, orders and products lists`,
+    () => usernamesOnPhone(scheme),
+    { page, independent: true },
+  );
 
 await step(
   'the Admin navigation is a disclosure of links (no role=menu) and lists Wallets',

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { emailOf, registerApproved, signInContext as signIn } from './lib/api.mjs';
+import { checkA11y } from './lib/a11y.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -170,6 +171,48 @@ const historyRow = (page, ...texts) => {
   return row.first();
 };
 
+/** The colour Mantine draws money in with (the wallet history's arrived credits). */
+const greenText = (page) =>
+  page.evaluate(() =>
+    window.getComputedStyle(document.body).getPropertyValue('--mantine-color-green-text').trim(),
+  );
+
+/**
+ * The admin's transactions narrowed to one user (?userId=, the wallets list's link): the failed top-up of
+ * `amount` shows the badge `badge` (Failed, or Expired for a checkout nobody paid) and its reason line, is
+ * not drawn as money in (no "+", not green), and is listed under the Failed filter, not under Completed.
+ * A table row from 768 px up, a card below.
+ */
+async function adminFailedTopUp(page, { userId, amount, badge, reason }) {
+  const phone = (page.viewportSize()?.width ?? 1280) < 768;
+  const lines = page.getByTestId(phone ? 'admin-transaction-card' : 'admin-transaction-row');
+  const line = lines.filter({ hasText: amount }).filter({ hasText: reason });
+  const list = `${BASE_URL}/admin/transactions?userId=${userId}`;
+  await page.goto(list);
+  await page.getByTestId('transactions-user-filter').waitFor();
+  await line.first().waitFor();
+  assert((await line.count()) === 1, `${await line.count()} lines of ${amount} with "${reason}"`);
+  // textContent: the badge's CSS writes it in capitals.
+  const shown = (await line.locator('[data-status="failed"]').first().textContent())?.trim();
+  assert(shown === badge, `the badge reads ${shown}, not ${badge}`);
+  await line.getByTestId('failure-reason').filter({ hasText: reason }).waitFor();
+  const text = (await line.textContent()) ?? '';
+  assert(!text.includes(`+${amount}`), `the failed top-up reads as money in: "${text}"`);
+  const green = await greenText(page);
+  const colours = await line
+    .getByText(amount, { exact: true })
+    .evaluateAll((els) => els.map((el) => window.getComputedStyle(el).color));
+  assert(colours.length > 0, `no amount ${amount} in the line`);
+  assert(!green || !colours.includes(green), `the failed amount ${amount} is drawn green`);
+  await page.goto(`${list}&status=failed`);
+  await line.first().waitFor();
+  await page.goto(`${list}&status=completed`);
+  await lines.first().or(page.getByText('No transactions found')).waitFor();
+  assert((await line.count()) === 0, 'the failed top-up is listed under Completed');
+  await page.goto(list);
+  await line.first().waitFor();
+}
+
 // ---- the journey ---------------------------------------------------------------------------------------
 
 const browser = await launchBrowser();
@@ -182,11 +225,17 @@ const adminPage = await admin.newPage();
 const abandoner = await newContext();
 const abandonerPage = await abandoner.newPage();
 
+/** The users' ids, for the admin's list narrowed to one user (?userId=). */
+const ids = {};
+
 await step('setup: register three Army users and approve them as admin', async () => {
-  const [senderId, receiverId] = await registerApproved(BASE_URL, [SENDER, RECEIVER, ABANDONER], PASSWORD, {
-    username: ADMIN_USERNAME,
-    password: ADMIN_PASSWORD,
-  });
+  const [senderId, receiverId, abandonerId] = await registerApproved(
+    BASE_URL,
+    [SENDER, RECEIVER, ABANDONER],
+    PASSWORD,
+    { username: ADMIN_USERNAME, password: ADMIN_PASSWORD },
+  );
+  Object.assign(ids, { sender: senderId, receiver: receiverId, abandoner: abandonerId });
   await signInContext(sender, SENDER.username, PASSWORD);
   await signInContext(receiver, RECEIVER.username, PASSWORD);
   await signInContext(abandoner, ABANDONER.username, PASSWORD);
@@ -313,13 +362,14 @@ await step(
 );
 
 await step(
-  'Transfer checks the PIN status, then Setup Wallet PIN asks for valid PIN fields before sending a code',
+  'Transfer checks the PIN status, then Setup Wallet PIN asks for valid PIN fields before sending a code (both axe clean)',
   async () => {
     const page = senderPage;
-    // The real answer, held back 800 ms, so that the progress dialog can be seen.
-    const undelay = await delayAnswers(page, '/api/wallet/pin-status', 800);
+    // The real answer, held back 4 s, so that the progress dialog can be seen and checked by axe.
+    const undelay = await delayAnswers(page, '/api/wallet/pin-status', 4_000);
     await page.getByRole('button', { name: 'Transfer', exact: true }).click();
     await page.getByRole('dialog', { name: 'Checking PIN Status' }).waitFor();
+    await checkA11y(page, 'Checking PIN Status dialog');
     await undelay();
     const dialog = page.getByRole('dialog', { name: 'Setup Wallet PIN' });
     await dialog.waitFor();
@@ -332,12 +382,13 @@ await step(
     await dialog.getByText("PINs don't match").waitFor();
     assert(await dialog.getByRole('button', { name: 'Verify OTP' }).isDisabled(), 'Verify OTP before a code');
     await shot(page, 'pin-invalid');
+    await checkA11y(page, 'Setup Wallet PIN dialog, fields refused');
   },
   { page: senderPage },
 );
 
 await step(
-  'the PIN is set with the code from maildev: "Success!" for 2 s, then the transfer dialog',
+  'the PIN is set with the code from maildev (the code step axe clean): "Success!" for 2 s, then the transfer dialog',
   async () => {
     const page = senderPage;
     const dialog = page.getByRole('dialog', { name: 'Setup Wallet PIN' });
@@ -348,6 +399,7 @@ await step(
     const code = await codeFor(emailOf(SENDER), seen);
     await dialog.getByLabel(label('OTP')).fill(code);
     await shot(page, 'pin-otp');
+    await checkA11y(page, 'Setup Wallet PIN dialog, emailed code');
     await dialog.getByRole('button', { name: 'Verify OTP' }).click();
     const success = page.getByRole('dialog', { name: 'Success!' });
     await success.waitFor();
@@ -363,7 +415,7 @@ await step(
 );
 
 await step(
-  'the receiver field shows a red cross for an unknown user and a green tick for the receiver',
+  'the receiver field shows a red cross for an unknown user (axe clean) and a green tick for the receiver',
   async () => {
     const page = senderPage;
     const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
@@ -376,6 +428,7 @@ await step(
       'Transfer enabled',
     );
     await shot(page, 'receiver-ineligible');
+    await checkA11y(page, 'Transfer Money dialog, unknown receiver');
     await dialog.getByLabel(label("Receiver's Username")).fill(SENDER.username);
     await dialog.locator('[data-testid="receiver-eligibility"][data-state="ineligible"]').waitFor();
     const self = (await note.innerText()).trim();
@@ -391,7 +444,7 @@ await step(
 );
 
 await step(
-  'a wrong PIN is refused with the attempts left; nothing moves',
+  'a wrong PIN is refused with the attempts left (the dialog axe clean); nothing moves',
   async () => {
     const page = senderPage;
     const dialog = page.getByRole('dialog', { name: 'Transfer Money' });
@@ -400,6 +453,7 @@ await step(
     await toast(page, 'Transfer failed', 'Incorrect PIN.');
     await dialog.getByText(/Incorrect PIN\. \d+ attempts? left\./).waitFor();
     await shot(page, 'wrong-pin');
+    await checkA11y(page, 'Transfer Money dialog, wrong PIN');
     await expectBalance(page, '₹500.00');
   },
   { page: senderPage },
@@ -505,6 +559,20 @@ await step(
 );
 
 await step(
+  "the admin's list of the sender: the declined top-up is a Failed line with its reason, not money in",
+  async () => {
+    await adminFailedTopUp(adminPage, {
+      userId: ids.sender,
+      amount: '₹500.00',
+      badge: 'Failed',
+      reason: 'Your card was declined.',
+    });
+    await shot(adminPage, 'admin-declined');
+  },
+  { page: adminPage, independent: true },
+);
+
+await step(
   'an administrator on /wallet sees that administrators have no wallet, with no money actions; on /market no Purchase',
   async () => {
     const page = adminPage;
@@ -552,6 +620,7 @@ async function phoneJourney(colorScheme, amount) {
     await dialog.waitFor();
     await fillTransfer(dialog, { receiver: RECEIVER.username, amount, pin: PIN });
     await shot(page, `mobile-${colorScheme}-transfer`);
+    await checkA11y(page, `Transfer Money dialog, 375 px ${colorScheme}`);
     await dialog.getByRole('button', { name: 'Transfer', exact: true }).click();
     await toast(page, 'Money transferred successfully');
     await dialog.waitFor({ state: 'hidden' });
@@ -565,15 +634,19 @@ async function phoneJourney(colorScheme, amount) {
 }
 
 await step(
-  '375 px, light: top-up, transfer and history fit the screen',
+  '375 px, light: top-up, transfer (axe clean) and history fit the screen',
   () => phoneJourney('light', '1.50'),
   {
     page: senderPage,
   },
 );
-await step('375 px, dark: top-up, transfer and history fit the screen', () => phoneJourney('dark', '2.25'), {
-  page: senderPage,
-});
+await step(
+  '375 px, dark: top-up, transfer (axe clean) and history fit the screen',
+  () => phoneJourney('dark', '2.25'),
+  {
+    page: senderPage,
+  },
+);
 
 await step(
   "the receiver's balance adds up on a 375 px screen in dark mode",
@@ -630,6 +703,27 @@ if (EXPIRY_MINUTES <= 2) {
       return `expired ${Math.round((Date.now() - abandonedAt) / 1000)} s after it was abandoned`;
     },
     { page: abandonerPage, independent: true },
+  );
+  await step(
+    "the admin's list on a 375 px screen, dark: the expired checkout is an Expired card with its reason, not money in",
+    async () => {
+      const context = await phoneContext('dark');
+      try {
+        await signInContext(context, ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
+        const page = await context.newPage();
+        await adminFailedTopUp(page, {
+          userId: ids.abandoner,
+          amount: '₹250.00',
+          badge: 'Expired',
+          reason: `Expired: the checkout was not completed within ${EXPIRY_MINUTES} ${EXPIRY_MINUTES === 1 ? 'minute' : 'minutes'}`,
+        });
+        assert((await overflow(page)) <= 0, `the list is ${await overflow(page)}px too wide`);
+        await shot(page, 'mobile-dark-admin-expired', true);
+      } finally {
+        await context.close();
+      }
+    },
+    { page: adminPage, independent: true },
   );
 } else {
   console.log(

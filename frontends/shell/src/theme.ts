@@ -139,6 +139,10 @@ function readableVariables(t: MantineTheme): ConvertCSSVariablesInput {
       [`--mantine-color-${name}-filled-hover`]: over('#000000', 0.12, filledDark),
     });
   }
+  // A field's error message and its invalid text: Mantine draws them red 6 in light mode (3.3:1 on white)
+  // and red 8 in dark mode (3.4:1 on the body), so the readable red of each scheme instead.
+  light['--mantine-color-error'] = light['--mantine-color-red-text']!;
+  darkVars['--mantine-color-error'] = darkVars['--mantine-color-red-text']!;
   return { variables: {}, light, dark: darkVars };
 }
 

@@ -59,6 +59,13 @@ describe('cssVariablesResolver', () => {
     ).toBeGreaterThanOrEqual(AA_TEXT);
   });
 
+  it('gives form errors AA contrast on every surface in both schemes', () => {
+    for (const surface of ['#ffffff', gray[0], gray[1], gray[2]])
+      expect(contrastRatio(light['--mantine-color-error']!, surface)).toBeGreaterThanOrEqual(AA_TEXT);
+    for (const surface of [darks[8], darks[7], darks[6], darks[5]])
+      expect(contrastRatio(dark['--mantine-color-error']!, surface)).toBeGreaterThanOrEqual(AA_TEXT);
+  });
+
   it('gives every colour readable text, light badges and white-on-filled buttons', () => {
     for (const name of ['army', 'green', 'yellow', 'orange', 'teal', 'red', 'gray']) {
       const tint = over(merged.colors[name]![8], 0.12, gray[1]);

@@ -106,9 +106,15 @@ function Party({ party }: { party: OrderPartyView }) {
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
         {party.name}
       </Text>
-      <Text size="xs" c="dimmed">
-        <span style={NO_WRAP}>@{party.username}</span> · {party.role}
-      </Text>
+      {/* The username ends with an ellipsis when the card's half cannot hold it; the role stays. */}
+      <Group gap={4} wrap="nowrap">
+        <Text span size="xs" c="dimmed" miw={0} style={NO_WRAP} title={party.username}>
+          @{party.username}
+        </Text>
+        <Text span size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+          · {party.role}
+        </Text>
+      </Group>
     </Box>
   );
 }

@@ -27,7 +27,9 @@ export function RowDetailButton({
       c="var(--mantine-color-text)"
       underline="always"
       onClick={onClick}
-      style={{ whiteSpace: 'nowrap' }}
+      // One line (a username never breaks inside it); where the card cannot hold it, an ellipsis rather
+      // than text drawn over the status badge beside it.
+      style={{ whiteSpace: 'nowrap', maxWidth: '100%', overflow: 'hidden', textOverflow: 'ellipsis' }}
       data-testid={testId}
     >
       {children}

@@ -4,8 +4,12 @@ import { useUserSummary } from '@qm/ui';
 /** What the admin lists show for an account that no longer exists (spec: never "User #50"). */
 export const DELETED_USER = 'Deleted user';
 
-/** Usernames are one word: they never break inside it (the column widens or the table scrolls). */
-export const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+/**
+ * Usernames are one word: they never break inside it. In a table the column widens (or the table
+ * scrolls); in a phone's narrow card a block that cannot hold it ends it with an ellipsis instead of
+ * drawing it over its neighbours (the full name is its `title`).
+ */
+export const NO_WRAP = { whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' } as const;
 
 /** "First Last" of a user summary, or empty. */
 const fullName = (user: { firstName?: string; lastName?: string }) =>
@@ -25,7 +29,13 @@ export function UserName({ id, withName = false }: { id: number; withName?: bool
   const name = withName ? fullName(data) : '';
   return (
     <Box>
-      <Text size="sm" fw={withName ? 500 : undefined} style={NO_WRAP} data-testid="user-name">
+      <Text
+        size="sm"
+        fw={withName ? 500 : undefined}
+        style={NO_WRAP}
+        title={data.username}
+        data-testid="user-name"
+      >
         {data.username}
       </Text>
       {name && (

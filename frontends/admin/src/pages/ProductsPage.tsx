@@ -28,7 +28,7 @@ function ManufacturerName({ id }: { id: number }) {
     <Stack gap={0}>
       <Text size="sm">{userDisplayName(data)}</Text>
       {data.username && (
-        <Text size="xs" c="dimmed" style={NO_WRAP}>
+        <Text size="xs" c="dimmed" style={NO_WRAP} title={data.username}>
           @{data.username}
         </Text>
       )}
