@@ -1,3 +1,4 @@
+import { activityEvent } from '@qm/contracts/events';
 import { ORDER_LIMITS, ORDER_MESSAGES as MSG, type OrderScopeName } from '@qm/contracts/rest';
 import {
   type Caller,
@@ -11,7 +12,6 @@ import {
   validPaging,
 } from '@qm/platform';
 import type { OrderRecord } from '../domain/order';
-import { activity } from '../events/orders-events';
 import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
 
 /** The order management page's cards, over every order whatever the tab. */
@@ -56,7 +56,7 @@ export interface OrderLists {
 
 export function createOrderLists(d: { orders: OrderStore; outbox: Outbox }): OrderLists {
   const viewed = async (caller: Caller, recordView: boolean) => {
-    if (recordView) await d.outbox.publish([activity(caller, 'order_view', 'Viewed orders')]);
+    if (recordView) await d.outbox.publish([activityEvent(caller, 'order_view', 'Viewed orders')]);
   };
 
   return {
