@@ -9,6 +9,19 @@ const CONTRACTS_DEEP_IMPORTS = {
   regex: '^@qm/contracts(/(?!(grpc|rest|events)$).*)?$',
   message: 'Import @qm/contracts through its entry points: @qm/contracts/grpc, /rest or /events.',
 };
+// docs/adr/024: the store engine's internals (its SQL, FerretDB's storage names, the driver fix) stay
+// in @qm/platform's store/engine/; everyone else uses the StoreEngine interface from '@qm/platform'.
+const ENGINE_INTERNALS = {
+  regex: '(^@qm/platform/|/platform/src/).*store/engine(/|$)|ferretdb-postgresql',
+  message:
+    "The store engine's internals stay in @qm/platform: use StoreEngine (rt.engine, engineOf) from '@qm/platform'.",
+};
+// Services, the gateway and the frontends send no SQL: PostgreSQL is the local engine's business.
+const PG = {
+  regex: '^pg(-[a-z-]+)?(/.*)?$',
+  message: "No SQL outside @qm/platform's store engine (docs/adr/024): use the StoreEngine interface.",
+};
+const ENGINE_USERS = ['services/**/*.{ts,tsx}', 'gateway/**/*.{ts,tsx}', 'frontends/**/*.{ts,tsx}'];
 const DOMAIN_BANNED = ['@qm/contracts/grpc', 'mongoose', 'mongodb'];
 const DOMAIN_MESSAGE =
   'domain/** holds no generated proto, REST schema, gRPC or database code: map at the edge (server.ts, store/).';
@@ -68,6 +81,23 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACTS_DEEP_IMPORTS] }] },
   },
   {
+    // Loaders open the stack's engine through the interface too (load/lib/stack-sequences.ts).
+    files: ['load/**/*.{ts,mjs}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACTS_DEEP_IMPORTS, ENGINE_INTERNALS] }] },
+  },
+  {
+    files: ENGINE_USERS,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [CONTRACTS_DEEP_IMPORTS, ENGINE_INTERNALS, PG] }],
+    },
+  },
+  {
+    // A service's tests may look into PostgreSQL to check what the local engine made there
+    // (services/catalog/test/indexes.int.test.ts); its internals stay out of reach all the same.
+    files: ['services/*/test/**', 'gateway/test/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [CONTRACTS_DEEP_IMPORTS, ENGINE_INTERNALS] }] },
+  },
+  {
     // Use cases work on domain values; the gRPC edge (server.ts) maps messages and calls them, never
     // the other way round (an import back would be a cycle).
     files: ['services/*/src/app/**'],
@@ -77,6 +107,8 @@ export default tseslint.config(
         {
           patterns: [
             CONTRACTS_DEEP_IMPORTS,
+            ENGINE_INTERNALS,
+            PG,
             { group: ['../server', '../../server'], message: 'The app layer does not import the gRPC edge.' },
           ],
         },
@@ -93,6 +125,8 @@ export default tseslint.config(
           paths: DOMAIN_BANNED.map((name) => ({ name, message: DOMAIN_MESSAGE })),
           patterns: [
             CONTRACTS_DEEP_IMPORTS,
+            ENGINE_INTERNALS,
+            PG,
             { group: ['@grpc/*', 'mongoose/*', 'mongodb/*'], message: DOMAIN_MESSAGE },
             // REST wire schemas are checked at the edge; the domain may use the rules' values (limits, messages).
             {

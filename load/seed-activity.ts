@@ -7,21 +7,14 @@
 //   npx tsx load/seed-activity.ts [--records 1000000] [--users 1000] [--seed 1]
 //
 // Env: MONGO_URL (default mongodb://127.0.0.1:27017), MONGO_DB (default qm_activity),
-// FERRETDB_POSTGRESQL_URL (default: as `make dev` sets it; empty for a real MongoDB): on FerretDB the
-// PostgreSQL indexes are dropped while loading and built once at the end, which is several times
-// faster than keeping them, and the feed counters are where the service keeps them (docs/adr/020).
+// FERRETDB_POSTGRESQL_URL (default: as `make dev` sets it; empty for a real MongoDB): the store engine
+// of the stack (docs/adr/024). On FerretDB its PostgreSQL indexes are dropped while loading and built
+// once at the end (StoreEngine.beginBulkLoad/endBulkLoad), which is several times faster than keeping
+// them, and the feed counters are where the service keeps them (docs/adr/020).
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { ACTIVITY_ACTIONS } from '../packages/contracts/src/api/activity';
-import {
-  connectMongo,
-  ensureIndexes,
-  feedCounterId,
-  feedFields,
-  engineOf,
-  sequencesOf,
-} from '../packages/platform/src';
+import { connectMongo, ensureIndexes, feedCounterId, feedFields, engineOf } from '../packages/platform/src';
 import { toRecord } from '../services/activity/src/domain/activity';
 import {
   ACTIVITY_COLLECTION,
@@ -30,7 +23,6 @@ import {
   registerActivityModel,
   toDoc,
 } from '../services/activity/src/store/activities';
-import { ferretdbTableOf } from '../packages/platform/src/store/engine/ferretdb-postgresql/sql';
 import { createActivitySearch } from '../services/activity/src/store/search';
 import { STACK_POSTGRES_URL, useStackSequences } from './lib/stack-sequences';
 
@@ -86,14 +78,14 @@ async function main() {
   if (![records, users].every((n) => Number.isSafeInteger(n) && n > 0))
     throw new Error('--records and --users must be positive whole numbers');
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-  const pgUrl = STACK_POSTGRES_URL;
-  for (const u of [url, pgUrl ?? ''])
+  for (const u of [url, STACK_POSTGRES_URL ?? ''])
     if (u && !LOOPBACK.test(u)) throw new Error(`refusing to seed anything but loopback: ${u}`);
 
   const conn = await connectMongo(url, process.env.MONGO_DB ?? 'qm_activity', { maxPoolSize: IN_FLIGHT + 1 });
   const started = Date.now();
   const closeSequences = await useStackSequences(conn);
-  const sequences = sequencesOf(conn);
+  const engine = engineOf(conn);
+  const sequences = engine.sequences;
   try {
     const model = registerActivityModel(conn);
     await conn.dropCollection(ACTIVITY_COLLECTION).catch(() => undefined);
@@ -102,7 +94,8 @@ async function main() {
       // The running service may create it again as soon as it is dropped.
       if ((err as { codeName?: string }).codeName !== 'NamespaceExists') throw err;
     });
-    await dropSearchIndexes(pgUrl, conn.name);
+    // Every index the engine keeps of its own goes while loading (a running service may have made them).
+    await engine.beginBulkLoad(ACTIVITY_COLLECTION);
 
     const seqs = new Map<string, number>();
     const file = (doc: ActivityDoc) => {
@@ -148,43 +141,12 @@ async function main() {
     const indexed = Date.now();
     await ensureIndexes(conn);
     // The search's own indexes, as the activity service makes them at start.
-    await (await createActivitySearch(engineOf(conn))).close();
-    if (pgUrl) await analyze(pgUrl, conn.name);
+    await (await createActivitySearch(engine)).close();
+    await engine.endBulkLoad(ACTIVITY_COLLECTION);
     console.log(`seed-activity: indexes built in ${((Date.now() - indexed) / 1000).toFixed(1)} s`);
   } finally {
     await closeSequences();
     await conn.close();
-  }
-}
-
-/**
- * Every index of the collection's table but its primary key goes while loading (a running service
- * may have created them); ensureIndexes and the search build them again at the end.
- */
-async function dropSearchIndexes(pgUrl: string | undefined, db: string) {
-  if (!pgUrl) return;
-  const pool = new pg.Pool({ connectionString: pgUrl, max: 1 });
-  try {
-    const table = await ferretdbTableOf(pool, db, ACTIVITY_COLLECTION);
-    if (!table) return;
-    const { rows } = await pool.query<{ name: string }>(
-      `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE 'qm\\_%'`,
-      [db, table],
-    );
-    for (const { name } of rows) await pool.query(`DROP INDEX IF EXISTS "${db}"."${name}"`);
-  } finally {
-    await pool.end();
-  }
-}
-
-/** Fresh planner statistics, so the search picks the trigram index or the order as the data says. */
-async function analyze(pgUrl: string, db: string) {
-  const pool = new pg.Pool({ connectionString: pgUrl, max: 1 });
-  try {
-    const table = await ferretdbTableOf(pool, db, ACTIVITY_COLLECTION);
-    if (table) await pool.query(`ANALYZE "${db}"."${table}"`);
-  } finally {
-    await pool.end();
   }
 }
 

@@ -4,8 +4,13 @@
 // process, FerretDB and PostgreSQL spent per call. Needs the local stack's databases (`make dev`).
 //
 //   npm run bench:sequences [-- N]        (N=2000; loopback databases only)
-import { connectMongo, LOCAL_POSTGRESQL_URL, nextSequence, openStoreEngine } from '@qm/platform';
-import { collectionSequences } from '@qm/platform/src/store/engine/mongodb';
+import {
+  connectMongo,
+  detachedStoreEngine,
+  LOCAL_POSTGRESQL_URL,
+  nextSequence,
+  openStoreEngine,
+} from '@qm/platform';
 import { INFRA } from '@qm/testkit';
 
 const N = Math.max(100, Number(process.argv[2] || 2000));
@@ -28,7 +33,8 @@ async function main() {
     if (!LOOPBACK.test(url)) throw new Error(`refusing to measure anything but loopback: ${url}`);
   const conn = await connectMongo(INFRA.MONGO_URL, `qm_sequence_cost_${Date.now().toString(36)}`);
   try {
-    const viaCollection = collectionSequences(conn);
+    // The MongoDB engine's counters: documents of the `counters` collection.
+    const viaCollection = detachedStoreEngine(conn, { engine: 'mongodb' }).sequences;
     await measure('counters collection', (i) => viaCollection.next(`feed:x:owner:${i % OWNERS}`));
     const engine = await openStoreEngine(conn, { engine: 'ferretdb-postgresql', postgresqlUrl: pgUrl });
     try {

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import {
   chooseStoreEngine,
@@ -7,10 +8,12 @@ import {
   port,
   serviceEnv,
   signingKeyFrom,
+  type StoreEngineChoice,
   storeEngineEnv,
   tracingEnv,
 } from '@qm/platform';
 import { SERVICE_NAMES, type ServiceName } from '@qm/roster';
+import type { AdmissionLimits } from './admission';
 
 // host:port, the replicas' host:port,host:port, or dns:///name:port for every address of a name
 // (docs/adr/025).
@@ -110,9 +113,26 @@ export const gatewayEnv = {
   ...Object.fromEntries(SERVICE_NAMES.map((n) => [`${n.toUpperCase()}_GRPC_ADDR`, grpcAddr])),
 } as const;
 
-export type GatewayConfig = ReturnType<typeof parseGatewayConfig>;
+/** The gateway's environment as validated (defaults applied). */
+export type GatewayEnv = z.infer<z.ZodObject<typeof gatewayEnv>>;
 
-export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
+/** The gateway's configuration: its environment, and what is derived from it once at start. */
+export interface GatewayConfig extends Omit<GatewayEnv, 'SESSION_SECRET' | 'TRUSTED_PROXIES'> {
+  /** The configured services' gRPC addresses; a missing one is a service answered with 503. */
+  services: Record<ServiceName, string>;
+  /** SESSION_SECRET, or the development one outside production. */
+  SESSION_SECRET: string;
+  /** TRUSTED_PROXIES, or its default: loopback outside production, nobody in production. */
+  TRUSTED_PROXIES: string[];
+  /** CALLER_SIGNING_KEY, or the committed development key outside production (docs/adr/021). */
+  callerSigningKey: KeyObject;
+  /** Chosen once, here (docs/adr/024). */
+  storeEngine: StoreEngineChoice;
+  /** Per service (docs/adr/026). */
+  admission: AdmissionLimits;
+}
+
+export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const c = parseConfig(gatewayEnv, env);
   // Only the configured ones: a missing key is a service the gateway answers 503 for.
   const services: Record<ServiceName, string> = {};
@@ -126,7 +146,6 @@ export function parseGatewayConfig(env: NodeJS.ProcessEnv = process.env) {
     SESSION_SECRET: sessionSecret(c.NODE_ENV, c.SESSION_SECRET),
     TRUSTED_PROXIES: c.TRUSTED_PROXIES ?? (c.NODE_ENV === 'production' ? [] : LOOPBACK),
     callerSigningKey: callerSigningKey(c.NODE_ENV, c.CALLER_SIGNING_KEY),
-    // Chosen once, here (docs/adr/024).
     storeEngine: chooseStoreEngine(c),
     admission: {
       maxInFlight: c.ADMISSION_MAX_IN_FLIGHT,

@@ -7,6 +7,7 @@ import {
   prettyAction,
   RecordActivityBody,
 } from '../src/api/activity';
+import { ACTIVITY_SUBJECT, activityEvent } from '../src/events/activity';
 
 describe('activity rules (docs/product.md §5 "Admin activity filters")', () => {
   it('files every action of docs/product.md §3 under at most one tab, by its substrings', () => {
@@ -58,5 +59,17 @@ describe('activity rules (docs/product.md §5 "Admin activity filters")', () => 
     });
     expect(AdminActivitiesQuery.safeParse({ search: 'a\nb' }).success).toBe(false);
     expect(AdminActivitiesQuery.safeParse({ category: 'logout' }).success).toBe(false);
+  });
+});
+
+describe('activityEvent', () => {
+  it("is the user's activity as an outbox event on activity.recorded", () => {
+    const out = activityEvent({ userId: 7, username: 'army1' }, 'order_view', 'Viewed orders');
+    expect(out.subject).toBe(ACTIVITY_SUBJECT);
+    expect(out.event).toMatchObject({
+      type: ACTIVITY_SUBJECT,
+      data: { userId: 7, username: 'army1', action: 'order_view', details: 'Viewed orders' },
+    });
+    expect(out.event.id).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

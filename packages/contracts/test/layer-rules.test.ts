@@ -67,6 +67,68 @@ const DOMAIN_ALLOWED = [
   'export const x: [unknown, ActivityData | undefined, unknown] = [PRODUCT_LIMITS, undefined, invalid];',
 ].join('\n');
 
+const ENGINE_INTERNALS = [
+  "import { ferretdbTableOf } from '@qm/platform/src/store/engine/ferretdb-postgresql/sql';",
+  "import { mongodbEngine } from '@qm/platform/src/store/engine/mongodb';",
+  "import { removeMongoSocketFix } from '../../../packages/platform/src/store/engine/driver-fix';",
+];
+const ENGINE_USERS = [
+  'services/activity/src/store/search.ts',
+  'services/catalog/src/app/catalog.ts',
+  'services/x/src/domain/rules.ts',
+  'services/activity/test/activity.int.test.ts',
+  'gateway/src/x.ts',
+  'frontends/admin/src/x.tsx',
+  'load/seed-activity.ts',
+];
+const SQL = [
+  "import pg from 'pg';",
+  "import { Pool } from 'pg-pool';",
+  "import type { QueryResult } from 'pg/lib';",
+];
+const SQL_BANNED_IN = [
+  'services/activity/src/store/search.ts',
+  'gateway/src/x.ts',
+  'frontends/admin/src/x.tsx',
+];
+const ENGINE_ALLOWED = [
+  "import { engineOf, detachedStoreEngine, type StoreEngine } from '@qm/platform';",
+  'export const x: [unknown, unknown, StoreEngine | undefined] = [engineOf, detachedStoreEngine, undefined];',
+].join('\n');
+
+describe('the store engine stays behind its interface (docs/adr/024)', () => {
+  const internals = ENGINE_INTERNALS.flatMap((code) => ENGINE_USERS.map((file) => ({ code, file })));
+  const sql = SQL.flatMap((code) => SQL_BANNED_IN.map((file) => ({ code, file })));
+  const allowed = [
+    ...ENGINE_USERS.map((file) => ({ code: ENGINE_ALLOWED, file })),
+    // A service's tests may look into PostgreSQL (what the local engine made there).
+    { code: SQL[0]!, file: 'services/catalog/test/indexes.int.test.ts' },
+    // The engine itself, and the platform's tests of it.
+    { code: SQL[0]!, file: 'packages/platform/src/store/engine/ferretdb-postgresql/sql.ts' },
+    { code: ENGINE_INTERNALS[0]!, file: 'packages/platform/test/indexes.int.test.ts' },
+  ];
+  let results: string[][];
+  beforeAll(() => {
+    results = restricted([...internals, ...sql, ...allowed]);
+  });
+
+  it("refuses the engine's internals in services, the gateway, the frontends and the loaders", () => {
+    internals.forEach((c, i) =>
+      expect([c, results[i]]).toEqual([c, [expect.stringContaining("store engine's internals")]]),
+    );
+  });
+
+  it('refuses pg in the code of services, the gateway and the frontends', () => {
+    sql.forEach((c, i) =>
+      expect([c, results[internals.length + i]]).toEqual([c, [expect.stringContaining('No SQL outside')]]),
+    );
+  });
+
+  it('allows the interface everywhere, and pg in service tests and the engine', () => {
+    allowed.forEach((c, i) => expect([c, results[internals.length + sql.length + i]]).toEqual([c, []]));
+  });
+});
+
 describe('import rules', () => {
   const deep = DEEP.flatMap((code) => ANYWHERE.map((file) => ({ code, file })));
   const domainBanned = DOMAIN_BANNED.map((code) => ({ code, file: DOMAIN }));

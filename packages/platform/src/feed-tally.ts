@@ -54,7 +54,13 @@ export interface FeedTallyOptions<T> {
   horizon(now: Date): { since: Date; oldestDay: string };
 }
 
-export function feedTally<T>(o: FeedTallyOptions<T>) {
+/** A feed's running totals per day (feedTally). */
+export interface FeedTally {
+  /** The totals per day key, brought up to date with everything filed and settled. */
+  days(now?: Date): Promise<Record<string, DayTally>>;
+}
+
+export function feedTally<T>(o: FeedTallyOptions<T>): FeedTally {
   const tallies = o.conn.collection<TallyDoc>('feed_tallies');
   const counterId = feedCounterId(o.model.collection.collectionName, o.feed, o.owner);
   const [keyField, seqField] = Object.keys(feedFields(o.feed, o.owner, 0)) as [string, string];
@@ -120,7 +126,6 @@ export function feedTally<T>(o: FeedTallyOptions<T>) {
   }
 
   return {
-    /** The totals per day key, brought up to date with everything filed and settled. */
     async days(now = new Date()): Promise<Record<string, DayTally>> {
       let tally = await current(now);
       const newest = await sequencesOf(o.conn).current(counterId);
@@ -166,5 +171,3 @@ export function feedTally<T>(o: FeedTallyOptions<T>) {
     },
   };
 }
-
-export type FeedTally = ReturnType<typeof feedTally>;

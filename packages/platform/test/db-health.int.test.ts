@@ -68,7 +68,7 @@ describe('a service whose FerretDB is killed', () => {
 
 describe('watchDatabase', () => {
   it('calls onStuck when its client gets no answer while a new connection reaches the database', async () => {
-    // A connection whose every ping waits forever: what the driver did before mongo-socket-fix.ts.
+    // A connection whose every ping waits forever: what the driver did before store/engine/driver-fix.ts.
     const stuckConn = { db: { admin: () => ({ ping: () => new Promise(() => undefined) }) } };
     let ready = true;
     const onStuck = jest.fn();

@@ -79,6 +79,25 @@ describe('declared indexes and feeds on the real database', () => {
     await db.collection<Entry>('entries').deleteMany({});
   });
 
+  it("drops our indexes for a bulk load, keeps FerretDB's, and ensureIndexes makes them again", async () => {
+    const table = await tableOf('entries');
+    const names = async () =>
+      (
+        await sql.query<{ name: string }>(
+          'SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 ORDER BY 1',
+          [db.name, table],
+        )
+      ).rows.map((r) => r.name);
+    const before = await names();
+    const ours = before.filter((n) => n.startsWith('qm_'));
+    expect(ours.length).toBeGreaterThan(0);
+    await engine.beginBulkLoad('entries');
+    expect(await names()).toEqual(before.filter((n) => !n.startsWith('qm_')));
+    await ensureIndexes(db);
+    await engine.endBulkLoad('entries');
+    expect(await names()).toEqual(before);
+  });
+
   it("finds a compare-and-set's document by its _id alone, not by the index of the other field", async () => {
     // The wallet closes a hold's history line with {_id, status: "pending"}. PostgreSQL planned that
     // through the status index, whose entries include every dead version of every line once pending:

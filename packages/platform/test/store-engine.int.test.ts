@@ -161,4 +161,28 @@ describe.each<[string, StoreEngineChoice | undefined]>([
       await search.close();
     }
   });
+
+  it('bulk load: begin, insert, make the indexes again, end; reads answer what was loaded', async () => {
+    const Bulk = db.model<Doc>('bulk_docs', schema);
+    await ensureIndexes(db);
+    const search = await engine.textSearch({ ...SEARCH, collection: 'bulk_docs' });
+    await search.close();
+    await engine.beginBulkLoad('bulk_docs');
+    await Bulk.insertMany(DOCS);
+    await ensureIndexes(db);
+    const again = await engine.textSearch({ ...SEARCH, collection: 'bulk_docs' });
+    try {
+      await engine.endBulkLoad('bulk_docs');
+      expect(await countEqual(Bulk, { status: 'failed' })).toBe(30);
+      const page = await orderedPage(Bulk, { equals: {}, sort: [['n', -1]], skip: 0, limit: 3 });
+      expect(page).toMatchObject({ items: [{ _id: 'd089' }, { _id: 'd088' }, { _id: 'd087' }], total: 90 });
+      const found = await again.find({ text: 'alpha', equals: {}, skip: 0, limit: 2 });
+      expect(found.map((d) => d._id)).toEqual(['d085', 'd080']);
+    } finally {
+      await again.close();
+    }
+    // A collection the engine keeps nothing of yet is no error.
+    await engine.beginBulkLoad('never_made');
+    await engine.endBulkLoad('never_made');
+  });
 });

@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
 import { ACTIVITY_ACTIONS, ACTIVITY_MESSAGES, type ActivityView } from '@qm/contracts/rest';
-import { type EventBus, makeEvent } from '@qm/platform';
-import { ferretdbPostgresqlEngine } from '@qm/platform/src/store/engine/ferretdb-postgresql';
-import { mongodbEngine } from '@qm/platform/src/store/engine/mongodb';
+import { detachedStoreEngine, type EventBus, makeEvent } from '@qm/platform';
 import { eventually, INFRA } from '@qm/testkit';
 import { Browser, latestCode, type Registered } from '@qm/testkit/src/identity-stack';
 import { JSONCodec } from 'nats';
@@ -207,11 +205,12 @@ describe('GET /api/admin/user-activities: the filters of docs/product.md §5, on
     async () => {
       const { conn } = s.activity.rt;
       const url = postgresqlUrl!;
-      const regex = await createActivitySearch(mongodbEngine(conn));
+      const local = { engine: 'ferretdb-postgresql', postgresqlUrl: url } as const;
+      const regex = await createActivitySearch(detachedStoreEngine(conn, { engine: 'mongodb' }));
       // Rare texts are read through the trigram index, common ones by walking the order: both ways.
       const engines = [
-        ferretdbPostgresqlEngine(conn, url),
-        ferretdbPostgresqlEngine(conn, url, { textRareBelow: 1 }),
+        detachedStoreEngine(conn, local),
+        detachedStoreEngine(conn, local, { textRareBelow: 1 }),
       ];
       const [rare, common] = (await Promise.all(engines.map((e) => createActivitySearch(e)))) as [
         ActivitySearch,

@@ -1,6 +1,12 @@
 import { catalogV1, productTypes } from '@qm/contracts/grpc';
 import type { GrpcServer, UnaryImpl } from '@qm/platform';
-import type { Catalog } from './app/catalog';
+import type {
+  Catalog,
+  ProductEdit,
+  ProductLookup,
+  StockAdjustment,
+  StockReservationAsk,
+} from './app/catalog';
 import type { ListRequest } from './domain/listing';
 import type { NewProductInput, ProductRecord } from './domain/product';
 
@@ -14,6 +20,33 @@ export const newProductFromProto = (req: catalogV1.CreateProductRequest): NewPro
   pricePaise: req.pricePaise,
   description: req.description,
   stock: req.stock,
+});
+
+export const productLookupFromProto = (req: catalogV1.GetProductRequest): ProductLookup => ({
+  id: req.id,
+  recordView: req.recordView,
+});
+
+export const productEditFromProto = (req: catalogV1.UpdateProductRequest): ProductEdit => ({
+  id: req.id,
+  version: req.version,
+  // Unset fields stay unset: only the ones sent change.
+  ...(req.name !== undefined && { name: req.name }),
+  ...(req.pricePaise !== undefined && { pricePaise: req.pricePaise }),
+  ...(req.description !== undefined && { description: req.description }),
+  ...(req.stock !== undefined && { stock: req.stock }),
+});
+
+export const stockAdjustmentFromProto = (req: catalogV1.AdjustStockRequest): StockAdjustment => ({
+  id: req.id,
+  delta: req.delta,
+});
+
+export const reservationAskFromProto = (req: catalogV1.ReserveStockRequest): StockReservationAsk => ({
+  productId: req.productId,
+  quantity: req.quantity,
+  reference: req.reference,
+  ttlSeconds: req.ttlSeconds,
 });
 
 export const listRequestFromProto = (req: catalogV1.ListProductsRequest): ListRequest => ({
@@ -67,20 +100,26 @@ export function catalogHandlers(catalog: Catalog): UnaryImpl<typeof catalogV1.Ca
       return { ...out, products: out.products.map(productToProto) };
     },
     getProduct: async (req, ctx) => ({
-      product: productToProto(await catalog.get(ctx.caller, req, ctx.service)),
+      product: productToProto(await catalog.get(ctx.caller, productLookupFromProto(req), ctx.service)),
     }),
     createProduct: async (req, ctx) => ({
       product: productToProto(await catalog.create(ctx.caller, newProductFromProto(req))),
     }),
-    updateProduct: async (req, ctx) => ({ product: productToProto(await catalog.update(ctx.caller, req)) }),
-    deleteProduct: (req, ctx) => catalog.remove(ctx.caller, req),
+    updateProduct: async (req, ctx) => ({
+      product: productToProto(await catalog.update(ctx.caller, productEditFromProto(req))),
+    }),
+    deleteProduct: async (req, ctx) => {
+      await catalog.remove(ctx.caller, req.id);
+      return {};
+    },
     adjustStock: async (req, ctx) => ({
-      product: productToProto(await catalog.adjustStock(ctx.caller, req)),
+      product: productToProto(await catalog.adjustStock(ctx.caller, stockAdjustmentFromProto(req))),
     }),
     // The orders service's own calls: its proven service identity, not a user, authorises them.
-    reserveStock: async (req, ctx) => withProduct(await catalog.reserveStock(ctx.service, req)),
-    releaseStock: async (req, ctx) => withProduct(await catalog.releaseStock(ctx.service, req)),
-    commitStock: (req, ctx) => catalog.commitStock(ctx.service, req),
+    reserveStock: async (req, ctx) =>
+      withProduct(await catalog.reserveStock(ctx.service, reservationAskFromProto(req))),
+    releaseStock: async (req, ctx) => withProduct(await catalog.releaseStock(ctx.service, req.reference)),
+    commitStock: (req, ctx) => catalog.commitStock(ctx.service, req.reference),
   };
 }
 

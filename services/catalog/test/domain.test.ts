@@ -99,6 +99,12 @@ describe('listing rules', () => {
     expect(parseListRequest(listReq({ query: '  ÑANDÚ ' })).filter.query).toBe('ñandú');
     refused(() => parseListRequest(listReq({ page: 1, pageSize: 101 })), GrpcStatus.INVALID_ARGUMENT);
     refused(() => parseListRequest(listReq({ page: -1 })), GrpcStatus.INVALID_ARGUMENT);
+    // The same rule and messages as every list (@qm/platform validPaging, the REST schemas).
+    expect(() => parseListRequest(listReq({ page: 1_000_001 }))).toThrow('Page must be at most 1,000,000');
+    expect(() => parseListRequest(listReq({ page: 1, pageSize: -1 }))).toThrow(
+      'Page size must be between 1 and 100',
+    );
+    expect(parseListRequest(listReq({ page: 3 })).paging).toEqual({ kind: 'page', page: 3, pageSize: 24 });
     refused(() => parseListRequest(listReq({ query: 'x'.repeat(201) })), GrpcStatus.INVALID_ARGUMENT);
     refused(
       () => parseListRequest(listReq({ type: 42 as catalogV1.ProductType })),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, NUMBER_LIMITS } from './numbers';
+import { idParam, pagingQuery } from './numbers';
 
 /**
  * REST shapes of docs/product.md §7 for the activity log (POST/GET /api/user/activity, GET
@@ -131,22 +131,8 @@ export const RecordActivityBody = z.object({
 });
 export type RecordActivityBody = z.infer<typeof RecordActivityBody>;
 
-const pageField = z.coerce
-  .number({ error: 'Page must be a number' })
-  .int('Page must be a whole number')
-  .min(1, 'Page must be at least 1')
-  .max(NUMBER_LIMITS.pageMax, 'Page is too large')
-  .default(1);
-
-const pageSizeField = z.coerce
-  .number({ error: 'Page size must be a number' })
-  .int('Page size must be a whole number')
-  .min(1, 'Page size must be at least 1')
-  .max(ACTIVITY_LIMITS.pageSizeMax, `Page size must be at most ${ACTIVITY_LIMITS.pageSizeMax}`)
-  .default(20);
-
 /** GET /api/user/activity. */
-export const MyActivitiesQuery = z.object({ page: pageField, pageSize: pageSizeField });
+export const MyActivitiesQuery = z.object(pagingQuery(ACTIVITY_LIMITS.pageSizeMax));
 export type MyActivitiesQuery = z.infer<typeof MyActivitiesQuery>;
 
 /** GET /api/admin/user-activities: every filter optional (docs/product.md §5 "Admin activity filters"). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseRupees } from './money';
-import { idParam, NUMBER_LIMITS } from './numbers';
+import { idParam, NUMBER_LIMITS, pagingFields } from './numbers';
 
 /** REST shapes of docs/product.md §7 for products, shared by the gateway (validation, OpenAPI) and the market UI. */
 export const PRODUCT_TYPES = ['Weapon', 'Vehicle', 'Equipment', 'Ammunition', 'Other'] as const;
@@ -165,21 +165,14 @@ export type Product = z.infer<typeof ProductSchema>;
 
 export const ProductIdParams = z.object({ id: idParam('Product id') });
 
+const catalogPaging = pagingFields(NUMBER_LIMITS.pageSizeMax);
+
 export const ListProductsQuery = z.object({
   type: z.enum(PRODUCT_TYPES, { error: `Type must be one of ${PRODUCT_TYPES.join(', ')}` }).optional(),
   q: z.string().trim().max(200, 'Search text must be at most 200 characters').optional(),
-  page: z.coerce
-    .number({ error: 'Page must be a whole number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be at least 1')
-    .max(NUMBER_LIMITS.pageMax, 'Page must be at most 1,000,000')
-    .optional(),
-  pageSize: z.coerce
-    .number({ error: 'Page size must be a whole number' })
-    .int('Page size must be a whole number')
-    .min(1, 'Page size must be between 1 and 100')
-    .max(NUMBER_LIMITS.pageSizeMax, 'Page size must be between 1 and 100')
-    .optional(),
+  // Unset, the catalog picks: a page of 24, or the market's chunks (services/catalog/src/domain/listing.ts).
+  page: catalogPaging.page.optional(),
+  pageSize: catalogPaging.pageSize.optional(),
 });
 
 export const DeletedProductSchema = z.object({ message: z.string() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, NUMBER_LIMITS } from './numbers';
+import { idParam, NUMBER_LIMITS, pagingQuery } from './numbers';
 
 /**
  * REST shapes of docs/product.md §7 for accounts, sessions, profiles and passwords, with the product reference's own
@@ -296,18 +296,7 @@ export const AdminUsersQuery = z.object({
     .describe('Case-insensitive part of the username, first name, last name or email'),
   status: z.enum(USER_STATUSES, { error: 'Status must be pending, approved or rejected' }).optional(),
   role: z.enum(USER_ROLES, { error: `Role must be one of ${USER_ROLES.join(', ')}` }).optional(),
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be at least 1')
-    .max(NUMBER_LIMITS.pageMax, 'Page is too large')
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: 'Page size must be a number' })
-    .int('Page size must be a whole number')
-    .min(1, 'Page size must be at least 1')
-    .max(NUMBER_LIMITS.pageSizeMax, `Page size must be at most ${NUMBER_LIMITS.pageSizeMax}`)
-    .default(20),
+  ...pagingQuery(NUMBER_LIMITS.pageSizeMax),
 });
 export type AdminUsersQuery = z.infer<typeof AdminUsersQuery>;
 export const UserStatusParams = z.object({ userId: idParam('User id') });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PRODUCT_LIMITS, type ProductTypeName } from './catalog';
 import type { UserRole } from './identity';
 import { parseRupees } from './money';
-import { idParam, NUMBER_LIMITS } from './numbers';
+import { idParam, NUMBER_LIMITS, pagingQuery } from './numbers';
 
 /**
  * REST shapes of docs/product.md §7 for orders (purchase, purchases, sales, the administrators' list), shared
@@ -137,22 +137,8 @@ export const CreateOrderBody = z.object({
 export type CreateOrderBody = z.infer<typeof CreateOrderBody>;
 export type CreateOrderInput = z.input<typeof CreateOrderBody>;
 
-const pageField = z.coerce
-  .number({ error: 'Page must be a number' })
-  .int('Page must be a whole number')
-  .min(1, 'Page must be at least 1')
-  .max(NUMBER_LIMITS.pageMax, 'Page is too large')
-  .default(1);
-
-const pageSizeField = z.coerce
-  .number({ error: 'Page size must be a number' })
-  .int('Page size must be a whole number')
-  .min(1, 'Page size must be at least 1')
-  .max(ORDER_LIMITS.pageSizeMax, `Page size must be at most ${ORDER_LIMITS.pageSizeMax}`)
-  .default(20);
-
 /** GET /api/orders/purchased and GET /api/orders/sold. */
-export const OrdersQuery = z.object({ page: pageField, pageSize: pageSizeField });
+export const OrdersQuery = z.object(pagingQuery(ORDER_LIMITS.pageSizeMax));
 export type OrdersQuery = z.infer<typeof OrdersQuery>;
 
 /** GET /api/orders (administrators). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam, NUMBER_LIMITS } from './numbers';
+import { idParam, pagingQuery } from './numbers';
 
 /**
  * REST shapes of docs/product.md §7 for support (the contact form and the administrators' query inbox), shared
@@ -116,18 +116,7 @@ export const QueryIdParams = z.object({ queryId: idParam('Query id') });
 
 /** GET /api/admin/queries. */
 export const AdminQueriesQuery = z.object({
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be at least 1')
-    .max(NUMBER_LIMITS.pageMax, 'Page is too large')
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: 'Page size must be a number' })
-    .int('Page size must be a whole number')
-    .min(1, 'Page size must be at least 1')
-    .max(SUPPORT_LIMITS.pageSizeMax, `Page size must be at most ${SUPPORT_LIMITS.pageSizeMax}`)
-    .default(20),
+  ...pagingQuery(SUPPORT_LIMITS.pageSizeMax),
   status: z
     .enum(['all', ...QUERY_STATUSES], {
       error: `Status must be one of all, ${QUERY_STATUSES.join(', ')}`,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { charCount } from './catalog';
 import { acceptedPaise, parseRupees } from './money';
-import { NUMBER_LIMITS } from './numbers';
+import { NUMBER_LIMITS, pagingQuery } from './numbers';
 
 /**
  * REST shapes of docs/product.md §7 for the wallet (balance, history, add money, PIN, transfer, admin views),
@@ -306,18 +306,7 @@ export const EligibilityParams = z.object({
 
 /** GET /api/transactions. */
 export const TransactionsQuery = z.object({
-  page: z.coerce
-    .number({ error: 'Page must be a number' })
-    .int('Page must be a whole number')
-    .min(1, 'Page must be at least 1')
-    .max(NUMBER_LIMITS.pageMax, 'Page is too large')
-    .default(1),
-  pageSize: z.coerce
-    .number({ error: 'Page size must be a number' })
-    .int('Page size must be a whole number')
-    .min(1, 'Page size must be at least 1')
-    .max(WALLET_LIMITS.historyPageSizeMax, `Page size must be at most ${WALLET_LIMITS.historyPageSizeMax}`)
-    .default(20),
+  ...pagingQuery(WALLET_LIMITS.historyPageSizeMax),
   status: z
     .enum(TRANSACTION_STATUSES, { error: `Status must be one of ${TRANSACTION_STATUSES.join(', ')}` })
     .optional(),
@@ -326,12 +315,7 @@ export type TransactionsQuery = z.infer<typeof TransactionsQuery>;
 
 /** GET /api/admin/transactions. */
 export const AdminTransactionsQuery = TransactionsQuery.extend({
-  pageSize: z.coerce
-    .number({ error: 'Page size must be a number' })
-    .int('Page size must be a whole number')
-    .min(1, 'Page size must be at least 1')
-    .max(NUMBER_LIMITS.pageSizeMax, `Page size must be at most ${NUMBER_LIMITS.pageSizeMax}`)
-    .default(20),
+  pageSize: pagingQuery(NUMBER_LIMITS.pageSizeMax).pageSize,
   sort: z
     .enum(TRANSACTION_SORTS, { error: `Sort must be one of ${TRANSACTION_SORTS.join(', ')}` })
     .default('date_desc'),

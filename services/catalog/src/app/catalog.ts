@@ -1,4 +1,3 @@
-import { type catalogV1 } from '@qm/contracts/grpc';
 import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { type Caller, conflict, notFound } from '@qm/platform';
 import { type ListRequest, parseListRequest, type Searchable } from '../domain/listing';
@@ -9,6 +8,7 @@ import {
   assertMayEdit,
   DEFAULT_STATUS,
   type NewProductInput,
+  type ProductChanges,
   type ProductRecord,
   requireCaller,
   validChanges,
@@ -19,9 +19,28 @@ import {
 import type { ReservationReply } from '../domain/stock';
 import * as ev from '../events/catalog-events';
 import { type CatalogDeps, type Changes, changes } from './changes';
-import { createStock } from './stock';
+import { createStock, type StockReservationAsk } from './stock';
 
 export type { CatalogDeps } from './changes';
+export type { StockReservationAsk } from './stock';
+
+/** A product asked for; `recordView`: the caller is looking at it (a product_view activity). */
+export interface ProductLookup {
+  id: number;
+  recordView: boolean;
+}
+
+/** An owner's edit of a product: the fields changed, and the version it was based on. */
+export interface ProductEdit extends ProductChanges {
+  id: number;
+  version: number;
+}
+
+/** An owner's stock movement: negative takes stock out, positive puts it back. */
+export interface StockAdjustment {
+  id: number;
+  delta: number;
+}
 
 /** How many products one outbox batch of the account-deletion cascade removes. */
 const CASCADE_BATCH = 100;
@@ -47,31 +66,25 @@ export interface Catalog {
    * For a signed-in caller; or for the orders service alone, whose sweeper resumes purchases in the
    * background with no user to act for (docs/adr/021).
    */
-  get(caller: Caller | undefined, req: catalogV1.GetProductRequest, service?: string): Promise<Searchable>;
+  get(caller: Caller | undefined, req: ProductLookup, service?: string): Promise<Searchable>;
   create(caller: Caller | undefined, input: NewProductInput): Promise<Searchable>;
-  update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest): Promise<Searchable>;
-  remove(
-    caller: Caller | undefined,
-    req: catalogV1.DeleteProductRequest,
-  ): Promise<catalogV1.DeleteProductResponse>;
+  update(caller: Caller | undefined, req: ProductEdit): Promise<Searchable>;
+  remove(caller: Caller | undefined, id: number): Promise<void>;
   /** The owner's own stock movement (restocking, a count correction). */
-  adjustStock(caller: Caller | undefined, req: catalogV1.AdjustStockRequest): Promise<Searchable>;
+  adjustStock(caller: Caller | undefined, req: StockAdjustment): Promise<Searchable>;
 
   /** Orders service: takes stock for a purchase under its reference (once per reference). */
   reserveStock(
     service: string | undefined,
-    req: catalogV1.ReserveStockRequest,
+    req: StockReservationAsk,
   ): Promise<{ product: Searchable | null; reservation: ReservationReply }>;
   /** Orders service: puts a reservation's stock back (a second release has no effect). */
   releaseStock(
     service: string | undefined,
-    req: catalogV1.ReleaseStockRequest,
+    reference: string,
   ): Promise<{ product: Searchable | null; reservation: ReservationReply }>;
   /** Orders service: the purchase went through; the reservation stays taken. */
-  commitStock(
-    service: string | undefined,
-    req: catalogV1.CommitStockRequest,
-  ): Promise<{ reservation: ReservationReply }>;
+  commitStock(service: string | undefined, reference: string): Promise<{ reservation: ReservationReply }>;
 
   /** The account-deletion cascade: every product of the manufacturer, in batches. */
   removeProductsOf(manufacturerId: number): Promise<number>;
@@ -105,7 +118,7 @@ function products(
       };
     },
 
-    async get(caller: Caller | undefined, req: catalogV1.GetProductRequest, service?: string) {
+    async get(caller: Caller | undefined, req: ProductLookup, service?: string) {
       const who = caller === undefined && service === 'orders' ? undefined : requireCaller(caller);
       const product = await existing(req.id);
       if (req.recordView && who) await recordActivity(who, 'product_view', product);
@@ -133,7 +146,7 @@ function products(
       return saved;
     },
 
-    async update(caller: Caller | undefined, req: catalogV1.UpdateProductRequest) {
+    async update(caller: Caller | undefined, req: ProductEdit) {
       const who = requireCaller(caller);
       const changes = validChanges(req);
       const version = validVersion(req.version);
@@ -161,9 +174,9 @@ function products(
       return saved;
     },
 
-    async remove(caller: Caller | undefined, req: catalogV1.DeleteProductRequest) {
+    async remove(caller: Caller | undefined, id: number) {
       const who = requireCaller(caller);
-      const current = await existing(req.id);
+      const current = await existing(id);
       assertMayDelete(who, current);
       const deleted = [
         ev.deleted(current, current.manufacturerId, 'owner'),
@@ -173,10 +186,9 @@ function products(
         if (!(await store.remove(current.id, who.userId))) throw notFound(MSG.notFound);
       }).catch(forgetIfGone(current.id));
       reader.removed(current.id);
-      return {};
     },
 
-    async adjustStock(caller: Caller | undefined, req: catalogV1.AdjustStockRequest) {
+    async adjustStock(caller: Caller | undefined, req: StockAdjustment) {
       const who = requireCaller(caller);
       const delta = validDelta(req.delta);
       const current = await existing(req.id);

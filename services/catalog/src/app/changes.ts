@@ -43,24 +43,33 @@ export async function outcomeOf<T>(
 }
 
 /** The steps the catalog's use cases share: changes through the outbox, reads from the read side. */
-export function changes({ reader, outbox, log, publishing }: CatalogDeps) {
-  async function change<T>(events: ev.Outgoing[], fn: () => Promise<T>): Promise<T> {
-    publishing?.(events.map((e) => e.event.id));
-    return outbox.run(events, fn);
-  }
-
+export interface Changes {
+  /** Runs `fn` with `events` in one outbox batch (published once it succeeded), telling replica sync. */
+  change<T>(events: ev.Outgoing[], fn: () => Promise<T>): Promise<T>;
   /**
    * A view changes nothing, so its activity is published at once (through the outbox only if that
    * fails); a change's activity travels in the change's own outbox batch instead. Failing to record
    * a view never fails the request.
    */
+  recordActivity(...args: Parameters<typeof ev.activity>): Promise<void>;
+  /** A product found missing while changing it is gone from the read side too (a catch handler). */
+  forgetIfGone(id: number): (err: unknown) => never;
+  /** The product from the read side, or NOT_FOUND; the id is checked first. */
+  existing(id: number): Promise<Searchable>;
+}
+
+export function changes({ reader, outbox, log, publishing }: CatalogDeps): Changes {
+  async function change<T>(events: ev.Outgoing[], fn: () => Promise<T>): Promise<T> {
+    publishing?.(events.map((e) => e.event.id));
+    return outbox.run(events, fn);
+  }
+
   async function recordActivity(...args: Parameters<typeof ev.activity>): Promise<void> {
     await outbox
       .publish([ev.activity(...args)])
       .catch((err: unknown) => log.warn({ err, action: args[1] }, 'activity not recorded'));
   }
 
-  /** A product found missing while changing it is gone from the read side too. */
   const forgetIfGone = (id: number) => (err: unknown) => {
     if (err instanceof AppError && err.code === GrpcStatus.NOT_FOUND) reader.removed(id);
     throw err;
@@ -74,5 +83,3 @@ export function changes({ reader, outbox, log, publishing }: CatalogDeps) {
 
   return { change, recordActivity, forgetIfGone, existing };
 }
-
-export type Changes = ReturnType<typeof changes>;

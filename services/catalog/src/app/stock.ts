@@ -1,4 +1,3 @@
-import { type catalogV1 } from '@qm/contracts/grpc';
 import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { conflict, notFound } from '@qm/platform';
 import {
@@ -12,6 +11,14 @@ import {
 import * as ev from '../events/catalog-events';
 import { type CatalogDeps, type Changes, outcomeOf } from './changes';
 
+/** The orders service's reservation of stock for a purchase, held `ttlSeconds` (0: the default). */
+export interface StockReservationAsk {
+  productId: number;
+  quantity: number;
+  reference: string;
+  ttlSeconds: number;
+}
+
 /**
  * The orders service's stock movements for a purchase: reserve, then commit or release, each
  * once per reference. Its proven service identity, not a user, authorises them.
@@ -19,7 +26,7 @@ import { type CatalogDeps, type Changes, outcomeOf } from './changes';
 export function createStock({ reservations, reader }: CatalogDeps, { change, existing }: Changes) {
   return {
     /** Orders service: takes stock for a purchase under its reference (once per reference). */
-    async reserveStock(service: string | undefined, req: catalogV1.ReserveStockRequest) {
+    async reserveStock(service: string | undefined, req: StockReservationAsk) {
       assertOrdersService(service);
       const quantity = validQuantity(req.quantity);
       const reference = validReference(req.reference);
@@ -56,9 +63,9 @@ export function createStock({ reservations, reader }: CatalogDeps, { change, exi
     },
 
     /** Orders service: puts a reservation's stock back (a second release has no effect). */
-    async releaseStock(service: string | undefined, req: catalogV1.ReleaseStockRequest) {
+    async releaseStock(service: string | undefined, asked: string) {
       assertOrdersService(service);
-      const reference = validReference(req.reference);
+      const reference = validReference(asked);
       // Read to describe the change in its event; the release itself is conditional on the state.
       const reservation = await reservations.find(reference);
       if (!reservation) throw notFound(STOCK.unknownReservation);
@@ -98,9 +105,9 @@ export function createStock({ reservations, reader }: CatalogDeps, { change, exi
     },
 
     /** Orders service: the purchase went through; the reservation stays taken. */
-    async commitStock(service: string | undefined, req: catalogV1.CommitStockRequest) {
+    async commitStock(service: string | undefined, reference: string) {
       assertOrdersService(service);
-      const o = await reservations.commit(validReference(req.reference), new Date());
+      const o = await reservations.commit(validReference(reference), new Date());
       switch (o.kind) {
         case 'unknown':
           throw notFound(STOCK.unknownReservation);

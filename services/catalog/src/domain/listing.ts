@@ -1,5 +1,5 @@
 import type { ProductTypeName } from '@qm/contracts/rest';
-import { invalid } from '@qm/platform';
+import { invalid, validPaging } from '@qm/platform';
 import { type ProductRecord, searchForm } from './product';
 
 /** How products are listed: filters, paging and chunking. Pure; both read paths share it. */
@@ -52,13 +52,12 @@ export function parseListRequest(req: ListRequest): { filter: ListFilter; paging
   if (query) filter.query = searchForm(query);
   if (req.manufacturerId) filter.manufacturerId = req.manufacturerId;
   if (req.ids.length) filter.ids = [...new Set(req.ids)];
-  if (req.page < 0) throw invalid('Page must be at least 1');
-  if (req.pageSize < 0) throw invalid('Page size must be positive');
-  if (req.page >= 1) {
-    const pageSize = req.pageSize || PAGE_SIZE_DEFAULT;
-    if (pageSize > PAGE_SIZE_MAX) throw invalid('Page size must be between 1 and 100');
-    return { filter, paging: { kind: 'page', page: req.page, pageSize } };
+  // A page asked (or a bad one): the rules and messages of every list (a page of 24 unless sized).
+  if (req.page !== 0) {
+    const { page, pageSize } = validPaging(req, PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT);
+    return { filter, paging: { kind: 'page', page, pageSize } };
   }
+  if (req.pageSize < 0) throw invalid('Page size must be positive');
   const size = Math.min(req.pageSize || CHUNK_SIZE_DEFAULT, CHUNK_SIZE_MAX);
   if (req.beforeId < 0) throw invalid('before_id must not be negative');
   return { filter, paging: { kind: 'chunk', beforeId: req.beforeId, size } };

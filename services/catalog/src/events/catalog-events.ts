@@ -1,7 +1,6 @@
 import {
   ACTIVITY_SUBJECT,
-  activityOf,
-  type ActivityData,
+  activityEvent,
   CATALOG_SUBJECTS as SUBJECTS,
   type ProductCreatedData,
   type ProductDeletedData,
@@ -54,7 +53,7 @@ export function activity(
   extra?: string,
 ): Outgoing {
   const details = `${VERB[action]} product "${p.name}" (ID ${p.id})${extra ? `: ${extra}` : ''}`;
-  return outgoingEvent<ActivityData>(ACTIVITY_SUBJECT, activityOf(caller, action, details));
+  return activityEvent(caller, action, details);
 }
 
 /**

@@ -5,12 +5,20 @@ import { CATALOG_SUBJECTS as SUBJECTS } from '@qm/contracts/events';
 /** How long an own event id is remembered when its echo never arrives. */
 const OWN_EVENT_TTL_MS = 60_000;
 
+/** What replicaSync gives the service: its core-NATS listener, its periodic job and its own-event memo. */
+export interface ReplicaSync {
+  listener: ListenerSpec;
+  resync: PeriodicJob;
+  /** Tells the sync the ids of events this process is about to publish. */
+  publishing(eventIds: string[]): void;
+}
+
 /**
  * Keeps this replica's in-memory catalogue current with the other replicas' changes: it re-reads
  * each product they announce (core NATS sees the JetStream messages) and skips the events this
  * process published itself, with a periodic full resync as the safety net for missed ones.
  */
-export function replicaSync(reader: ProductReader, log: Logger, resyncMs: number) {
+export function replicaSync(reader: ProductReader, log: Logger, resyncMs: number): ReplicaSync {
   /** Events this process published, by id, with when. */
   const own = new Map<string, number>();
 
@@ -42,11 +50,8 @@ export function replicaSync(reader: ProductReader, log: Logger, resyncMs: number
   return {
     listener,
     resync,
-    /** Tells the sync the ids of events this process is about to publish. */
     publishing(eventIds: string[]): void {
       for (const id of eventIds) own.set(id, Date.now());
     },
   };
 }
-
-export type ReplicaSync = ReturnType<typeof replicaSync>;

@@ -1,7 +1,6 @@
 import {
   ACTIVITY_SUBJECT,
-  activityOf,
-  type ActivityData,
+  activityEvent,
   IDENTITY_SUBJECTS as SUBJECTS,
   type UserApprovedData,
   type UserDeletedData,
@@ -62,10 +61,7 @@ export const events = {
     return { subject: SUBJECTS.sessionsRevoked, event: id ? { ...event, id } : event };
   },
   activity: (user: { id: number; username: string }, action: string, details: string) =>
-    ev<ActivityData>(
-      ACTIVITY_SUBJECT,
-      activityOf({ userId: user.id, username: user.username }, action, details),
-    ),
+    activityEvent({ userId: user.id, username: user.username }, action, details),
 };
 
 /**

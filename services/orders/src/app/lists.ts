@@ -1,3 +1,4 @@
+import { activityEvent } from '@qm/contracts/events';
 import { ORDER_LIMITS, ORDER_MESSAGES as MSG, type OrderScopeName } from '@qm/contracts/rest';
 import {
   type Caller,
@@ -12,7 +13,6 @@ import {
 } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import type { OrderRecord } from '../domain/order';
-import { activity } from '../events/orders-events';
 import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
 import { completedValue } from './stats';
 
@@ -67,7 +67,7 @@ export function createOrderLists(d: { conn: Connection; orders: OrderStore; outb
     owner: SCOPES.manufacturer.owner,
   });
   const viewed = async (caller: Caller, recordView: boolean) => {
-    if (recordView) await d.outbox.publish([activity(caller, 'order_view', 'Viewed orders')]);
+    if (recordView) await d.outbox.publish([activityEvent(caller, 'order_view', 'Viewed orders')]);
   };
 
   return {

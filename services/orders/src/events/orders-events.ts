@@ -1,20 +1,10 @@
 import { formatMoney } from '@qm/contracts/rest';
-import {
-  ACTIVITY_SUBJECT,
-  activityOf,
-  type ActivityData,
-  type OrderEndedData,
-  ORDERS_SUBJECTS,
-} from '@qm/contracts/events';
-import { type Caller, type EventEnvelope, type OutgoingEvent, outgoingEvent } from '@qm/platform';
+import { ACTIVITY_SUBJECT, activityEvent, type OrderEndedData, ORDERS_SUBJECTS } from '@qm/contracts/events';
+import { type EventEnvelope, type OutgoingEvent, outgoingEvent } from '@qm/platform';
 import type { OrderRecord } from '../domain/order';
 import type { OrderStore } from '../store/orders';
 
 /** What the orders service publishes: an order's end, and its users' order activity (docs/product.md §3). */
-
-export function activity(caller: Pick<Caller, 'userId' | 'username'>, action: string, details: string) {
-  return outgoingEvent<ActivityData>(ACTIVITY_SUBJECT, activityOf(caller, action, details));
-}
 
 /** orders.order.completed or .cancelled, and for a completed order the buyer's order_place. */
 export function orderEnded(o: OrderRecord, status: 'completed' | 'cancelled', at: Date): OutgoingEvent[] {
@@ -33,7 +23,7 @@ export function orderEnded(o: OrderRecord, status: 'completed' | 'cancelled', at
   });
   if (status === 'cancelled') return [ended];
   const details = `Order #${o.id}: ${o.quantity} × ${o.product.name} for ₹${formatMoney(o.totalPaise)}`;
-  return [ended, activity({ userId: o.buyerId, username: o.buyer.username }, 'order_place', details)];
+  return [ended, activityEvent({ userId: o.buyerId, username: o.buyer.username }, 'order_place', details)];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { activityEvent } from '@qm/contracts/events';
 import { formatMoney, type PaymentProviderName, WALLET_MESSAGES } from '@qm/contracts/rest';
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
@@ -29,7 +30,7 @@ import type { Account, AccountStore } from '../store/accounts';
 import type { HistoryLine, HistoryStore, NewHistoryLine } from '../store/history';
 import type { TopUp, TopUpStore } from '../store/topups';
 import type { Ledger } from './ledger';
-import { activityEvent, ownAccount } from './wallets';
+import { ownAccount } from './wallets';
 
 export interface TopUpDeps {
   accounts: AccountStore;

@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ACTIVITY_SUBJECT,
-  activityOf,
-  type ActivityData,
-  type TransferReceivedData,
-  WALLET_SUBJECTS,
-} from '@qm/contracts/events';
+import { activityEvent, type TransferReceivedData, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { formatMoney, type TransactionStatusName, WALLET_MESSAGES } from '@qm/contracts/rest';
 import {
   type Caller,
@@ -87,10 +81,6 @@ export interface Wallets {
 }
 
 const ADMIN = 'Admin';
-
-export function activityEvent(caller: Caller, action: string, details: string) {
-  return outgoingEvent<ActivityData>(ACTIVITY_SUBJECT, activityOf(caller, action, details));
-}
 
 /** The receiver's side of a P2P transfer: the gateway pushes it to them live (toast, wallet refresh). */
 export function transferReceivedEvent(data: TransferReceivedData) {

@@ -31,7 +31,9 @@ interface WireConnection {
   onError(error: Error): void;
 }
 
-const PATCHED = Symbol.for('qm.mongoSocketCloseFix');
+/** On the patched writeCommand: the driver's own, which removeMongoSocketFix puts back. */
+const ORIGINAL = Symbol.for('qm.mongoSocketCloseFix.original');
+type Patched = WriteCommand & { [ORIGINAL]?: WriteCommand };
 
 export function applyMongoSocketFix(): void {
   const proto = Connection?.prototype;
@@ -39,10 +41,10 @@ export function applyMongoSocketFix(): void {
   if (!proto || typeof original !== 'function')
     throw new Error(
       'mongodb: Connection.prototype.writeCommand is gone; check whether the driver now ends a write on a ' +
-        'closed socket itself, then update or remove packages/platform/src/mongo-socket-fix.ts (docs/adr/015)',
+        'closed socket itself, then update or remove packages/platform/src/store/engine/driver-fix.ts (docs/adr/015, 024)',
     );
-  if ((original as unknown as Record<symbol, boolean>)[PATCHED]) return;
-  const patched: WriteCommand = async function (this, command, options) {
+  if ((original as Patched)[ORIGINAL]) return;
+  const patched: Patched = async function (this, command, options) {
     const closed = () =>
       this.error ?? new MongoNetworkError(`connection ${this.id} to ${this.address} closed`);
     if (this.socket.destroyed) {
@@ -61,6 +63,17 @@ export function applyMongoSocketFix(): void {
       this.socket.off('close', onClose);
     }
   };
-  (patched as unknown as Record<symbol, boolean>)[PATCHED] = true;
+  patched[ORIGINAL] = original;
   proto.writeCommand = patched;
+}
+
+/**
+ * Puts the driver's own writeCommand back, for every connection of the process: only for
+ * packages/platform/test/mongo-restart.int.test.ts, which shows the driver's failure without the fix
+ * (docs/adr/024). Not exported from @qm/platform; connectMongo applies the fix again.
+ */
+export function removeMongoSocketFix(): void {
+  const proto = Connection?.prototype;
+  const original = (proto?.writeCommand as Patched | undefined)?.[ORIGINAL];
+  if (proto && original) proto.writeCommand = original;
 }

@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { type StoreEngineChoice } from './choose';
-import { ferretdbPostgresqlEngine } from './ferretdb-postgresql';
+import { type FerretdbPostgresqlOptions, ferretdbPostgresqlEngine } from './ferretdb-postgresql';
 import { mongodbEngine, plainOrderedPage } from './mongodb';
 import type { OrderedPageQuery, Scalar, Sequences, StoreEngine } from './types';
 
@@ -33,6 +33,23 @@ export {
 
 const attached = new WeakMap<Connection, StoreEngine>();
 
+/** The local engine's thresholds, which tests lower to take each of its ways on little data. */
+export type StoreEngineTuning = FerretdbPostgresqlOptions;
+
+/**
+ * The chosen engine for `conn`'s database, not attached to it: engineOf(conn) stays as it is. For
+ * tests that compare the engines on the database of a running service; close() it after.
+ */
+export function detachedStoreEngine(
+  conn: Connection,
+  choice: StoreEngineChoice,
+  tuning: StoreEngineTuning = {},
+): StoreEngine {
+  return choice.engine === 'ferretdb-postgresql'
+    ? ferretdbPostgresqlEngine(conn, choice.postgresqlUrl!, tuning)
+    : mongodbEngine(conn);
+}
+
 /**
  * Opens the chosen engine for `conn`'s database and attaches it to the connection, so that
  * engineOf(conn) (counters, feeds, indexes, ordered pages) uses it from now on. startService and
@@ -40,10 +57,7 @@ const attached = new WeakMap<Connection, StoreEngine>();
  * a running stack (the loaders under load/). close() detaches it.
  */
 export async function openStoreEngine(conn: Connection, choice: StoreEngineChoice): Promise<StoreEngine> {
-  const engine =
-    choice.engine === 'ferretdb-postgresql'
-      ? ferretdbPostgresqlEngine(conn, choice.postgresqlUrl!)
-      : mongodbEngine(conn);
+  const engine = detachedStoreEngine(conn, choice);
   attached.set(conn, engine);
   return {
     ...engine,

@@ -97,6 +97,9 @@ export function mongodbEngine(conn: Connection): StoreEngine {
     orderedPage: plainOrderedPage,
     countEqual: (model, equals) => model.countDocuments(equals as never).exec(),
     textSearch: async (spec) => regexTextSearch(conn, spec),
+    // MongoDB keeps no indexes of its own beyond the declared ones, and plans from the data itself.
+    beginBulkLoad: async () => undefined,
+    endBulkLoad: async () => undefined,
     close: async () => undefined,
   };
 }

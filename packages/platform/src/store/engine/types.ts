@@ -94,6 +94,14 @@ export interface StoreEngine {
   countEqual<T>(model: Model<T>, equals: Record<string, Scalar>): Promise<number>;
   /** Substring search of a collection, with whatever indexes it needs created now. */
   textSearch(spec: TextSearchSpec): Promise<TextSearch>;
+  /**
+   * Before a loader fills `collection` in bulk (load/seed-activity.ts): takes away the engine's own
+   * indexes of it, which slow every insert down; ensureIndexes and textSearch make them again once
+   * the data is in. Reads answer the same meanwhile, only slower.
+   */
+  beginBulkLoad(collection: string): Promise<void>;
+  /** After a bulk load and the indexes made again: has the engine plan its reads over the new data. */
+  endBulkLoad(collection: string): Promise<void>;
   /** Closes what the engine opened besides the MongoDB connection itself. */
   close(): Promise<void>;
 }

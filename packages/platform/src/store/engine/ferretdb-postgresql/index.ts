@@ -1,6 +1,6 @@
 import type { Connection } from 'mongoose';
 import type { StoreEngine } from '../types';
-import { ensureGinIndexes } from './indexes';
+import { analyzeCollection, dropOwnIndexes, ensureGinIndexes } from './indexes';
 import { postgresCount, postgresOrderedPage } from './ordered';
 import { postgresTextSearch } from './search';
 import { postgresSequences } from './sequences';
@@ -41,6 +41,8 @@ export function ferretdbPostgresqlEngine(
     countEqual: async (model, equals) =>
       postgresCount(reads.get(), await tableOf(model.db.name, model.collection.collectionName), equals),
     textSearch: (spec) => postgresTextSearch(conn, reads.get(), spec, { rareBelow: textRareBelow }),
+    beginBulkLoad: (collection) => dropOwnIndexes(setup.get(), conn.name, collection),
+    endBulkLoad: (collection) => analyzeCollection(setup.get(), conn.name, collection),
     async close() {
       await Promise.all([counters.close(), reads.close(), setup.close()]);
     },

@@ -33,3 +33,23 @@ export async function ensureGinIndexes(
     );
   }
 }
+
+/**
+ * Drops every index of ours on a collection's table (the GIN indexes above and the text search's,
+ * all named `qm_…`), keeping FerretDB's own: a bulk load inserts several times faster without them.
+ */
+export async function dropOwnIndexes(pool: pg.Pool, db: string, collection: string): Promise<void> {
+  const table = await ferretdbTableOf(pool, db, collection);
+  if (!table) return;
+  const { rows } = await pool.query<{ name: string }>(
+    `SELECT indexname AS name FROM pg_indexes WHERE schemaname = $1 AND tablename = $2 AND indexname LIKE 'qm\\_%'`,
+    [db, table],
+  );
+  for (const { name } of rows) await pool.query(`DROP INDEX IF EXISTS ${quoteIdent(db)}.${quoteIdent(name)}`);
+}
+
+/** Fresh planner statistics of a collection's table, so its reads pick their index as the data says. */
+export async function analyzeCollection(pool: pg.Pool, db: string, collection: string): Promise<void> {
+  const table = await ferretdbTableOf(pool, db, collection);
+  if (table) await pool.query(`ANALYZE ${quoteIdent(db)}.${quoteIdent(table)}`);
+}
