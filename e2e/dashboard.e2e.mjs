@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, window */
-// Browser journey of the admin dashboard (issue 10 §3) against the running stack.
+// Browser journey of the admin dashboard (docs/API.md "Admin dashboard") against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/dashboard.e2e.mjs
 //
@@ -35,7 +35,7 @@ const PASSWORD = 'E2e-Pass-123';
 const MAKER = { username: `e2e_dmfr_${RUN}`, firstName: 'Kabir', lastName: 'Forge', role: 'Manufacturer' };
 const BUYER = { username: `e2e_dbuy_${RUN}`, firstName: 'Meera', lastName: 'Rao', role: 'Army' };
 const WAITING = { username: `e2e_dnew_${RUN}`, firstName: 'Arjun', lastName: 'Das', role: 'Army' };
-/** Tops up, then is deleted by the admin: their closed wallet shows as "Deleted user" (issue 30). */
+/** Tops up, then is deleted by the admin: their closed wallet shows as "Deleted user". */
 const GONE = { username: `e2e_dgone_${RUN}`, firstName: 'Vikram', lastName: 'Sen', role: 'Army' };
 const QUERY_SUBJECT = `Delivery of scope ${RUN}`;
 const REPLIES = ['We are checking with the courier.', 'Delivered this morning.'];
@@ -169,7 +169,7 @@ await step(
     assert((await shown('dashboard-products-total')) === products.total, `products card ≠ ${products.total}`);
     assert(users.byStatus.pending >= 1, 'the waiting registration is not counted as pending');
     await page.getByTestId('dashboard-orders-total').waitFor();
-    // Issue 30: the Transactions card sums the completed transactions' amounts, the Wallets card the
+    // The Transactions card sums the completed transactions' amounts, the Wallets card the
     // balances, each computed here from the lists themselves, page by page.
     const completed = await everyPage('/api/admin/transactions?status=completed', 'transactions');
     const amounts = paiseSum(completed.map((t) => t.amount));

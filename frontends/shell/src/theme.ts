@@ -92,7 +92,7 @@ export const theme = createTheme({
 });
 
 /**
- * WCAG AA (4.5:1) for every text colour the theme hands out, in one place (issue 13). Mantine's
+ * WCAG AA (4.5:1) for every text colour the theme hands out, in one place. Mantine's
  * defaults fall short: dimmed text (#868e96 on white: 3.3:1), light badges and buttons (shade 8 on its
  * own 10 % tint, e.g. green 3.1:1), white text on filled green, orange or olive in dark mode, and a
  * disabled button drawn in the card's own colour in dark mode. Each colour keeps its hue and is only
