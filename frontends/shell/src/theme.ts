@@ -151,6 +151,6 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
   return variables;
 };
 
-/** Spec: the theme is kept in localStorage under "theme" as "light" or "dark". */
+/** docs/product.md §3: the theme is kept in localStorage under "theme" as "light" or "dark". */
 export const THEME_STORAGE_KEY = 'theme';
 export const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });
