@@ -55,7 +55,7 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    // Small functions in hand-written code: one concern each, thin handlers (issue 7). Generated
+    // Small functions in hand-written code: one concern each, thin handlers (docs/architecture.md §1). Generated
     // contracts are ignored above; tests' describe blocks may be long; IIFEs are left out.
     files: [
       'gateway/src/**/*.ts',

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, getComputedStyle, HTMLElement, window */
-// Accessibility and layout tour (issue 13) against the running stack.
+// Accessibility and layout tour (docs/OPERATIONS.md "Accessibility") against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/a11y.e2e.mjs
 //
@@ -10,7 +10,7 @@
 // buys one unit and sends a contact query, so that every list has rows. Then every route is visited as
 // a visitor, the Army user, the Manufacturer and the admin, at 1280 px and 375 px, in light and dark:
 // axe-core (WCAG 2.1 A/AA) finds no serious or critical violation, the page does not scroll sideways
-// at 375 px, and no page logs a console error or a CSP violation. Then the fixes of issue 13 one by
+// at 375 px, and no page logs a console error or a CSP violation. Then the accessibility fixes one by
 // one: the theme applied before the bundle runs (no inline script), toasts below the header, product
 // cards aligned, admin tables as cards on a phone, centred payment and create-product cards, the
 // contact page's error message, password placeholders, footer links; and for each signed-in role, size
@@ -110,7 +110,7 @@ const TOURS = {
   // An administrator's own /wallet (no wallet) and /market (no Purchase) too (issue 30).
   admin: () => ['/', ...ADMIN_PAGES.map((p) => `/admin/${p}`), '/wallet', '/market', '/profile'],
 };
-/** Screens issue 13 touched: a screenshot of each at 375 px (of every admin page too), light and dark. */
+/** Screens once fixed: a screenshot of each at 375 px (of every admin page too), light and dark. */
 const SHOTS = new Set([
   '/',
   '/auth',
@@ -211,7 +211,7 @@ function reportProblems(problems) {
   assert(found.length === 0, `${found.length} console error(s)/CSP violation(s): ${found.join(' | ')}`);
 }
 
-// ---- the fixes of issue 13, checked where they show -----------------------------------------------------
+// ---- the accessibility fixes, checked where they show ---------------------------------------------------
 
 const phone = (width) => width < 768;
 const box = async (locator) => {
@@ -260,7 +260,7 @@ async function centred(page, locator, width) {
 }
 
 /**
- * On a phone the page's end leaves room for the assistant's floating button (issue 30: it covered the
+ * On a phone the page's end leaves room for the assistant's floating button (it once covered the
  * amounts of the last cards): the page's bottom padding is at least the button's height above the
  * screen's bottom edge, so whatever the page ends with can be scrolled clear of it.
  */
@@ -333,7 +333,7 @@ const CHECKS = {
     assert(t.x + t.width <= ctx.width, 'the toast runs off the screen');
     ctx.violations.push(...(await checkA11y(page, `${ctx.label} (toast)`, { throwOnViolation: false })));
     if (ctx.width === 375) await shot(page, `${ctx.role}-375-${ctx.scheme}-toast`);
-    // At the bottom (issue 30: at the top right it covered Create Item), and gone on another page.
+    // At the bottom (at the top right it once covered Create Item), and gone on another page.
     const viewport = page.viewportSize();
     assert(t.y > viewport.height / 2, `the toast (top ${Math.round(t.y)}) is not at the bottom`);
     await page.locator('footer').getByRole('link', { name: 'About Us' }).click();
@@ -457,7 +457,7 @@ const CHECKS = {
   '/market/payment/:id': (page, ctx) => centred(page, page.getByTestId('purchase-card'), ctx.width),
 
   async '/faq'(page) {
-    // Every id an ARIA attribute points to exists, and none has a space (issue 30: "General-panel-What is…").
+    // Every id an ARIA attribute points to exists, and none has a space (once: "General-panel-What is…").
     const broken = await page.evaluate(() =>
       [...document.querySelectorAll('[aria-controls], [aria-labelledby]')].flatMap((el) =>
         ['aria-controls', 'aria-labelledby'].flatMap((attr) => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, window */
-// Browser journey of the administrators' activity log (issue 10 §2, §3) against the running stack.
+// Browser journey of the administrators' activity log (docs/adr/011) against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/activity.e2e.mjs
 //

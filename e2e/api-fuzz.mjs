@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// API fuzzing (issue 7 §6): schemathesis against the running stack's /api/openapi.json with every
+// API fuzzing (docs/OPERATIONS.md): schemathesis against the running stack's /api/openapi.json with every
 // check, once per role: anonymous, Army, Manufacturer, Admin; then, per role, the malformed path escapes
 // schemathesis cannot send (malformedAddresses).
 //

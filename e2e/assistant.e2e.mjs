@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, window */
-// Browser journey of the AI assistant panel (issue 11 §2) against the running stack.
+// Browser journey of the AI assistant panel (docs/product.md §2) against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/assistant.e2e.mjs
 //

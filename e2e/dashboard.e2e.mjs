@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, window */
-// Browser journey of the admin dashboard (issue 10 §3) against the running stack.
+// Browser journey of the admin dashboard (docs/API.md "Admin dashboard") against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/dashboard.e2e.mjs
 //
@@ -37,7 +37,7 @@ const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toStri
 const PASSWORD = 'E2e-Pass-123';
 /**
  * The seller and the buyer have long usernames with hyphens, where a line may break: the admin lists
- * must keep each on one line (issue 30), which a phone's narrow cards put to the test.
+ * must keep each on one line, which a phone's narrow cards put to the test.
  */
 const MAKER = {
   username: `e2e_dmfr_${RUN}-ordnance-factory-unit`,
@@ -53,7 +53,7 @@ const BUYER = {
 };
 const WAITING = { username: `e2e_dnew_${RUN}`, firstName: 'Arjun', lastName: 'Das', role: 'Army' };
 /**
- * Tops up and buys from GONE_MAKER, then both are deleted by the admin (issue 30): their closed wallets
+ * Tops up and buys from GONE_MAKER, then both are deleted by the admin: their closed wallets
  * and their transactions show as "Deleted user"; their order keeps its parties as at the purchase
  * (docs/product.md §3); the manufacturer's products go with them.
  */
@@ -216,7 +216,7 @@ await step(
     assert((await shown('dashboard-products-total')) === products.total, `products card ≠ ${products.total}`);
     assert(users.byStatus.pending >= 1, 'the waiting registration is not counted as pending');
     await page.getByTestId('dashboard-orders-total').waitFor();
-    // Issue 30: the Transactions card sums the completed transactions' amounts, the Wallets card the
+    // The Transactions card sums the completed transactions' amounts, the Wallets card the
     // balances, each computed here from the lists themselves, page by page.
     const completed = await everyPage('/api/admin/transactions?status=completed', 'transactions');
     const amounts = paiseSum(completed.map((t) => t.amount));

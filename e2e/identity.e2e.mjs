@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate()/waitForFunction() runs in the browser:
 /* global document, getComputedStyle, window */
-// Browser journey of issue 3 "Identity and access" in headless Chromium, against the running stack.
+// Browser journey of identity and access in headless Chromium, against the running stack.
 //
 //   BASE_URL=http://localhost:8080 MAILDEV_URL=http://localhost:1080 ADMIN_PASSWORD=... node e2e/identity.e2e.mjs
 //
@@ -708,7 +708,7 @@ const ssoBlocked = await ssoBlocker().catch((error) => `cannot check: ${error.me
 if (ssoBlocked) {
   console.log(`skip - "Sign in with SSO" checks: ${ssoBlocked}`);
 } else {
-  // Issue 30: Keycloak's sign-in page is ours (the realm's loginTheme, k8s/keycloak/themes/quartermaster).
+  // Keycloak's sign-in page is ours (the realm's loginTheme, k8s/keycloak/themes/quartermaster).
   for (const [width, scheme] of [
     [1280, 'light'],
     [1280, 'dark'],

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Browser journey of live updates (issue 12 §3) against the running stack.
+// Browser journey of live updates (docs/API.md "Live updates") against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/live.e2e.mjs
 //

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate()/waitForFunction() runs in the browser:
 /* global document, window */
-// Browser journey of the catalogue and market (issue 4) against the running stack, in headless Chromium.
+// Browser journey of the catalogue and market against the running stack, in headless Chromium.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/market.e2e.mjs
 //
@@ -317,7 +317,7 @@ await step(
     await toast(page, 'Failed to update product');
     await page.getByText('This product was changed by someone else. Reload it and try again.').waitFor();
     await shot(page, 'edit-conflict');
-    // Issue 30: the toast covers no primary action of the page (Create Item, at its heading's right).
+    // The toast covers no primary action of the page (Create Item, at its heading's right).
     const alert = page.getByRole('alert').filter({ hasText: 'Failed to update product' }).first();
     const [t, c] = [
       await alert.boundingBox(),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, window, PopStateEvent */
-// Browser journey of the purchase and the orders screens (issue 9) against the running stack.
+// Browser journey of the purchase and the orders screens (docs/product.md §2) against the running stack.
 //
 //   BASE_URL=http://localhost:8080 ADMIN_PASSWORD=Admin@12345 node e2e/orders.e2e.mjs
 //
@@ -48,7 +48,7 @@ const SOLD_OUT = { name: `E2E Sold Out Helmet ${RUN}`, type: 'Equipment', price:
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * docs/product.md §2: "23 November 2026 at 2:05 pm" on /orders; "23 Nov 2026, 2:05 pm" on /admin/orders; both in
- * India Standard Time and labelled so, whatever the browser's zone (issue 30).
+ * India Standard Time and labelled so, whatever the browser's zone (docs/adr/022).
  */
 const LONG_DATE = /\b\d{1,2} [A-Z][a-z]+ \d{4} at \d{1,2}:\d{2}\s?[ap]m IST\b/i;
 const SHORT_DATE = /\b\d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2}\s?[ap]m IST\b/i;

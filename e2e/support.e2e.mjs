@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, window */
-// Browser journey of the contact form and the administrators' query inbox (issue 10) against the
+// Browser journey of the contact form and the administrators' query inbox against the
 // running stack.
 //
 //   BASE_URL=http://localhost:8080 MAILDEV_URL=http://localhost:1080 ADMIN_PASSWORD=Admin@12345 node e2e/support.e2e.mjs

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Code inside page.evaluate() runs in the browser:
 /* global document, window */
-// Browser journey of the wallet (issue 8) against the running stack, in headless Chromium.
+// Browser journey of the wallet (docs/product.md §2) against the running stack, in headless Chromium.
 //
 //   BASE_URL=http://localhost:8080 MAILDEV_URL=http://localhost:1080 ADMIN_PASSWORD=Admin@12345 \
 //     node e2e/wallet.e2e.mjs

@@ -1,5 +1,5 @@
 /* global __ENV */
-// k6 benchmark of the administrators' activity log (issue 10 §2): GET /api/admin/user-activities
+// k6 benchmark of the administrators' activity log (docs/adr/011): GET /api/admin/user-activities
 // filtered by user, by category tab, by action (target p95 ≤ 200 ms) and with a free-text search,
 // alone or within one user's log (target p95 ≤ 1 s), against a log seeded to 1 M records. Each
 // request picks a random user, tab, action or search word, and the first page or a later one.

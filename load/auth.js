@@ -1,5 +1,5 @@
 /* global __ENV, __VU */
-// k6 load test of sign-in and the current-user call (issue 3, "Measured"), from loopback.
+// k6 load test of sign-in and the current-user call (figures in docs/performance/), from loopback.
 // Each virtual user has its own account (Keycloak refuses concurrent sign-ins of one account):
 // setup() registers them and approves them as admin. Every iteration signs in, reads
 // GET /api/user five times with the session cookie, and signs out.

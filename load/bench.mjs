@@ -87,7 +87,7 @@ try {
   );
   const [bareExpress, bareDatabase, gatewayRead] = results;
   const ratio = bareExpress.requestsPerSecond / gatewayRead.requestsPerSecond;
-  // Issue 32 (a ratio of the same run, as issue 12 §5's 70 % and 20 ms were not met on two cores):
+  // docs/architecture.md §8 (a ratio of the same run, as 70 % and 20 ms were not met on two cores):
   // the gateway path reaches ≥ 50 % of the bare database read.
   const ofBareDatabase = gatewayRead.requestsPerSecond / bareDatabase.requestsPerSecond;
   console.table(results.map(({ url: _u, cpuMsPerRequest: _c, ...r }) => r));

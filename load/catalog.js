@@ -1,5 +1,5 @@
 /* global __ENV */
-// k6 load test of the market's product list (issue 4, "Measured"): GET /api/products (the whole
+// k6 load test of the market's product list (figures in docs/performance/): GET /api/products (the whole
 // catalogue, the product reference's array) and GET /api/products?q= (a search), 50 virtual users each, one
 // after the other, from loopback. Seed first: `npx tsx load/seed-products.ts --count 10000`.
 //

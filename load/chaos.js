@@ -1,5 +1,5 @@
 /* global __ENV, __VU */
-// The chaos run's workload (issue 12 §1; docs/adr/015): every role at once while scripts/chaos.mjs
+// The chaos run's workload (docs/adr/015): every role at once while scripts/chaos.mjs
 // kills processes. Not a benchmark: it writes an operation log that load/chaos-check.ts reads
 // afterwards to prove that no money, stock, order or event was lost or duplicated.
 //

@@ -1,4 +1,4 @@
-// What one chat answer costs (issue 11 §3): N questions of load/chat.js's mix, one after another, by an
+// What one chat answer costs: N questions of load/chat.js's mix, one after another, by an
 // Army buyer this script registers (the administrator approves them), with the CPU time every process
 // of the local stack spent on them (load/lib/process-cpu.mjs). With C ms of CPU per answer, two cores
 // answer at most 2000 / C messages a second; load/chat.js's tail above that is queueing.

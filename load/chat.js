@@ -1,5 +1,5 @@
 /* global __ENV, __VU */
-// k6 benchmark of the assistant's built-in engine (issue 11 §3: reply p95 ≤ 150 ms at 20 concurrent
+// k6 benchmark of the assistant's built-in engine (docs/architecture.md §8: reply p95 ≤ 150 ms at 20 concurrent
 // users), POST /api/chat/message through the gateway with real sessions and real tool calls.
 //
 //   AUTH_RATE_LIMIT_SCALE=100 make dev        # the chat's per-user limit is 30 a minute

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The floor of one gRPC hop on this machine: a grpc-js unary call between two Node processes, the
 // server answering from memory, with the same concurrency as `make bench` (20 in flight). Prints the CPU
-// each side spends per call, which no code of ours is in; issue 12 §5's read crosses one such hop (gateway →
+// each side spends per call, which no code of ours is in; the budgeted gateway read crosses one such hop (gateway →
 // identity) besides its HTTP request and the database read.
 //
 //   node load/grpc-floor.mjs            (GRPC_FLOOR_CALLS=20000 GRPC_FLOOR_CONCURRENCY=20)

@@ -1,4 +1,4 @@
-// A k6 run judged by ratios (issue 32): the script runs with the bare-update probe beside it
+// A k6 run judged by ratios (docs/architecture.md §8): the script runs with the bare-update probe beside it
 // (load/lib/k6-probe.js, served by load/bare-express.mjs at the same concurrency), and each budget
 // is "this endpoint's p95 ≤ R × the probe's p95" in the same run, so it holds on any machine, busy
 // or not. Prints every endpoint's p50/p95 beside the probe's, and how many answers were 503s shed

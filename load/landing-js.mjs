@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The landing page's JavaScript budget (issue 12 §5): loads / in headless Chromium as a visitor and sums
+// The landing page's JavaScript budget (docs/architecture.md §8): loads / in headless Chromium as a visitor and sums
 // the gzipped size of every JavaScript response, until the network has been idle and a little longer,
 // so that code fetched right after the first render counts too. Fails above the budget.
 // The gateway's compression answers Chromium with brotli (smaller); the budget is in gzip, so each body

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Lighthouse (issue 12 §5, issue 13) on the running stack with Debian's Chromium: performance,
+// Lighthouse (docs/architecture.md §8) on the running stack with Debian's Chromium: performance,
 // accessibility and best practices of /, /auth, /market, /wallet (an Army buyer it registers and the
 // administrator approves) and /admin/dashboard (the administrator), in Lighthouse's mobile (default)
 // or desktop preset.
@@ -10,8 +10,8 @@
 //
 // Signed-in pages get the session cookie of a real sign-in as an extra header. Prints one row per page
 // and writes the reports' scores to load/results/lighthouse-<preset>.json. With --check it exits 1 when
-// accessibility or best practices is below 95 on any page (issue 13's bar); with --budget when
-// performance or accessibility is below 95 on /, /market or /wallet (issue 12 §5's budget). With
+// accessibility or best practices is below 95 on any page (the accessibility bar); with --budget when
+// performance or accessibility is below 95 on /, /market or /wallet (the performance budget). With
 // --reports it also writes each page's whole report (load/results/lighthouse-<preset><page>.json) to
 // see what its LCP waited for.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ const CHECK = process.argv.includes('--check');
 const BUDGET = process.argv.includes('--budget');
 const REPORTS = process.argv.includes('--reports');
 const BAR = 95;
-/** Pages held to the performance budget (issue 12 §5). */
+/** Pages held to the performance budget (docs/architecture.md §8). */
 const BUDGET_PAGES = ['/', '/market', '/wallet'];
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 

@@ -1,5 +1,5 @@
 /* global __ENV, __VU */
-// k6 load test of purchases (issue 9 §3): 50 virtual users, each an approved Army buyer with money,
+// k6 load test of purchases (docs/architecture.md §8): 50 virtual users, each an approved Army buyer with money,
 // buying from many products of a few manufacturers (POST /api/orders with an Idempotency-Key, a
 // tenth retried with the same key), reading their purchases (GET /api/orders/purchased) and
 // products (GET /api/products/{id}), from loopback. Target: purchase p95 ≤ 300 ms end to end (the
@@ -50,7 +50,7 @@ export const options = {
   },
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
   // The latency budget is a ratio to the bare-update probe of the same run, judged by
-  // load/k6-ratios.mjs (issue 32); these thresholds only make k6 report each endpoint on its own.
+  // load/k6-ratios.mjs; these thresholds only make k6 report each endpoint on its own.
   thresholds: {
     checks: ['rate>0.99'],
     ...PROBE.thresholds,

@@ -1,5 +1,5 @@
 #!/usr/bin/env tsx
-// A bystander's latency while a burst of reset-code guesses hits identity (issue 29 item 7). Starts
+// A bystander's latency while a burst of reset-code guesses hits identity. Starts
 // the real identity service and gateway in-process (they share one libuv pool, so this is harsher
 // than separate pods), sends N wrong guesses at one account's reset code at once, and meanwhile
 // has another user sign in and read /api/user over and over.

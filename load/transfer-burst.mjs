@@ -1,4 +1,4 @@
-// Hot wallets under a burst (issue 32): 120 P2P transfers sent at once among 4 wallets (every one
+// Hot wallets under a burst (docs/architecture.md §8): 120 P2P transfers sent at once among 4 wallets (every one
 // hot) and among 40 fresh ones (each first transfer pays its PIN check), against the rate of the
 // same transfers sent one after another in the same run. Each request must complete or be refused
 // at once with 503 and Retry-After (docs/adr/026), which the client honours by sending the same

@@ -1,5 +1,5 @@
 /* global __ENV, __VU */
-// k6 load test of the wallet (issue 8 §6): 50 virtual users, each its own approved user with a PIN
+// k6 load test of the wallet (docs/architecture.md §8): 50 virtual users, each its own approved user with a PIN
 // and money, mixing balance reads (GET /api/wallet), history reads (GET /api/transactions),
 // transfers to each other (POST /api/wallet/transfer with the PIN and an Idempotency-Key, some
 // retried with the same key) and sandbox top-ups (create-order → sandbox/pay → verify-payment),
@@ -41,7 +41,7 @@ export const options = {
   },
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
   // The latency budgets are ratios to the bare-update probe of the same run, judged by
-  // load/k6-ratios.mjs (issue 32); these thresholds only make k6 report each endpoint on its own.
+  // load/k6-ratios.mjs; these thresholds only make k6 report each endpoint on its own.
   thresholds: {
     checks: ['rate>0.99'],
     ...PROBE.thresholds,

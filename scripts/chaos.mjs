@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `make chaos` (issue 12 §1, docs/adr/015): a Jepsen-style bank test of the whole product. Starts
+// `make chaos` (docs/adr/015): a Jepsen-style bank test of the whole product. Starts
 // the whole stack (production mode, no frontends) on a fresh data directory, drives it with every
 // role while killing one random process every CHAOS_KILL_EVERY, heals, drains and checks that no
 // money, stock, order or event was lost or duplicated (scripts/chaos/run.mjs, load/chaos-check.ts).

@@ -48,7 +48,7 @@ const LIMITS = {
   chart: 5 * MINUTE,
 };
 const RESULTS_DIR = path.join(ROOT, '.data/test-results');
-/** The landing page's gzipped JavaScript may not grow past issue 12 §5's budget (KiB). */
+/** The landing page's gzipped JavaScript may not grow past its budget (KiB, docs/architecture.md §8). */
 const LANDING_JS_CI_KIB = 150;
 
 const only = process.argv
@@ -256,7 +256,7 @@ async function e2e() {
   // fit, as the load tests do. No journey tests those limits; gateway tests do.
   process.env.AUTH_RATE_LIMIT_SCALE ??= '10';
   // An abandoned checkout expires after a minute, so the wallet journey sees it become Expired
-  // (issue 30) instead of waiting the default 30 minutes.
+  // (docs/adr/007) instead of waiting the default 30 minutes.
   process.env.TOPUP_EXPIRY_MINUTES ??= '1';
   section('build frontends');
   await check('build-frontends', 'npm', ['run', 'build:frontends', '--silent'], LIMITS.build);
@@ -277,7 +277,7 @@ async function e2e() {
         LIMITS.landingJs,
       );
       // The journeys' registrations used up much of the per-address sign-up limit. The counters are
-      // shared and survive a restart (issue 29), so they are cleared deliberately, as an operator would.
+      // shared and survive a restart, so they are cleared deliberately, as an operator would.
       await clearLimits();
       section('API fuzzing (schemathesis, every role)');
       await journey('api fuzz', 'e2e/api-fuzz.mjs', LIMITS.fuzz);

@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright';
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /**
  * Rules axe marks experimental, run besides the tags: a control's accessible name contains the text it
- * shows (WCAG 2.5.3 "Label in Name"; issue 30: the mobile logo, the user menu).
+ * shows (WCAG 2.5.3 "Label in Name"; once missed by the mobile logo and the user menu).
  */
 export const EXTRA_RULES = { 'label-content-name-mismatch': { enabled: true } };
 /** Impacts that fail a check; moderate and minor findings are printed but pass. */

@@ -1,7 +1,7 @@
 import { headerSessions, json, startGateway } from '@qm/testkit/src/gateway';
 
 /**
- * The REST contract as a client sees it (issue 7 §5): out-of-range numbers are a 400 before any
+ * The REST contract as a client sees it (docs/architecture.md §2): out-of-range numbers are a 400 before any
  * service is called, undeclared methods a 405 with Allow, and the OpenAPI document lists every
  * status a route answers. No service is configured: a request that got past validation would be
  * a 503.

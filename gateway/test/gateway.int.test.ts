@@ -218,7 +218,7 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     const ready = await fetch(`${gw.url}/readyz`);
     expect(ready.status).toBe(200);
     expect((await json(ready)).checks).toEqual({ catalog: 'serving' });
-    // The public port (the one the ingress routes) has no metrics (issue 29 §8).
+    // The public port (the one the ingress routes) has no metrics.
     for (const accept of ['*/*', 'text/html', 'text/plain'])
       expect((await fetch(`${gw.url}/metrics`, { headers: { accept } })).status).toBe(404);
     const server = gw.metrics.listen(0, '127.0.0.1');

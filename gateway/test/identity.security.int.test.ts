@@ -14,7 +14,7 @@ import {
 import { mailsTo, waitForMail } from '@qm/testkit/src/maildev';
 
 /**
- * Issue 29: attempt limits that hold under concurrency, the email change step-up, sessions ended
+ * Security: attempt limits that hold under concurrency, the email change step-up, sessions ended
  * on deletion, and reset requests that do not tell which accounts exist. Through the real gateway
  * (its session cache on, as in production) and the real identity service.
  */

@@ -15,7 +15,7 @@ import { headerSessions, json, startGateway } from '@qm/testkit/src/gateway';
 import { createLiveHub, type LiveHub } from '../src/live/hub';
 
 /**
- * GET /api/live (issue 12 §3) on the real gateway app and the real NATS: events published on the
+ * GET /api/live (docs/API.md "Live updates") on the real gateway app and the real NATS: events published on the
  * bus reach the streams of the users they concern, and a reconnect with Last-Event-ID gets what it
  * missed.
  */

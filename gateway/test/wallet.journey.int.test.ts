@@ -16,7 +16,7 @@ import { walletService } from '@qm/wallet/src/service';
 /**
  * The wallet end to end through the real gateway, identity (Keycloak, maildev) and wallet services:
  * top-up through the sandbox, the PIN with its emailed code, eligibility, transfers, the PIN lock,
- * idempotency keys and both users' histories (issue 8 §2–§4).
+ * idempotency keys and both users' histories (docs/adr/006, docs/adr/007).
  */
 const INTERNAL_TOKEN = randomBytes(24).toString('hex');
 let stack: Stack;

@@ -176,7 +176,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
         },
       });
       expect(lastCall('getWallet')).toMatchObject({ request: { recordView: false }, ctx: { caller: army } });
-      // A GET has no effect, whatever a cross-site link adds to it (issue 29).
+      // A GET has no effect, whatever a cross-site link adds to it.
       expect((await call('GET', '/api/wallet?view=1', { as: 'army' })).status).toBe(200);
       expect(lastCall('getWallet')?.request).toEqual({ recordView: false });
       const viewed = await call('POST', '/api/wallet/views', { as: 'army' });
@@ -280,7 +280,7 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
       [100000, 10000000],
       [100.1, 10010],
       ['0100.10', 10010],
-      // Leading zeros are taken as the value they pad (issue 29: was "must be between ₹100 and ₹100,000").
+      // Leading zeros are taken as the value they pad (once refused: "must be between ₹100 and ₹100,000").
       ['000000000000229.68', 22968],
       ['0000000000100000', 10000000],
     ])('create-order amount %j is %d paise', async (amount, paise) => {

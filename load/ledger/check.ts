@@ -2,7 +2,7 @@ import type { Db } from 'mongodb';
 import { formatMoney } from '../../packages/contracts/src/rest';
 
 /**
- * `npm run ledger:check`: the wallet ledger's invariants (issue 8 §1, docs/adr/006-ledger.md),
+ * `npm run ledger:check`: the wallet ledger's invariants (docs/adr/006-ledger.md),
  * read straight from the wallet's database. Everything is streamed through cursors or grouped by
  * the server, so memory grows with the number of accounts and top-ups, never with entries.
  *
@@ -52,7 +52,7 @@ export const TOPUPS = {
   amount: 'amount',
 } as const;
 
-/** The ledger key of a top-up's credit: the provider's payment id (issue 8 §1 "Idempotency"). */
+/** The ledger key of a top-up's credit: the provider's payment id (docs/adr/007). */
 export const topupKey = (provider: string, paymentId: string) => `topup:${provider}:${paymentId}`;
 
 /** A pending transfer may outlive its timeout, and any transfer stay unsettled, this long. */

@@ -1,4 +1,4 @@
-// The unit of issue 32's budgets: one bare-update equivalent (BUE), the CPU that one
+// The unit of the cost budgets (docs/architecture.md §8): one bare-update equivalent (BUE), the CPU that one
 // `findOneAndUpdate({ _id }, { $inc })` from a Node client costs the whole path (this process, the
 // document engine, and PostgreSQL under FerretDB), measured in the same run as the operation it
 // prices, so that "a transfer costs N BUE" holds on any machine. Loopback only.

@@ -4,7 +4,7 @@ import { type Break as LedgerBreak, checkLedger, GRACE_MS, type LedgerReport } f
 
 /**
  * `npm run system:check`: the marketplace's invariants across the wallet, catalog and orders
- * databases (issue 9 §3), read straight from them and never written:
+ * databases (docs/adr/010), read straight from them and never written:
  *
  * - the wallet ledger's own checks (load/ledger/check.ts: entries sum to zero, balances, holds…);
  * - no product's stock below zero, and for every product, stock + the units its reservations took

@@ -9,7 +9,7 @@ import { checkSystem, type SystemBreakKind, type SystemDbs, systemLines } from '
 jest.setTimeout(120_000);
 
 /**
- * `npm run system:check` (issue 9 §3) on a small system made through the real gateway, identity,
+ * `npm run system:check` (docs/adr/010) on a small system made through the real gateway, identity,
  * catalog, wallet and orders: a completed purchase, one cancelled for want of funds, a restock.
  * Each break is then written into a throwaway copy of the three databases, which the check must name.
  */

@@ -31,7 +31,7 @@ export interface ProductFilters {
 
 /**
  * One page of GET /api/products (`page`, `pageSize`, optional `type` and `q`; total in X-Total-Count).
- * Page 1 without filters is the head of the plain spec list (newest first).
+ * Page 1 without filters is the head of the plain list of docs/product.md §7 (newest first).
  */
 export const productsPageQuery = (filters: ProductFilters) =>
   queryOptions({

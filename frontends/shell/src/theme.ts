@@ -92,7 +92,7 @@ export const theme = createTheme({
 });
 
 /**
- * WCAG AA (4.5:1) for every text colour the theme hands out, in one place (issue 13). Mantine's
+ * WCAG AA (4.5:1) for every text colour the theme hands out, in one place. Mantine's
  * defaults fall short: dimmed text (#868e96 on white: 3.3:1), light badges and buttons (shade 8 on its
  * own 10 % tint, e.g. green 3.1:1), white text on filled green, orange or olive in dark mode, and a
  * disabled button drawn in the card's own colour in dark mode. Each colour keeps its hue and is only
@@ -155,6 +155,6 @@ export const cssVariablesResolver: CSSVariablesResolver = (t) => {
   return variables;
 };
 
-/** Spec: the theme is kept in localStorage under "theme" as "light" or "dark". */
+/** docs/product.md §3: the theme is kept in localStorage under "theme" as "light" or "dark". */
 export const THEME_STORAGE_KEY = 'theme';
 export const colorSchemeManager = localStorageColorSchemeManager({ key: THEME_STORAGE_KEY });

@@ -6,7 +6,7 @@ describe('contrastRatio', () => {
   it('follows WCAG 2.x', () => {
     expect(contrastRatio('#000', '#fff')).toBeCloseTo(21, 5);
     expect(contrastRatio('#fff', '#fff')).toBeCloseTo(1, 5);
-    // The grey of issue 13: Mantine's dimmed text on white.
+    // The grey that fell short: Mantine's dimmed text on white.
     expect(contrastRatio('#868e96', '#ffffff')).toBeCloseTo(3.32, 2);
   });
 });

@@ -10,7 +10,7 @@ import type {
 import { apiFetch, refreshWalletQueries, toQueryString, TRANSACTIONS_KEY, WALLET_KEY } from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 
-/** Header of the money-moving calls: a retry with the same key has no second effect (issue 8 §1). */
+/** Header of the money-moving calls: a retry with the same key has no second effect (docs/adr/006). */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 // Shared with the shell's live updates, which refresh the wallet when money arrives.

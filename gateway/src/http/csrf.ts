@@ -4,7 +4,7 @@ import { HttpError } from './errors';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * CSRF defence beside SameSite cookies (ARCHITECTURE §4): a state-changing request must come from
+ * CSRF defence beside SameSite cookies (docs/architecture.md §4): a state-changing request must come from
  * one of our own origins. Browsers always send Origin on cross-site POSTs, so a foreign or
  * missing-but-cookie-carrying request is refused.
  */

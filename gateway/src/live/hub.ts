@@ -41,7 +41,7 @@ const frame = (e: Buffered) =>
   `id: ${e.id}\nevent: ${e.event.type}\ndata: ${JSON.stringify(e.event.data)}\n\n`;
 
 /**
- * The gateway's live events (issue 12 §3): one subscription per process to the subjects of
+ * The gateway's live events (docs/API.md "Live updates"): one subscription per process to the subjects of
  * events.ts, a buffer of the recent ones for reconnects, and the open streams by user.
  */
 export function createLiveHub(opts: { bus: EventBus; log: Logger } & LiveOptions): LiveHub {

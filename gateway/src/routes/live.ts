@@ -32,7 +32,7 @@ const EventStream = z
       '1,000 events.',
   });
 
-/** GET /api/live: the signed-in user's events as they happen (issue 12 §3); polling stays the fallback. */
+/** GET /api/live: the signed-in user's events as they happen (docs/API.md); polling stays the fallback. */
 export function registerLiveRoutes(api: Api, { live }: GatewayDeps): void {
   api.route({
     method: 'get',

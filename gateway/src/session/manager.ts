@@ -56,7 +56,7 @@ export function rolesOf(user: identityV1.User): UserRole[] {
 }
 
 /**
- * Sessions in MongoDB (ARCHITECTURE §4): the browser holds only a random id in an httpOnly,
+ * Sessions in MongoDB (docs/architecture.md §4): the browser holds only a random id in an httpOnly,
  * SameSite=Lax cookie; Keycloak's tokens stay here and are refreshed through the identity service
  * shortly before the access token expires. A refresh Keycloak refuses (session ended, user
  * disabled or deleted) ends the session.

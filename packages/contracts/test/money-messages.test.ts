@@ -8,7 +8,7 @@ import {
   WALLET_MESSAGES,
 } from '../src/rest';
 
-// Every rupee amount a message or hint writes is in the one Indian format (issue 30: the top-up error
+// Every rupee amount a message or hint writes is in the one Indian format (once the top-up error
 // said "₹100,000" under a hint saying "₹1,00,000"). The messages are literals (no formatter is built
 // while a bundle starts), and here each is the formatter's own output for its limit.
 const rupees = (paise: number) => formatRupees(paise / 100);

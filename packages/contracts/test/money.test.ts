@@ -9,7 +9,7 @@ describe('money', () => {
     ['99999999.99', MAX_PAISE],
     [' 12 ', 1200],
     [1250.5, 125050],
-    // Leading zeros are not digits of the value (issue 29: a top-up of "000000000000229.68").
+    // Leading zeros are not digits of the value (a top-up of "000000000000229.68" was refused).
     ['000000000000229.68', 22968],
     ['0000000000000', 0],
     ['00.50', 50],

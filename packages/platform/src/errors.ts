@@ -37,7 +37,7 @@ const HTTP_BY_GRPC: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.UNIMPLEMENTED]: 501,
 };
 
-/** ARCHITECTURE §2: gRPC status → HTTP status. Anything unexpected is a 500. */
+/** docs/architecture.md §2: gRPC status → HTTP status. Anything unexpected is a 500. */
 export function httpStatusForGrpc(code: GrpcStatus): number {
   return HTTP_BY_GRPC[code] ?? 500;
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Logger } from './logger';
 
 /**
- * Fault flags (issue 12 §2), in the spirit of the OpenTelemetry demo's flagd: each process reads them
+ * Fault flags (docs/FAULTS.md), in the spirit of the OpenTelemetry demo's flagd: each process reads them
  * at run time from a flagd flag file (`QM_FAULTS_FILE`, polled every 5 s, so a running stack can be
  * broken and healed by editing it) and from `QM_FAULTS` (a JSON object, fixed for the process's life,
  * which wins over the file). Neither set: every flag is off and costs nothing. docs/FAULTS.md lists

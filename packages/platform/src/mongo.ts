@@ -8,7 +8,7 @@ mongoose.set('strictQuery', true);
 mongoose.set('skipOriginalStackTraces', true);
 
 /**
- * One database per service (ARCHITECTURE §3). Resolves once the server answered a ping.
+ * One database per service (docs/architecture.md §3). Resolves once the server answered a ping.
  *
  * Single-document conditional updates are atomic with any number of connections, on every store
  * engine (docs/adr/008, 024). maxPoolSize comes from MONGO_MAX_POOL_SIZE.

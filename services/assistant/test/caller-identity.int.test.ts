@@ -27,7 +27,7 @@ import { supportService } from '@qm/support/src/service';
 import { assistantService } from '../src/service';
 
 /**
- * Service identity (issue 29 §10, docs/adr/021): each service's gRPC port, called directly without
+ * Service identity (docs/adr/021): each service's gRPC port, called directly without
  * the gateway, believes a caller only from an assertion signed with the gateway's key for itself,
  * or for the service that proves (ADR 005) it is relaying it.
  */

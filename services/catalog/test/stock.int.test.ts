@@ -2,7 +2,7 @@ import { GrpcStatus } from '@qm/platform';
 import { INTERNAL_TOKEN, json, product, type Stack, startStack } from './harness';
 
 /**
- * Stock movements (issue 7 §5) against the real service, database and NATS: the owner sets its
+ * Stock movements (docs/adr/010) against the real service, database and NATS: the owner sets its
  * stock; only the orders service, proven by its service identity, reserves, releases and commits.
  */
 jest.setTimeout(60_000);

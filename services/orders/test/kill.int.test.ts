@@ -5,7 +5,7 @@ import { checkSystem, type SystemDbs } from '../../../load/system/check';
 import { type Killable, type ProcessStack, startProcessStack } from './stack';
 
 /**
- * Issue 9 §3: each of orders, wallet and catalog, as a real process, is killed (SIGKILL) while
+ * Crashes (docs/adr/010): each of orders, wallet and catalog, as a real process, is killed (SIGKILL) while
  * purchases are mid-saga — reserved and held, not yet paid — and started again. Every order must end
  * completed or cancelled before its deadline plus a sweep, and the system check must hold after.
  * Orders pause after the hold (ORDERS_PAUSE_AFTER_HOLD_MS) so the kill lands inside the saga.

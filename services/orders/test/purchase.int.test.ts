@@ -7,7 +7,7 @@ import { createOrderStore } from '../src/store/orders';
 import { type OrdersStack, startOrdersStack } from './stack';
 
 /**
- * A purchase's rules and its saga's ends (issue 9 §1, docs/product.md §5 and §6) through the real gateway,
+ * A purchase's rules and its saga's ends (docs/adr/010, docs/product.md §5 and §6) through the real gateway,
  * orders, catalog, wallet and identity: the refusals, the Idempotency-Key, insufficient balance,
  * the product deleted mid-saga, the sweeper's resumption of an abandoned order, and the lists.
  */

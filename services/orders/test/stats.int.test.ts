@@ -5,7 +5,7 @@ import { createOrderStore } from '../src/store/orders';
 import { type OrdersStack, startOrdersStack, topUp } from './stack';
 
 /**
- * The admin dashboard's aggregates (issue 10 §3) after real registrations, sandbox top-ups and
+ * The admin dashboard's aggregates (docs/API.md) after real registrations, sandbox top-ups and
  * purchases through the gateway and the identity, wallet, catalog and orders services, each on a
  * fresh database, so every figure is known exactly: money in and purchases per IST day, orders by
  * status, users by status and role; administrators only.

@@ -5,7 +5,7 @@ import { checkSystem, type SystemDbs } from '../../../load/system/check';
 import { inBatches, type OrdersStack, startOrdersStack } from './stack';
 
 /**
- * The last-item storm (issue 9 §3): 200 concurrent purchases of a product with 5 in stock by 40
+ * The last-item storm (docs/adr/010): 200 concurrent purchases of a product with 5 in stock by 40
  * funded buyers, through the real gateway, orders, catalog and wallet. eShop's basket checks stock
  * without reserving it and oversells here; the saga must sell exactly 5.
  */

@@ -9,7 +9,7 @@ import { CONTACT_RATE_LIMIT } from '@qm/gateway/src/routes/support';
 import { contactForm, startSupportStack, type SupportStack } from './stack';
 
 /**
- * Issue 10 §1 and §4 against the real stack: the contact form, the administrators' inbox and the
+ * The support service against the real stack: the contact form, the administrators' inbox and the
  * status rules of docs/product.md §4, the replies arriving in maildev, and who may call what.
  */
 jest.setTimeout(90_000);
@@ -99,7 +99,7 @@ describe('support: contact form and the administrators’ query inbox', () => {
     expect((await reply(id, 'in-progress', 'Again')).body).toEqual({ message: MSG.notPending });
     const second = await reply(id, 'resolved', 'Delivered this morning.');
     expect(second.body.query).toMatchObject({ status: 'resolved', response: 'Delivered this morning.' });
-    // The resolved query keeps the thread: both replies, oldest first, with the status each set (issue 30).
+    // The resolved query keeps the thread: both replies, oldest first, with the status each set.
     expect(second.body.query.replies).toEqual([
       { response: 'We are checking with the courier.', status: 'in-progress', at: expect.any(String) },
       { response: 'Delivered this morning.', status: 'resolved', at: expect.any(String) },

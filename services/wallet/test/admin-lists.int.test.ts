@@ -3,7 +3,7 @@ import { GrpcStatus } from '@qm/platform';
 import { outcome, startWallet, type TestUser, type WalletHarness } from './service-harness';
 
 /**
- * Issue 30: the administrators' wallet list is searched and paged by the server, and the
+ * Admin lists (docs/API.md): the administrators' wallet list is searched and paged by the server, and the
  * transactions list narrows to one user (the wallet list's link) and sums completed amounts.
  */
 let w: WalletHarness;

@@ -9,7 +9,7 @@ import type { Account } from '../src/store/accounts';
 import { outcome, startWallet, type TestUser, type WalletHarness } from './service-harness';
 
 /**
- * Issue 29 §5: a user the administrator deletes must move no money in the minutes a session of
+ * Closed accounts: a user the administrator deletes must move no money in the minutes a session of
  * theirs may still live. The wallet hears identity.user.deleted and closes the wallet; its transfers
  * and purchases' holds are refused with 403 from then on, without asking identity per transfer. The
  * money on it stays there, visible to the administrator: nothing is destroyed.

@@ -73,7 +73,7 @@ describe('top-ups under payment fault flags', () => {
           code: GrpcStatus.FAILED_PRECONDITION,
           message: WALLET_MESSAGES.cardDeclined,
         });
-      // A decline fails the attempt at once, in the provider's words (issue 30); nothing is credited.
+      // A decline fails the attempt at once, in the provider's words; nothing is credited.
       expect(await declining.stores.topups.byProviderOrderId(order.id)).toMatchObject({
         status: 'failed',
         failureReason: WALLET_MESSAGES.cardDeclined,

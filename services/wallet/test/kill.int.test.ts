@@ -25,7 +25,7 @@ import { startServiceProcess } from '@qm/testkit/src/process';
 import type { Connection } from 'mongoose';
 
 /**
- * The Jepsen-style proof of issue 8 §1: the real wallet process is killed (SIGKILL, by its own
+ * The Jepsen-style proof of docs/adr/006: the real wallet process is killed (SIGKILL, by its own
  * fault hook) between a transfer's debit and its credit, and the restarted service finishes it.
  * The transfer here is a top-up's credit (clearing account → the user's wallet): the same engine
  * and the same step as every other transfer.

@@ -6,7 +6,7 @@ import { userAccount } from '../src/domain/ledger';
 import { outcome, startWallet, type TestUser, type WalletHarness } from './service-harness';
 
 /**
- * Issue 29 §2 and §3: 100 guesses sent at once through the wallet's gRPC server, the right one late
+ * Attempt limits (docs/adr/009): 100 guesses sent at once through the wallet's gRPC server, the right one late
  * among them. Whatever arrives together, at most five are compared (every other answer is the
  * exhausted / locked refusal, given before any hashing), and the right one is refused once the five
  * are used up. Before the fix every guess read the count before any was counted: all 100 were

@@ -27,7 +27,7 @@ const WINDOW = `Last ${DASHBOARD_DAYS} days (India time)`;
 const DAY_AXIS = { interval: 'preserveStartEnd', minTickGap: 24 } as const;
 
 /**
- * The dashboard's charts (issue 10 §3): money in and purchases per day, orders and registrations by
+ * The dashboard's charts (docs/API.md): money in and purchases per day, orders and registrations by
  * status. Each is fed by an aggregate endpoint (a few numbers per day or status, never the rows).
  * Loaded on its own (React.lazy) so recharts is fetched only for this page.
  */

@@ -12,7 +12,7 @@ function Party({ party }: { party: OrderPartyView }) {
   );
 }
 
-/** An order of /admin/orders, whole (issue 30: a row opens its detail). */
+/** An order of /admin/orders, whole (its row opens it). */
 export function OrderDetailsDialog({
   order,
   onClose,

@@ -2,7 +2,7 @@ import { Anchor, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
- * The button of a list row that opens its detail (issue 30: a row opens its detail). Its accessible name
+ * The button of a list row that opens its detail. Its accessible name
  * starts with the visible text ("#12 details"), so speech users can say what they see.
  */
 export function RowDetailButton({

@@ -18,7 +18,7 @@ const OPTIONAL: { key: keyof User; label: string }[] = [
   { key: 'rejectionReason', label: 'Rejection reason' },
 ];
 
-/** A user of /admin/users, whole (issue 30: a row opens its detail). */
+/** A user of /admin/users, whole (its row opens it). */
 export function UserDetailsDialog({ user, onClose }: { user: User | null; onClose: () => void }) {
   return (
     <Modal

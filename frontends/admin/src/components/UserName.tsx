@@ -1,7 +1,7 @@
 import { Box, Loader, Text } from '@mantine/core';
 import { useUserSummary } from '@qm/ui';
 
-/** What the admin lists show for an account that no longer exists (spec: never "User #50"). */
+/** What the admin lists show for an account that no longer exists (never "User #50"). */
 export const DELETED_USER = 'Deleted user';
 
 /**

@@ -25,7 +25,7 @@ const BADGE_STYLES = { label: { overflow: 'visible' } } as const;
 /** The admin transactions page narrowed to one user's lines (the row's detail). */
 export const userTransactionsPath = (userId: number) => `/admin/transactions?userId=${userId}`;
 
-/** /admin/wallets: every user's wallet, searched by username and paged by the server (issue 30). */
+/** /admin/wallets: every user's wallet, searched by username and paged by the server. */
 export function WalletsPage() {
   const list = useListParams<'search'>();
   const search = list.get('search');

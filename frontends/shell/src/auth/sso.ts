@@ -4,7 +4,7 @@ import Keycloak from 'keycloak-js';
 import type { Portal } from './signIn';
 
 /**
- * "Sign in with SSO" (ARCHITECTURE §4): keycloak-js runs the authorization-code flow with PKCE against
+ * "Sign in with SSO" (docs/architecture.md §4): keycloak-js runs the authorization-code flow with PKCE against
  * the public web client; on the way back the tokens go straight to the gateway (POST /api/auth/sso),
  * which checks them with Keycloak, keeps them server-side and answers with the same cookie session as a
  * password sign-in. keycloak-js's own copy is dropped at once: the browser keeps no token.

@@ -74,7 +74,7 @@ export function AdminNav({ variant, onNavigate }: NavProps) {
   return (
     <Group gap={4} wrap="nowrap">
       <TopLinkButtons links={ADMIN_TOP_LINKS} pathname={pathname} />
-      {/* A disclosure of links, not a role="menu": a menu may hold only menu items (axe, issue 30). */}
+      {/* A disclosure of links, not a role="menu": a menu may hold only menu items (axe). */}
       <Popover
         position="bottom-end"
         opened={menuOpen}

@@ -10,7 +10,7 @@ const PRODUCTS_COALESCE_MS = 1000;
 const REOPEN_AFTER_MS = 30_000;
 
 /**
- * Live updates (issue 12 §3) while someone is signed in: one EventSource on GET /api/live. The browser
+ * Live updates (docs/API.md) while someone is signed in: one EventSource on GET /api/live. The browser
  * reconnects by itself, with Last-Event-ID, after a dropped connection; the gateway replays what was
  * missed or says `reset`. The pages' own polling stays as the fallback.
  */

@@ -6,7 +6,7 @@ import { isSessionManager, type SessionManager } from '../../session';
 /**
  * Per client address, shared by every gateway replica; sign-in and the code routes also per account
  * (the username or email the request names, or the signed-in user), whatever the address.
- * 429 with a message (spec: rate limits on every code endpoint).
+ * 429 with a message (docs/product.md §9: rate limits on every code endpoint).
  */
 export const LIMITS = {
   login: {

@@ -7,7 +7,7 @@ export const PRODUCT_TYPES = ['Weapon', 'Vehicle', 'Equipment', 'Ammunition', 'O
 export type ProductTypeName = (typeof PRODUCT_TYPES)[number];
 
 /**
- * Bounds of a product (issue 4). The catalog service checks the same bounds with the same messages,
+ * Bounds of a product (docs/product.md §5). The catalog service checks the same bounds with the same messages,
  * so a client that skips this validation gets the same answer from the server.
  */
 export const PRODUCT_LIMITS = {

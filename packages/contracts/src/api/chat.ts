@@ -46,7 +46,7 @@ export const SELLER_CHAT_CHIPS = [
   'Military products',
 ] as const;
 
-/** An administrator has no wallet and no purchases: the figures they oversee (issue 30). */
+/** An administrator has no wallet and no purchases: the figures they oversee. */
 export const ADMIN_CHAT_CHIPS = [
   'Platform stats',
   'Pending users',

@@ -3,7 +3,7 @@ import type { OrderStatusName } from './orders';
 import type { UserRole, UserStatusName } from './identity';
 
 /**
- * The admin dashboard's aggregates (docs/product.md §2 /admin/dashboard, issue 10 §3): money in and purchases
+ * The admin dashboard's aggregates (docs/product.md §2 /admin/dashboard, docs/API.md): money in and purchases
  * per day, orders by status, registrations by status and role. Each is computed by the service that
  * owns the data; the browser gets one small answer per chart, never the rows.
  *

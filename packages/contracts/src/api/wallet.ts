@@ -66,7 +66,7 @@ export const WALLET_MESSAGES = {
   walletNotFound: 'Wallet not found',
   forbidden: 'You can only access your own wallet',
   adminNoWallet: 'Administrators do not have a wallet',
-  /** The user was deleted: their wallet is closed and sends nothing (issue 29). */
+  /** The user was deleted: their wallet is closed and sends nothing. */
   accountClosed: 'Your account is no longer active',
   idempotencyInProgress: 'A request with this Idempotency-Key is still being processed. Retry later.',
   idempotencyMismatch: (fields: string[]) =>
@@ -82,7 +82,7 @@ export const expiredTopUpReason = (minutes: number) =>
 
 /**
  * How a line's status reads: a failed line that is a checkout never paid in time reads "Expired"
- * (issue 30), otherwise its status. The filter still counts it among the failed ones.
+ * (docs/adr/007), otherwise its status. The filter still counts it among the failed ones.
  */
 export function transactionStatusLabel(tx: { status: string; failureReason?: string }): string {
   if (tx.status === 'failed' && tx.failureReason?.startsWith(EXPIRED_PREFIX)) return 'Expired';

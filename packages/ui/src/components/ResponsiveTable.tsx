@@ -49,7 +49,7 @@ export interface ResponsiveTableProps<T> {
 
 /**
  * A list that holds on any screen: a table from the `sm` breakpoint (the product reference's 768 px) up, and below
- * it one card per row, so that no page scrolls sideways on a phone (issue 13). The default card shows
+ * it one card per row, so that no page scrolls sideways on a phone. The default card shows
  * the title and badges, then every column's header and value in two columns, then the footer.
  */
 export function ResponsiveTable<T>(props: ResponsiveTableProps<T>) {

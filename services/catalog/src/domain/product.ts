@@ -7,7 +7,7 @@ import {
 } from '@qm/contracts/rest';
 import { type Caller, forbidden, hasRole, invalid, unauthenticated } from '@qm/platform';
 
-/** Product rules of docs/product.md §3/§5/§6 and issue 4: bounds, who may do what. No I/O here. */
+/** Product rules of docs/product.md §3/§5/§6: bounds, who may do what. No I/O here. */
 
 export interface ProductRecord {
   id: number;

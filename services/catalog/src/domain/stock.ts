@@ -1,7 +1,7 @@
 import { forbidden, invalid } from '@qm/platform';
 import type { Reservation } from '../store/reservations';
 
-/** Stock reservations for purchases (issue 7 §5): who may make them, and their bounds. No I/O here. */
+/** Stock reservations for purchases (docs/adr/010): who may make them, and their bounds. No I/O here. */
 
 /** The only service that reserves, releases and commits stock (its service identity, docs/adr/005). */
 export const ORDERS_SERVICE = 'orders';

@@ -5,7 +5,7 @@ import { type ListFilter, type Listed, type Paging, type Searchable, trimChunk }
 import { type ProductChanges, type ProductRecord, searchForm } from '../domain/product';
 
 /**
- * The products collection. Every change is one single-document conditional update (ARCHITECTURE §3,
+ * The products collection. Every change is one single-document conditional update (docs/architecture.md §3,
  * docs/adr/008), so concurrent edits never overwrite each other's fields and stock moves by `$inc`.
  */
 interface ProductDoc extends Searchable {

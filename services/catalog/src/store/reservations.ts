@@ -25,7 +25,7 @@ export interface Reservation {
   state: ReservationState;
   /** Why a pending reservation was rejected. */
   reason?: 'insufficient' | 'missing';
-  /** A reserved (not committed) reservation may be released after this (issue 9 sweeps them). */
+  /** A reserved (not committed) reservation may be released after this (the saga's sweeper, docs/adr/010). */
   expiresAt: Date;
   createdAt: Date;
   updatedAt: Date;
@@ -48,7 +48,7 @@ const reservationSchema = new Schema<ReservationDoc>(
   },
   { collection: 'stock_reservations', versionKey: false, strict: true, autoIndex: false },
 );
-// The sweep of expired reservations (issue 9) looks them up by state and expiry.
+// The sweep of expired reservations (docs/adr/010) looks them up by state and expiry.
 reservationSchema.index({ state: 1, expiresAt: 1 });
 
 export type ReserveOutcome =

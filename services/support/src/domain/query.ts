@@ -27,7 +27,7 @@ export interface QueryRecord {
   replies: QueryReply[];
   createdAt: Date;
   updatedAt: Date;
-  /** The sender, when they were signed in: told live of the replies (issue 12 §3). */
+  /** The sender, when they were signed in: told live of the replies (docs/API.md "Live updates"). */
   userId?: number;
 }
 

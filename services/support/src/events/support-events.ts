@@ -3,7 +3,7 @@ import { type EventEnvelope, type OutgoingEvent, outgoingEvent } from '@qm/platf
 import { replyOf, type QueryRecord } from '../domain/query';
 import type { QueryStore } from '../store/queries';
 
-/** What the support service publishes (spec lists no activity action for queries: none is recorded). */
+/** What the support service publishes (docs/product.md §3 lists no activity action for queries: none is recorded). */
 
 export function querySubmitted(q: Pick<QueryRecord, 'id' | 'createdAt'>): OutgoingEvent {
   return outgoingEvent<QuerySubmittedData>(SUPPORT_SUBJECTS.submitted, {

@@ -19,7 +19,7 @@ export interface HoldRequest {
 }
 
 /**
- * Two-phase transfers for purchases (issue 9's saga): hold, then post or void, each exactly once.
+ * Two-phase transfers for purchases (docs/adr/006, 010): hold, then post or void, each exactly once.
  * Only the orders service may call them (`service` is the caller's service identity).
  */
 export interface Holds {

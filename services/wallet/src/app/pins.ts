@@ -26,7 +26,7 @@ import { createVerifiedPins, type VerifiedPins } from './verified-pins';
 import type { PinGate } from './wallets';
 
 /**
- * The transfer PIN's check, count first (issue 29): a wrong-PIN slot is reserved in the database
+ * The transfer PIN's check, count first (docs/adr/009): a wrong-PIN slot is reserved in the database
  * before the PIN is compared, so of any number of PINs sent at once at most PIN_MAX_FAILURES are
  * compared before transfers lock, and during the lock even the right PIN is refused.
  */
@@ -81,7 +81,7 @@ export function createPinGate(pins: PinStore, verified: VerifiedPins): PinGate {
   return gate;
 }
 
-/** Setting the PIN with an emailed code, and checking it for transfers (issue 8 §3). */
+/** Setting the PIN with an emailed code, and checking it for transfers (docs/product.md §4, §5). */
 export interface Pins {
   /** The check transfers use. */
   gate: PinGate;
@@ -150,7 +150,7 @@ export function createPins(d: { pins: PinStore; directory: Directory; mailer: Ma
       const otp = doc.otp;
       const now = new Date();
       assertUsable(otp, now);
-      // Count first (issue 29): a try is taken before the slow comparison, so however many guesses
+      // Count first: a try is taken before the slow comparison, so however many guesses
       // arrive at once at most OTP_MAX_ATTEMPTS are compared; the rest are refused unhashed.
       const attempts = await d.pins.reserveOtpAttempt(userId, otp.codeHash, OTP_MAX_ATTEMPTS, now);
       if (attempts === null) {

@@ -245,7 +245,7 @@ export interface TopUps {
 }
 
 /**
- * Card top-ups (issue 8 §2): the checkout's order, the sandbox's card charge, the page's proof and
+ * Card top-ups (docs/adr/007): the checkout's order, the sandbox's card charge, the page's proof and
  * the provider's webhook, all crediting through `createCrediting` — exactly once whatever arrives
  * first and whatever is replayed.
  */

@@ -22,7 +22,7 @@ export const ELIGIBILITY_MESSAGES = {
   admin: 'Administrators cannot receive transfers',
 } as const;
 
-/** Money goes only to another existing, approved, non-admin user (issue 8 §3). */
+/** Money goes only to another existing, approved, non-admin user (docs/product.md §5). */
 export function eligibility(caller: Pick<Caller, 'userId'>, user: Candidate | null): Eligibility {
   const no = (message: string) => ({ eligible: false, message });
   if (!user) return no(ELIGIBILITY_MESSAGES.notFound);

@@ -2,7 +2,7 @@ import { WALLET_LIMITS, WALLET_MESSAGES } from '@qm/contracts/rest';
 import { invalid } from '@qm/platform';
 
 /**
- * The wallet PIN (docs/product.md §5, issue 8 §3): at least 6 characters, stored as a slow hash, active only
+ * The wallet PIN (docs/product.md §5): at least 6 characters, stored as a slow hash, active only
  * once the emailed code is verified. Five wrong PINs lock transfers for 15 minutes; during the lock
  * even the right PIN is refused.
  */

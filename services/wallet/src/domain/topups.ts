@@ -35,7 +35,7 @@ export function validTopUpAmount(paise: number): number {
   return paise;
 }
 
-/** The ledger key of a credit: the provider's payment id (issue 8 §1). */
+/** The ledger key of a credit: the provider's payment id (docs/adr/007). */
 export const creditKey = (provider: PaymentProviderName, providerPaymentId: string) =>
   `topup:${provider}:${providerPaymentId}`;
 

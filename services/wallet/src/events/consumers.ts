@@ -20,7 +20,7 @@ const UserApproved = z.object({
   role: z.string(),
 });
 
-/** A wallet for every approved user, once per event however often it is delivered (issue 8 §1). */
+/** A wallet for every approved user, once per event however often it is delivered. */
 export function userApprovedConsumer(opts: {
   conn: Connection;
   log: Logger;
@@ -56,7 +56,7 @@ const UserGone = z.object({
 });
 
 /**
- * Issue 29: a user identity deleted (or rejected) can move no more money, even from a session that
+ * A user identity deleted (or rejected) can move no more money, even from a session that
  * is still alive or a purchase already under way: the wallet is closed, and debits and holds
  * require an open one (store/accounts.ts), with no call to identity per transfer. A deleted user's
  * wallet is opened closed if it did not exist, so such a session cannot open a fresh one; its

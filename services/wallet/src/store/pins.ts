@@ -34,7 +34,7 @@ export interface PinStore {
   choose(userId: number, pending: PinDoc['pending']): Promise<UpdateWriteOpResult>;
   issueOtp(userId: number, otp: IssuedOtp): Promise<UpdateWriteOpResult>;
   /**
-   * Takes one of the code's tries before it is compared (issue 29): only while the code read is
+   * Takes one of the code's tries before it is compared: only while the code read is
    * still the one stored, unexpired and with tries left, so of any number of guesses at once at
    * most `maxAttempts` are ever compared. Answers the tries taken including this one, or null
    * when none was left (or the code was replaced or expired meanwhile).
@@ -43,7 +43,7 @@ export interface PinStore {
   /** The verified code makes the pending PIN the PIN, once: the code is consumed in the same update. */
   activate(userId: number, otpHash: string): Promise<boolean>;
   /**
-   * Reserves a wrong-PIN slot before the PIN is compared (issue 29): the count is taken first, so
+   * Reserves a wrong-PIN slot before the PIN is compared (docs/adr/009): the count is taken first, so
    * at most `maxFailures` PINs are compared per lock, whatever arrives at once. Only while the
    * stored PIN is still `pinHash`, no lock is set and slots are left; the reservation that takes
    * the count to the maximum sets the lock in the same update. Answers the count after it and the
@@ -128,7 +128,7 @@ export function createPinStore(conn: Connection): PinStore {
         .lean<PinDoc>()
         .exec();
       if (below) return { failures: below.failures, lockedUntil: null };
-      // `$gte`: a count left at or above the maximum without a lock (written before issue 29) locks too.
+      // `$gte`: a count left at or above the maximum without a lock (an older build's) locks too.
       const last = await Pins.findOneAndUpdate(
         { ...open, failures: { $gte: maxFailures - 1 } },
         { $inc: { failures: 1 }, $set: { lockedUntil: lockUntil } },
