@@ -14,7 +14,7 @@
 // one: the theme applied before the bundle runs (no inline script), toasts below the header, product
 // cards aligned, admin tables as cards on a phone, centred payment and create-product cards, the
 // contact page's error message, password placeholders, footer links; and for each signed-in role, size
-// and theme the assistant's panel, opened once. The dialogs are checked open too (issue 30): among them
+// and theme the assistant's panel, opened once. The dialogs are checked open too: among them
 // a refused sign-in's (Access Denied at /auth and at /admin, Account Under Review for a registration
 // still waiting, Account Rejected), Change email, Change Password (every role, once), the admin's
 // Reject User with a reason typed; and the administrator's own /wallet and /market.
@@ -107,7 +107,7 @@ const TOURS = {
     '/profile',
   ],
   maker: () => ['/', `/market?q=${RUN}`, '/create-product', '/orders', '/wallet', '/profile'],
-  // An administrator's own /wallet (no wallet) and /market (no Purchase) too (issue 30).
+  // An administrator's own /wallet (no wallet) and /market (no Purchase) too.
   admin: () => ['/', ...ADMIN_PAGES.map((p) => `/admin/${p}`), '/wallet', '/market', '/profile'],
 };
 /** Screens once fixed: a screenshot of each at 375 px (of every admin page too), light and dark. */
@@ -281,7 +281,7 @@ async function alsoCheck(page, ctx, what, open) {
 }
 
 /**
- * A sign-in that the server refuses with a dialog (issue 30): `submit` fills the page's form and sends
+ * A sign-in that the server refuses with a dialog: `submit` fills the page's form and sends
  * it, the dialog `name` opens and axe checks it; on a phone a screenshot (`<shotName>`); Close closes it.
  * The refusal is a 403, which the browser logs as a failed request.
  */

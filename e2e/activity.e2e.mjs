@@ -153,7 +153,7 @@ await step(
     const text = await rows(page).first().textContent();
     assert(text.includes(SOLDIER.username) && text.includes(emailOf(SOLDIER)), `a row reads "${text}"`);
     assert(/ago|now/i.test(await rows(page).first().locator('td').nth(3).textContent()), 'time not relative');
-    // The exact time, in India Standard Time, is in a tooltip (issue 30).
+    // The exact time, in India Standard Time, is in a tooltip.
     await rows(page).first().locator('td').nth(3).locator('time').hover();
     await page
       .getByRole('tooltip')

@@ -10,7 +10,7 @@
 // the browser as the admin: the five cards link to their pages and show the totals the aggregate
 // endpoints answer; the four charts draw (money in and purchases over 30 days with today's figures,
 // orders and registrations by status); at 1280 and 375 px, light and dark, nothing overflows. Then the
-// admin lists (issue 30): search, filters and paging; a deleted buyer and manufacturer (with a sale
+// admin lists: search, filters and paging; a deleted buyer and manufacturer (with a sale
 // between them) read "Deleted user" in the wallets and transactions lists, their order keeps its parties
 // and the manufacturer's product is gone; at 375 px the long usernames stay on one line in their cards.
 // Screenshots go to e2e/artifacts/dashboard-*.png. Last line: `dashboard: N passed, M failed`.
@@ -553,7 +553,7 @@ const nameLines = (p, names) =>
   }, names);
 
 /**
- * The admin lists at 375 px in `colorScheme`: the long usernames keep to one line (issue 30), and a card
+ * The admin lists at 375 px in `colorScheme`: the long usernames keep to one line, and a card
  * too narrow for one ends it with an ellipsis rather than drawing it over the badge or the next column.
  */
 async function usernamesOnPhone(colorScheme) {

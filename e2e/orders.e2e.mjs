@@ -441,7 +441,7 @@ await step(
       .getByRole('region', { name: 'Total Orders' })
       .getByText(/\d+ completed · \d+ pending/)
       .waitFor();
-    // Each card its own meaning (issue 30): a count, the Army buyers' count with their completed value,
+    // Each card its own meaning: a count, the Army buyers' count with their completed value,
     // the Manufacturer sellers' completed value, as GET /api/orders counts them.
     const cards = await (await page.request.get(`${BASE_URL}/api/orders?pageSize=1`)).json();
     const army = page.getByRole('region', { name: 'Army Purchases' });

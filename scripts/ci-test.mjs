@@ -292,7 +292,7 @@ async function e2e() {
  *   1. two processes of every service and of the gateway on the local engine (ADR 025), the workload
  *      going round both gateways, 60 s; every kill takes one replica, or one of the single
  *      infrastructure processes (NATS, FerretDB, PostgreSQL);
- *   2. the chart's path (issue 31, ADR 024): one process each on the MongoDB engine with no
+ *   2. the chart's path (ADR 024): one process each on the MongoDB engine with no
  *      PostgreSQL URL, 30 s; every kill takes a service, the gateway, NATS or FerretDB.
  */
 async function chaosRuns() {

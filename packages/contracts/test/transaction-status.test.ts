@@ -15,7 +15,7 @@ describe('transactionStatusLabel', () => {
     );
   });
 
-  it('reads a checkout that expired unpaid as Expired (issue 30), with the words the wallet writes', () => {
+  it('reads a checkout that expired unpaid as Expired, with the words the wallet writes', () => {
     expect(expiredTopUpReason(30)).toBe('Expired: the checkout was not completed within 30 minutes');
     expect(expiredTopUpReason(1)).toBe('Expired: the checkout was not completed within 1 minute');
     expect(transactionStatusLabel({ status: 'failed', failureReason: expiredTopUpReason(30) })).toBe(

@@ -462,7 +462,7 @@ describe('catalog service (real database, NATS and gateway)', () => {
     });
   });
 
-  describe('stale edits (issue 7 §5: an edit never puts back what it read)', () => {
+  describe('stale edits (an edit never puts back what it read)', () => {
     it('of two edits from the same version only the first applies; the second is 409 / FAILED_PRECONDITION', async () => {
       const p = await create({ price: '10.00', stock: 5 });
       const first = await s.http('maker', 'PATCH', `/api/products/${p.id}`, {

@@ -637,7 +637,7 @@ describe('identity service against real Keycloak, database, NATS and maildev', (
       expect(list.users.map((x) => x.username)).toEqual(expect.arrayContaining(['admin', army.username]));
     });
 
-    it('searches, filters and pages the users list on the server (issue 30)', async () => {
+    it('searches, filters and pages the users list on the server', async () => {
       const tag = uniqueName('Srch', '');
       const made = [
         await register(`${tag}a`),

@@ -115,7 +115,7 @@ export const transactionCredited = (tx: TypedLine): boolean =>
 /**
  * How a line's type reads, in the wallet history, the admin transactions and the assistant: a credit
  * from another user's transfer is "Received"; a top-up is "Credit" once its money arrived, and "Top-up"
- * while it is pending or after it failed or expired, when nothing was credited (issue 30); debits and
+ * while it is pending or after it failed or expired, when nothing was credited; debits and
  * sent transfers are "Debit" and "Transfer".
  */
 export function transactionTypeLabel(tx: TypedLine): TransactionTypeLabel {
