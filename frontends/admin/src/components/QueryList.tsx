@@ -1,6 +1,6 @@
-import { Button, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Card, Group, Stack, Text } from '@mantine/core';
 import type { QueryView } from '@qm/contracts/rest';
-import { exactDate, fromNow, ResponsiveTable, type ResponsiveColumn } from '@qm/ui';
+import { RelativeTime, ResponsiveTable, type ResponsiveColumn } from '@qm/ui';
 import { IconEye } from '@tabler/icons-react';
 import { QueryStatusBadge } from './QueryStatusBadge';
 
@@ -81,11 +81,5 @@ function ViewButton({ query, onView }: { query: QueryView; onView: (q: QueryView
 
 /** Relative ("3 minutes ago"), the exact moment on hover. */
 export function QueryDate({ iso }: { iso: string }) {
-  return (
-    <Tooltip label={exactDate(iso)} withArrow>
-      <Text component="time" dateTime={iso} size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-        {fromNow(iso)}
-      </Text>
-    </Tooltip>
-  );
+  return <RelativeTime iso={iso} c="dimmed" />;
 }

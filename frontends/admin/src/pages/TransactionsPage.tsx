@@ -8,7 +8,6 @@ import {
   Stack,
   Table,
   Text,
-  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
 import {
@@ -19,10 +18,9 @@ import {
 } from '@qm/contracts/rest';
 import {
   EmptyState,
-  exactDate,
   formatINR,
-  fromNow,
   PageHeader,
+  RelativeTime,
   type ResponsiveColumn,
   ResponsiveTable,
   TransactionFailureReason,
@@ -262,16 +260,6 @@ function Description({ tx }: { tx: TransactionView }) {
   );
 }
 
-function WhenCell({ iso }: { iso: string }) {
-  return (
-    <Tooltip label={exactDate(iso)} openDelay={300}>
-      <Text component="time" dateTime={iso} size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {fromNow(iso)}
-      </Text>
-    </Tooltip>
-  );
-}
-
 /** The table's columns (Amount and Date sort on a click); on a phone each transaction is a card. */
 function transactionColumns(
   sort: TransactionSortName,
@@ -304,7 +292,7 @@ function transactionColumns(
     { header: 'Status', cell: (tx) => <TransactionStatusBadge tx={tx} />, hideOnCard: true },
     {
       header: 'Date',
-      cell: (tx) => <WhenCell iso={tx.createdAt} />,
+      cell: (tx) => <RelativeTime iso={tx.createdAt} />,
       th: <SortableHeader column="date" label="Date" sort={sort} onSort={onSort} />,
     },
   ];

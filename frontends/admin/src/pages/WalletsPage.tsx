@@ -1,11 +1,10 @@
-import { Anchor, Badge, Group, SimpleGrid, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Group, SimpleGrid, Text, VisuallyHidden } from '@mantine/core';
 import type { AdminWalletView } from '@qm/contracts/rest';
 import {
   EmptyState,
-  exactDate,
   formatINR,
-  fromNow,
   PageHeader,
+  RelativeTime,
   type ResponsiveColumn,
   ResponsiveTable,
 } from '@qm/ui';
@@ -126,13 +125,7 @@ function LastMovement({ iso }: { iso: string | null }) {
       </Text>
     );
   }
-  return (
-    <Tooltip label={exactDate(iso)} openDelay={300}>
-      <Text component="time" dateTime={iso} size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {fromNow(iso)}
-      </Text>
-    </Tooltip>
-  );
+  return <RelativeTime iso={iso} />;
 }
 
 function TransactionsLink({ wallet }: { wallet: AdminWalletView }) {

@@ -1,12 +1,11 @@
-import { Card, Group, Pagination, Select, Skeleton, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Card, Group, Pagination, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { FAILED_FILTER_NOTE, type TransactionStatusName, type TransactionView } from '@qm/contracts/rest';
 import {
   EmptyState,
-  exactDate,
   formatINR,
-  fromNow,
   LoadError,
+  RelativeTime,
   TransactionFailureReason,
   TransactionStatusBadge,
   TransactionTypeBadge,
@@ -110,16 +109,6 @@ export function TransactionHistory() {
   );
 }
 
-function RelativeDate({ iso }: { iso: string }) {
-  return (
-    <Tooltip label={exactDate(iso)} openDelay={300}>
-      <Text component="time" dateTime={iso} size="sm" style={{ whiteSpace: 'nowrap' }}>
-        {fromNow(iso)}
-      </Text>
-    </Tooltip>
-  );
-}
-
 /**
  * Money in (+) or out (−). Only money that arrived is green: a pending credit is not in the wallet
  * yet, and a failed transaction moved nothing, so its amount is struck through.
@@ -164,7 +153,7 @@ function TransactionRow({ tx }: { tx: TransactionView }) {
   return (
     <Table.Tr data-testid="transaction-row" data-type={describeTransaction(tx).label}>
       <Table.Td>
-        <RelativeDate iso={tx.createdAt} />
+        <RelativeTime iso={tx.createdAt} />
       </Table.Td>
       <Table.Td>
         <Description tx={tx} />
@@ -196,7 +185,7 @@ function TransactionCard({ tx }: { tx: TransactionView }) {
         <SignedAmount tx={tx} />
       </Group>
       <Group justify="space-between" mt={6} gap="xs">
-        <RelativeDate iso={tx.createdAt} />
+        <RelativeTime iso={tx.createdAt} />
         <Group gap={6}>
           <TransactionTypeBadge tx={tx} />
           <TransactionStatusBadge tx={tx} />

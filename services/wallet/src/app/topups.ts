@@ -188,9 +188,8 @@ function createFailures(d: TopUpDeps): Failures {
 }
 
 /** Expires unpaid checkouts, finishes lines a crash left open, credits paid top-ups whose crediter died. */
-function createSweep(d: TopUpDeps, credit: Credit, failures: Failures) {
+function createSweep(d: TopUpDeps, credit: Credit, failures: Failures, minutes: number) {
   const { topups, log } = d;
-  const minutes = d.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES;
   async function sweep(now = new Date()): Promise<{ expired: number; credited: number }> {
     let expired = 0;
     const before = new Date(now.getTime() - minutes * 60_000);
@@ -253,8 +252,8 @@ export function createTopUps(d: TopUpDeps): TopUps {
   const { accounts, history, topups, providers, log } = d;
   const credit = createCrediting(d);
   const failures = createFailures(d);
-  const sweep = createSweep(d, credit, failures);
   const expiryMinutes = d.expiryMinutes ?? DEFAULT_EXPIRY_MINUTES;
+  const sweep = createSweep(d, credit, failures, expiryMinutes);
 
   async function open(caller: Caller, amountPaise: number) {
     const amount = validTopUpAmount(amountPaise);
