@@ -432,8 +432,18 @@ function deepMerge(a, b) {
 
 const defaults = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8'));
 const allOn = Object.keys(defaults.services).flatMap((n) => ['--set', `services.${n}.enabled=true`]);
+/** Keycloak lets concurrent sign-ins of one account proceed, as the local stack does (docs/adr/029). */
+function keycloakChecks(objects) {
+  const kc = objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name.endsWith('keycloak'));
+  const env = kc?.spec.template.spec.containers[0].env ?? [];
+  const allow = env.find(
+    (e) => e.name === 'KC_SPI_BRUTE_FORCE_PROTECTOR_DEFAULT_BRUTE_FORCE_DETECTOR_ALLOW_CONCURRENT_REQUESTS',
+  );
+  return allow?.value === 'true' ? [] : ['Keycloak blocks concurrent sign-ins of one account'];
+}
+
 const valueSets = [
-  { name: 'values.yaml', args: [], overlay: {} },
+  { name: 'values.yaml', args: [], overlay: {}, expect: keycloakChecks },
   ...readdirSync(CHART)
     .filter((f) => /^values-.+\.ya?ml$/.test(f))
     .sort()

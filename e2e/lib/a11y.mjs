@@ -101,7 +101,9 @@ export async function watchProblems(context, { ignore = () => false } = {}) {
   const problems = [];
   const add = (page, text, url = '') => {
     if (ignore({ text, url })) return;
-    problems.push(`${new URL(page.url()).pathname}: ${text}`);
+    // A failed load names the page, not what failed: add the resource's address.
+    const what = url && url !== page.url() ? ` (${new URL(url).pathname})` : '';
+    problems.push(`${new URL(page.url()).pathname}: ${text}${what}`);
   };
   await context.exposeBinding('__qmCspViolation', ({ page }, text) => add(page, `CSP violation: ${text}`));
   await context.addInitScript(() => {

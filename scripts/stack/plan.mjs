@@ -193,6 +193,9 @@ function keycloakSpec({ root, dataDir, kcHome, log }) {
       `--spi-theme-folder-dir=${path.join(root, THEMES_DIR)}`,
       '--spi-theme-cache-themes=false',
       '--spi-theme-cache-templates=false',
+      // Brute-force detection would refuse every sign-in but one while another of the same account is
+      // under way (docs/adr/029); failures are still counted and lock the account.
+      '--spi-brute-force-protector-default-brute-force-detector-allow-concurrent-requests=true',
       '--db=dev-file',
       // NON_KEYWORDS=VALUE is what Keycloak adds to its own default H2 URL; without it migrations fail.
       `--db-url=jdbc:h2:file:${path.join(dataDir, 'keycloak', 'keycloakdb')};NON_KEYWORDS=VALUE;DB_CLOSE_ON_EXIT=FALSE`,

@@ -172,7 +172,48 @@ describe('qm-identity (confidential client of the identity service)', () => {
     expect(status).toBe(401);
     expect(body.error).toBe('invalid_grant');
   });
+
+  it('signs one account in from several places at once (Keycloak refuses all but one by default)', async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => passwordLogin(username, password)));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(200));
+  });
+
+  it('still locks an account that wrong passwords reach at once', async () => {
+    const other = await createEnabledUser();
+    try {
+      const wrong = await Promise.all(
+        Array.from({ length: 4 }, () => passwordLogin(other.username, 'not-the-password')),
+      );
+      expect(wrong.map((a) => a.status)).toEqual(Array(4).fill(401));
+      // Two failures within quickLoginCheckMilliSeconds lock it for minimumQuickLoginWaitSeconds: the
+      // right password is refused as a wrong one. (Keycloak's default, blocking concurrent requests, counts
+      // only one of the four and lets the right password in.)
+      const right = await passwordLogin(other.username, other.password);
+      expect(right.status).toBe(401);
+      expect(right.body.error).toBe('invalid_grant');
+    } finally {
+      await admin(`/users/${other.id}`, { method: 'DELETE' });
+    }
+  });
 });
+
+async function createEnabledUser(): Promise<{ id: string; username: string; password: string }> {
+  const name = `qm-test-${randomBytes(4).toString('hex')}`;
+  const secret = `Pw-${randomBytes(6).toString('hex')}`;
+  const res = await admin('/users', {
+    method: 'POST',
+    body: JSON.stringify({
+      username: name,
+      email: `${name}@example.test`,
+      firstName: 'Test',
+      lastName: 'User',
+      enabled: true,
+      credentials: [{ type: 'password', value: secret, temporary: false }],
+    }),
+  });
+  expect(res.status).toBe(201);
+  return { id: res.headers.get('location')!.split('/').pop()!, username: name, password: secret };
+}
 
 describe('qm-web (public browser client)', () => {
   const verifier = randomBytes(32).toString('base64url');
