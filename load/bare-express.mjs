@@ -1,9 +1,12 @@
 // The baselines of `make bench` and of the k6 runs' ratios, in their own process: a bare Express
 // handler answering a small JSON body, a bare Express handler reading the same user document the
 // gateway path reads, straight from the database with the driver (no gateway, no gRPC, no service),
-// and a bare update.
+// the same read through a bare gRPC server in a second process (load/bare-grpc.mjs, when
+// BARE_GRPC_PORT names it), and a bare update.
+import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
 import express from 'express';
 import { MongoClient } from 'mongodb';
+import { CARD_FIELDS, GET_USER } from './bare-grpc.mjs';
 
 const app = express();
 const body = { id: 1, name: 'Night vision goggles', price: '12500.50', stock: 4 };
@@ -13,7 +16,6 @@ app.get('/bare', (_req, res) => res.json(body));
 // database connections.
 const mongo = new MongoClient(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 10 });
 const users = mongo.db(process.env.IDENTITY_DB ?? 'qm_identity').collection('users');
-const CARD_FIELDS = { _id: 0, id: 1, firstName: 1, lastName: 1, yearsOfExperience: 1, licenseNumber: 1 };
 app.get('/bare-db/users/:id', async (req, res) => {
   const id = Number(req.params.id);
   if (!Number.isSafeInteger(id) || id < 1) return res.status(400).json({ message: 'Invalid id' });
@@ -21,6 +23,20 @@ app.get('/bare-db/users/:id', async (req, res) => {
   if (!user) return res.status(404).json({ message: 'User not found' });
   res.json(user);
 });
+
+if (process.env.BARE_GRPC_PORT) {
+  const Users = makeGenericClientConstructor({ get: GET_USER }, 'bare.Users');
+  const client = new Users(`127.0.0.1:${process.env.BARE_GRPC_PORT}`, credentials.createInsecure());
+  app.get('/bare-grpc/users/:id', (req, res) => {
+    const id = Number(req.params.id);
+    if (!Number.isSafeInteger(id) || id < 1) return res.status(400).json({ message: 'Invalid id' });
+    client.get({ id }, { deadline: Date.now() + 5_000 }, (err, reply) => {
+      if (err) return res.status(502).json({ message: err.message });
+      if (!reply.user) return res.status(404).json({ message: 'User not found' });
+      res.json(reply.user);
+    });
+  });
+}
 
 // The bare-update probe of the k6 runs (load/k6-ratios.mjs): one findOneAndUpdate({ _id }, { $inc })
 // per request, the unit their latency budgets are ratios of (load/lib/bue.mjs prices CPU in it).
