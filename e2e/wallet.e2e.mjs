@@ -8,9 +8,9 @@
 //
 // Setup through the real API: registers two Army users (unique usernames) and approves both as the
 // administrator. Then, in the browser: the sender tops up ₹500 through the sandbox checkout (a declined
-// card first, then 4242…), sets a wallet PIN with the code mailed to maildev, transfers ₹123.45 to the
-// receiver (after one wrong PIN); both histories show it (the receiver's as received) and so does the
-// admin's /admin/transactions. The key steps are repeated on a 375 px screen in light and dark mode.
+// card first, then 4242…) and finds its receipt in maildev, sets a wallet PIN with the code mailed to
+// maildev, transfers ₹123.45 to the receiver (after one wrong PIN); both histories show it (the
+// receiver's as received) and so does the admin's /admin/transactions. The key steps are repeated on a 375 px screen in light and dark mode.
 // Screenshots go to e2e/artifacts/wallet-*.png. Last line: `wallet: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,8 @@ const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
 const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const TIMEOUT = Number(process.env.WALLET_TIMEOUT_MS ?? 30_000);
+/** The payment the ₹500 top-up was paid with (its receipt names it). */
+let topUpPaymentId = '';
 
 const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
 const PASSWORD = 'E2e-Pass-123';
@@ -357,9 +359,35 @@ await step(
     await row.getByText('Credit', { exact: true }).waitFor();
     await row.getByText(/ago|seconds|minute/).waitFor();
     await shot(page, 'topped-up');
+    topUpPaymentId = proof.providerPaymentId;
   },
   { page: senderPage },
 );
+
+await step('the receipt of the ₹500 top-up arrives by email, once, naming its payment', async () => {
+  const to = emailOf(SENDER).toLowerCase();
+  const receipts = async () =>
+    (await mails()).filter(
+      (mail) =>
+        (mail.to ?? []).some((recipient) => recipient.address.toLowerCase() === to) &&
+        /^Receipt: /.test(mail.subject),
+    );
+  const deadline = Date.now() + TIMEOUT;
+  while ((await receipts()).length === 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const found = await receipts();
+  assert(found.length === 1, `${found.length} receipts to ${to}`);
+  const [receipt] = found;
+  assert(receipt.subject === 'Receipt: ₹500.00 added to your Quartermaster wallet', receipt.subject);
+  for (const line of [
+    'Amount: ₹500.00',
+    `Payment reference: ${topUpPaymentId}`,
+    'Wallet balance now: ₹500.00',
+  ])
+    assert(receipt.text.includes(line), `the receipt lacks "${line}": ${receipt.text}`);
+  assert(/<p>/.test(receipt.html ?? ''), 'the receipt has no HTML part');
+});
 
 await step(
   'Transfer checks the PIN status, then Setup Wallet PIN asks for valid PIN fields before sending a code (both axe clean)',

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_USER_APPROVED_DURABLE, DEFAULT_USER_CLOSED_DURABLE } from './events/consumers';
+import {
+  DEFAULT_TOPUP_RECEIPT_DURABLE,
+  DEFAULT_USER_APPROVED_DURABLE,
+  DEFAULT_USER_CLOSED_DURABLE,
+} from './events/consumers';
 import { topUpEnv } from './providers/config';
 
 /** The wallet's own environment (CONVENTIONS "Environment variables"), on top of the common service variables. */
@@ -13,6 +17,8 @@ export const walletEnv = {
   WALLET_USER_APPROVED_DURABLE: z.string().min(1).default(DEFAULT_USER_APPROVED_DURABLE),
   /** Durable name of the identity.user.deleted / rejected consumer that closes wallets (tests use their own). */
   WALLET_USER_CLOSED_DURABLE: z.string().min(1).default(DEFAULT_USER_CLOSED_DURABLE),
+  /** Durable name of the wallet.topup.credited consumer that mails receipts (tests use their own). */
+  WALLET_TOPUP_RECEIPT_DURABLE: z.string().min(1).default(DEFAULT_TOPUP_RECEIPT_DURABLE),
   OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
   /** How long a purchase's hold lasts when the orders service does not say. */
   HOLD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),

@@ -6,6 +6,7 @@ import { createHolds } from './app/holds';
 import { identityDirectory } from './app/identity';
 import { createLedger } from './app/ledger';
 import { createPins } from './app/pins';
+import { createReceipts } from './app/receipts';
 import { createMoneyStats } from './app/stats';
 import { createSweeper } from './app/sweeper';
 import { createTopUps } from './app/topups';
@@ -41,10 +42,12 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       conn,
       bus,
       log,
-      // The wallet publishes activity and a transfer's receipt only, after its change is done (a
-      // transfer's, by the ledger as it posts it).
+      // The wallet publishes activity, a transfer's receipt and a top-up's credit only, after its
+      // change is done (a transfer's, by the ledger as it posts it).
       confirm: async (_event, subject) =>
-        subject === ACTIVITY_SUBJECT || subject === WALLET_SUBJECTS.transferReceived,
+        subject === ACTIVITY_SUBJECT ||
+        subject === WALLET_SUBJECTS.transferReceived ||
+        subject === WALLET_SUBJECTS.topUpCredited,
       intervalMs: config.OUTBOX_RELAY_MS,
     });
     outbox.start();
@@ -107,6 +110,8 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         accounts,
         userApprovedDurable: config.WALLET_USER_APPROVED_DURABLE,
         userClosedDurable: config.WALLET_USER_CLOSED_DURABLE,
+        receipts: createReceipts({ topups, accounts, directory, mailer, log }),
+        topUpReceiptDurable: config.WALLET_TOPUP_RECEIPT_DURABLE,
         jobs: [
           { name: 'ledger-sweep', everyMs: config.SWEEP_INTERVAL_MS, run: () => sweeper.sweep() },
           { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },

@@ -64,6 +64,7 @@ export async function startWallet(env: Record<string, string> = {}) {
   identity.setServing(true);
 
   const durables = [uniqueName('wallet-user-approved-test'), uniqueName('wallet-user-closed-test')];
+  const receiptDurable = uniqueName('wallet-topup-receipt-test');
   const svc = (await startService(
     walletService,
     serviceTestEnv(uniqueName('qm_test_wallet_svc'), {
@@ -72,6 +73,7 @@ export async function startWallet(env: Record<string, string> = {}) {
       INTERNAL_TOKEN: internalToken,
       WALLET_USER_APPROVED_DURABLE: durables[0]!,
       WALLET_USER_CLOSED_DURABLE: durables[1]!,
+      WALLET_TOPUP_RECEIPT_DURABLE: receiptDurable,
       SWEEP_INTERVAL_MS: '0',
       ...env,
     }),
@@ -96,6 +98,8 @@ export async function startWallet(env: Record<string, string> = {}) {
     internalToken,
     /** The durable consumer closing deleted users' wallets (processed_events ids start with it). */
     closedDurable: durables[1]!,
+    /** The durable consumer mailing top-up receipts. */
+    receiptDurable,
     /** A new approved Army user that identity knows. */
     user(name: string): TestUser {
       const userId = base + ++next;
@@ -127,6 +131,9 @@ export async function startWallet(env: Record<string, string> = {}) {
         await bus.jsm.consumers
           .delete(bus.stream('QM_IDENTITY'), bus.durable(durable))
           .catch(() => undefined);
+      await bus.jsm.consumers
+        .delete(bus.stream('QM_WALLET'), bus.durable(receiptDurable))
+        .catch(() => undefined);
       await bus.close();
     },
   };

@@ -2,6 +2,8 @@
 export const WALLET_SUBJECTS = {
   /** Money arrived in a user's wallet from another user's transfer (the receiver's side of it). */
   transferReceived: 'wallet.transfer.received',
+  /** A card top-up was credited to its user's wallet (its receipt is mailed from this event). */
+  topUpCredited: 'wallet.topup.credited',
 } as const;
 
 export interface TransferReceivedData {
@@ -10,4 +12,13 @@ export interface TransferReceivedData {
   amountPaise: number;
   /** The transfer's reference, the same on the sender's and the receiver's history lines. */
   reference: string;
+}
+
+export interface TopUpCreditedData {
+  userId: number;
+  topUpId: number;
+  amountPaise: number;
+  provider: string;
+  /** The provider's reference of the payment. */
+  providerPaymentId: string;
 }

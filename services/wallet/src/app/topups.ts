@@ -24,6 +24,7 @@ import {
   topUpDescription,
   validTopUpAmount,
 } from '../domain/topups';
+import { topUpCreditedEvent } from './receipts';
 import type { ConfirmedPayment, PaymentProof } from '../providers/provider';
 import type { Providers } from '../providers/providers';
 import type { Account, AccountStore } from '../store/accounts';
@@ -125,6 +126,13 @@ function createCrediting(d: TopUpDeps): Credit {
       announce: [
         activityEvent(who, 'wallet_add_money', `Added ₹${rupees} to wallet via ${t.provider}`),
         activityEvent(who, 'wallet_transaction', `Credit of ₹${rupees} completed (top-up ${t._id})`),
+        topUpCreditedEvent({
+          userId: t.userId,
+          topUpId: t._id,
+          amountPaise: t.amount,
+          provider: t.provider,
+          providerPaymentId: paymentId,
+        }),
       ],
     });
     // A top-up's debit is the clearing account, which never refuses: anything short of posted

@@ -1,4 +1,4 @@
-import { IDENTITY_SUBJECTS, streamOf } from '@qm/contracts/events';
+import { IDENTITY_SUBJECTS, streamOf, WALLET_SUBJECTS } from '@qm/contracts/events';
 import {
   type BackgroundWork,
   type ConsumerSpec,
@@ -8,11 +8,13 @@ import {
 } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import { z } from 'zod';
+import type { Receipts } from '../app/receipts';
 import { userAccount } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 
 export const DEFAULT_USER_APPROVED_DURABLE = 'wallet-user-approved';
 export const DEFAULT_USER_CLOSED_DURABLE = 'wallet-user-closed';
+export const DEFAULT_TOPUP_RECEIPT_DURABLE = 'wallet-topup-receipt';
 
 const UserApproved = z.object({
   userId: z.number().int().positive(),
@@ -90,6 +92,24 @@ export function userClosedConsumer(opts: {
   };
 }
 
+/**
+ * Mails a top-up's receipt once its credit's event is on the stream (docs/adr/012): the ledger
+ * announces it through the outbox as it posts the credit, JetStream redelivers it until a send
+ * succeeds, and the claim per event id keeps a redelivery, or a second replica, from mailing twice.
+ */
+export function topUpReceiptConsumer(opts: {
+  conn: Connection;
+  durable: string;
+  receipts: Receipts;
+}): ConsumerSpec {
+  return {
+    stream: streamOf('wallet').name,
+    durable: opts.durable,
+    filterSubjects: [WALLET_SUBJECTS.topUpCredited],
+    handle: idempotent(opts.conn, opts.durable, (event) => opts.receipts.topUpCredited(event)),
+  };
+}
+
 /** Everything the wallet hears and repeats, for @qm/platform to register. */
 export function walletBackground(opts: {
   conn: Connection;
@@ -97,12 +117,15 @@ export function walletBackground(opts: {
   accounts: AccountStore;
   userApprovedDurable: string;
   userClosedDurable: string;
+  receipts: Receipts;
+  topUpReceiptDurable: string;
   jobs: PeriodicJob[];
 }): BackgroundWork {
   return {
     consumers: [
       userApprovedConsumer({ ...opts, durable: opts.userApprovedDurable }),
       userClosedConsumer({ ...opts, durable: opts.userClosedDurable }),
+      topUpReceiptConsumer({ ...opts, durable: opts.topUpReceiptDurable }),
     ],
     jobs: opts.jobs,
   };
