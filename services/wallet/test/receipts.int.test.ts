@@ -124,12 +124,13 @@ it('two replicas handed the same event at once mail it once', async () => {
     const outcomes = await Promise.allSettled(
       replicas.map((r) => r.consumer.handle(event, WALLET_SUBJECTS.topUpCredited)),
     );
-    // One mails it; the other is told the event is in hand and the stream brings it back later,
-    // when it finds it done.
-    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const lost = outcomes.findIndex((o) => o.status === 'rejected');
-    expect(String((outcomes[lost] as PromiseRejectedResult).reason)).toMatch(/being handled by another/);
-    await replicas[lost]!.consumer.handle(event, WALLET_SUBJECTS.topUpCredited);
+    // One mails it; the other is told the event is in hand (the stream brings it back later, when
+    // it finds it done), or finds it done already.
+    for (const [i, o] of outcomes.entries()) {
+      if (o.status === 'fulfilled') continue;
+      expect(String(o.reason)).toMatch(/being handled by another/);
+      await replicas[i]!.consumer.handle(event, WALLET_SUBJECTS.topUpCredited);
+    }
     await sleep(1000);
     expect(await mailsTo(u.email)).toHaveLength(2);
   } finally {
