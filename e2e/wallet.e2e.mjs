@@ -10,7 +10,8 @@
 // administrator. Then, in the browser: the sender tops up ₹500 through the sandbox checkout (a declined
 // card first, then 4242…) and finds its receipt in maildev, sets a wallet PIN with the code mailed to
 // maildev, transfers ₹123.45 to the receiver (after one wrong PIN); both histories show it (the
-// receiver's as received) and so does the admin's /admin/transactions. The key steps are repeated on a 375 px screen in light and dark mode.
+// receiver's as received) and so does the admin's /admin/transactions. The key steps are repeated on
+// a 375 px screen in light and dark mode.
 // Screenshots go to e2e/artifacts/wallet-*.png. Last line: `wallet: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,15 +85,16 @@ async function mails() {
 
 const mailIds = async () => new Set((await mails()).map((mail) => mail.id));
 
+/** Whether `mail` went to the address `to` (any letter case). */
+const sentTo = (mail, to) =>
+  (mail.to ?? []).some((recipient) => recipient.address.toLowerCase() === to.toLowerCase());
+
 /** The 6-digit code of the newest mail to `to` that arrived after `seen`. */
 async function codeFor(to, seen) {
   const deadline = Date.now() + TIMEOUT;
   while (Date.now() < deadline) {
     const found = (await mails()).filter(
-      (mail) =>
-        !seen.has(mail.id) &&
-        (mail.to ?? []).some((recipient) => recipient.address.toLowerCase() === to.toLowerCase()) &&
-        /\b\d{6}\b/.test(mail.text ?? ''),
+      (mail) => !seen.has(mail.id) && sentTo(mail, to) && /\b\d{6}\b/.test(mail.text ?? ''),
     );
     if (found.length > 0) return /\b(\d{6})\b/.exec(found[found.length - 1].text)[1];
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -365,13 +367,9 @@ await step(
 );
 
 await step('the receipt of the ₹500 top-up arrives by email, once, naming its payment', async () => {
-  const to = emailOf(SENDER).toLowerCase();
+  const to = emailOf(SENDER);
   const receipts = async () =>
-    (await mails()).filter(
-      (mail) =>
-        (mail.to ?? []).some((recipient) => recipient.address.toLowerCase() === to) &&
-        /^Receipt: /.test(mail.subject),
-    );
+    (await mails()).filter((mail) => sentTo(mail, to) && /^Receipt: /.test(mail.subject));
   const deadline = Date.now() + TIMEOUT;
   while ((await receipts()).length === 0 && Date.now() < deadline)
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -16,9 +16,16 @@ app.get('/bare', (_req, res) => res.json(body));
 // database connections.
 const mongo = new MongoClient(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 10 });
 const users = mongo.db(process.env.IDENTITY_DB ?? 'qm_identity').collection('users');
-app.get('/bare-db/users/:id', async (req, res) => {
+/** The route's user id, or undefined after answering 400. */
+function userId(req, res) {
   const id = Number(req.params.id);
-  if (!Number.isSafeInteger(id) || id < 1) return res.status(400).json({ message: 'Invalid id' });
+  if (Number.isSafeInteger(id) && id >= 1) return id;
+  res.status(400).json({ message: 'Invalid id' });
+}
+
+app.get('/bare-db/users/:id', async (req, res) => {
+  const id = userId(req, res);
+  if (id === undefined) return;
   const user = await users.findOne({ id }, { projection: CARD_FIELDS });
   if (!user) return res.status(404).json({ message: 'User not found' });
   res.json(user);
@@ -28,8 +35,8 @@ if (process.env.BARE_GRPC_PORT) {
   const Users = makeGenericClientConstructor({ get: GET_USER }, 'bare.Users');
   const client = new Users(`127.0.0.1:${process.env.BARE_GRPC_PORT}`, credentials.createInsecure());
   app.get('/bare-grpc/users/:id', (req, res) => {
-    const id = Number(req.params.id);
-    if (!Number.isSafeInteger(id) || id < 1) return res.status(400).json({ message: 'Invalid id' });
+    const id = userId(req, res);
+    if (id === undefined) return;
     client.get({ id }, { deadline: Date.now() + 5_000 }, (err, reply) => {
       if (err) return res.status(502).json({ message: err.message });
       if (!reply.user) return res.status(404).json({ message: 'User not found' });

@@ -111,17 +111,7 @@ describe('realm quartermaster', () => {
 
 describe('qm-identity (confidential client of the identity service)', () => {
   it('creates a disabled user with a password and a role; the user logs in once enabled', async () => {
-    const created = await admin('/users', {
-      method: 'POST',
-      body: JSON.stringify({
-        username,
-        email: `${username}@example.test`,
-        firstName: 'Test',
-        lastName: 'User',
-        enabled: false,
-        credentials: [{ type: 'password', value: password, temporary: false }],
-      }),
-    });
+    const created = await postUser(username, password, false);
     expect(created.status).toBe(201);
     userId = created.headers.get('location')?.split('/').pop();
     expect(userId).toBeTruthy();
@@ -197,20 +187,24 @@ describe('qm-identity (confidential client of the identity service)', () => {
   });
 });
 
-async function createEnabledUser(): Promise<{ id: string; username: string; password: string }> {
-  const name = `qm-test-${randomBytes(4).toString('hex')}`;
-  const secret = `Pw-${randomBytes(6).toString('hex')}`;
-  const res = await admin('/users', {
+/** A user with a password, through the admin REST API. */
+const postUser = (name: string, secret: string, enabled: boolean) =>
+  admin('/users', {
     method: 'POST',
     body: JSON.stringify({
       username: name,
       email: `${name}@example.test`,
       firstName: 'Test',
       lastName: 'User',
-      enabled: true,
+      enabled,
       credentials: [{ type: 'password', value: secret, temporary: false }],
     }),
   });
+
+async function createEnabledUser(): Promise<{ id: string; username: string; password: string }> {
+  const name = `qm-test-${randomBytes(4).toString('hex')}`;
+  const secret = `Pw-${randomBytes(6).toString('hex')}`;
+  const res = await postUser(name, secret, true);
   expect(res.status).toBe(201);
   return { id: res.headers.get('location')!.split('/').pop()!, username: name, password: secret };
 }
