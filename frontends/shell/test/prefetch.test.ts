@@ -18,16 +18,22 @@ const opened = (path: string, search = '') => ({
 });
 
 describe('prefetchOpenedPage (the first queries of the remote page the application opens on)', () => {
-  it("starts the page's queries with where it was opened, for a signed-in user", () => {
+  it("starts the page's queries with where it was opened and who opened it, for a signed-in user", () => {
     const client = new QueryClient();
-    client.setQueryData(CURRENT_USER_QUERY_KEY, { id: 7, username: 'army_demo', role: 'Army' });
+    const user = { id: 7, username: 'army_demo', role: 'Army', isAdmin: false };
+    client.setQueryData(CURRENT_USER_QUERY_KEY, user);
     const prefetch = jest.fn();
     prefetchOpenedPage(client, routesWith(prefetch), opened('/market', '?page=3&q=radio'));
     expect(prefetch).toHaveBeenCalledTimes(1);
-    const [withClient, at] = prefetch.mock.calls[0] as [QueryClient, { search: URLSearchParams }];
+    const [withClient, at, withUser] = prefetch.mock.calls[0] as [
+      QueryClient,
+      { search: URLSearchParams },
+      unknown,
+    ];
     expect(withClient).toBe(client);
     expect(at.search.get('page')).toBe('3');
     expect(at.search.get('q')).toBe('radio');
+    expect(withUser).toEqual(user);
   });
 
   it('does nothing for a visitor or while nobody is known to be signed in', () => {

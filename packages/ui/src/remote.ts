@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { CurrentUser } from './user';
 
 /** Where a page is opened: its path parameters and query string. */
 export interface RemotePageLocation {
@@ -18,9 +19,10 @@ export interface RemoteRoute {
   /**
    * Starts the page's first queries (the same options the page's own hooks use) as soon as the remote
    * has loaded, so that they run while its code evaluates and renders instead of after. The shell calls
-   * it once, on the page a signed-in user opens the application on.
+   * it once, on the page a signed-in user opens the application on, with that user: start only the
+   * queries the page itself runs for them.
    */
-  prefetch?: (client: QueryClient, at: RemotePageLocation) => void;
+  prefetch?: (client: QueryClient, at: RemotePageLocation, user: CurrentUser) => void;
 }
 
 export interface RemoteRoutesModule {

@@ -1,4 +1,9 @@
-import { CURRENT_USER_QUERY_KEY, type RemotePageLocation, type RemoteRoutesModule } from '@qm/ui';
+import {
+  CURRENT_USER_QUERY_KEY,
+  type CurrentUser,
+  type RemotePageLocation,
+  type RemoteRoutesModule,
+} from '@qm/ui';
 import type { QueryClient } from '@tanstack/react-query';
 import { queryClient } from '../queryClient';
 import { federation } from './federation';
@@ -31,6 +36,7 @@ export function prefetchOpenedPage(
   { path, ...at }: OpenedPage,
 ): void {
   // A visitor is sent to sign in, and the page's calls would only answer 401.
-  if (!client.getQueryData(CURRENT_USER_QUERY_KEY)) return;
-  mod.default.find((route) => route.path === path)?.prefetch?.(client, at);
+  const user = client.getQueryData<CurrentUser | null>(CURRENT_USER_QUERY_KEY);
+  if (!user) return;
+  mod.default.find((route) => route.path === path)?.prefetch?.(client, at, user);
 }
