@@ -193,6 +193,36 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     expect(effects).toBe(2);
   });
 
+  it("starts a durable declared with startAt 'new' after the events already on the stream, and keeps it there", async () => {
+    const subject = `${subjectRoot}.order.done`;
+    const past = makeEvent('order.done', { n: 1 });
+    await bus.publish(subject, past);
+    const seen: EventEnvelope[] = [];
+    const spec = {
+      stream,
+      filterSubjects: [subject],
+      startAt: 'new' as const,
+      handle: async (e: EventEnvelope) => void seen.push(e),
+    };
+    await bus.consume({ ...spec, durable: 'new-reader' });
+    const next = makeEvent('order.done', { n: 2 });
+    await bus.publish(subject, next);
+    await eventually(() => seen.length === 1 || undefined);
+    await allAcked('new-reader');
+    // Declared again, as a restarted replica does: the same durable, neither reset nor refused.
+    await bus.consume({ ...spec, durable: 'new-reader' });
+    await bus.publish(subject, makeEvent('order.done', { n: 3 }));
+    await eventually(() => seen.length === 2 || undefined);
+    expect(seen.map((e) => e.data)).toEqual([{ n: 2 }, { n: 3 }]);
+    // The default still reads the stream from its start.
+    expect(
+      await collect('all-reader', subject).then(async (all) => {
+        await eventually(() => all.length === 3 || undefined);
+        return all[0]!.id;
+      }),
+    ).toBe(past.id);
+  });
+
   it('retries a failing handler until it succeeds', async () => {
     const subject = `${subjectRoot}.retry.me`;
     let calls = 0;

@@ -46,6 +46,12 @@ export interface ConsumerSpec {
   /** Largest batch handed to handleBatch (default 64). */
   maxBatch?: number;
   maxDeliver?: number;
+  /**
+   * Where a new durable starts: every event the stream holds (default), or only those published
+   * after it is created, for one whose effect must not reach the past (a mail about an old order).
+   * Fixed for a durable's life: JetStream refuses to change it.
+   */
+  startAt?: 'all' | 'new';
 }
 
 /**
@@ -170,7 +176,7 @@ export async function connectBus(opts: {
       const config = {
         durable_name: spec.durable,
         ack_policy: AckPolicy.Explicit,
-        deliver_policy: DeliverPolicy.All,
+        deliver_policy: spec.startAt === 'new' ? DeliverPolicy.New : DeliverPolicy.All,
         filter_subjects: spec.filterSubjects.map(subject),
         ack_wait: 30 * 1e9,
         max_deliver: spec.maxDeliver ?? -1,
