@@ -21,9 +21,9 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { finish, launchBrowser, pageErrors } from './lib/browser.mjs';
+import { codeIn, mailIds, waitForMail } from './lib/maildev.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
-const MAILDEV_URL = (process.env.MAILDEV_URL ?? 'http://localhost:1080').replace(/\/$/, '');
 const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const TIMEOUT = Number(process.env.IDENTITY_TIMEOUT_MS ?? 20_000);
@@ -136,41 +136,6 @@ async function toast(page, title, message) {
 
 async function waitForPath(page, pathname) {
   await page.waitForURL((url) => url.pathname === pathname, { timeout: TIMEOUT });
-}
-
-// ---- maildev ------------------------------------------------------------------------------------
-
-async function mails() {
-  const res = await fetch(`${MAILDEV_URL}/email`);
-  assert(res.ok, `maildev GET /email: HTTP ${res.status}`);
-  return res.json();
-}
-
-/** Ids of the mails already in the inbox: a code is read only from a mail that arrives after them. */
-async function mailIds() {
-  return new Set((await mails()).map((mail) => mail.id));
-}
-
-async function waitForMail({ to, subject, seen }) {
-  const deadline = Date.now() + TIMEOUT;
-  while (Date.now() < deadline) {
-    const found = (await mails()).filter(
-      (mail) =>
-        !seen.has(mail.id) &&
-        mail.subject === subject &&
-        (mail.to ?? []).some((recipient) => recipient.address.toLowerCase() === to.toLowerCase()),
-    );
-    if (found.length > 0) return found[found.length - 1];
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no mail "${subject}" to ${to} within ${TIMEOUT} ms`);
-}
-
-async function codeFrom(mailQuery) {
-  const mail = await waitForMail(mailQuery);
-  const code = /\b(\d{6})\b/.exec(mail.text ?? '')?.[1];
-  assert(code, `no 6-digit code in "${mail.subject}"`);
-  return code;
 }
 
 // ---- screens --------------------------------------------------------------------------------------
@@ -576,7 +541,7 @@ await check(
     // Nothing changed before the code is confirmed.
     const before = await (await page.request.get(`${BASE_URL}/api/user`)).json();
     assert(before.email === user.email, `email changed before confirmation: ${before.email}`);
-    const code = await codeFrom({
+    const code = await codeIn({
       to: newEmail,
       subject: 'Your Quartermaster email confirmation code',
       seen,
@@ -610,7 +575,7 @@ await check('the user changes the password with the code from maildev', userPage
   await shot(page, 'change-password-otp');
   // The countdown runs (mm:ss).
   await resend.filter({ hasText: /Resend OTP in 00:2[0-8]/ }).waitFor();
-  const code = await codeFrom({ to: user.email, subject: 'Your Quartermaster password change code', seen });
+  const code = await codeIn({ to: user.email, subject: 'Your Quartermaster password change code', seen });
   await codeInput.fill(code);
   await dialog.getByRole('button', { name: 'Verify OTP' }).click();
   await dialog.getByLabel(label('Current Password')).waitFor();
@@ -657,7 +622,7 @@ await check('the user resets the password through /forgot-password', userPage, a
   await page.getByRole('button', { name: 'Send OTP' }).click();
   await toast(page, 'OTP Sent', 'Please check your email for the OTP');
   await page.getByRole('heading', { name: 'Verify OTP' }).waitFor();
-  const code = await codeFrom({ to: user.email, subject: 'Your Quartermaster password reset code', seen });
+  const code = await codeIn({ to: user.email, subject: 'Your Quartermaster password reset code', seen });
   // A wrong code first (codes are 6 digits; this one differs from the real one).
   const wrong = code === '000000' ? '111111' : '000000';
   await page.getByLabel(label('OTP')).fill(wrong);

@@ -11,6 +11,7 @@
 // and pays (Processing Payment... → Payment Successful! → /orders after 2 s) and sees the order; the
 // quantity resets when the product changes; a price changed meanwhile is refused with its message; the
 // second buyer, after buying one unit, is under-funded for another (warning, Pay Now disabled); the
+// buyer and the manufacturer get the order's confirmation and sale notice by email, once each; the
 // manufacturer sees both sales with the buyers' details ("Not provided" for the missing phone); the
 // admin sees the order on /admin/orders and the dashboard's count; 375 px in light and dark mode.
 // Screenshots go to e2e/artifacts/orders-*.png. Last line: `orders: N passed, M failed`.
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { apiClient as api, emailOf, registerApproved, signInContext as signIn, topUp } from './lib/api.mjs';
+import { assertLines, onlyMail } from './lib/maildev.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -263,6 +265,34 @@ await step(
     await page.getByTestId('wallet-balance').filter({ hasText: '₹2,499.00' }).waitFor();
   },
   { page: buyerPage },
+);
+
+await step(
+  'the buyer gets the order confirmation by email and the seller the sale notice, once each',
+  async () => {
+    const { id } = state.order;
+    const confirmation = await onlyMail({
+      to: emailOf(BUYER),
+      subject: `Order #${id} confirmed: ${PRODUCT.name}`,
+      timeoutMs: TIMEOUT,
+    });
+    assertLines(confirmation, [
+      'Your order is complete: ₹2,501.00 has been paid from your wallet.',
+      `Order: #${id}`,
+      'Quantity: 2',
+      'Unit price: ₹1,250.50',
+      `Seller: ${MAKER.firstName} ${MAKER.lastName} (${MAKER.username})`,
+    ]);
+    const sale = await onlyMail({
+      to: emailOf(MAKER),
+      subject: `You sold 2 × ${PRODUCT.name} (order #${id})`,
+      timeoutMs: TIMEOUT,
+    });
+    assertLines(sale, [
+      `${BUYER.firstName} ${BUYER.lastName} (${BUYER.username}) bought your product: ₹2,501.00 has been added to your wallet.`,
+      'Total: ₹2,501.00',
+    ]);
+  },
 );
 
 await step(

@@ -16,10 +16,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signInContext as signIn } from './lib/api.mjs';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
+import { mailsTo, waitForMail } from './lib/maildev.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
-const MAILDEV_URL = (process.env.MAILDEV_URL ?? 'http://localhost:1080').replace(/\/$/, '');
 const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
 const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
@@ -58,24 +58,6 @@ const dialog = (page) => page.getByRole('dialog', { name: /Query Details/ });
 async function openQueries(page) {
   await page.goto(`${BASE_URL}/admin/queries`);
   await page.getByRole('heading', { name: 'User Queries' }).waitFor();
-}
-
-async function mailsTo(address) {
-  const res = await fetch(`${MAILDEV_URL}/email`);
-  assert(res.ok, `maildev GET /email: HTTP ${res.status}`);
-  return (await res.json()).filter((mail) =>
-    (mail.to ?? []).some((r) => r.address.toLowerCase() === address.toLowerCase()),
-  );
-}
-
-async function waitForMailContaining(address, text) {
-  const deadline = Date.now() + TIMEOUT;
-  while (Date.now() < deadline) {
-    const found = (await mailsTo(address)).find((mail) => mail.text.includes(text));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no mail to ${address} containing "${text}" within ${TIMEOUT} ms`);
 }
 
 /** Replies through the dialog with `button`, seeing "Sending..." while the answer is held back. */
@@ -262,8 +244,8 @@ await step(
 );
 
 await step('both replies arrive in maildev at the visitor’s address', async () => {
-  const first = await waitForMailContaining(VISITOR.email, FIRST_REPLY);
-  const second = await waitForMailContaining(VISITOR.email, SECOND_REPLY);
+  const first = await waitForMail({ to: VISITOR.email, text: FIRST_REPLY, timeoutMs: TIMEOUT });
+  const second = await waitForMail({ to: VISITOR.email, text: SECOND_REPLY, timeoutMs: TIMEOUT });
   for (const mail of [first, second])
     assert(mail.subject === `Re: ${VISITOR.subject}`, `the mail's subject is "${mail.subject}"`);
   const all = await mailsTo(VISITOR.email);

@@ -18,10 +18,10 @@ import { fileURLToPath } from 'node:url';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { emailOf, registerApproved, signInContext as signIn } from './lib/api.mjs';
 import { checkA11y } from './lib/a11y.mjs';
+import { assertLines, codeIn, mailIds, onlyMail } from './lib/maildev.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
-const MAILDEV_URL = (process.env.MAILDEV_URL ?? 'http://localhost:1080').replace(/\/$/, '');
 const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
 const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
@@ -74,33 +74,6 @@ async function toast(page, title, message) {
 
 /** How much wider than the screen the page is (0 when it fits). */
 const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-
-// ---- maildev ------------------------------------------------------------------------------------------
-
-async function mails() {
-  const res = await fetch(`${MAILDEV_URL}/email`);
-  assert(res.ok, `maildev GET /email: HTTP ${res.status}`);
-  return res.json();
-}
-
-const mailIds = async () => new Set((await mails()).map((mail) => mail.id));
-
-/** Whether `mail` went to the address `to` (any letter case). */
-const sentTo = (mail, to) =>
-  (mail.to ?? []).some((recipient) => recipient.address.toLowerCase() === to.toLowerCase());
-
-/** The 6-digit code of the newest mail to `to` that arrived after `seen`. */
-async function codeFor(to, seen) {
-  const deadline = Date.now() + TIMEOUT;
-  while (Date.now() < deadline) {
-    const found = (await mails()).filter(
-      (mail) => !seen.has(mail.id) && sentTo(mail, to) && /\b\d{6}\b/.test(mail.text ?? ''),
-    );
-    if (found.length > 0) return /\b(\d{6})\b/.exec(found[found.length - 1].text)[1];
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`no mail with a 6-digit code to ${to} within ${TIMEOUT} ms`);
-}
 
 // ---- screens -------------------------------------------------------------------------------------------
 
@@ -367,24 +340,13 @@ await step(
 );
 
 await step('the receipt of the ₹500 top-up arrives by email, once, naming its payment', async () => {
-  const to = emailOf(SENDER);
-  const receipts = async () =>
-    (await mails()).filter((mail) => sentTo(mail, to) && /^Receipt: /.test(mail.subject));
-  const deadline = Date.now() + TIMEOUT;
-  while ((await receipts()).length === 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  const found = await receipts();
-  assert(found.length === 1, `${found.length} receipts to ${to}`);
-  const [receipt] = found;
+  const receipt = await onlyMail({ to: emailOf(SENDER), subject: /^Receipt: /, timeoutMs: TIMEOUT });
   assert(receipt.subject === 'Receipt: ₹500.00 added to your Quartermaster wallet', receipt.subject);
-  for (const line of [
+  assertLines(receipt, [
     'Amount: ₹500.00',
     `Payment reference: ${topUpPaymentId}`,
     'Wallet balance now: ₹500.00',
-  ])
-    assert(receipt.text.includes(line), `the receipt lacks "${line}": ${receipt.text}`);
-  assert(/<p>/.test(receipt.html ?? ''), 'the receipt has no HTML part');
+  ]);
 });
 
 await step(
@@ -422,7 +384,7 @@ await step(
     const seen = await mailIds();
     await dialog.getByRole('button', { name: 'Send OTP' }).click();
     await toast(page, 'OTP Sent', 'Please check your email for the OTP');
-    const code = await codeFor(emailOf(SENDER), seen);
+    const code = await codeIn({ to: emailOf(SENDER), seen, timeoutMs: TIMEOUT });
     await dialog.getByLabel(label('OTP')).fill(code);
     await shot(page, 'pin-otp');
     await checkA11y(page, 'Setup Wallet PIN dialog, emailed code');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CONFIRMATION_DURABLE, DEFAULT_SALE_NOTICE_DURABLE } from './events/consumers';
 
 /** The orders service's own environment (CONVENTIONS "Environment variables"), on top of the common service variables. */
 export const ordersEnv = {
@@ -23,6 +24,12 @@ export const ordersEnv = {
    */
   ORDERS_SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(15_000),
   OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
+  /** The order confirmation to the buyer and the sale notice to the seller (docs/adr/012). */
+  SMTP_URL: z.string().min(1).default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: z.string().min(1).default('Quartermaster <no-reply@quartermaster.local>'),
+  /** Durable names of the orders.order.completed consumers that mail them (tests use their own). */
+  ORDERS_CONFIRMATION_DURABLE: z.string().min(1).default(DEFAULT_CONFIRMATION_DURABLE),
+  ORDERS_SALE_NOTICE_DURABLE: z.string().min(1).default(DEFAULT_SALE_NOTICE_DURABLE),
   /**
    * Test-only: a pause between the hold and the payment, so a test can delete the product mid-saga.
    * Refused in production.

@@ -1,14 +1,15 @@
-import { createIdempotency, createOutbox, type ServiceDefinition } from '@qm/platform';
+import { createIdempotency, createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
 import { createOrderLists } from './app/lists';
+import { createOrderMails } from './app/order-mails';
 import { grpcPartners } from './app/partners';
 import { createPurchases } from './app/purchases';
 import { createSaga } from './app/saga';
 import { createOrderStats } from './app/stats';
 import { createSweeper } from './app/sweeper';
 import { ordersEnv } from './config';
-import { ordersBackground } from './events/consumers';
+import { orderMailConsumers, ordersBackground } from './events/consumers';
 import { confirmer } from './events/orders-events';
 import { addOrdersService } from './server';
 import { createOrderStore } from './store/orders';
@@ -19,7 +20,7 @@ export { ordersEnv } from './config';
 export const ordersService: ServiceDefinition<typeof ordersEnv> = {
   ...serviceDefaults('orders'),
   env: ordersEnv,
-  async setup({ config, log, conn, bus, grpc }) {
+  async setup({ config, log, conn, bus, grpc, faults }) {
     if (config.ORDERS_PAUSE_AFTER_HOLD_MS && config.NODE_ENV === 'production')
       throw new Error('ORDERS_PAUSE_AFTER_HOLD_MS is for tests only');
     const orders = createOrderStore(conn);
@@ -62,14 +63,22 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     });
 
     const sweeper = createSweeper({ orders, saga, log, graceMs: config.ORDERS_SWEEP_GRACE_MS });
+    const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, faults });
+    const mails = orderMailConsumers({
+      conn,
+      mails: createOrderMails({ orders, partners, mailer, log }),
+      confirmationDurable: config.ORDERS_CONFIRMATION_DURABLE,
+      saleNoticeDurable: config.ORDERS_SALE_NOTICE_DURABLE,
+    });
     return {
-      ...ordersBackground([
+      ...ordersBackground(mails, [
         { name: 'saga-sweep', everyMs: config.ORDERS_SWEEP_INTERVAL_MS, run: () => sweeper.sweep() },
         { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },
       ]),
       stop: async () => {
         outbox.stop();
         partners.close();
+        mailer.close();
       },
     };
   },

@@ -4,6 +4,7 @@ import { catalogService } from '@qm/catalog/src/service';
 import { ordersV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
+  connectBus,
   connectMongo,
   createClient,
   newRequestId,
@@ -11,7 +12,7 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { freePort, INFRA, serviceTestEnv, testCallerSigner, uniqueName } from '@qm/testkit';
+import { freePort, INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
 import { startServiceProcess } from '@qm/testkit/src/process';
 import {
   ADMIN_PASSWORD,
@@ -33,6 +34,8 @@ export const INTERNAL_TOKEN = 'internal-token-for-the-orders-tests-0123456789abc
 
 export interface OrdersStack {
   stack: Stack;
+  /** The durables of the order mails' consumers (processed_events ids start with them). */
+  mailDurables: StackPlan['mailDurables'];
   catalog: RunningService<unknown>;
   wallet: RunningService<unknown>;
   orders: RunningService<unknown>;
@@ -52,6 +55,8 @@ type OrdersClient = ReturnType<typeof createClient<typeof ordersV1.OrdersService
 interface StackPlan {
   ports: Record<'catalog' | 'wallet' | 'orders', number>;
   dbs: Record<'catalog' | 'wallet' | 'orders', string>;
+  /** The orders' mail consumers of this stack (every orders process of it shares them, as replicas do). */
+  mailDurables: { confirmation: string; saleNotice: string };
   stack: Stack;
 }
 
@@ -78,8 +83,20 @@ async function planStack(): Promise<StackPlan> {
       wallet: uniqueName('qm_test_orders_wallet'),
       orders: uniqueName('qm_test_orders'),
     },
+    mailDurables: {
+      confirmation: uniqueName('orders-confirmation-test'),
+      saleNotice: uniqueName('orders-sale-notice-test'),
+    },
     stack,
   };
+}
+
+/** Removes the stack's mail consumers from the stream, which outlives the test. */
+async function deleteMailDurables({ mailDurables }: StackPlan): Promise<void> {
+  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'orders-test-cleanup', log: testLog() });
+  for (const durable of Object.values(mailDurables))
+    await bus.jsm.consumers.delete(bus.stream('QM_ORDERS'), bus.durable(durable)).catch(() => undefined);
+  await bus.close();
 }
 
 const catalogEnv = ({ ports, dbs }: StackPlan) =>
@@ -102,7 +119,7 @@ const walletEnv = ({ ports, dbs, stack }: StackPlan) =>
   });
 
 const ordersEnvOf =
-  ({ ports, dbs, stack }: StackPlan) =>
+  ({ ports, dbs, stack, mailDurables }: StackPlan) =>
   (env: Record<string, string>) =>
     serviceTestEnv(dbs.orders, {
       GRPC_PORT: String(ports.orders),
@@ -114,6 +131,8 @@ const ordersEnvOf =
       ORDERS_SWEEP_GRACE_MS: '3000',
       ORDERS_CALL_DEADLINE_MS: '20000',
       OUTBOX_RELAY_MS: '500',
+      ORDERS_CONFIRMATION_DURABLE: mailDurables.confirmation,
+      ORDERS_SALE_NOTICE_DURABLE: mailDurables.saleNotice,
       ...env,
     });
 
@@ -149,6 +168,7 @@ export async function startOrdersStack(
 
   return {
     stack,
+    mailDurables: plan.mailDurables,
     catalog: catalog as RunningService<unknown>,
     wallet: wallet as RunningService<unknown>,
     orders: orders as RunningService<unknown>,
@@ -182,6 +202,7 @@ export async function startOrdersStack(
         await svc.rt.conn.dropDatabase().catch(() => undefined);
         await svc.stop().catch(() => undefined);
       }
+      await deleteMailDurables(plan);
       await stack.stop();
     },
   };
@@ -255,6 +276,7 @@ export async function startProcessStack(env: Partial<Record<Killable, Record<str
           .dropDatabase()
           .catch(() => undefined);
       await conn.close();
+      await deleteMailDurables(plan);
       await stack.stop();
     },
   };

@@ -64,7 +64,7 @@ const FEATURES: Feature[] = [
   {
     title: 'Automated Updates',
     description:
-      'Account decisions, support replies and the one-time codes for password, email and wallet PIN changes reach the right people by email automatically.',
+      'Account decisions, top-up receipts, order confirmations and sale notices, support replies and the one-time codes for password, email and wallet PIN changes reach the right people by email automatically.',
     icon: IconRefresh,
   },
   {

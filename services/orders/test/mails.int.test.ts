@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { ORDERS_SUBJECTS } from '@qm/contracts/events';
+import { connectBus, createMailer, type EventEnvelope } from '@qm/platform';
+import { INFRA, testLog } from '@qm/testkit';
+import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
+import { mailsTo, waitForMail } from '@qm/testkit/src/maildev';
+import type { Connection } from 'mongoose';
+import { createOrderMails } from '../src/app/order-mails';
+import type { UserFacts } from '../src/domain/order';
+import { orderMailConsumers } from '../src/events/consumers';
+import { createOrderStore } from '../src/store/orders';
+import { type OrdersStack, startOrdersStack } from './stack';
+
+/**
+ * A completed order's mails (docs/adr/012): the buyer's confirmation and the seller's sale notice,
+ * each sent once per orders.order.completed event whoever delivers it and however often; none for an
+ * order that did not complete.
+ */
+jest.setTimeout(120_000);
+
+const CONFIRMATION = /^Order #\d+ confirmed: /;
+const SALE = /^You sold /;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let s: OrdersStack;
+let conn: Connection;
+const as = {} as Record<'maker' | 'army', Browser>;
+const who = {} as Record<'maker' | 'army', Registered>;
+
+beforeAll(async () => {
+  s = await startOrdersStack();
+  conn = s.orders.rt.conn as Connection;
+  for (const [name, role, funds] of [
+    ['maker', 'Manufacturer', 0],
+    ['army', 'Army', 10_000],
+  ] as const) {
+    const u = await s.user(role, funds);
+    as[name] = u.as;
+    who[name] = u.who;
+  }
+}, 120_000);
+afterAll(() => s?.stop());
+
+async function product(price: string, stock = 10): Promise<number> {
+  const res = await as.maker.post('/api/products', {
+    name: `Night Scope ${randomBytes(2).toString('hex')}`,
+    type: 'Equipment',
+    price,
+    description: 'Gen 3',
+    stock,
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as number;
+}
+
+const mailsMatching = async (address: string, subject: RegExp) =>
+  (await mailsTo(address)).filter((m) => subject.test(m.subject));
+
+/** The completed event of the order, read back from the stream. */
+async function completedEventOf(orderId: number): Promise<EventEnvelope> {
+  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'order-mails-test', log: testLog() });
+  try {
+    const stream = await bus.jsm.streams.get(bus.stream('QM_ORDERS'));
+    const message = await stream.getMessage({ last_by_subj: bus.subject(ORDERS_SUBJECTS.completed) });
+    const event = message.json<EventEnvelope<{ id: number }>>();
+    expect(event.data.id).toBe(orderId);
+    return event;
+  } finally {
+    await bus.close();
+  }
+}
+
+/** The mail consumers as another replica runs them: its own mailer and stores, the same database. */
+function replica(durables: OrdersStack['mailDurables']) {
+  const mailer = createMailer({
+    smtpUrl: INFRA.SMTP_URL,
+    from: 'Quartermaster <test@qm.local>',
+    log: testLog(),
+  });
+  const facts = (r: Registered, firstName: string): UserFacts => ({
+    id: r.id,
+    username: r.username,
+    firstName,
+    lastName: '',
+    email: r.email,
+    phoneNumber: '',
+    role: '',
+    status: 'approved',
+    isAdmin: false,
+  });
+  const users = [facts(who.army, 'Gate'), facts(who.maker, 'Gate')];
+  const mails = createOrderMails({
+    orders: createOrderStore(conn),
+    partners: { user: async (id) => users.find((u) => u.id === id) ?? null },
+    mailer,
+    log: testLog(),
+  });
+  const consumers = orderMailConsumers({
+    conn,
+    mails,
+    confirmationDurable: durables.confirmation,
+    saleNoticeDurable: durables.saleNotice,
+  });
+  return { consumers, close: () => mailer.close() };
+}
+
+it('mails the buyer a confirmation and the seller a sale notice, once each, with the order in them', async () => {
+  const id = await product('1250.50');
+  const res = await as.army.post('/api/orders', { productId: id, quantity: 2, totalPrice: '2501.00' });
+  expect(res.status).toBe(201);
+  const orderId = res.body.id as number;
+
+  const confirmation = await waitForMail(who.army.email, CONFIRMATION);
+  expect(confirmation.subject).toMatch(new RegExp(`^Order #${orderId} confirmed: Night Scope \\w+$`));
+  expect(confirmation.text).toContain('Your order is complete: ₹2,501.00 has been paid from your wallet.');
+  for (const line of [`Order: #${orderId}`, 'Quantity: 2', 'Unit price: ₹1,250.50', 'Total: ₹2,501.00'])
+    expect(confirmation.text).toContain(line);
+  expect(confirmation.text).toContain(`Seller: Gate Maker (${who.maker.username})`);
+  expect(confirmation.text).toMatch(/Completed: \d{1,2} \w+ \d{4} at \d{1,2}:\d{2} [ap]m IST/);
+  expect(confirmation.html).toContain('<br>Quantity: 2<br>');
+
+  const sale = await waitForMail(who.maker.email, SALE);
+  expect(sale.subject).toMatch(new RegExp(`^You sold 2 × Night Scope \\w+ \\(order #${orderId}\\)$`));
+  expect(sale.text).toContain(
+    `Gate Soldier (${who.army.username}) bought your product: ₹2,501.00 has been added to your wallet.`,
+  );
+  expect(sale.text).toContain('Unit price: ₹1,250.50');
+
+  await sleep(1500);
+  expect(await mailsMatching(who.army.email, CONFIRMATION)).toHaveLength(1);
+  expect(await mailsMatching(who.maker.email, SALE)).toHaveLength(1);
+  // Nobody else is told: the buyer gets no sale notice, the seller no confirmation.
+  expect(await mailsMatching(who.army.email, SALE)).toHaveLength(0);
+  expect(await mailsMatching(who.maker.email, CONFIRMATION)).toHaveLength(0);
+});
+
+it('mails neither again when the event is delivered again, to two replicas at once', async () => {
+  const id = await product('10.00');
+  const res = await as.army.post('/api/orders', { productId: id, quantity: 1, totalPrice: '10.00' });
+  expect(res.status).toBe(201);
+  const subject = new RegExp(`#${res.body.id}\\b`);
+  await waitForMail(who.army.email, subject);
+  await waitForMail(who.maker.email, subject);
+  const event = await completedEventOf(res.body.id as number);
+  const replicas = [replica(s.mailDurables), replica(s.mailDurables)];
+  try {
+    await Promise.all(
+      replicas.flatMap((r) => r.consumers.map((c) => c.handle(event, ORDERS_SUBJECTS.completed))),
+    );
+    await sleep(1000);
+    expect((await mailsTo(who.army.email)).filter((m) => subject.test(m.subject))).toHaveLength(1);
+    expect((await mailsTo(who.maker.email)).filter((m) => subject.test(m.subject))).toHaveLength(1);
+  } finally {
+    replicas.forEach((r) => r.close());
+  }
+});
+
+it('mails nothing for an order that did not complete', async () => {
+  const before = (await mailsTo(who.army.email)).length;
+  const id = await product('9000.00');
+  // More than the buyer has: the order is cancelled, no money moves.
+  const res = await as.army.post('/api/orders', { productId: id, quantity: 1, totalPrice: '9000.00' });
+  expect(res.status).toBe(409);
+  const cancelled = await conn.collection('orders').findOne({ productId: id });
+  expect(cancelled?.status).toBe('cancelled');
+  // Even an event naming it (as a forged or misrouted one would) mails nobody.
+  const r = replica({
+    confirmation: `orders-confirmation-none-${randomBytes(4).toString('hex')}`,
+    saleNotice: `orders-sale-notice-none-${randomBytes(4).toString('hex')}`,
+  });
+  const event: EventEnvelope = {
+    id: randomBytes(8).toString('hex'),
+    type: ORDERS_SUBJECTS.completed,
+    occurredAt: new Date().toISOString(),
+    data: { id: cancelled!._id },
+  };
+  try {
+    for (const c of r.consumers) await c.handle(event, ORDERS_SUBJECTS.completed);
+    await sleep(1500);
+    expect(await mailsTo(who.army.email)).toHaveLength(before);
+    expect(await mailsMatching(who.maker.email, new RegExp(`#${String(cancelled!._id)}\\b`))).toHaveLength(0);
+  } finally {
+    r.close();
+  }
+});
