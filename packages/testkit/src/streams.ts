@@ -1,4 +1,5 @@
-import type { EventBus } from '@qm/platform';
+import { connectBus, type EventBus, type EventEnvelope } from '@qm/platform';
+import { INFRA, testLog } from './infra';
 
 /**
  * Every message a JetStream stream of the bus holds, oldest first, decoded (the events' envelopes).
@@ -13,4 +14,16 @@ export async function streamMessages<T>(bus: EventBus, name: string): Promise<T[
   for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++)
     messages.push((await bus.jsm.streams.getMessage(stream, { seq })).json<T>());
   return messages;
+}
+
+/** The newest event published on `subject` (unprefixed) of the stream `name`, read back from it. */
+export async function lastEventOn<T>(name: string, subject: string): Promise<EventEnvelope<T>> {
+  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'last-event-test', log: testLog() });
+  try {
+    const stream = await bus.jsm.streams.get(bus.stream(name));
+    const message = await stream.getMessage({ last_by_subj: bus.subject(subject) });
+    return message.json<EventEnvelope<T>>();
+  } finally {
+    await bus.close();
+  }
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ORDERS_SUBJECTS } from '@qm/contracts/events';
-import { connectBus, createMailer, type EventEnvelope } from '@qm/platform';
-import { INFRA, testLog } from '@qm/testkit';
+import { createMailer, type EventEnvelope } from '@qm/platform';
+import { INFRA, lastEventOn, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
 import { mailsTo, waitForMail } from '@qm/testkit/src/maildev';
 import type { Connection } from 'mongoose';
@@ -24,20 +24,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let s: OrdersStack;
 let conn: Connection;
-const as = {} as Record<'maker' | 'army', Browser>;
-const who = {} as Record<'maker' | 'army', Registered>;
+let as: Record<'maker' | 'army', Browser>;
+let who: Record<'maker' | 'army', Registered>;
 
 beforeAll(async () => {
   s = await startOrdersStack();
   conn = s.orders.rt.conn as Connection;
-  for (const [name, role, funds] of [
-    ['maker', 'Manufacturer', 0],
-    ['army', 'Army', 10_000],
-  ] as const) {
-    const u = await s.user(role, funds);
-    as[name] = u.as;
-    who[name] = u.who;
-  }
+  ({ as, who } = await s.users({ maker: ['Manufacturer', 0], army: ['Army', 10_000] }));
 }, 120_000);
 afterAll(() => s?.stop());
 
@@ -58,16 +51,9 @@ const mailsMatching = async (address: string, subject: RegExp) =>
 
 /** The completed event of the order, read back from the stream. */
 async function completedEventOf(orderId: number): Promise<EventEnvelope> {
-  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'order-mails-test', log: testLog() });
-  try {
-    const stream = await bus.jsm.streams.get(bus.stream('QM_ORDERS'));
-    const message = await stream.getMessage({ last_by_subj: bus.subject(ORDERS_SUBJECTS.completed) });
-    const event = message.json<EventEnvelope<{ id: number }>>();
-    expect(event.data.id).toBe(orderId);
-    return event;
-  } finally {
-    await bus.close();
-  }
+  const event = await lastEventOn<{ id: number }>('QM_ORDERS', ORDERS_SUBJECTS.completed);
+  expect(event.data.id).toBe(orderId);
+  return event;
 }
 
 /** The mail consumers as another replica runs them: its own mailer and stores, the same database. */

@@ -15,20 +15,16 @@ jest.setTimeout(120_000);
 
 describe('orders: placing a purchase', () => {
   let s: OrdersStack;
-  const as = {} as Record<'maker' | 'army' | 'poor', Browser>;
-  const who = {} as Record<'maker' | 'army' | 'poor', Registered>;
+  let as: Record<'maker' | 'army' | 'poor', Browser>;
+  let who: Record<'maker' | 'army' | 'poor', Registered>;
 
   beforeAll(async () => {
     s = await startOrdersStack();
-    for (const [name, role, funds] of [
-      ['maker', 'Manufacturer', 0],
-      ['army', 'Army', 20_000],
-      ['poor', 'Army', 100],
-    ] as const) {
-      const u = await s.user(role, funds);
-      as[name] = u.as;
-      who[name] = u.who;
-    }
+    ({ as, who } = await s.users({
+      maker: ['Manufacturer', 0],
+      army: ['Army', 20_000],
+      poor: ['Army', 100],
+    }));
   }, 120_000);
   afterAll(() => s?.stop());
 

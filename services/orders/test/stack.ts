@@ -42,6 +42,10 @@ export interface OrdersStack {
   admin: Browser;
   /** Registers, approves and signs in a user; `funds` rupees are topped up through the sandbox. */
   user(role: 'Army' | 'Manufacturer', funds?: number): Promise<{ who: Registered; as: Browser }>;
+  /** `user()` for each name, one after another: each name's browser and registration. */
+  users<K extends string>(
+    spec: Record<K, ['Army' | 'Manufacturer', number]>,
+  ): Promise<{ as: Record<K, Browser>; who: Record<K, Registered> }>;
   /** Another orders process on the same partners and database (e.g. with a test pause). */
   startOrders(env?: Record<string, string>): Promise<RunningService<unknown>>;
   /** gRPC straight to an orders process as a signed-in user (what the gateway passes on). */
@@ -152,6 +156,21 @@ async function newUser(stack: Stack, admin: Browser, role: 'Army' | 'Manufacture
   return { who, as };
 }
 
+async function newUsers<K extends string>(
+  stack: Stack,
+  admin: Browser,
+  spec: Record<K, ['Army' | 'Manufacturer', number]>,
+) {
+  const as = {} as Record<K, Browser>;
+  const who = {} as Record<K, Registered>;
+  for (const [name, [role, funds]] of Object.entries(spec) as [K, ['Army' | 'Manufacturer', number]][]) {
+    const u = await newUser(stack, admin, role, funds);
+    as[name] = u.as;
+    who[name] = u.who;
+  }
+  return { as, who };
+}
+
 /** `env` adds to a partner's test environment (e.g. QM_FAULTS_FILE). */
 export async function startOrdersStack(
   env: Partial<Record<'catalog' | 'wallet', Record<string, string>>> = {},
@@ -174,6 +193,7 @@ export async function startOrdersStack(
     orders: orders as RunningService<unknown>,
     admin,
     user: (role, funds) => newUser(stack, admin, role, funds),
+    users: (spec) => newUsers(stack, admin, spec),
     async startOrders(env = {}) {
       const svc = await startService(ordersService, ordersEnv({ GRPC_PORT: '0', ...env }));
       extra.push(svc as RunningService<unknown>);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { WALLET_SUBJECTS } from '@qm/contracts/events';
-import { connectBus, createMailer, type EventEnvelope } from '@qm/platform';
-import { eventually, INFRA, testLog } from '@qm/testkit';
+import { createMailer, type EventEnvelope } from '@qm/platform';
+import { eventually, INFRA, lastEventOn, testLog } from '@qm/testkit';
 import { deleteMailsTo, mailsTo, waitForMail } from '@qm/testkit/src/maildev';
 import type { Connection } from 'mongoose';
 import { createReceipts } from '../src/app/receipts';
@@ -29,16 +29,9 @@ afterAll(async () => wallet?.stop());
 
 /** The event the wallet published for the user's latest credited top-up, read back from the stream. */
 async function creditedEventOf(u: TestUser): Promise<EventEnvelope> {
-  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'receipt-test', log: testLog() });
-  try {
-    const stream = await bus.jsm.streams.get(bus.stream('QM_WALLET'));
-    const message = await stream.getMessage({ last_by_subj: bus.subject(WALLET_SUBJECTS.topUpCredited) });
-    const event = message.json<EventEnvelope<{ userId: number }>>();
-    expect(event.data.userId).toBe(u.userId);
-    return event;
-  } finally {
-    await bus.close();
-  }
+  const event = await lastEventOn<{ userId: number }>('QM_WALLET', WALLET_SUBJECTS.topUpCredited);
+  expect(event.data.userId).toBe(u.userId);
+  return event;
 }
 
 /** A consumer of the receipts as another replica runs it: its own stores and mailer, one database. */
