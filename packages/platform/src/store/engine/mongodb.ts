@@ -1,6 +1,13 @@
 import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '../../mongo';
-import type { OrderedPageQuery, Sequences, StoreEngine, TextSearch, TextSearchSpec } from './types';
+import { takeInOrder } from './sequence-steps';
+import {
+  type OrderedPageQuery,
+  type Sequences,
+  type StoreEngine,
+  type TextSearch,
+  type TextSearchSpec,
+} from './types';
 
 /**
  * The `mongodb` engine: the MongoDB API and nothing else, so it runs on any server that speaks the
@@ -37,9 +44,16 @@ export function collectionSequences(conn: Connection): Sequences {
       }
     },
     // One command a counter: MongoDB has no multi-document findOneAndUpdate, and each is cheap there.
-    nextMany(steps) {
-      return Promise.all(steps.map((s) => sequences.next(s.name, s.count)));
-    },
+    nextMany: (steps) =>
+      takeInOrder(
+        steps,
+        async (totals) =>
+          new Map(
+            await Promise.all(
+              [...totals].map(async ([name, count]) => [name, await sequences.next(name, count)] as const),
+            ),
+          ),
+      ),
     current: async (name) => (await counters().findOne({ _id: name }))?.seq ?? 0,
     async set(name, seq) {
       await counters().updateOne({ _id: name }, { $set: { seq } }, { upsert: true });

@@ -1,6 +1,7 @@
 import type { Connection } from 'mongoose';
 import type pg from 'pg';
 import { COUNTERS_COLLECTION } from '../mongodb';
+import { takeInOrder } from '../sequence-steps';
 import type { Sequences } from '../types';
 import { ferretdbTableOf, quoteIdent } from './sql';
 
@@ -79,28 +80,19 @@ export function postgresSequences(
       );
       return Number(rows[0]!.seq);
     },
-    async nextMany(steps) {
-      if (steps.length === 0) return [];
-      // One statement for all: a row may be updated once per statement, so each name once, in name
-      // order (two statements then lock shared rows in the same order, never each other's first).
-      const totals = new Map<string, number>();
-      for (const s of steps) totals.set(s.name, (totals.get(s.name) ?? 0) + s.count);
-      const names = [...totals.keys()].sort();
-      const { rows } = await query<{ name: string; seq: string }>(
-        `INSERT INTO ${table} AS t (name, seq) ` +
-          `SELECT * FROM unnest($1::text[], $2::bigint[]) ORDER BY 1 ` +
-          `ON CONFLICT (name) DO UPDATE SET seq = t.seq + EXCLUDED.seq RETURNING name, seq`,
-        [names, names.map((n) => totals.get(n)!)],
-      );
-      // Each name's range ends at its returned last; hand it out to the steps in the order asked.
-      const end = new Map(rows.map((r) => [r.name, Number(r.seq)]));
-      const taken = new Map<string, number>();
-      return steps.map((s) => {
-        const before = taken.get(s.name) ?? 0;
-        taken.set(s.name, before + s.count);
-        return end.get(s.name)! - totals.get(s.name)! + before + s.count;
-      });
-    },
+    // One statement for all: a row may be updated once per statement, so each name once, in name
+    // order (two statements then lock shared rows in the same order, never each other's first).
+    nextMany: (steps) =>
+      takeInOrder(steps, async (totals) => {
+        const names = [...totals.keys()].sort();
+        const { rows } = await query<{ name: string; seq: string }>(
+          `INSERT INTO ${table} AS t (name, seq) ` +
+            `SELECT * FROM unnest($1::text[], $2::bigint[]) ORDER BY 1 ` +
+            `ON CONFLICT (name) DO UPDATE SET seq = t.seq + EXCLUDED.seq RETURNING name, seq`,
+          [names, names.map((n) => totals.get(n)!)],
+        );
+        return new Map(rows.map((r) => [r.name, Number(r.seq)]));
+      }),
     async current(name) {
       const { rows } = await query<{ seq: string }>(`SELECT seq FROM ${table} WHERE name = $1`, [name]);
       return rows[0] ? Number(rows[0].seq) : 0;
