@@ -1,5 +1,5 @@
 // Code inside page.evaluate() and addInitScript() runs in the browser:
-/* global document, window */
+/* global document, requestAnimationFrame, window */
 // Accessibility checks shared by the browser journeys: axe-core (WCAG 2.1 A and AA rules) on the page
 // as it stands, horizontal overflow, and a watch on the console and the Content Security Policy.
 import AxeBuilder from '@axe-core/playwright';
@@ -19,14 +19,25 @@ export const axeTally = { pages: 0, serious: 0, critical: 0, moderate: 0, minor:
 
 /**
  * Waits until the page has settled: finite CSS animations and transitions (the page fade-in, a modal
- * opening) have ended, so that axe measures colours as they are shown, not half-faded.
+ * opening) have ended, so that axe measures colours as they are shown, not half-faded. A transition
+ * may start a frame or two after what opened it (Mantine's enter a frame after mount), so the page
+ * counts as settled only after two frames in a row with none running.
  */
 export async function settle(page) {
   await page.evaluate(async () => {
-    const finite = document
-      .getAnimations()
-      .filter((a) => Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity));
-    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+    for (let quietFrames = 0; quietFrames < 2;) {
+      await frame();
+      const running = document
+        .getAnimations()
+        .filter(
+          (a) =>
+            a.playState !== 'finished' &&
+            Number.isFinite(a.effect?.getComputedTiming?.().endTime ?? Infinity),
+        );
+      quietFrames = running.length === 0 ? quietFrames + 1 : 0;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
   });
 }
 
