@@ -30,6 +30,7 @@ export {
 } from './user';
 export type { CurrentUser, CurrentUserState, UserRole, UserStatus } from './user';
 export { PageLoader } from './components/PageLoader';
+export { RefreshingLoader } from './components/RefreshingLoader';
 export { RelativeTime } from './components/RelativeTime';
 export type { PageLoaderProps } from './components/PageLoader';
 export { EmptyState } from './components/EmptyState';

@@ -1,4 +1,5 @@
-import { Group, Loader, Pagination, Text } from '@mantine/core';
+import { Group, Pagination, Text } from '@mantine/core';
+import { RefreshingLoader } from '@qm/ui';
 
 /** Under a paged admin list: how many match, a spinner while the next page loads, and the pages. */
 export function ListPager({
@@ -24,7 +25,7 @@ export function ListPager({
         <Text size="sm" c="dimmed" data-testid="list-total">
           {total.toLocaleString('en-IN')} {total === 1 ? noun[0] : noun[1]}
         </Text>
-        {fetching && <Loader size="xs" aria-label="Refreshing" />}
+        {fetching && <RefreshingLoader />}
       </Group>
       {totalPages > 1 && (
         <Pagination

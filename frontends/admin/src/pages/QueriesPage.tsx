@@ -1,6 +1,6 @@
-import { Group, Loader, Pagination, Select, SimpleGrid } from '@mantine/core';
+import { Group, Pagination, Select, SimpleGrid } from '@mantine/core';
 import type { AdminQueriesPage, QueryFilterName, QueryView } from '@qm/contracts/rest';
-import { EmptyState, PageHeader } from '@qm/ui';
+import { EmptyState, PageHeader, RefreshingLoader } from '@qm/ui';
 import {
   IconCircleCheck,
   IconClock,
@@ -50,7 +50,7 @@ export function QueriesPage() {
                 allowDeselect={false}
                 w={{ base: '100%', xs: 220 }}
               />
-              {queries.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+              {queries.isFetching && <RefreshingLoader />}
             </Group>
             {data.queries.length === 0 ? (
               <EmptyState

@@ -1,7 +1,6 @@
 import {
   Button,
   Group,
-  Loader,
   SegmentedControl,
   Select,
   SimpleGrid,
@@ -26,6 +25,7 @@ import {
   TransactionFailureReason,
   TransactionStatusBadge,
   TransactionTypeBadge,
+  RefreshingLoader,
 } from '@qm/ui';
 import {
   IconArrowDown,
@@ -149,7 +149,7 @@ export function TransactionsPage() {
                 hiddenFrom="sm"
                 w="100%"
               />
-              {transactions.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+              {transactions.isFetching && <RefreshingLoader />}
             </Group>
             {data.transactions.length === 0 ? (
               <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />

@@ -1,5 +1,5 @@
-import { Group, Loader, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
-import { EmptyState, LoadError, PageLoader } from '@qm/ui';
+import { Group, Pagination, SimpleGrid, Stack, Text } from '@mantine/core';
+import { EmptyState, LoadError, PageLoader, RefreshingLoader } from '@qm/ui';
 import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
@@ -56,7 +56,7 @@ export function OrderList({ tab, failedTitle, emptyTitle, emptyText, emptyAction
           <Text size="sm" c="dimmed">
             {total.toLocaleString('en-IN')} {total === 1 ? 'order' : 'orders'}
           </Text>
-          {orders.isFetching && <Loader size="xs" aria-label="Refreshing" />}
+          {orders.isFetching && <RefreshingLoader />}
         </Group>
         {totalPages > 1 && (
           <Pagination
