@@ -28,6 +28,14 @@ clean-tools: ## remove the provisioned tools cache (~/.cache/quartermaster or $Q
 
 ## ---- kubernetes --------------------------------------------------------------------------------
 
+.PHONY: cluster
+cluster: ## a single-node Kubernetes on this machine (root; the first run builds it, docs/adr/030); Ctrl-C stops it and frees everything
+	bash scripts/cluster/cluster.sh up
+
+.PHONY: cluster-smoke
+cluster-smoke: ## on a running `make cluster`: pods, a Service and cluster DNS at work, and the chart admitted by its API server
+	bash scripts/cluster/cluster.sh smoke
+
 .PHONY: chart-test
 chart-test: ## helm lint + render charts/quartermaster per values file, validate every object against the Kubernetes schemas
 	node scripts/chart-test.mjs
