@@ -13,6 +13,8 @@
 //      30-second one on the same infrastructure on the chart's path: one replica each on the MongoDB
 //      engine, no PostgreSQL URL (docs/adr/024)
 //   7. Helm chart rendering validated against the Kubernetes schemas
+//   8. a single-node Kubernetes on this machine (make cluster, docs/adr/030): pods behind a Service
+//      through cluster DNS, and every object of the chart admitted by its API server
 // Every step counts what it checked (each jest test, each journey check) and has a time limit; a step
 // that checks nothing, overruns or crashes fails. Ends with one line `total: N passed, N failed` (one word before the colon: the form CI reads as the closing count),
 // whatever happened before it.
@@ -46,6 +48,7 @@ const LIMITS = {
   chaos: 6 * MINUTE,
   chaosMongodbPath: 4 * MINUTE,
   chart: 5 * MINUTE,
+  cluster: 5 * MINUTE,
 };
 const RESULTS_DIR = path.join(ROOT, '.data/test-results');
 /** The landing page's gzipped JavaScript may not grow past its budget (KiB, docs/architecture.md §8). */
@@ -126,8 +129,8 @@ const overran = (timeoutMs) => `killed after its time limit of ${Math.round(time
 // ---- steps -----------------------------------------------------------------------------------------
 
 /** A command that passes or fails as one check. */
-async function check(step, cmd, args, timeoutMs) {
-  const { code, timedOut } = await run(cmd, args, { timeoutMs });
+async function check(step, cmd, args, timeoutMs, env = {}) {
+  const { code, timedOut } = await run(cmd, args, { timeoutMs, env });
   if (timedOut) return record(step, 0, 1, overran(timeoutMs));
   record(step, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
 }
@@ -504,6 +507,37 @@ async function main() {
   if (want('chart')) {
     section('Helm chart');
     await check('chart-test', 'node', ['scripts/chart-test.mjs'], LIMITS.chart);
+  }
+  if (want('cluster')) await clusterSmoke();
+}
+
+/**
+ * make cluster, then make cluster-smoke (docs/adr/030) on a data directory of their own: a real
+ * Kubernetes runs pods behind a Service found through cluster DNS, and its API server admits every
+ * object of the chart. The cluster stops (and frees everything) whatever happened.
+ */
+async function clusterSmoke() {
+  section('local Kubernetes (docs/adr/030)');
+  const env = { CLUSTER_DATA: path.join(ROOT, '.data/test-cluster') };
+  rmSync(env.CLUSTER_DATA, { recursive: true, force: true });
+  const built = await run('bash', ['scripts/provision.sh', 'kubernetes'], { timeoutMs: LIMITS.provision });
+  if (built.code !== 0) return record('cluster', 0, 1, `provision.sh kubernetes failed (${built.code})`);
+  const cluster = spawn('bash', ['scripts/cluster/cluster.sh', 'up'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...env },
+    detached: true,
+  });
+  running.add(cluster.pid);
+  try {
+    const up = await run('bash', ['scripts/cluster/cluster.sh', 'wait'], { env, timeoutMs: LIMITS.cluster });
+    if (up.code !== 0)
+      return record('cluster', 0, 1, 'the cluster did not come up (logs: .data/test-cluster/logs)');
+    await check('cluster-smoke', 'bash', ['scripts/cluster/cluster.sh', 'smoke'], LIMITS.cluster, env);
+  } finally {
+    await run('bash', ['scripts/cluster/cluster.sh', 'down'], { env, timeoutMs: 30_000 });
+    running.delete(cluster.pid);
+    killGroup(cluster.pid);
   }
 }
 

@@ -5,6 +5,7 @@
 #   cluster.sh helm ...     helm against it (the provisioned helm)
 #   cluster.sh smoke        a pod serving HTTP behind a Service, found through cluster DNS by another pod;
 #                           every object of the chart admitted by the API server (a server-side dry run)
+#   cluster.sh wait         until a cluster that is starting is up
 #   cluster.sh down         stop a cluster started in another terminal
 # CLUSTER_DATA (default .data/cluster) holds its state: certificates, etcd, images, logs.
 set -euo pipefail
@@ -18,6 +19,15 @@ in_cluster() {
   nsenter -t "$(cat "$DATA/cluster.pid")" -n -m --wd="$PWD" "$@"
 }
 kubectl() { in_cluster "$K8S/bin/kubectl" --kubeconfig "$DATA/kubeconfig/super-admin.conf" "$@"; }
+# Until the cluster that is starting says it is up (node.sh writes `ready` last), at most 3 minutes.
+wait_up() {
+  for _ in $(seq 1 180); do
+    [ -f "$DATA/ready" ] && running && return 0
+    sleep 1
+  done
+  echo "the cluster did not come up (logs: $DATA/logs)" >&2
+  return 1
+}
 
 case "${1:-up}" in
   up)
@@ -26,6 +36,7 @@ case "${1:-up}" in
     bash "$ROOT/scripts/provision.sh" kubernetes
     exec unshare -n -m --propagation private bash "$ROOT/scripts/cluster/node.sh" "$DATA" "$K8S"
     ;;
+  wait) wait_up ;;
   kubectl) shift; kubectl "$@" ;;
   helm)
     shift
@@ -34,6 +45,7 @@ case "${1:-up}" in
     ;;
   down) running && kill "$(cat "$DATA/cluster.pid")"; for _ in $(seq 1 20); do running || exit 0; sleep 0.5; done; exit 1 ;;
   smoke)
+    wait_up
     t0=$(date +%s)
     kubectl delete -f "$ROOT/scripts/cluster/smoke.yaml" --ignore-not-found --wait >/dev/null
     kubectl apply -f "$ROOT/scripts/cluster/smoke.yaml" >/dev/null
@@ -50,5 +62,5 @@ case "${1:-up}" in
      "$0" helm template qm-smoke "$ROOT/charts/quartermaster" --validate | kubectl apply --dry-run=server -f - >"$DATA/smoke-chart.txt"
     echo "smoke: the API server admits all $(wc -l <"$DATA/smoke-chart.txt") objects of charts/quartermaster ($(($(date +%s) - t0)) s)"
     ;;
-  *) sed -n '2,9p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,10p' "$0" >&2; exit 2 ;;
 esac

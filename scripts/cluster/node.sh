@@ -26,7 +26,7 @@ stop() {
   done
   # Pods' cgroups are the host's (cgroup v1 is not namespaced): remove what the kubelet made.
   find /sys/fs/cgroup/*/kubepods -depth -type d -exec rmdir {} + 2>/dev/null || true
-  rm -f "$DATA/cluster.pid"
+  rm -f "$DATA/cluster.pid" "$DATA/ready"
   exit 0
 }
 trap stop EXIT INT TERM
@@ -34,6 +34,7 @@ trap stop EXIT INT TERM
 mkdir -p "$DATA/config/cni" "$LOGS"
 # cluster.sh enters the namespaces through this process (kubectl, smoke) and stops it (down).
 echo $$ > "$DATA/cluster.pid"
+rm -f "$DATA/ready"
 render() { sed -e "s|@DATA@|$DATA|g" -e "s|@KUBERNETES_VERSION@|$KUBERNETES_VERSION|g" "$ROOT/scripts/cluster/config/$1" > "$DATA/config/$2"; }
 render containerd.toml containerd.toml
 render cni.conflist cni/10-qm.conflist
@@ -116,6 +117,9 @@ start kube-proxy kube-proxy --config="$DATA/config/kube-proxy.yaml" --hostname-o
 start coredns coredns -conf "$DATA/config/Corefile"
 node_ready() { [ "$(kubectl get node qm-node -o jsonpath='{.status.conditions[?(@.type=="Ready")].status}')" = True ]; }
 wait_for "node qm-node" node_ready
+# A new cluster's controllers make each namespace's default service account a moment later; pods wait for it.
+wait_for "service accounts" kubectl get serviceaccount default -n default
+touch "$DATA/ready"
 say "Kubernetes $KUBERNETES_VERSION is up: scripts/cluster/cluster.sh kubectl get nodes; Ctrl-C stops it"
 # Until a signal: a read that never returns (a FIFO this process holds both ends of).
 rm -f "$DATA/.hold" && mkfifo "$DATA/.hold"
