@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eventually } from '@qm/testkit';
 import type { Browser } from '@qm/testkit/src/identity-stack';
-import { type OrdersStack, startOrdersStack } from './stack';
+import { listProduct, type OrdersStack, startOrdersStack } from './stack';
 
 // Fault flags (docs/FAULTS.md) read at run time from a flagd file shared by catalog and wallet: the
 // purchase saga waits out an unreachable wallet and a slow catalog, and completes once they heal.
@@ -46,17 +46,8 @@ describe('purchases under fault flags', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function product(stock = 5) {
-    const res = await maker.post('/api/products', {
-      name: 'Signal Flare',
-      type: 'Equipment',
-      price: '100.00',
-      description: 'Red, 60 s',
-      stock,
-    });
-    expect(res.status).toBe(201);
-    return res.body.id as number;
-  }
+  const product = (stock = 5) =>
+    listProduct(maker, { name: 'Signal Flare', price: '100.00', stock, description: 'Red, 60 s' });
   const buy = (productId: number) =>
     army.post('/api/orders', { productId, quantity: 1, totalPrice: '100.00' });
   const orderOf = async (id: number) =>

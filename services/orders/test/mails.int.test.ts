@@ -9,7 +9,7 @@ import { createOrderMails } from '../src/app/order-mails';
 import type { UserFacts } from '../src/domain/order';
 import { orderMailConsumers } from '../src/events/consumers';
 import { createOrderStore } from '../src/store/orders';
-import { type OrdersStack, startOrdersStack } from './stack';
+import { listProduct, type OrdersStack, startOrdersStack } from './stack';
 
 /**
  * A completed order's mails (docs/adr/012): the buyer's confirmation and the seller's sale notice,
@@ -34,17 +34,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => s?.stop());
 
-async function product(price: string, stock = 10): Promise<number> {
-  const res = await as.maker.post('/api/products', {
+const product = (price: string) =>
+  listProduct(as.maker, {
     name: `Night Scope ${randomBytes(2).toString('hex')}`,
-    type: 'Equipment',
     price,
+    stock: 10,
     description: 'Gen 3',
-    stock,
   });
-  expect(res.status).toBe(201);
-  return res.body.id as number;
-}
 
 const mailsMatching = async (address: string, subject: RegExp) =>
   (await mailsTo(address)).filter((m) => subject.test(m.subject));

@@ -4,7 +4,7 @@ import { connectBus, GrpcStatus, type RunningService } from '@qm/platform';
 import { eventually, INFRA, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
 import { createOrderStore } from '../src/store/orders';
-import { type OrdersStack, startOrdersStack } from './stack';
+import { listProduct, type OrdersStack, startOrdersStack } from './stack';
 
 /**
  * A purchase's rules and its saga's ends (docs/adr/010, docs/product.md §5 and §6) through the real gateway,
@@ -28,17 +28,8 @@ describe('orders: placing a purchase', () => {
   }, 120_000);
   afterAll(() => s?.stop());
 
-  async function product(price = '1250.50', stock = 10) {
-    const res = await as.maker.post('/api/products', {
-      name: 'Field Radio',
-      type: 'Equipment',
-      price,
-      description: 'VHF, 5 W',
-      stock,
-    });
-    expect(res.status).toBe(201);
-    return res.body.id as number;
-  }
+  const product = (price = '1250.50', stock = 10) =>
+    listProduct(as.maker, { name: 'Field Radio', price, stock, description: 'VHF, 5 W' });
   const stockOf = async (id: number) => (await as.army.get(`/api/products/${id}`)).body.stock as number;
   const wallet = async (b: Browser) => (await b.get('/api/wallet')).body;
   const ordersOf = (productId: number) => s.orders.rt.conn.collection('orders').find({ productId }).toArray();

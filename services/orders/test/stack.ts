@@ -303,6 +303,16 @@ export async function startProcessStack(env: Partial<Record<Killable, Record<str
   return stacked;
 }
 
+/** Lists an Equipment product as `maker` through the gateway and answers its id. */
+export async function listProduct(
+  maker: Browser,
+  p: { name: string; price: string; stock: number; description: string },
+): Promise<number> {
+  const res = await maker.post('/api/products', { type: 'Equipment', ...p });
+  if (res.status !== 201) throw new Error(`POST /api/products: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id as number;
+}
+
 /** A sandbox top-up through the checkout, as the Add Money dialog does it. */
 export async function topUp(as: Browser, rupees: number): Promise<void> {
   const order = await as.post('/api/create-order', { amount: rupees });
