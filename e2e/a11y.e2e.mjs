@@ -575,6 +575,12 @@ const CHECKS = {
       .fill(PENDING.username);
     const reject = page.getByRole('button', { name: `Reject ${PENDING.username}` });
     await reject.waitFor();
+    // The search reaches the address (debounced): the page stays as it is, with no page-transition
+    // fade (axe had measured the page behind the dialog at a quarter of its opacity).
+    await page.waitForURL((url) => url.searchParams.get('search') === PENDING.username);
+    await settle(page);
+    const fading = await page.locator('main.qm-page[data-animate]').count();
+    if (fading) throw new Error('a search on the page the visit started on played the page-transition fade');
     const dialog = page.getByRole('dialog', { name: 'Reject User' });
     await alsoCheck(page, ctx, 'Reject User dialog', async () => {
       await reject.click();

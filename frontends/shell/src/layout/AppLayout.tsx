@@ -12,10 +12,13 @@ import { useToastsFollowPage } from './useToastsFollowPage';
 /** The layout of every page: sticky header, the page (with a short fade-in per path), footer. */
 export function AppLayout() {
   const [drawerOpened, { toggle, close }] = useDisclosure(false);
-  const { pathname, key } = useLocation();
-  // The page-transition animation plays on navigation, not on the page the visit starts on: that one
-  // shows at once (the landing page's prerendered content is the largest paint and must not fade in).
-  const [firstKey] = useState(key);
+  const { pathname } = useLocation();
+  // The page-transition animation plays when the path changes, not on the page the visit starts on:
+  // that one shows at once (the landing page's prerendered content is the largest paint and must not
+  // fade in). Nor when only the query changes (a list's search or page): the page stays, no fade.
+  const [firstPathname] = useState(pathname);
+  const [animate, setAnimate] = useState(false);
+  if (!animate && pathname !== firstPathname) setAnimate(true);
   useUserFetchErrorToast();
   // Stock, order and money events pushed by the gateway while someone is signed in.
   useLiveUpdates();
@@ -38,7 +41,7 @@ export function AppLayout() {
           id="content"
           tabIndex={-1}
           className="qm-page"
-          data-animate={key !== firstKey || undefined}
+          data-animate={animate || undefined}
         >
           <Suspense fallback={<PageFrame />}>
             <Outlet />
