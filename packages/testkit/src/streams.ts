@@ -27,3 +27,14 @@ export async function lastEventOn<T>(name: string, subject: string): Promise<Eve
     await bus.close();
   }
 }
+
+/** Removes a test's durable consumers from the stream `name`, which outlives the test (gone already: fine). */
+export async function deleteDurables(name: string, durables: string[]): Promise<void> {
+  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'test-cleanup', log: testLog() });
+  try {
+    for (const durable of durables)
+      await bus.jsm.consumers.delete(bus.stream(name), bus.durable(durable)).catch(() => undefined);
+  } finally {
+    await bus.close();
+  }
+}

@@ -12,7 +12,15 @@ import {
   type ServiceIdentity,
   startService,
 } from '@qm/platform';
-import { eventually, INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
+import {
+  deleteDurables,
+  eventually,
+  INFRA,
+  serviceTestEnv,
+  testCallerSigner,
+  testLog,
+  uniqueName,
+} from '@qm/testkit';
 import { headerSessions, startGateway } from '@qm/testkit/src/gateway';
 import { catalogService } from '../src/service';
 
@@ -133,16 +141,7 @@ export async function settle(svc: RunningService<unknown>, durable: string): Pro
  * Removes test durables once their service has stopped (deleting one under a running consumer
  * makes its pull loop fail as the connection closes).
  */
-export async function deleteConsumers(durables: string[]): Promise<void> {
-  const bus = await connectBus({
-    servers: INFRA.NATS_URL,
-    name: 'catalog-test-cleanup',
-    log: testLog('catalog-test-cleanup'),
-  });
-  for (const d of durables)
-    await bus.jsm.consumers.delete(bus.stream('QM_IDENTITY'), bus.durable(d)).catch(() => undefined);
-  await bus.close();
-}
+export const deleteConsumers = (durables: string[]) => deleteDurables('QM_IDENTITY', durables);
 
 /** Collects events on core NATS subjects (JetStream messages are delivered there too). */
 export async function listen(subjects: string[]) {

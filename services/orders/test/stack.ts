@@ -4,7 +4,6 @@ import { catalogService } from '@qm/catalog/src/service';
 import { ordersV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
-  connectBus,
   connectMongo,
   createClient,
   newRequestId,
@@ -12,7 +11,7 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { freePort, INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
+import { deleteDurables, freePort, INFRA, serviceTestEnv, testCallerSigner, uniqueName } from '@qm/testkit';
 import { startServiceProcess } from '@qm/testkit/src/process';
 import {
   ADMIN_PASSWORD,
@@ -96,12 +95,8 @@ async function planStack(): Promise<StackPlan> {
 }
 
 /** Removes the stack's mail consumers from the stream, which outlives the test. */
-async function deleteMailDurables({ mailDurables }: StackPlan): Promise<void> {
-  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'orders-test-cleanup', log: testLog() });
-  for (const durable of Object.values(mailDurables))
-    await bus.jsm.consumers.delete(bus.stream('QM_ORDERS'), bus.durable(durable)).catch(() => undefined);
-  await bus.close();
-}
+const deleteMailDurables = ({ mailDurables }: StackPlan) =>
+  deleteDurables('QM_ORDERS', Object.values(mailDurables));
 
 const catalogEnv = ({ ports, dbs }: StackPlan) =>
   serviceTestEnv(dbs.catalog, {

@@ -2,7 +2,6 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { identityV1, roles, userStatuses, walletV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
-  connectBus,
   createClient,
   createGrpcServer,
   type GrpcServer,
@@ -14,7 +13,7 @@ import {
   type UnaryImpl,
   verifyKeyFrom,
 } from '@qm/platform';
-import { INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
+import { deleteDurables, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
 import { latestCode } from '@qm/testkit/src/maildev';
 import { walletService } from '../src/service';
 import { cards } from './topups-harness';
@@ -126,15 +125,8 @@ export async function startWallet(env: Record<string, string> = {}) {
       await svc.rt.conn.dropDatabase().catch(() => undefined);
       await svc.stop();
       await identity.close();
-      const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'wallet-test-cleanup', log: testLog() });
-      for (const durable of durables)
-        await bus.jsm.consumers
-          .delete(bus.stream('QM_IDENTITY'), bus.durable(durable))
-          .catch(() => undefined);
-      await bus.jsm.consumers
-        .delete(bus.stream('QM_WALLET'), bus.durable(receiptDurable))
-        .catch(() => undefined);
-      await bus.close();
+      await deleteDurables('QM_IDENTITY', durables);
+      await deleteDurables('QM_WALLET', [receiptDurable]);
     },
   };
 }

@@ -15,7 +15,15 @@ import {
   runWithContext,
   startService,
 } from '@qm/platform';
-import { eventually, INFRA, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
+import {
+  deleteDurables,
+  eventually,
+  INFRA,
+  serviceTestEnv,
+  testCallerSigner,
+  testLog,
+  uniqueName,
+} from '@qm/testkit';
 import { walletService } from '../src/service';
 import { cards, users } from './topups-harness';
 
@@ -86,9 +94,7 @@ afterAll(async () => {
   await svc.stop();
   receiver.closeAllConnections();
   await new Promise((r) => receiver.close(r));
-  const bus = await connectBus({ servers: INFRA.NATS_URL, name: 'topups-grpc-cleanup', log: testLog() });
-  await bus.jsm.consumers.delete(bus.stream('QM_IDENTITY'), bus.durable(durable)).catch(() => undefined);
-  await bus.close();
+  await deleteDurables('QM_IDENTITY', [durable]);
 });
 
 it('credits a sandbox top-up once through the service, by its delivered webhook and the late page', async () => {

@@ -22,7 +22,7 @@ function orderMailConsumer(
     durable,
     filterSubjects: [ORDERS_SUBJECTS.completed],
     startAt: 'new',
-    handle: idempotent(conn, durable, (event) => send(event)),
+    handle: idempotent(conn, durable, send),
   };
 }
 
