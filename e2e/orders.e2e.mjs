@@ -289,10 +289,50 @@ await step(
       timeoutMs: TIMEOUT,
     });
     assertLines(sale, [
-      `${BUYER.firstName} ${BUYER.lastName} (${BUYER.username}) bought your product: ₹2,501.00 has been added to your wallet.`,
+      `${BUYER.firstName} ${BUYER.lastName} (${BUYER.username}) bought your product: ₹2,501.00 is held ` +
+        "while the buyer may ask for a refund, and reaches your wallet's balance on",
       'Total: ₹2,501.00',
     ]);
+    assert(
+      new RegExp(`balance on ${LONG_DATE.source}\\.`, 'i').test(sale.text),
+      `the sale notice names no release time: ${sale.text}`,
+    );
   },
+);
+
+await step(
+  "the manufacturer's wallet shows the sale's proceeds on hold until the refund window closes, not in the balance",
+  async () => {
+    const page = makerPage;
+    const { id } = state.order;
+    const wallet = await (await signedIn(MAKER))('GET', '/api/wallet');
+    const held = wallet.heldProceeds.find((p) => p.reference === `order-${id}`);
+    assert(held?.amount === '2501.00', `the wallet holds ${JSON.stringify(wallet.heldProceeds)}`);
+    state.releaseAt = held.releaseAt;
+    await page.goto(`${BASE_URL}/wallet`);
+    await page.getByTestId('wallet-balance').filter({ hasText: '₹0.00' }).waitFor();
+    await page.getByTestId('proceeds-on-hold').filter({ hasText: '₹2,501.00' }).waitFor();
+    const line = page.getByTestId('held-proceeds').getByText(`Order #${id}: ₹2,501.00, released`);
+    await line.waitFor();
+    const text = await line.textContent();
+    assert(SHORT_DATE.test(text), `the held sale reads "${text}"`);
+    await shot(page, 'proceeds-on-hold');
+    for (const colorScheme of ['light', 'dark']) {
+      const phone = await phoneContext(colorScheme, maker);
+      try {
+        const p = await phone.newPage();
+        await p.goto(`${BASE_URL}/wallet`);
+        await p.getByTestId('held-proceeds').getByText(`Order #${id}: ₹2,501.00, released`).waitFor();
+        await p.waitForTimeout(300);
+        assert((await overflow(p)) <= 0, `the wallet is ${await overflow(p)}px too wide`);
+        await shot(p, `mobile-${colorScheme}-proceeds-on-hold`, true);
+      } finally {
+        await phone.close();
+      }
+    }
+    return `released at ${held.releaseAt}`;
+  },
+  { page: makerPage },
 );
 
 await step(
@@ -624,6 +664,45 @@ await step(
     }
   },
   { page: frugalPage, independent: true },
+);
+
+await step(
+  "when the refund window closes, the wallet releases the proceeds to the manufacturer's balance by itself",
+  async () => {
+    assert(state.releaseAt, 'no proceeds were held');
+    const wait = Date.parse(state.releaseAt) - Date.now();
+    // CI runs the journeys with REFUND_WINDOW_HOURS=0 (held until the purchase's deadline, 2 min).
+    if (wait > 5 * 60_000) return `not waited for: released at ${state.releaseAt} (REFUND_WINDOW_HOURS)`;
+    const makerApi = await signedIn(MAKER);
+    // The sweeper releases within its interval (5 s) after the release time.
+    const deadline = Date.now() + Math.max(wait, 0) + 60_000;
+    let wallet;
+    for (;;) {
+      wallet = await makerApi('GET', '/api/wallet');
+      if (!wallet.heldProceeds.some((p) => p.reference === `order-${state.order.id}`)) break;
+      assert(
+        Date.now() < deadline,
+        `order #${state.order.id}'s proceeds still held after ${state.releaseAt}`,
+      );
+      await makerPage.waitForTimeout(5_000);
+    }
+    // Every completed sale paid once: what left escrow is what was sold.
+    const sold = await makerApi('GET', '/api/orders/sold?pageSize=32');
+    const cents = (a) => Math.round(Number(a) * 100);
+    const paid = sold.orders
+      .filter((o) => o.status === 'completed')
+      .reduce((t, o) => t + cents(o.totalPrice), 0);
+    const released = cents(wallet.balance) + cents(wallet.proceedsOnHold);
+    assert(released === paid, `balance + on hold ₹${released / 100} ≠ the completed sales' ₹${paid / 100}`);
+    await makerPage.goto(`${BASE_URL}/wallet`);
+    await makerPage
+      .getByTestId('wallet-balance')
+      .filter({ hasText: inr(wallet.balance) })
+      .waitFor();
+    await shot(makerPage, 'proceeds-released');
+    return `balance ${inr(wallet.balance)}, on hold ${inr(wallet.proceedsOnHold)}`;
+  },
+  { page: makerPage },
 );
 
 await browser.close();

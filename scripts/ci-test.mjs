@@ -261,6 +261,9 @@ async function e2e() {
   // An abandoned checkout expires after a minute, so the wallet journey sees it become Expired
   // (docs/adr/007) instead of waiting the default 30 minutes.
   process.env.TOPUP_EXPIRY_MINUTES ??= '1';
+  // A sale's proceeds are held until the purchase's deadline (2 minutes) instead of 48 hours, so the
+  // orders journey sees the wallet release them (docs/adr/028).
+  process.env.REFUND_WINDOW_HOURS ??= '0';
   section('build frontends');
   await check('build-frontends', 'npm', ['run', 'build:frontends', '--silent'], LIMITS.build);
   await withStack(

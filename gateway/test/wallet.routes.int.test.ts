@@ -60,7 +60,11 @@ const transaction: walletV1.Transaction = {
 
 /** Default answers; a test replaces one with `answer(method, fn)`. */
 const defaults: Impl = {
-  getWallet: async () => ({ wallet }),
+  getWallet: async () => ({
+    wallet,
+    proceedsOnHoldPaise: 250_050,
+    heldProceeds: [{ reference: 'order-7', amountPaise: 250_050, releaseAt: '2026-11-30T10:00:00.000Z' }],
+  }),
   listTransactions: async () => ({ transactions: [transaction], total: 41 }),
   createTopUp: async (r) => ({
     id: 'sbx_order_1',
@@ -173,6 +177,8 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
           currency: 'INR',
           isActive: true,
           isPinSetup: true,
+          proceedsOnHold: '2500.50',
+          heldProceeds: [{ reference: 'order-7', amount: '2500.50', releaseAt: '2026-11-30T10:00:00.000Z' }],
         },
       });
       expect(lastCall('getWallet')).toMatchObject({ request: { recordView: false }, ctx: { caller: army } });

@@ -22,7 +22,8 @@ export type BreakKind =
   | 'topup-payment'
   | 'payment-reused'
   | 'pending-timeout'
-  | 'unsettled';
+  | 'unsettled'
+  | 'release-overdue';
 
 export interface Break {
   kind: BreakKind;
@@ -69,6 +70,7 @@ interface AccountDoc {
   available: number;
   applied?: string[];
   holds?: string[];
+  releaseAt?: Date | null;
 }
 
 interface TransferDoc {
@@ -86,7 +88,8 @@ interface TransferDoc {
 }
 
 const rupees = (paise: number) => `₹${formatMoney(paise)}`;
-const isUser = (id: string) => id.startsWith('user:');
+/** Every account but a provider's clearing one holds someone's money: a wallet, a sale's escrow. */
+const mustStayFunded = (id: string) => !id.startsWith('provider:');
 const age = (now: Date, at: Date | null | undefined) =>
   at ? `${Math.round((now.getTime() - new Date(at).getTime()) / 1000)} s` : 'unknown time';
 
@@ -104,7 +107,7 @@ export async function checkLedger(
 
   // (b) and the accounts' figures the other checks compare against.
   const accounts = new Map<string, AccountDoc>();
-  const projection = { balance: 1, held: 1, available: 1, applied: 1, holds: 1, kind: 1 };
+  const projection = { balance: 1, held: 1, available: 1, applied: 1, holds: 1, kind: 1, releaseAt: 1 };
   for await (const a of accountsCol.find({}, { projection })) {
     accounts.set(a._id, a);
     if (a.available !== a.balance - a.held)
@@ -112,8 +115,19 @@ export async function checkLedger(
         'available',
         `${a._id}: available ${rupees(a.available)} ≠ balance ${rupees(a.balance)} − held ${rupees(a.held)}`,
       );
-    if (isUser(a._id) && (a.balance < 0 || a.available < 0))
+    if (mustStayFunded(a._id) && (a.balance < 0 || a.available < 0))
       report('negative-balance', `${a._id}: balance ${rupees(a.balance)}, available ${rupees(a.available)}`);
+    // (g) a sale's proceeds reach its seller once its refund window closed (docs/adr/028).
+    if (
+      a.kind === 'escrow' &&
+      a.available > 0 &&
+      a.releaseAt &&
+      now.getTime() - new Date(a.releaseAt).getTime() > graceMs
+    )
+      report(
+        'release-overdue',
+        `${a._id}: ${rupees(a.available)} still held ${age(now, a.releaseAt)} after its release time`,
+      );
   }
 
   // (a) and (c): one pass over the entries, summed per account here. Neither `$group` (FerretDB v1

@@ -10,7 +10,8 @@ import { type Break as LedgerBreak, checkLedger, GRACE_MS, type LedgerReport } f
  * - no product's stock below zero, and for every product, stock + the units its reservations took
  *   (sold, or still in a purchase) = the stock its manufacturer supplied (catalog's `suppliedStock`);
  * - every completed order paid by exactly one posted transfer keyed by its reference (`hold:order-<id>`,
- *   buyer → seller, its total) with its reservation committed; every cancelled one paid by none, its
+ *   buyer → the sale's escrow `escrow:order-<id>` of its seller, its total: docs/adr/028) with its
+ *   reservation committed; every cancelled one paid by none, its
  *   reservation not committed; no purchase payment or committed reservation without a completed order;
  * - no order still in its saga a minute after its deadline (the hold's timeout).
  *
@@ -50,6 +51,8 @@ export interface SystemReport {
 
 /** How an order's money and stock appear in the wallet and catalog (one place if they rename). */
 export const paymentKey = (reference: string) => `hold:${reference}`;
+/** Where a sale's proceeds wait for the refund window (docs/adr/028). */
+export const escrowOf = (reference: string) => `escrow:${reference}`;
 export const reserveKey = (reference: string) => `reserve:${reference}`;
 export const releaseKey = (reference: string) => `release:${reference}`;
 
@@ -152,6 +155,10 @@ export async function checkSystem(
   const payments = new Map<string, TransferDoc>();
   for await (const t of dbs.wallet.collection<TransferDoc>('transfers').find({ kind: 'purchase' }))
     payments.set(t.key, t);
+  const sellers = new Map<string, number | undefined>();
+  const escrows = dbs.wallet.collection<{ _id: string; sellerId?: number }>('accounts');
+  for await (const e of escrows.find({ kind: 'escrow' }, { projection: { sellerId: 1 } }))
+    sellers.set(e._id, e.sellerId);
   const counts = { completed: 0, cancelled: 0, pending: 0 };
   const ordered = new Set<string>();
   for await (const o of dbs.orders.collection<OrderDoc>('orders').find({})) {
@@ -169,12 +176,14 @@ export async function checkSystem(
         t &&
         (t.amount !== o.totalPaise ||
           t.debitAccount !== `user:${o.buyerId}` ||
-          t.creditAccount !== `user:${o.sellerId}`)
+          t.creditAccount !== escrowOf(o.reference) ||
+          sellers.get(t.creditAccount) !== o.sellerId)
       )
         report(
           'order-payment',
-          `${name}: ${rupees(o.totalPaise)} from user:${o.buyerId} to user:${o.sellerId}, ` +
-            `paid ${rupees(t.amount)} from ${t.debitAccount} to ${t.creditAccount}`,
+          `${name}: ${rupees(o.totalPaise)} from user:${o.buyerId} to ${escrowOf(o.reference)} of ` +
+            `user:${o.sellerId}, paid ${rupees(t.amount)} from ${t.debitAccount} to ${t.creditAccount}` +
+            ` of user:${sellers.get(t.creditAccount) ?? '?'}`,
         );
       if (r?.state !== 'committed' || r.quantity !== o.quantity || r.productId !== o.productId)
         report(

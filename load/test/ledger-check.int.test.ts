@@ -4,6 +4,8 @@ import { promisify } from 'node:util';
 import { INFRA, testLog, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
 import { connectMongo, ensureIndexes, openStoreEngine, type StoreEngine } from '../../packages/platform/src';
+import { createEscrows } from '../../services/wallet/src/app/escrows';
+import { createHolds } from '../../services/wallet/src/app/holds';
 import { createLedger, type TransferRequest } from '../../services/wallet/src/app/ledger';
 import { checkLedger, type BreakKind, resultLine, TOPUPS } from '../ledger/check';
 import { registerWalletModels } from '../ledger/models';
@@ -231,5 +233,35 @@ describe('ledger:check on what the wallet service itself writes', () => {
 
     expect(await kinds()).toEqual([]);
     expect(await kinds(new Date(Date.now() + 61_000))).toEqual(['unsettled']);
+  });
+
+  it("passes a sale's proceeds in escrow until their release time; still there after 60 s more, they break", async () => {
+    await fund(1, 10_000);
+    await stores.accounts.ensure('user:2', 2);
+    const ledger = ledgerOf();
+    const holds = createHolds({ accounts: stores.accounts, ledger, defaultTimeoutSeconds: 60 });
+    const sale = {
+      reference: 'order-1',
+      debitUserId: 1,
+      creditUserId: 2,
+      amountPaise: 2_500,
+      releaseAt: new Date(Date.now() + 1_000).toISOString(),
+    };
+    await holds.create('orders', { ...sale, timeoutSeconds: 0, description: 'a sale' });
+    await holds.post('orders', 'order-1');
+    const escrow = await stores.accounts.get('escrow:order-1');
+    expect(escrow).toMatchObject({ kind: 'escrow', balance: 2_500, sellerId: 2, buyerId: 1 });
+    const releaseAt = escrow!.releaseAt!.getTime();
+
+    expect(await kinds(new Date(releaseAt + 59_000))).toEqual([]);
+    expect(await kinds(new Date(releaseAt + 61_000))).toEqual(['release-overdue']);
+    const escrows = createEscrows({ accounts: stores.accounts, ledger, log: testLog('escrows') });
+    expect(await escrows.releaseDue(new Date(releaseAt))).toBe(1);
+    expect(await stores.accounts.get('user:2')).toMatchObject({ balance: 2_500 });
+    expect(await kinds(new Date(releaseAt + 61_000))).toEqual([]);
+
+    // An escrow drawn below zero is money created.
+    await inc('escrow:order-1', { balance: -1, available: -1 });
+    expect(await kinds()).toEqual(expect.arrayContaining(['negative-balance']));
   });
 });

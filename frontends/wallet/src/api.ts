@@ -4,8 +4,8 @@ import type {
   SandboxPaymentView,
   TransactionsPage,
   TransactionStatusName,
+  OwnWalletView,
   VerifyPaymentBody,
-  WalletView,
 } from '@qm/contracts/rest';
 import { apiFetch, refreshWalletQueries, toQueryString, TRANSACTIONS_KEY, WALLET_KEY } from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
@@ -23,8 +23,8 @@ export const HISTORY_PAGE_SIZE = 20;
 // load is POST /api/wallet/views, which answers the wallet as GET /api/wallet does.
 const fetchWallet = (view: boolean, signal?: AbortSignal) =>
   view
-    ? apiFetch<WalletView>('/api/wallet/views', { method: 'POST', signal })
-    : apiFetch<WalletView>('/api/wallet', { signal });
+    ? apiFetch<OwnWalletView>('/api/wallet/views', { method: 'POST', signal })
+    : apiFetch<OwnWalletView>('/api/wallet', { signal });
 
 /**
  * The wallet as the /wallet page loads it: POST /api/wallet/views records wallet_view (docs/product.md §2), and

@@ -1,4 +1,4 @@
-import type { WalletView } from '@qm/contracts/rest';
+import type { OwnWalletView } from '@qm/contracts/rest';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiFetch } from './api';
 
@@ -24,7 +24,7 @@ export async function refreshWalletQueries(queryClient: QueryClient): Promise<vo
   const history = queryClient.invalidateQueries({ queryKey: TRANSACTIONS_KEY });
   if (queryClient.getQueriesData({ queryKey: WALLET_KEY }).length) {
     try {
-      queryClient.setQueriesData({ queryKey: WALLET_KEY }, await apiFetch<WalletView>('/api/wallet'));
+      queryClient.setQueriesData({ queryKey: WALLET_KEY }, await apiFetch<OwnWalletView>('/api/wallet'));
     } catch {
       // The balance stays as it was; the page's next load fetches it again.
     }

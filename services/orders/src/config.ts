@@ -14,6 +14,16 @@ export const ordersEnv = {
    * catalog. An order still pending after this is cancelled by the sweeper (unless already paid).
    */
   ORDERS_HOLD_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(120),
+  /**
+   * How long after a purchase its buyer may ask for a refund; the sale's proceeds wait in escrow
+   * until then (docs/adr/028). Counted from the purchase's deadline, which its payment always
+   * precedes, so a buyer has at least this long after completion. Fractions allowed (tests use seconds).
+   */
+  REFUND_WINDOW_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 90)
+    .default(48),
   /** Deadline of each call to catalog, wallet and identity. */
   ORDERS_CALL_DEADLINE_MS: z.coerce.number().int().min(100).default(5000),
   /** How often the sweeper looks for orders left mid-saga; 0 turns it off. */

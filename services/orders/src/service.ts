@@ -55,7 +55,14 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       holdTimeoutSeconds,
       pauseAfterHoldMs: config.ORDERS_PAUSE_AFTER_HOLD_MS,
     });
-    const purchases = createPurchases({ orders, partners, saga, idempotency, holdTimeoutSeconds });
+    const purchases = createPurchases({
+      orders,
+      partners,
+      saga,
+      idempotency,
+      holdTimeoutSeconds,
+      refundWindowMs: config.REFUND_WINDOW_HOURS * 3_600_000,
+    });
     addOrdersService(grpc, {
       purchases,
       lists: createOrderLists({ conn, orders, outbox }),

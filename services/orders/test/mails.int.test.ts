@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ORDERS_SUBJECTS } from '@qm/contracts/events';
+import { longDateTime, type OwnWalletView } from '@qm/contracts/rest';
 import { createMailer, type EventEnvelope } from '@qm/platform';
 import { INFRA, lastEventOn, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
@@ -103,8 +104,12 @@ it('mails the buyer a confirmation and the seller a sale notice, once each, with
 
   const sale = await waitForMail(who.maker.email, SALE);
   expect(sale.subject).toMatch(new RegExp(`^You sold 2 × Night Scope \\w+ \\(order #${orderId}\\)$`));
+  // The release time it names is the one the wallet holds the proceeds until (docs/adr/028).
+  const { heldProceeds } = (await as.maker.get('/api/wallet')).body as OwnWalletView;
+  const held = heldProceeds.find((p) => p.reference === `order-${orderId}`)!;
   expect(sale.text).toContain(
-    `Gate Soldier (${who.army.username}) bought your product: ₹2,501.00 has been added to your wallet.`,
+    `Gate Soldier (${who.army.username}) bought your product: ₹2,501.00 is held while the buyer may ask ` +
+      `for a refund, and reaches your wallet's balance on ${longDateTime(held.releaseAt)}.`,
   );
   expect(sale.text).toContain('Unit price: ₹1,250.50');
 

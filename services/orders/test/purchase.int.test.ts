@@ -59,7 +59,12 @@ describe('orders: placing a purchase', () => {
     const after = await wallet(as.army);
     expect(Number(before.balance) * 100 - Number(after.balance) * 100).toBeCloseTo(250100, 0);
     expect(after.heldBalance).toBe('0.00');
-    expect((await wallet(as.maker)).balance).toBe('2501.00');
+    // The seller's proceeds wait out the refund window in the sale's escrow (docs/adr/028).
+    const maker = await wallet(as.maker);
+    expect(maker).toMatchObject({ balance: '0.00', proceedsOnHold: '2501.00' });
+    expect(maker.heldProceeds).toEqual([
+      { reference: `order-${res.body.id}`, amount: '2501.00', releaseAt: expect.any(String) },
+    ]);
 
     const sold = await as.maker.get('/api/orders/sold');
     expect(sold.status).toBe(200);

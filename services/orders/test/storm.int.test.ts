@@ -35,7 +35,7 @@ describe('orders: the last-item storm', () => {
 
   const balances = async (b: Browser) => {
     const w = (await b.get('/api/wallet')).body;
-    return { balance: paise(w.balance), held: paise(w.heldBalance) };
+    return { balance: paise(w.balance), held: paise(w.heldBalance), proceeds: paise(w.proceedsOnHold) };
   };
 
   it('sells exactly the stock: 5 completed, stock 0 and never below, debits = credits, nothing left held', async () => {
@@ -121,12 +121,13 @@ describe('orders: the last-item storm', () => {
     for (const o of cancelled)
       expect(['voided', 'failed', undefined]).toContain(byKey.get(`hold:${o.reference}`));
 
-    // Money: what the buyers paid is what the seller got, to the paisa; nothing stays held.
+    // Money: what the buyers paid is what the seller got, to the paisa (in escrow for the refund
+    // window, docs/adr/028); no buyer's funds stay held.
     const after = await Promise.all(buyers.map(balances));
     const debited = before.reduce((sum, b, i) => sum + b.balance - after[i]!.balance, 0);
     expect(after.every((b) => b.held === 0)).toBe(true);
     expect(debited).toBe(STOCK * 1000_00);
-    expect(await balances(maker)).toEqual({ balance: STOCK * 1000_00, held: 0 });
+    expect(await balances(maker)).toEqual({ balance: 0, held: 0, proceeds: STOCK * 1000_00 });
 
     // And the whole system agrees: ledger, stock supplied = stock + sold, one payment per order.
     const report = await checkSystem({

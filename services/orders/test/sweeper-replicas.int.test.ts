@@ -31,7 +31,7 @@ import {
   uniqueName,
 } from '@qm/testkit';
 import { createLedger } from '@qm/wallet/src/app/ledger';
-import { providerAccount, userAccount } from '@qm/wallet/src/domain/ledger';
+import { escrowAccount, providerAccount, userAccount } from '@qm/wallet/src/domain/ledger';
 import { walletService } from '@qm/wallet/src/service';
 import { createAccountStore } from '@qm/wallet/src/store/accounts';
 import { createEntryStore } from '@qm/wallet/src/store/entries';
@@ -230,6 +230,7 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
       orders: one.orders,
       partners,
       saga,
+      refundWindowMs: 48 * 3_600_000,
       idempotency,
       holdTimeoutSeconds,
     });
@@ -325,12 +326,18 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
       accounts.get(userAccount(buyer.id)),
       accounts.get(userAccount(seller.id)),
     ]);
-    expect([b1!.balance, b1!.available, s1!.balance]).toEqual([FUNDS - paid, FUNDS - paid, paid]);
+    // The proceeds wait in each sale's escrow for the refund window (docs/adr/028).
+    const held = await accounts.heldProceeds(seller.id);
+    expect([b1!.balance, b1!.available, s1!.balance]).toEqual([FUNDS - paid, FUNDS - paid, 0]);
+    expect(held.map((e) => e.reference).sort()).toEqual(completed.map((o) => o.reference).sort());
+    expect(held.reduce((sum, e) => sum + e.available, 0)).toBe(paid);
     const entries = await walletConn
       .collection<{ account: string; amount: number }>('entries')
-      .find({ account: { $in: [userAccount(buyer.id), userAccount(seller.id)] } })
+      .find({
+        account: { $in: [userAccount(buyer.id), ...completed.map((o) => escrowAccount(o.reference))] },
+      })
       .toArray();
-    expect(entries.filter((e) => e.account === userAccount(seller.id)).length).toBe(completed.length);
+    expect(entries.filter((e) => e.account.startsWith('escrow:')).length).toBe(completed.length);
 
     // One event each, saying how it ended; and the buyer's activity once per completed order.
     const ended = await endEvents(placed.map((p) => p.id));

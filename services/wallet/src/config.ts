@@ -22,7 +22,16 @@ export const walletEnv = {
   OUTBOX_RELAY_MS: z.coerce.number().int().min(100).default(2000),
   /** How long a purchase's hold lasts when the orders service does not say. */
   HOLD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
-  /** How often the sweeper looks for unsettled transfers and expired holds; 0 turns it off. */
+  /**
+   * How long a sale's proceeds stay in escrow before the seller can spend them: the window in which
+   * the buyer may ask for a refund (docs/adr/028). Fractions are allowed (tests use seconds).
+   */
+  REFUND_WINDOW_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 90)
+    .default(48),
+  /** How often the sweeper looks for unsettled transfers, expired holds and proceeds due; 0 turns it off. */
   SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).default(5000),
   /** A transfer untouched this long is taken to be abandoned by its process and finished by the sweeper. */
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),

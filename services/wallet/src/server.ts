@@ -1,6 +1,7 @@
 import { transactionSorts, transactionStatuses, transactionTypes, walletV1 } from '@qm/contracts/grpc';
 import type { TransactionStatusName } from '@qm/contracts/rest';
 import { type Caller, type GrpcServer, invalid, type UnaryImpl, validPaging } from '@qm/platform';
+import type { Escrows } from './app/escrows';
 import type { Holds } from './app/holds';
 import type { Pins } from './app/pins';
 import type { MoneyStats } from './app/stats';
@@ -71,7 +72,8 @@ export function pendingToProto(t: Transfer, reference: string): walletV1.Pending
   return {
     reference,
     debitUserId: userIdOf(t.debitAccount) ?? 0,
-    creditUserId: userIdOf(t.creditAccount) ?? 0,
+    // A sale's proceeds go to its escrow; the seller is the user its line is for.
+    creditUserId: userIdOf(t.creditAccount) ?? t.history.find((l) => l._id.endsWith(':in'))?.userId ?? 0,
     amountPaise: t.amount,
     state: STATES[t.state],
     timeoutAt: t.timeoutAt ? new Date(t.timeoutAt).toISOString() : '',
@@ -114,6 +116,7 @@ export interface WalletUseCases {
   wallets: Wallets;
   pins: Pins;
   holds: Holds;
+  escrows: Escrows;
   topUps: TopUps;
   stats: MoneyStats;
 }
@@ -123,7 +126,7 @@ export interface WalletUseCases {
  * orders service's proven identity for holds), map back. AppErrors become statuses in @qm/platform.
  */
 export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.WalletServiceService> {
-  const { wallets, pins, holds, topUps, stats } = u;
+  const { wallets, pins, holds, escrows, topUps, stats } = u;
   const withPin = async (caller: Caller | undefined, a: Account) =>
     walletToProto(a, { isPinSetup: caller ? await pins.gate.isSetUp(caller.userId) : false });
   const hold = (ref: string) => async (t: Transfer) => ({ transfer: pendingToProto(t, ref) });
@@ -131,7 +134,16 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
   return {
     getWallet: async (req, ctx) => {
       const { account, isPinSetup } = await wallets.wallet(ctx.caller, req.recordView);
-      return { wallet: walletToProto(account, { isPinSetup }) };
+      const held = await escrows.heldFor(account.userId!);
+      return {
+        wallet: walletToProto(account, { isPinSetup }),
+        proceedsOnHoldPaise: held.totalPaise,
+        heldProceeds: held.items.map((p) => ({
+          reference: p.reference,
+          amountPaise: p.available,
+          releaseAt: p.releaseAt ? new Date(p.releaseAt).toISOString() : '',
+        })),
+      };
     },
     listTransactions: async (req, ctx) => {
       const { page, pageSize } = paging(req.page, req.pageSize, 32);

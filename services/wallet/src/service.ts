@@ -2,6 +2,7 @@ import { createIdempotency, createMailer, createOutbox, type ServiceDefinition }
 import { serviceDefaults } from '@qm/roster';
 import { ACTIVITY_SUBJECT, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
+import { createEscrows } from './app/escrows';
 import { createHolds } from './app/holds';
 import { identityDirectory } from './app/identity';
 import { createLedger } from './app/ledger';
@@ -79,6 +80,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       outbox,
     });
     const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });
+    const escrows = createEscrows({ accounts, ledger, log });
     const topups = createTopUpStore(conn);
     const providers = createProviders(conn, topUpSettings(config), log, faults);
     const topUps = createTopUps({
@@ -93,12 +95,13 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       expiryMinutes: config.TOPUP_EXPIRY_MINUTES,
     });
     const stats = createMoneyStats({ conn, accounts, entries });
-    addWalletService(grpc, { wallets, pins, holds, topUps, stats });
+    addWalletService(grpc, { wallets, pins, holds, escrows, topUps, stats });
 
     const sweeper = createSweeper({
       accounts,
       transfers,
       ledger,
+      escrows,
       log,
       graceMs: config.SWEEP_GRACE_MS,
       markerRetentionMs: config.MARKER_RETENTION_MS,

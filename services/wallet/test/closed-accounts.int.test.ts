@@ -67,6 +67,7 @@ const hold = (buyer: TestUser, seller: TestUser, amountPaise: number) =>
       amountPaise,
       timeoutSeconds: 0,
       description: 'a purchase',
+      releaseAt: '',
     }),
   );
 

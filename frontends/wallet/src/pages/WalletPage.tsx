@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { walletViewQuery } from '../api';
 import { AddMoneyDialog } from '../checkout/AddMoneyDialog';
+import { HeldProceeds } from '../components/HeldProceeds';
 import { TransactionHistory } from '../components/TransactionHistory';
 import { useTransferFlow } from '../transfer/TransferFlow';
 
@@ -104,6 +105,7 @@ function Wallet() {
           </Group>
         </Card>
       </SimpleGrid>
+      {wallet.data && <HeldProceeds wallet={wallet.data} />}
       <TransactionHistory />
       <AddMoneyDialog opened={adding} onClose={() => setAdding(false)} />
       {transferFlow.dialogs}

@@ -3,7 +3,7 @@ import { TransactionsQuery, WALLET_LIMITS, WALLET_MESSAGES } from '@qm/contracts
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { WalletContext } from './context';
-import { TransactionViewSchema, WalletViewSchema, transactionToRest, walletToRest } from './rest';
+import { OwnWalletViewSchema, TransactionViewSchema, ownWalletToRest, transactionToRest } from './rest';
 
 const NO_WALLET = `"${WALLET_MESSAGES.adminNoWallet}"`;
 
@@ -17,11 +17,10 @@ export function registerAccountRoutes(api: Api, { clients }: WalletContext): voi
       "The caller's wallet (created on first use). A read only: the /wallet page loads it with " +
       'POST /api/wallet/views, which records the view.',
     access: 'user',
-    response: WalletViewSchema,
+    response: OwnWalletViewSchema,
     errors: { 403: NO_WALLET },
     async handler() {
-      const { wallet } = await clients.wallet.getWallet({ recordView: false });
-      return walletToRest(wallet!);
+      return ownWalletToRest(await clients.wallet.getWallet({ recordView: false }));
     },
   });
 
@@ -34,11 +33,10 @@ export function registerAccountRoutes(api: Api, { clients }: WalletContext): voi
       "The /wallet page's load: records a wallet_view activity and answers the caller's wallet, as " +
       'GET /api/wallet does.',
     access: 'user',
-    response: WalletViewSchema,
+    response: OwnWalletViewSchema,
     errors: { 403: NO_WALLET },
     async handler() {
-      const { wallet } = await clients.wallet.getWallet({ recordView: true });
-      return walletToRest(wallet!);
+      return ownWalletToRest(await clients.wallet.getWallet({ recordView: true }));
     },
   });
 

@@ -2,6 +2,7 @@ import { transactionStatuses, transactionTypes, type walletV1 } from '@qm/contra
 import {
   type AdminWalletView,
   formatMoney,
+  type OwnWalletView,
   TRANSACTION_STATUSES,
   TRANSACTION_TYPES,
   type TransactionView,
@@ -25,6 +26,21 @@ export const WalletViewSchema = z.object({
   isActive: z.boolean(),
   isPinSetup: z.boolean(),
 }) satisfies z.ZodType<WalletView>;
+
+export const OwnWalletViewSchema = WalletViewSchema.extend({
+  proceedsOnHold: money(
+    "A seller's sale proceeds kept for the refund window; not in the balance until released",
+  ),
+  heldProceeds: z
+    .array(
+      z.object({
+        reference: z.string().describe("The sale's order reference"),
+        amount: money('Proceeds'),
+        releaseAt: z.string().describe('When they go to the balance (ISO 8601)'),
+      }),
+    )
+    .describe('The soonest released first, at most 20'),
+}) satisfies z.ZodType<OwnWalletView>;
 
 export const TransactionViewSchema = z.object({
   id: z.number().int(),
@@ -74,6 +90,18 @@ export function walletToRest(w: walletV1.Wallet): WalletView {
     currency: 'INR',
     isActive: w.isActive,
     isPinSetup: w.isPinSetup,
+  };
+}
+
+export function ownWalletToRest(r: walletV1.GetWalletResponse): OwnWalletView {
+  return {
+    ...walletToRest(r.wallet!),
+    proceedsOnHold: formatMoney(r.proceedsOnHoldPaise),
+    heldProceeds: r.heldProceeds.map((p) => ({
+      reference: p.reference,
+      amount: formatMoney(p.amountPaise),
+      releaseAt: p.releaseAt,
+    })),
   };
 }
 

@@ -366,6 +366,23 @@ export interface WalletView {
   isPinSetup: boolean;
 }
 
+/** One sale's proceeds in escrow (docs/adr/028). */
+export interface HeldProceedsView {
+  /** The order's reference. */
+  reference: string;
+  amount: string;
+  /** When they go to the seller's balance (ISO 8601). */
+  releaseAt: string;
+}
+
+/** The caller's own wallet (GET /api/wallet): with a seller's proceeds waiting out the refund window. */
+export interface OwnWalletView extends WalletView {
+  /** Not in `balance` until released. */
+  proceedsOnHold: string;
+  /** The soonest released first, at most 20. */
+  heldProceeds: HeldProceedsView[];
+}
+
 export interface TransactionView {
   id: number;
   userId: number;

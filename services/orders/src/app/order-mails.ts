@@ -62,7 +62,14 @@ export function createOrderMails(d: {
       user.email,
       party === 'buyer'
         ? orderMails.confirmation({ ...factsOf(order), firstName, seller: partyName(order.seller) })
-        : orderMails.saleNotice({ ...factsOf(order), firstName, buyer: partyName(order.buyer) }),
+        : orderMails.saleNotice({
+            ...factsOf(order),
+            firstName,
+            buyer: partyName(order.buyer),
+            ...(order.refundableUntil
+              ? { releasedAt: longDateTime(order.refundableUntil.toISOString()) }
+              : {}),
+          }),
     );
   }
   return {

@@ -22,6 +22,8 @@ export interface Partners {
     amountPaise: number;
     timeoutSeconds: number;
     description: string;
+    /** The proceeds wait in escrow until then (the end of the refund window); none: paid at once. */
+    releaseAt?: Date;
   }): Promise<void>;
   post(reference: string): Promise<void>;
   void(reference: string): Promise<void>;
@@ -110,6 +112,7 @@ export function grpcPartners(a: PartnerAddresses): Partners {
         amountPaise: h.amountPaise,
         timeoutSeconds: h.timeoutSeconds,
         description: h.description,
+        releaseAt: h.releaseAt?.toISOString() ?? '',
       });
     },
     async post(reference) {

@@ -21,6 +21,8 @@ export interface PurchaseDeps {
   saga: Saga;
   idempotency: Idempotency;
   holdTimeoutSeconds: number;
+  /** REFUND_WINDOW_HOURS in milliseconds. */
+  refundWindowMs: number;
 }
 
 const ADMIN = 'Admin';
@@ -56,6 +58,7 @@ export function createPurchases(d: PurchaseDeps): Purchases {
     if (!seller) throw productMissing();
     const id = await d.orders.nextId();
     const now = new Date();
+    const deadlineAt = new Date(now.getTime() + d.holdTimeoutSeconds * 1000);
     return d.orders.insert({
       id,
       reference: referenceOf(id),
@@ -77,7 +80,8 @@ export function createPurchases(d: PurchaseDeps): Purchases {
       },
       buyer: partyOf(buyer),
       seller: partyOf(seller),
-      deadlineAt: new Date(now.getTime() + d.holdTimeoutSeconds * 1000),
+      deadlineAt,
+      refundableUntil: new Date(deadlineAt.getTime() + d.refundWindowMs),
       createdAt: now,
       updatedAt: now,
       ...(requestKey ? { requestKey } : {}),

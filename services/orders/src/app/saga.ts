@@ -163,6 +163,7 @@ export function createSaga(d: SagaDeps): Saga {
                 amountPaise: o.totalPaise,
                 timeoutSeconds: d.holdTimeoutSeconds,
                 description: `Order #${o.id}: ${o.quantity} × ${o.product.name}`,
+                releaseAt: o.refundableUntil,
               }),
             { step: 'pay' },
             holdRefused,

@@ -63,6 +63,11 @@ export interface OrderRecord {
   seller: OrderParty;
   /** After this, a purchase not yet paid is cancelled (the hold and the reservation expire too). */
   deadlineAt: Date;
+  /**
+   * The end of the buyer's refund window, when the seller's proceeds leave escrow (docs/adr/028);
+   * absent on orders placed before refunds existed, whose proceeds were paid at once.
+   */
+  refundableUntil?: Date;
   createdAt: Date;
   updatedAt: Date;
   /** `<buyer>:<Idempotency-Key>` of the request that placed it, when it had one. */

@@ -27,10 +27,13 @@ export const orderMails = {
       [...orderLines(o), `Seller: ${o.seller}`, `Completed: ${o.completedAt}`].join('\n'),
       'You can see this order under Orders → Purchases. Questions about it? Write to us through the Contact page.',
     ]),
-  saleNotice: (o: OrderFacts & { firstName: string; buyer: string }) =>
+  saleNotice: (o: OrderFacts & { firstName: string; buyer: string; releasedAt?: string }) =>
     mailMessage(`You sold ${o.quantity} × ${o.product} (order #${o.orderId})`, [
       `Hello ${o.firstName},`,
-      `${o.buyer} bought your product: ${o.total} has been added to your wallet.`,
+      o.releasedAt
+        ? `${o.buyer} bought your product: ${o.total} is held while the buyer may ask for a refund, ` +
+          `and reaches your wallet's balance on ${o.releasedAt}.`
+        : `${o.buyer} bought your product: ${o.total} has been added to your wallet.`,
       [...orderLines(o), `Buyer: ${o.buyer}`, `Completed: ${o.completedAt}`].join('\n'),
       'You can see this sale, with the buyer’s details, under Orders → Sales.',
     ]),

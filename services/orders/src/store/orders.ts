@@ -40,6 +40,7 @@ const orderSchema = new Schema<OrderDoc>(
     buyer: { type: new Schema(party, { _id: false }) },
     seller: { type: new Schema(party, { _id: false }) },
     deadlineAt: { type: Date, required: true },
+    refundableUntil: { type: Date },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     requestKey: { type: String },

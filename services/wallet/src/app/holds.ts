@@ -1,6 +1,6 @@
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
-import { forbidden, invalid } from '@qm/platform';
-import { holdTimeout, userAccount, validAmount, validReference } from '../domain/ledger';
+import { conflict, forbidden, invalid } from '@qm/platform';
+import { holdTimeout, userAccount, validAmount, validReference, validReleaseAt } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 import type { Transfer } from '../store/transfers';
 import { type Ledger, walletLines } from './ledger';
@@ -16,6 +16,8 @@ export interface HoldRequest {
   amountPaise: number;
   timeoutSeconds: number;
   description: string;
+  /** The end of the buyer's refund window (ISO 8601): the proceeds wait in escrow until then; '' for none. */
+  releaseAt: string;
 }
 
 /**
@@ -25,7 +27,10 @@ export interface HoldRequest {
 export interface Holds {
   /** Holds the buyer's funds for the seller under the order's reference (refused: wallet closed or short). */
   create(service: string | undefined, req: HoldRequest): Promise<Transfer>;
-  /** Pays the seller the held amount; posting again answers the same transfer (a void is then refused). */
+  /**
+   * Pays the held amount into the sale's escrow, released to the seller when the refund window
+   * closes; posting again answers the same transfer (a void is then refused).
+   */
   post(service: string | undefined, reference: string): Promise<Transfer>;
   /** Gives the held amount back to the buyer; voiding again answers the same transfer. */
   void(service: string | undefined, reference: string): Promise<Transfer>;
@@ -47,6 +52,7 @@ export function createHolds(d: {
       const amount = validAmount(req.amountPaise);
       if (req.debitUserId === req.creditUserId) throw invalid('A purchase needs two different users');
       if (req.debitUserId <= 0 || req.creditUserId <= 0) throw invalid('User ids must be positive');
+      const releaseAt = validReleaseAt(req.releaseAt, new Date());
       const buyer = await d.accounts.ensure(userAccount(req.debitUserId), req.debitUserId);
       // A deleted buyer's wallet is closed: refused here, and by the hold's own condition if it
       // closes meanwhile. A closed seller's wallet would keep the money, but nothing is sold for it.
@@ -54,12 +60,23 @@ export function createHolds(d: {
       const seller = await d.accounts.ensure(userAccount(req.creditUserId), req.creditUserId);
       if (!seller.isActive) throw invalid('The seller can no longer be paid');
       const description = req.description.trim().slice(0, 500) || `Purchase ${reference}`;
+      // The proceeds wait in the sale's own escrow for the refund window (docs/adr/028); the
+      // seller's line is theirs all the same.
+      const escrow = await d.accounts.ensureEscrow({
+        reference,
+        sellerId: req.creditUserId,
+        buyerId: req.debitUserId,
+        releaseAt,
+      });
+      // A retry names the same sale; only the release time of a hold asked without one moves on.
+      if (escrow.sellerId !== req.creditUserId || escrow.buyerId !== req.debitUserId)
+        throw conflict('This transfer reference was already used for a different transfer');
       const transfer = await d.ledger.createPending(
         {
           key: `hold:${reference}`,
           kind: 'purchase',
           debit: buyer._id,
-          credit: seller._id,
+          credit: escrow._id,
           amount,
           description,
           history: walletLines(

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, type Logger, type OutgoingEvent, type Outbox } from '@qm/platform';
-import { type AccountId, FINAL_STATES, isUserAccount, userIdOf, validAmount } from '../domain/ledger';
+import {
+  type AccountId,
+  FINAL_STATES,
+  isClearingAccount,
+  isUserAccount,
+  validAmount,
+} from '../domain/ledger';
 import type { Account, AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
 import type { HistoryStore, NewHistoryLine } from '../store/history';
@@ -93,9 +99,10 @@ async function record(
   validAmount(req.amount);
   if (req.announce?.length && !outbox)
     throw new Error('announcing a transfer needs the ledger to have an outbox');
-  // Users' wallets are opened by the use cases (with their usernames); a clearing account on first use.
+  // Users' wallets and escrows are opened by the use cases (with what they name); a clearing account
+  // on first use.
   for (const account of [req.debit, req.credit])
-    if (!isUserAccount(account)) await accounts.ensure(account, userIdOf(account));
+    if (isClearingAccount(account)) await accounts.ensure(account);
   const id = randomUUID();
   const now = new Date();
   const { created, transfer } = await transfers.insert(

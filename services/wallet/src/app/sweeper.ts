@@ -2,11 +2,13 @@ import type { Logger } from '@qm/platform';
 import type { AccountId } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
 import type { TransferStore } from '../store/transfers';
+import type { Escrows } from './escrows';
 import type { Ledger } from './ledger';
 
 /**
  * Finishes what a crash left half-done (docs/adr/006): every transfer not settled and untouched for
  * the grace period is resumed from its recorded state, and every hold past its timeout expires.
+ * Releases the sales' proceeds whose refund window closed (docs/adr/028).
  * Settled transfers' markers are cleared once they are old enough that no driver can still act.
  * Safe to run in every replica at once: each step it takes is idempotent.
  */
@@ -14,6 +16,8 @@ export function createSweeper(opts: {
   accounts: AccountStore;
   transfers: TransferStore;
   ledger: Ledger;
+  /** Without it, no proceeds are released (tests of the transfers alone). */
+  escrows?: Escrows;
   log: Logger;
   graceMs: number;
   /** How long a settled transfer keeps its markers on the accounts (default 2 minutes). */
@@ -40,7 +44,9 @@ export function createSweeper(opts: {
   }
 
   return {
-    async sweep(now = new Date()): Promise<{ resumed: number; expired: number; cleared: number }> {
+    async sweep(
+      now = new Date(),
+    ): Promise<{ resumed: number; expired: number; released: number; cleared: number }> {
       let expired = 0;
       for (const t of await transfers.expiredHolds(now, batch)) {
         const after = await ledger.expire(t);
@@ -59,10 +65,11 @@ export function createSweeper(opts: {
           log.error({ err, transfer: t._id }, 'sweeper could not resume a transfer');
         }
       }
+      const released = (await opts.escrows?.releaseDue(now, batch)) ?? 0;
       const cleared = await clearSettledMarkers(
         new Date(now.getTime() - (opts.markerRetentionMs ?? 120_000)),
       );
-      return { resumed, expired, cleared };
+      return { resumed, expired, released, cleared };
     },
   };
 }

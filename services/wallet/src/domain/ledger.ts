@@ -6,8 +6,10 @@ import { invalid } from '@qm/platform';
  *
  * Accounts: a user's wallet `user:<userId>` may never go below zero (available = balance - held
  * ≥ 0); a payment provider's clearing account `provider:<name>` goes negative by exactly the money
- * that came in through it. Every transfer debits one account and credits another by the same
- * amount, so the balances of all accounts always sum to zero.
+ * that came in through it; a sale's escrow `escrow:<order reference>` keeps the sale's proceeds for
+ * the refund window (docs/adr/028) and, like a wallet, never goes below zero. Every transfer debits
+ * one account and credits another by the same amount, so the balances of all accounts always sum
+ * to zero.
  *
  * A transfer is recorded first and then moved through steps, each a single-document conditional
  * update made at most once (a marker `<transferId>:<step>` on the account it changes):
@@ -23,8 +25,9 @@ import { invalid } from '@qm/platform';
  * the transfer *settles*: its markers are cleared (refunding or releasing what a failed one left)
  * and `settled` is set; the sweeper finishes whatever a crash left unsettled.
  */
-export type AccountId = `user:${number}` | `provider:${string}`;
-export type TransferKind = 'topup' | 'p2p' | 'purchase';
+export type AccountId = `user:${number}` | `provider:${string}` | `escrow:${string}`;
+/** `release`: an escrow's proceeds to its seller once the refund window closed (docs/adr/028). */
+export type TransferKind = 'topup' | 'p2p' | 'purchase' | 'release';
 export type TransferState =
   | 'initiated'
   | 'debited'
@@ -42,7 +45,10 @@ export const FINAL_STATES: ReadonlySet<TransferState> = new Set(['posted', 'void
 
 export const userAccount = (userId: number): AccountId => `user:${userId}`;
 export const providerAccount = (provider: string): AccountId => `provider:${provider}`;
+export const escrowAccount = (reference: string): AccountId => `escrow:${reference}`;
 export const isUserAccount = (id: string): boolean => id.startsWith('user:');
+export const isEscrowAccount = (id: string): boolean => id.startsWith('escrow:');
+export const isClearingAccount = (id: string): boolean => id.startsWith('provider:');
 export const userIdOf = (id: string): number | undefined =>
   isUserAccount(id) ? Number(id.slice('user:'.length)) : undefined;
 
@@ -54,6 +60,19 @@ export function holdTimeout(seconds: number, now: Date): Date {
   if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_HOLD_SECONDS)
     throw invalid('The hold timeout must be between 1 second and 24 hours (0: 15 minutes)');
   return new Date(now.getTime() + (seconds || DEFAULT_HOLD_SECONDS) * 1000);
+}
+
+/** An escrow keeps a sale's proceeds at most this long (the orders service sets the refund window). */
+export const MAX_ESCROW_DAYS = 90;
+
+/** When an escrow's proceeds go to the seller: the moment asked, or at once when none is. */
+export function validReleaseAt(iso: string, now: Date): Date {
+  if (!iso) return now;
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) throw invalid('The release time must be an ISO 8601 date and time');
+  if (at.getTime() > now.getTime() + MAX_ESCROW_DAYS * 86_400_000)
+    throw invalid(`Proceeds can be held for at most ${MAX_ESCROW_DAYS} days`);
+  return at;
 }
 
 /** A positive whole number of paise within decimal(10,2). */

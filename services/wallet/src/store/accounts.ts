@@ -1,9 +1,10 @@
 import { containsText, isDuplicateKeyError, nextSequence } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
-import { type AccountId, isUserAccount, marker } from '../domain/ledger';
+import { type AccountId, escrowAccount, isClearingAccount, marker } from '../domain/ledger';
 
 /**
- * Ledger accounts: one per user wallet and one clearing account per payment provider. The balance
+ * Ledger accounts: one per user wallet, one clearing account per payment provider and one escrow
+ * per sale (docs/adr/028). The balance
  * lives on the account document and changes only by single-document conditional updates, each
  * carrying the transfer step's marker so it is applied at most once:
  *
@@ -13,7 +14,7 @@ import { type AccountId, isUserAccount, marker } from '../domain/ledger';
  */
 export interface Account {
   _id: AccountId;
-  kind: 'user' | 'clearing';
+  kind: 'user' | 'clearing' | 'escrow';
   /** User wallets: the user's id and the wallet's numeric id (docs/product.md §3 wallets.id). */
   userId?: number;
   walletId?: number;
@@ -32,9 +33,18 @@ export interface Account {
   isActive: boolean;
   closedAt?: Date | null;
   lastTransactionAt?: Date | null;
+  /** Escrows: the sale (its order reference), who sold and who bought. */
+  reference?: string;
+  sellerId?: number;
+  buyerId?: number;
+  /** Escrows: when the proceeds go to the seller (the end of the buyer's refund window). */
+  releaseAt?: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/** An escrow's proceeds as its seller sees them. */
+export type HeldProceeds = Required<Pick<Account, 'reference' | 'available' | 'releaseAt'>>;
 
 const accountSchema = new Schema<Account>(
   {
@@ -52,6 +62,10 @@ const accountSchema = new Schema<Account>(
     isActive: { type: Boolean, required: true },
     closedAt: { type: Date },
     lastTransactionAt: { type: Date },
+    reference: { type: String },
+    sellerId: { type: Number },
+    buyerId: { type: Number },
+    releaseAt: { type: Date },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -60,20 +74,16 @@ const accountSchema = new Schema<Account>(
 accountSchema.index({ userId: 1 }, { unique: true, sparse: true });
 accountSchema.index({ walletId: 1 }, { unique: true, sparse: true });
 accountSchema.index({ kind: 1 });
+// A seller's escrows, and the sweeper's question: which proceeds are due.
+accountSchema.index({ sellerId: 1, releaseAt: 1 }, { sparse: true });
+accountSchema.index({ releaseAt: 1 }, { sparse: true });
 
 /** Whether a step found its marker already applied, applied it now, or could not (no funds). */
 export type StepOutcome = 'applied' | 'already' | 'refused';
 
-/** A new, empty account; a user's wallet gets the next numeric wallet id. */
-const newAccount = async (
-  conn: Connection,
-  id: AccountId,
-  userId?: number,
-  username?: string,
-): Promise<Account> => ({
+const emptyAccount = (id: AccountId, kind: Account['kind']): Account => ({
   _id: id,
-  kind: userId === undefined ? 'clearing' : 'user',
-  ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
+  kind,
   balance: 0,
   held: 0,
   available: 0,
@@ -84,6 +94,17 @@ const newAccount = async (
   lastTransactionAt: null,
   createdAt: new Date(),
   updatedAt: new Date(),
+});
+
+/** A new, empty account; a user's wallet gets the next numeric wallet id. */
+const newAccount = async (
+  conn: Connection,
+  id: AccountId,
+  userId?: number,
+  username?: string,
+): Promise<Account> => ({
+  ...emptyAccount(id, userId === undefined ? 'clearing' : 'user'),
+  ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
 });
 
 /** User wallets, optionally only those whose username contains the search (any case). */
@@ -97,6 +118,13 @@ export interface AccountStore {
   get(id: AccountId): Promise<Account | null>;
   /** Creates the account once; concurrent first uses all get the same one. A new username is recorded. */
   ensure(id: AccountId, userId?: number, username?: string): Promise<Account>;
+  /** Opens a sale's escrow once (an existing one is answered as it is). */
+  ensureEscrow(sale: {
+    reference: string;
+    sellerId: number;
+    buyerId: number;
+    releaseAt: Date;
+  }): Promise<Account>;
   /**
    * Closes a wallet for good (its user was deleted): debits and holds require `isActive`, so no
    * money leaves it from then on; its balance stays (money is never destroyed). Answers whether
@@ -121,7 +149,14 @@ export interface AccountStore {
   countUsers(search?: string): Promise<number>;
   /** The payment providers' clearing accounts. */
   clearing(): Promise<Account[]>;
+  /** A seller's proceeds still in escrow, the soonest released first. */
+  heldProceeds(sellerId: number): Promise<HeldProceeds[]>;
+  /** Escrows whose proceeds were due by `now` and are still there (the sweeper releases them). */
+  dueEscrows(now: Date, limit: number): Promise<Account[]>;
 }
+
+/** Escrows still holding proceeds (a released or refunded one is empty). */
+const funded = { kind: 'escrow', available: { $gt: 0 } };
 
 export function createAccountStore(conn: Connection): AccountStore {
   const Accounts = conn.model<Account>('Account', accountSchema);
@@ -165,6 +200,7 @@ export function createAccountStore(conn: Connection): AccountStore {
     model: Accounts,
     get,
     ensure,
+    ...escrowQueries(Accounts, get),
 
     async close(id: AccountId, at: Date): Promise<boolean> {
       const r = await Accounts.updateOne(
@@ -176,7 +212,7 @@ export function createAccountStore(conn: Connection): AccountStore {
 
     debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
       const m = marker(transferId, 'debit');
-      const funds = isUserAccount(id) ? { available: { $gte: amount }, isActive: true } : {};
+      const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
       return step(
         id,
         { ...funds, applied: { $ne: m } },
@@ -258,5 +294,37 @@ export function createAccountStore(conn: Connection): AccountStore {
         .exec(),
     countUsers: (search?: string) => Accounts.countDocuments(userWallets(search)).exec(),
     clearing: () => Accounts.find({ kind: 'clearing' }).lean<Account[]>().exec(),
+  };
+}
+
+/** The escrows' part of the store (docs/adr/028). */
+function escrowQueries(
+  Accounts: Model<Account>,
+  get: (id: AccountId) => Promise<Account | null>,
+): Pick<AccountStore, 'ensureEscrow' | 'heldProceeds' | 'dueEscrows'> {
+  return {
+    async ensureEscrow(sale) {
+      const id = escrowAccount(sale.reference);
+      const found = await get(id);
+      if (found) return found;
+      try {
+        await Accounts.create({ ...emptyAccount(id, 'escrow'), ...sale });
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+      }
+      return (await get(id))!;
+    },
+    heldProceeds: (sellerId) =>
+      Accounts.find(
+        { ...funded, sellerId },
+        { reference: 1, available: 1, releaseAt: 1 },
+        { sort: { releaseAt: 1 } },
+      )
+        .lean<HeldProceeds[]>()
+        .exec(),
+    dueEscrows: (now, limit) =>
+      Accounts.find({ ...funded, releaseAt: { $lte: now } }, null, { sort: { releaseAt: 1 }, limit })
+        .lean<Account[]>()
+        .exec(),
   };
 }

@@ -276,7 +276,25 @@ export interface GetWalletRequest {
 }
 
 export interface GetWalletResponse {
-  wallet?: Wallet | undefined;
+  wallet?:
+    | Wallet
+    | undefined;
+  /**
+   * A seller's sale proceeds kept in escrow for the refund window (docs/adr/028): not in the
+   * balance until released.
+   */
+  proceedsOnHoldPaise: number;
+  /** The soonest released of them (at most 20). */
+  heldProceeds: HeldProceeds[];
+}
+
+/** One sale's proceeds in escrow. */
+export interface HeldProceeds {
+  /** The order's reference. */
+  reference: string;
+  amountPaise: number;
+  /** When they go to the seller's balance. */
+  releaseAt: string;
 }
 
 export interface ListTransactionsRequest {
@@ -413,6 +431,11 @@ export interface CreatePendingTransferRequest {
   timeoutSeconds: number;
   /** Shown in both users' histories. */
   description: string;
+  /**
+   * Once posted, the proceeds wait in the sale's escrow until this moment (ISO 8601), the end of
+   * the buyer's refund window (docs/adr/028); empty: released to the seller as soon as posted.
+   */
+  releaseAt: string;
 }
 
 export interface CreatePendingTransferResponse {
@@ -1351,13 +1374,19 @@ export const GetWalletRequest: MessageFns<GetWalletRequest> = {
 };
 
 function createBaseGetWalletResponse(): GetWalletResponse {
-  return { wallet: undefined };
+  return { wallet: undefined, proceedsOnHoldPaise: 0, heldProceeds: [] };
 }
 
 export const GetWalletResponse: MessageFns<GetWalletResponse> = {
   encode(message: GetWalletResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.wallet !== undefined) {
       Wallet.encode(message.wallet, writer.uint32(10).fork()).join();
+    }
+    if (message.proceedsOnHoldPaise !== 0) {
+      writer.uint32(16).int64(message.proceedsOnHoldPaise);
+    }
+    for (const v of message.heldProceeds) {
+      HeldProceeds.encode(v!, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1383,6 +1412,22 @@ export const GetWalletResponse: MessageFns<GetWalletResponse> = {
             message.wallet = Wallet.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.proceedsOnHoldPaise = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.heldProceeds.push(HeldProceeds.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1396,13 +1441,31 @@ export const GetWalletResponse: MessageFns<GetWalletResponse> = {
   },
 
   fromJSON(object: any): GetWalletResponse {
-    return { wallet: isSet(object.wallet) ? Wallet.fromJSON(object.wallet) : undefined };
+    return {
+      wallet: isSet(object.wallet) ? Wallet.fromJSON(object.wallet) : undefined,
+      proceedsOnHoldPaise: isSet(object.proceedsOnHoldPaise)
+        ? globalThis.Number(object.proceedsOnHoldPaise)
+        : isSet(object.proceeds_on_hold_paise)
+        ? globalThis.Number(object.proceeds_on_hold_paise)
+        : 0,
+      heldProceeds: globalThis.Array.isArray(object?.heldProceeds)
+        ? object.heldProceeds.map((e: any) => HeldProceeds.fromJSON(e))
+        : globalThis.Array.isArray(object?.held_proceeds)
+        ? object.held_proceeds.map((e: any) => HeldProceeds.fromJSON(e))
+        : [],
+    };
   },
 
   toJSON(message: GetWalletResponse): unknown {
     const obj: any = {};
     if (message.wallet !== undefined) {
       obj.wallet = Wallet.toJSON(message.wallet);
+    }
+    if (message.proceedsOnHoldPaise !== 0) {
+      obj.proceedsOnHoldPaise = Math.round(message.proceedsOnHoldPaise);
+    }
+    if (message.heldProceeds?.length) {
+      obj.heldProceeds = message.heldProceeds.map((e) => HeldProceeds.toJSON(e));
     }
     return obj;
   },
@@ -1415,6 +1478,117 @@ export const GetWalletResponse: MessageFns<GetWalletResponse> = {
     message.wallet = (object.wallet !== undefined && object.wallet !== null)
       ? Wallet.fromPartial(object.wallet)
       : undefined;
+    message.proceedsOnHoldPaise = object.proceedsOnHoldPaise ?? 0;
+    message.heldProceeds = object.heldProceeds?.map((e) => HeldProceeds.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseHeldProceeds(): HeldProceeds {
+  return { reference: "", amountPaise: 0, releaseAt: "" };
+}
+
+export const HeldProceeds: MessageFns<HeldProceeds> = {
+  encode(message: HeldProceeds, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.amountPaise !== 0) {
+      writer.uint32(16).int64(message.amountPaise);
+    }
+    if (message.releaseAt !== "") {
+      writer.uint32(26).string(message.releaseAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HeldProceeds {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHeldProceeds();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amountPaise = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.releaseAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HeldProceeds {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      amountPaise: isSet(object.amountPaise)
+        ? globalThis.Number(object.amountPaise)
+        : isSet(object.amount_paise)
+        ? globalThis.Number(object.amount_paise)
+        : 0,
+      releaseAt: isSet(object.releaseAt)
+        ? globalThis.String(object.releaseAt)
+        : isSet(object.release_at)
+        ? globalThis.String(object.release_at)
+        : "",
+    };
+  },
+
+  toJSON(message: HeldProceeds): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.amountPaise !== 0) {
+      obj.amountPaise = Math.round(message.amountPaise);
+    }
+    if (message.releaseAt !== "") {
+      obj.releaseAt = message.releaseAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HeldProceeds>, I>>(base?: I): HeldProceeds {
+    return HeldProceeds.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HeldProceeds>, I>>(object: I): HeldProceeds {
+    const message = createBaseHeldProceeds();
+    message.reference = object.reference ?? "";
+    message.amountPaise = object.amountPaise ?? 0;
+    message.releaseAt = object.releaseAt ?? "";
     return message;
   },
 };
@@ -3436,7 +3610,15 @@ export const TransferResponse: MessageFns<TransferResponse> = {
 };
 
 function createBaseCreatePendingTransferRequest(): CreatePendingTransferRequest {
-  return { reference: "", debitUserId: 0, creditUserId: 0, amountPaise: 0, timeoutSeconds: 0, description: "" };
+  return {
+    reference: "",
+    debitUserId: 0,
+    creditUserId: 0,
+    amountPaise: 0,
+    timeoutSeconds: 0,
+    description: "",
+    releaseAt: "",
+  };
 }
 
 export const CreatePendingTransferRequest: MessageFns<CreatePendingTransferRequest> = {
@@ -3458,6 +3640,9 @@ export const CreatePendingTransferRequest: MessageFns<CreatePendingTransferReque
     }
     if (message.description !== "") {
       writer.uint32(50).string(message.description);
+    }
+    if (message.releaseAt !== "") {
+      writer.uint32(58).string(message.releaseAt);
     }
     return writer;
   },
@@ -3523,6 +3708,14 @@ export const CreatePendingTransferRequest: MessageFns<CreatePendingTransferReque
             message.description = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.releaseAt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3559,6 +3752,11 @@ export const CreatePendingTransferRequest: MessageFns<CreatePendingTransferReque
         ? globalThis.Number(object.timeout_seconds)
         : 0,
       description: isSet(object.description) ? globalThis.String(object.description) : "",
+      releaseAt: isSet(object.releaseAt)
+        ? globalThis.String(object.releaseAt)
+        : isSet(object.release_at)
+        ? globalThis.String(object.release_at)
+        : "",
     };
   },
 
@@ -3582,6 +3780,9 @@ export const CreatePendingTransferRequest: MessageFns<CreatePendingTransferReque
     if (message.description !== "") {
       obj.description = message.description;
     }
+    if (message.releaseAt !== "") {
+      obj.releaseAt = message.releaseAt;
+    }
     return obj;
   },
 
@@ -3596,6 +3797,7 @@ export const CreatePendingTransferRequest: MessageFns<CreatePendingTransferReque
     message.amountPaise = object.amountPaise ?? 0;
     message.timeoutSeconds = object.timeoutSeconds ?? 0;
     message.description = object.description ?? "";
+    message.releaseAt = object.releaseAt ?? "";
     return message;
   },
 };

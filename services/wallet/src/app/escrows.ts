@@ -1,0 +1,68 @@
+import type { Logger } from '@qm/platform';
+import { userAccount } from '../domain/ledger';
+import type { Account, AccountStore, HeldProceeds } from '../store/accounts';
+import type { Transfer } from '../store/transfers';
+import type { Ledger } from './ledger';
+
+/** The most held sales a wallet view lists (the sum covers them all). */
+export const HELD_PROCEEDS_LISTED = 20;
+
+/**
+ * Sales' proceeds kept in escrow for the refund window (docs/adr/028): what a seller has waiting,
+ * and their release once the window closes.
+ */
+export interface Escrows {
+  /** A seller's proceeds in escrow: their sum, and the soonest released first. */
+  heldFor(sellerId: number): Promise<{ totalPaise: number; items: HeldProceeds[] }>;
+  /**
+   * Releases each escrow due by `now` to its seller: a keyed transfer of its whole balance, so a
+   * release repeated by another replica or after a crash moves the money once.
+   */
+  releaseDue(now?: Date, batch?: number): Promise<number>;
+}
+
+/** The key of an escrow's release: one per sale, whoever runs it. */
+export const releaseKey = (reference: string) => `release:${reference}`;
+
+export function createEscrows(d: { accounts: AccountStore; ledger: Ledger; log: Logger }): Escrows {
+  const { accounts, ledger, log } = d;
+
+  function release(escrow: Account): Promise<Transfer> {
+    const reference = escrow.reference!;
+    return ledger.transfer({
+      key: releaseKey(reference),
+      kind: 'release',
+      debit: escrow._id,
+      credit: userAccount(escrow.sellerId!),
+      amount: escrow.available,
+      description: `Proceeds of ${reference} released`,
+      // The seller's line was written with the sale; the release only makes the money spendable.
+      history: [],
+    });
+  }
+
+  return {
+    async heldFor(sellerId) {
+      // Every held sale for the sum: a seller's sales within one refund window.
+      const all = await accounts.heldProceeds(sellerId);
+      return {
+        totalPaise: all.reduce((sum, p) => sum + p.available, 0),
+        items: all.slice(0, HELD_PROCEEDS_LISTED),
+      };
+    },
+
+    async releaseDue(now = new Date(), batch = 200) {
+      let released = 0;
+      for (const escrow of await accounts.dueEscrows(now, batch)) {
+        try {
+          const t = await release(escrow);
+          if (t.state === 'posted') released++;
+          else log.warn({ escrow: escrow._id, state: t.state }, 'an escrow release did not post');
+        } catch (err) {
+          log.error({ err, escrow: escrow._id }, 'could not release an escrow');
+        }
+      }
+      return released;
+    },
+  };
+}
