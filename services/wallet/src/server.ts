@@ -3,6 +3,7 @@ import type { TransactionStatusName } from '@qm/contracts/rest';
 import { type Caller, type GrpcServer, invalid, type UnaryImpl, validPaging } from '@qm/platform';
 import type { Escrows } from './app/escrows';
 import type { Holds } from './app/holds';
+import type { SaleRefunds } from './app/sale-refunds';
 import type { Pins } from './app/pins';
 import type { MoneyStats } from './app/stats';
 import type { Wallets } from './app/wallets';
@@ -117,6 +118,7 @@ export interface WalletUseCases {
   pins: Pins;
   holds: Holds;
   escrows: Escrows;
+  saleRefunds: SaleRefunds;
   topUps: TopUps;
   stats: MoneyStats;
 }
@@ -126,7 +128,7 @@ export interface WalletUseCases {
  * orders service's proven identity for holds), map back. AppErrors become statuses in @qm/platform.
  */
 export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.WalletServiceService> {
-  const { wallets, pins, holds, escrows, topUps, stats } = u;
+  const { wallets, pins, holds, escrows, saleRefunds, topUps, stats } = u;
   const withPin = async (caller: Caller | undefined, a: Account) =>
     walletToProto(a, { isPinSetup: caller ? await pins.gate.isSetUp(caller.userId) : false });
   const hold = (ref: string) => async (t: Transfer) => ({ transfer: pendingToProto(t, ref) });
@@ -183,6 +185,15 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
     createPendingTransfer: (req, ctx) => holds.create(ctx.service, req).then(hold(req.reference)),
     postPendingTransfer: (req, ctx) => holds.post(ctx.service, req.reference).then(hold(req.reference)),
     voidPendingTransfer: (req, ctx) => holds.void(ctx.service, req.reference).then(hold(req.reference)),
+    holdSaleProceeds: (req, ctx) => saleRefunds.hold(ctx.service, req.reference),
+    unholdSaleProceeds: async (req, ctx) => {
+      await saleRefunds.unhold(ctx.service, req.reference);
+      return {};
+    },
+    refundSale: async (req, ctx) => {
+      const r = await saleRefunds.refund(ctx.service, req.reference, req.attempt);
+      return { source: r.source, amountPaise: r.amount };
+    },
 
     listWallets: async (req, ctx) => {
       const { page, pageSize } = paging(req.page, req.pageSize, 100);

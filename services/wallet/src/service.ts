@@ -7,6 +7,7 @@ import { createHolds } from './app/holds';
 import { identityDirectory } from './app/identity';
 import { createLedger } from './app/ledger';
 import { createPins } from './app/pins';
+import { createSaleRefunds } from './app/sale-refunds';
 import { createReceipts } from './app/receipts';
 import { createMoneyStats } from './app/stats';
 import { createSweeper } from './app/sweeper';
@@ -95,7 +96,8 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       expiryMinutes: config.TOPUP_EXPIRY_MINUTES,
     });
     const stats = createMoneyStats({ conn, accounts, entries });
-    addWalletService(grpc, { wallets, pins, holds, escrows, topUps, stats });
+    const saleRefunds = createSaleRefunds({ accounts, transfers, ledger });
+    addWalletService(grpc, { wallets, pins, holds, escrows, saleRefunds, topUps, stats });
 
     const sweeper = createSweeper({
       accounts,

@@ -15,6 +15,7 @@ import type { Connection } from 'mongoose';
 import { createEscrows, releaseKey } from '../src/app/escrows';
 import { createHolds } from '../src/app/holds';
 import { createLedger, type Ledger, type LedgerDeps, type TransferRequest } from '../src/app/ledger';
+import { createSaleRefunds, refundKey, SELLER_SHORT } from '../src/app/sale-refunds';
 import { createSweeper } from '../src/app/sweeper';
 import { failedTransfer } from '../src/app/wallets';
 import { type AccountId, escrowAccount, providerAccount, userAccount } from '../src/domain/ledger';
@@ -681,7 +682,7 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     expect(await accounts.heldProceeds(seller.id)).toEqual([]);
     for (const reference of references) {
       expect(await accounts.get(escrowAccount(reference))).toMatchObject({ balance: 0, available: 0 });
-      expect((await transfers.byKey(releaseKey(reference)))!.state).toBe('posted');
+      expect((await transfers.byKey(releaseKey({ reference })))!.state).toBe('posted');
     }
     // A release that found its escrow already emptied by another replica posted nothing of its own.
     expect(counts.reduce((x, y) => x + y, 0)).toBeGreaterThanOrEqual(30);
@@ -709,7 +710,132 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     await sweeper.sweep(due);
     await sweeper.sweep(due);
     expect((await accounts.get(seller.account))!.balance).toBe(40_00);
-    expect(await transfers.byKey(releaseKey(reference))).toMatchObject({ state: 'posted', settled: true });
+    expect(await transfers.byKey(releaseKey({ reference }))).toMatchObject({
+      state: 'posted',
+      settled: true,
+    });
+  });
+
+  describe("a sale's refund", () => {
+    const refundsOf = (l: Ledger = saleLedger()) => createSaleRefunds({ accounts, transfers, ledger: l });
+    const balanceOf = async (account: AccountId) => (await accounts.get(account))!.balance;
+    const dueAfterWindow = () => new Date(Date.now() + WINDOW_MS + 1_000);
+
+    it('pays the buyer back from the frozen escrow once; the release then finds nothing; both users see a Refund line', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const reference = await sell(buyer, seller, 25_00);
+      const refunds = refundsOf();
+      expect(await refunds.hold('orders', reference)).toEqual({ held: true });
+      expect(await refunds.hold('orders', reference)).toEqual({ held: true });
+      expect(await refunds.refund('orders', reference, 1)).toEqual({ source: 'escrow', amount: 25_00 });
+      expect(await refunds.refund('orders', reference, 1)).toEqual({ source: 'escrow', amount: 25_00 });
+      expect([await balanceOf(buyer.account), await balanceOf(seller.account)]).toEqual([100_00, 0]);
+      expect(await accounts.get(escrowAccount(reference))).toMatchObject({ balance: 0, available: 0 });
+      await refunds.unhold('orders', reference);
+      expect(await escrowsOf(saleLedger()).releaseDue(dueAfterWindow())).toBe(0);
+      expect(await balanceOf(seller.account)).toBe(0);
+      const key = refundKey(reference, 1);
+      expect(await history.byKey(`${key}:in`)).toMatchObject({
+        userId: buyer.id,
+        type: 'credit',
+        amount: 25_00,
+      });
+      expect(await history.byKey(`${key}:out`)).toMatchObject({
+        userId: seller.id,
+        type: 'debit',
+        amount: 25_00,
+      });
+      await expect(refunds.refund('gateway', reference, 2)).rejects.toMatchObject({
+        code: GrpcStatus.PERMISSION_DENIED,
+      });
+    });
+
+    it('a frozen escrow is not released, not even by a release that read it before the freeze; unheld, the next sweep releases it once', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const reference = await sell(buyer, seller, 30_00);
+      const stale = (await accounts.get(escrowAccount(reference)))!;
+      await refundsOf().hold('orders', reference);
+      expect(await escrowsOf(saleLedger()).releaseDue(dueAfterWindow())).toBe(0);
+      const late = await saleLedger().transfer({
+        key: releaseKey(stale),
+        kind: 'release',
+        debit: stale._id,
+        credit: seller.account,
+        amount: stale.available,
+        description: 'a release that read the escrow before its freeze',
+        history: [],
+      });
+      expect(late.state).toBe('failed');
+      expect(await balanceOf(seller.account)).toBe(0);
+      await refundsOf().unhold('orders', reference);
+      expect(await escrowsOf(saleLedger()).releaseDue(dueAfterWindow())).toBe(1);
+      expect(await balanceOf(seller.account)).toBe(30_00);
+      expect((await transfers.byKey(`release:${reference}:1`))!.state).toBe('posted');
+    });
+
+    it('freezes racing the releases of 20 sales at the window edge: each sale goes one way, and every refund is paid once', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 1_000_00);
+      const references = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => sell(buyer, seller, 10_00 + i)),
+      );
+      const total = references.reduce((sum, _, i) => sum + 10_00 + i, 0);
+      const due = dueAfterWindow();
+      const [held] = await Promise.all([
+        Promise.all(references.map((r) => refundsOf().hold('orders', r))),
+        escrowsOf(saleLedger()).releaseDue(due, 100),
+        escrowsOf(saleLedger()).releaseDue(due, 100),
+      ]);
+      for (const [i, reference] of references.entries()) {
+        const escrow = (await accounts.get(escrowAccount(reference)))!;
+        // Held: the proceeds are still in the frozen escrow. Not held: released to the seller.
+        expect([reference, escrow.balance > 0]).toEqual([reference, held[i]!.held]);
+      }
+      const sources = await Promise.all(references.map((r) => refundsOf().refund('orders', r, 1)));
+      expect(sources.map((s) => s.source)).toEqual(held.map((h) => (h.held ? 'escrow' : 'seller')));
+      expect([await balanceOf(buyer.account), await balanceOf(seller.account)]).toEqual([1_000_00, 0]);
+      expect(total).toBeGreaterThan(0);
+      expect((await audit()).negative).toEqual([]);
+    });
+
+    it("after the release, refunds from the seller's balance: short, it is refused and moves nothing; a later attempt pays", async () => {
+      const [buyer, seller, other] = [await newUser(), await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const reference = await sell(buyer, seller, 30_00);
+      await escrowsOf(saleLedger()).releaseDue(dueAfterWindow());
+      await saleLedger().transfer(move(`p2p:${seller.id}:spend`, seller.account, other.account, 20_00));
+      expect(await refundsOf().hold('orders', reference)).toEqual({ held: false });
+      await expect(refundsOf().refund('orders', reference, 1)).rejects.toMatchObject({
+        message: SELLER_SHORT,
+      });
+      expect([await balanceOf(buyer.account), await balanceOf(seller.account)]).toEqual([70_00, 10_00]);
+      await topUp(seller.account, 20_00);
+      // That attempt is spent; the next one pays.
+      await expect(refundsOf().refund('orders', reference, 1)).rejects.toMatchObject({
+        message: SELLER_SHORT,
+      });
+      expect(await refundsOf().refund('orders', reference, 2)).toEqual({ source: 'seller', amount: 30_00 });
+      expect([await balanceOf(buyer.account), await balanceOf(seller.account)]).toEqual([100_00, 0]);
+    });
+
+    it("a refund stopped between the escrow's debit and the buyer's credit is finished by the sweeper, once", async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const reference = await sell(buyer, seller, 45_00);
+      await refundsOf().hold('orders', reference);
+      await expect(refundsOf(saleLedger({ fault: dies })).refund('orders', reference, 1)).rejects.toThrow(
+        'process died',
+      );
+      expect(await accounts.get(escrowAccount(reference))).toMatchObject({ balance: 0 });
+      expect(await balanceOf(buyer.account)).toBe(55_00);
+      await createSweeper({ accounts, transfers, ledger: saleLedger(), log, graceMs: 0 }).sweep();
+      expect(await balanceOf(buyer.account)).toBe(100_00);
+      // The orders service's retry of the same attempt answers it: nothing moves twice.
+      expect(await refundsOf().refund('orders', reference, 1)).toEqual({ source: 'escrow', amount: 45_00 });
+      expect(await balanceOf(buyer.account)).toBe(100_00);
+    });
   });
 });
 

@@ -21,8 +21,12 @@ export interface Escrows {
   releaseDue(now?: Date, batch?: number): Promise<number>;
 }
 
-/** The key of an escrow's release: one per sale, whoever runs it. */
-export const releaseKey = (reference: string) => `release:${reference}`;
+/**
+ * The key of an escrow's release: one per sale and freeze, whoever runs it. A release refused while
+ * a refund request froze the escrow used its key up; after a rejection the next one runs.
+ */
+export const releaseKey = (escrow: Pick<Account, 'reference' | 'freezes'>) =>
+  `release:${escrow.reference}:${escrow.freezes ?? 0}`;
 
 export function createEscrows(d: { accounts: AccountStore; ledger: Ledger; log: Logger }): Escrows {
   const { accounts, ledger, log } = d;
@@ -30,7 +34,7 @@ export function createEscrows(d: { accounts: AccountStore; ledger: Ledger; log: 
   function release(escrow: Account): Promise<Transfer> {
     const reference = escrow.reference!;
     return ledger.transfer({
-      key: releaseKey(reference),
+      key: releaseKey(escrow),
       kind: 'release',
       debit: escrow._id,
       credit: userAccount(escrow.sellerId!),

@@ -6,8 +6,12 @@ import type { Transfer } from '../store/transfers';
 import { type Ledger, walletLines } from './ledger';
 import { failedTransfer } from './wallets';
 
-/** The services allowed to hold, post and void funds (docs/adr/005): purchases only. */
+/** The services allowed to hold, post and void funds, and to refund sales (docs/adr/005): orders only. */
 const ORDERS_SERVICE = 'orders';
+
+export function assertOrdersService(service: string | undefined): void {
+  if (service !== ORDERS_SERVICE) throw forbidden('Only the orders service may hold funds');
+}
 
 export interface HoldRequest {
   reference: string;
@@ -41,9 +45,7 @@ export function createHolds(d: {
   ledger: Ledger;
   defaultTimeoutSeconds: number;
 }): Holds {
-  const assertOrders = (service: string | undefined) => {
-    if (service !== ORDERS_SERVICE) throw forbidden('Only the orders service may hold funds');
-  };
+  const assertOrders = assertOrdersService;
 
   return {
     async create(service: string | undefined, req: HoldRequest): Promise<Transfer> {

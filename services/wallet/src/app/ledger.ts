@@ -245,7 +245,10 @@ export function createLedger(d: LedgerDeps): Ledger {
   }
 
   async function takeDebit(t: Transfer): Promise<Transfer> {
-    const outcome = await accounts.debit(t.debitAccount, t._id, t.amount);
+    // A release waits while a refund request holds its escrow (docs/adr/028).
+    const outcome = await accounts.debit(t.debitAccount, t._id, t.amount, {
+      unlessFrozen: t.kind === 'release',
+    });
     if (outcome === 'refused') return fail(t, await refusal(accounts, t));
     d.fault?.('after-debit');
     const { transfer } = await transfers.move(t._id, ['initiated'], 'debited');

@@ -244,8 +244,11 @@ function assertAdmin(caller: Caller | undefined): void {
   if (!caller || !hasRole(caller, ADMIN)) throw forbidden('Administrators only');
 }
 
-/** All user wallets hold exactly what the clearing accounts are short (the ledger sums to zero). */
+/**
+ * All user wallets hold exactly what the clearing accounts are short, less what sales' escrows hold
+ * for their refund windows (the ledger sums to zero).
+ */
 async function totalUserBalance(accounts: AccountStore): Promise<number> {
-  const clearing = await accounts.clearing();
-  return -clearing.reduce((sum, a) => sum + a.balance, 0);
+  const [clearing, escrowed] = await Promise.all([accounts.clearing(), accounts.escrowed()]);
+  return -clearing.reduce((sum, a) => sum + a.balance, 0) - escrowed;
 }

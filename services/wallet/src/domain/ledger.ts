@@ -26,8 +26,11 @@ import { invalid } from '@qm/platform';
  * and `settled` is set; the sweeper finishes whatever a crash left unsettled.
  */
 export type AccountId = `user:${number}` | `provider:${string}` | `escrow:${string}`;
-/** `release`: an escrow's proceeds to its seller once the refund window closed (docs/adr/028). */
-export type TransferKind = 'topup' | 'p2p' | 'purchase' | 'release';
+/**
+ * `release`: an escrow's proceeds to its seller once the refund window closed; `refund`: a sale's
+ * price back to its buyer (docs/adr/028).
+ */
+export type TransferKind = 'topup' | 'p2p' | 'purchase' | 'release' | 'refund';
 export type TransferState =
   | 'initiated'
   | 'debited'

@@ -39,12 +39,17 @@ export interface Account {
   buyerId?: number;
   /** Escrows: when the proceeds go to the seller (the end of the buyer's refund window). */
   releaseAt?: Date | null;
+  /** Escrows: a refund request stops the release while it is open. */
+  frozen?: boolean;
+  /** Escrows: how many times it was frozen (names each release attempt: app/escrows.ts). */
+  freezes?: number;
   createdAt: Date;
   updatedAt: Date;
 }
 
 /** An escrow's proceeds as its seller sees them. */
-export type HeldProceeds = Required<Pick<Account, 'reference' | 'available' | 'releaseAt'>>;
+export type HeldProceeds = Required<Pick<Account, 'reference' | 'available' | 'releaseAt'>> &
+  Pick<Account, 'frozen'>;
 
 const accountSchema = new Schema<Account>(
   {
@@ -66,6 +71,8 @@ const accountSchema = new Schema<Account>(
     sellerId: { type: Number },
     buyerId: { type: Number },
     releaseAt: { type: Date },
+    frozen: { type: Boolean },
+    freezes: { type: Number },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -131,8 +138,16 @@ export interface AccountStore {
    * there was an open one.
    */
   close(id: AccountId, at: Date): Promise<boolean>;
-  /** Takes amount off the account; a user's wallet only while that much is available. */
-  debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome>;
+  /**
+   * Takes amount off the account; a wallet or an escrow only while that much is available, and
+   * with `unlessFrozen` an escrow only while no refund request holds it.
+   */
+  debit(
+    id: AccountId,
+    transferId: string,
+    amount: number,
+    opts?: { unlessFrozen?: boolean },
+  ): Promise<StepOutcome>;
   credit(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome>;
   /** Holds amount of the available balance for a pending transfer. */
   hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome>;
@@ -151,8 +166,17 @@ export interface AccountStore {
   clearing(): Promise<Account[]>;
   /** A seller's proceeds still in escrow, the soonest released first. */
   heldProceeds(sellerId: number): Promise<HeldProceeds[]>;
-  /** Escrows whose proceeds were due by `now` and are still there (the sweeper releases them). */
+  /** Escrows whose proceeds were due by `now`, still there and not frozen (the sweeper releases them). */
   dueEscrows(now: Date, limit: number): Promise<Account[]>;
+  /**
+   * Stops an escrow's release for a refund request: `held` while its proceeds are there (frozen now
+   * or already), `emptied` once released or refunded.
+   */
+  freeze(id: AccountId): Promise<'held' | 'emptied'>;
+  /** Lets a frozen escrow be released again (its request was rejected). */
+  unfreeze(id: AccountId): Promise<void>;
+  /** What all escrows hold together (sales within their refund windows). */
+  escrowed(): Promise<number>;
 }
 
 /** Escrows still holding proceeds (a released or refunded one is empty). */
@@ -210,9 +234,15 @@ export function createAccountStore(conn: Connection): AccountStore {
       return r.modifiedCount === 1;
     },
 
-    debit(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
+    debit(
+      id: AccountId,
+      transferId: string,
+      amount: number,
+      opts: { unlessFrozen?: boolean } = {},
+    ): Promise<StepOutcome> {
       const m = marker(transferId, 'debit');
       const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
+      if (opts.unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
       return step(
         id,
         { ...funds, applied: { $ne: m } },
@@ -301,7 +331,7 @@ export function createAccountStore(conn: Connection): AccountStore {
 function escrowQueries(
   Accounts: Model<Account>,
   get: (id: AccountId) => Promise<Account | null>,
-): Pick<AccountStore, 'ensureEscrow' | 'heldProceeds' | 'dueEscrows'> {
+): Pick<AccountStore, 'ensureEscrow' | 'heldProceeds' | 'dueEscrows' | 'freeze' | 'unfreeze' | 'escrowed'> {
   return {
     async ensureEscrow(sale) {
       const id = escrowAccount(sale.reference);
@@ -317,14 +347,38 @@ function escrowQueries(
     heldProceeds: (sellerId) =>
       Accounts.find(
         { ...funded, sellerId },
-        { reference: 1, available: 1, releaseAt: 1 },
+        { reference: 1, available: 1, releaseAt: 1, frozen: 1 },
         { sort: { releaseAt: 1 } },
       )
         .lean<HeldProceeds[]>()
         .exec(),
     dueEscrows: (now, limit) =>
-      Accounts.find({ ...funded, releaseAt: { $lte: now } }, null, { sort: { releaseAt: 1 }, limit })
+      Accounts.find({ ...funded, frozen: { $ne: true }, releaseAt: { $lte: now } }, null, {
+        sort: { releaseAt: 1 },
+        limit,
+      })
         .lean<Account[]>()
         .exec(),
+    async freeze(id) {
+      await Accounts.updateOne(
+        { _id: id, ...funded, frozen: { $ne: true } },
+        { $set: { frozen: true, updatedAt: new Date() }, $inc: { freezes: 1 } },
+      ).exec();
+      // Whoever froze it, the proceeds are held exactly while the escrow is frozen and funded.
+      const after = await get(id);
+      return after?.frozen && after.available > 0 ? 'held' : 'emptied';
+    },
+    async escrowed() {
+      const held = await Accounts.find({ kind: 'escrow', balance: { $gt: 0 } }, { balance: 1 })
+        .lean<Pick<Account, 'balance'>[]>()
+        .exec();
+      return held.reduce((sum, a) => sum + a.balance, 0);
+    },
+    async unfreeze(id) {
+      await Accounts.updateOne(
+        { _id: id, frozen: true },
+        { $set: { frozen: false, updatedAt: new Date() } },
+      ).exec();
+    },
   };
 }

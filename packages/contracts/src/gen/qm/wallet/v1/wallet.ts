@@ -458,6 +458,34 @@ export interface VoidPendingTransferResponse {
   transfer?: PendingTransfer | undefined;
 }
 
+export interface HoldSaleProceedsRequest {
+  /** The sale's order reference. */
+  reference: string;
+}
+
+export interface UnholdSaleProceedsRequest {
+  reference: string;
+}
+
+export interface HoldSaleProceedsResponse {
+  held: boolean;
+}
+
+export interface UnholdSaleProceedsResponse {
+}
+
+export interface RefundSaleRequest {
+  reference: string;
+  /** 1 for the first try; a try refused for the seller's balance may be made again with the next. */
+  attempt: number;
+}
+
+export interface RefundSaleResponse {
+  /** Where the money came from: "escrow" or "seller". */
+  source: string;
+  amountPaise: number;
+}
+
 export interface ListWalletsRequest {
   page: number;
   pageSize: number;
@@ -4145,6 +4173,433 @@ export const VoidPendingTransferResponse: MessageFns<VoidPendingTransferResponse
   },
 };
 
+function createBaseHoldSaleProceedsRequest(): HoldSaleProceedsRequest {
+  return { reference: "" };
+}
+
+export const HoldSaleProceedsRequest: MessageFns<HoldSaleProceedsRequest> = {
+  encode(message: HoldSaleProceedsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HoldSaleProceedsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHoldSaleProceedsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HoldSaleProceedsRequest {
+    return { reference: isSet(object.reference) ? globalThis.String(object.reference) : "" };
+  },
+
+  toJSON(message: HoldSaleProceedsRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HoldSaleProceedsRequest>, I>>(base?: I): HoldSaleProceedsRequest {
+    return HoldSaleProceedsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HoldSaleProceedsRequest>, I>>(object: I): HoldSaleProceedsRequest {
+    const message = createBaseHoldSaleProceedsRequest();
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseUnholdSaleProceedsRequest(): UnholdSaleProceedsRequest {
+  return { reference: "" };
+}
+
+export const UnholdSaleProceedsRequest: MessageFns<UnholdSaleProceedsRequest> = {
+  encode(message: UnholdSaleProceedsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnholdSaleProceedsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnholdSaleProceedsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UnholdSaleProceedsRequest {
+    return { reference: isSet(object.reference) ? globalThis.String(object.reference) : "" };
+  },
+
+  toJSON(message: UnholdSaleProceedsRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnholdSaleProceedsRequest>, I>>(base?: I): UnholdSaleProceedsRequest {
+    return UnholdSaleProceedsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnholdSaleProceedsRequest>, I>>(object: I): UnholdSaleProceedsRequest {
+    const message = createBaseUnholdSaleProceedsRequest();
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseHoldSaleProceedsResponse(): HoldSaleProceedsResponse {
+  return { held: false };
+}
+
+export const HoldSaleProceedsResponse: MessageFns<HoldSaleProceedsResponse> = {
+  encode(message: HoldSaleProceedsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.held !== false) {
+      writer.uint32(8).bool(message.held);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HoldSaleProceedsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHoldSaleProceedsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.held = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HoldSaleProceedsResponse {
+    return { held: isSet(object.held) ? globalThis.Boolean(object.held) : false };
+  },
+
+  toJSON(message: HoldSaleProceedsResponse): unknown {
+    const obj: any = {};
+    if (message.held !== false) {
+      obj.held = message.held;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HoldSaleProceedsResponse>, I>>(base?: I): HoldSaleProceedsResponse {
+    return HoldSaleProceedsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HoldSaleProceedsResponse>, I>>(object: I): HoldSaleProceedsResponse {
+    const message = createBaseHoldSaleProceedsResponse();
+    message.held = object.held ?? false;
+    return message;
+  },
+};
+
+function createBaseUnholdSaleProceedsResponse(): UnholdSaleProceedsResponse {
+  return {};
+}
+
+export const UnholdSaleProceedsResponse: MessageFns<UnholdSaleProceedsResponse> = {
+  encode(_: UnholdSaleProceedsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UnholdSaleProceedsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUnholdSaleProceedsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): UnholdSaleProceedsResponse {
+    return {};
+  },
+
+  toJSON(_: UnholdSaleProceedsResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UnholdSaleProceedsResponse>, I>>(base?: I): UnholdSaleProceedsResponse {
+    return UnholdSaleProceedsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UnholdSaleProceedsResponse>, I>>(_: I): UnholdSaleProceedsResponse {
+    const message = createBaseUnholdSaleProceedsResponse();
+    return message;
+  },
+};
+
+function createBaseRefundSaleRequest(): RefundSaleRequest {
+  return { reference: "", attempt: 0 };
+}
+
+export const RefundSaleRequest: MessageFns<RefundSaleRequest> = {
+  encode(message: RefundSaleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.attempt !== 0) {
+      writer.uint32(16).int32(message.attempt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundSaleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundSaleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.attempt = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefundSaleRequest {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      attempt: isSet(object.attempt) ? globalThis.Number(object.attempt) : 0,
+    };
+  },
+
+  toJSON(message: RefundSaleRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.attempt !== 0) {
+      obj.attempt = Math.round(message.attempt);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RefundSaleRequest>, I>>(base?: I): RefundSaleRequest {
+    return RefundSaleRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RefundSaleRequest>, I>>(object: I): RefundSaleRequest {
+    const message = createBaseRefundSaleRequest();
+    message.reference = object.reference ?? "";
+    message.attempt = object.attempt ?? 0;
+    return message;
+  },
+};
+
+function createBaseRefundSaleResponse(): RefundSaleResponse {
+  return { source: "", amountPaise: 0 };
+}
+
+export const RefundSaleResponse: MessageFns<RefundSaleResponse> = {
+  encode(message: RefundSaleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.source !== "") {
+      writer.uint32(10).string(message.source);
+    }
+    if (message.amountPaise !== 0) {
+      writer.uint32(16).int64(message.amountPaise);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RefundSaleResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefundSaleResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.amountPaise = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RefundSaleResponse {
+    return {
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+      amountPaise: isSet(object.amountPaise)
+        ? globalThis.Number(object.amountPaise)
+        : isSet(object.amount_paise)
+        ? globalThis.Number(object.amount_paise)
+        : 0,
+    };
+  },
+
+  toJSON(message: RefundSaleResponse): unknown {
+    const obj: any = {};
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    if (message.amountPaise !== 0) {
+      obj.amountPaise = Math.round(message.amountPaise);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RefundSaleResponse>, I>>(base?: I): RefundSaleResponse {
+    return RefundSaleResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RefundSaleResponse>, I>>(object: I): RefundSaleResponse {
+    const message = createBaseRefundSaleResponse();
+    message.source = object.source ?? "";
+    message.amountPaise = object.amountPaise ?? 0;
+    return message;
+  },
+};
+
 function createBaseListWalletsRequest(): ListWalletsRequest {
   return { page: 0, pageSize: 0, search: "" };
 }
@@ -5136,6 +5591,48 @@ export const WalletServiceService = {
       Buffer.from(VoidPendingTransferResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): VoidPendingTransferResponse => VoidPendingTransferResponse.decode(value),
   },
+  /**
+   * ---- a sale's refund (the orders service only; docs/adr/028) ----------------------------------
+   * Stops the release of a sale's proceeds while a refund request is open. Repeating it changes
+   * nothing. `held` is false when the proceeds already left the escrow (released at the window's end).
+   */
+  holdSaleProceeds: {
+    path: "/qm.wallet.v1.WalletService/HoldSaleProceeds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: HoldSaleProceedsRequest): Buffer =>
+      Buffer.from(HoldSaleProceedsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): HoldSaleProceedsRequest => HoldSaleProceedsRequest.decode(value),
+    responseSerialize: (value: HoldSaleProceedsResponse): Buffer =>
+      Buffer.from(HoldSaleProceedsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): HoldSaleProceedsResponse => HoldSaleProceedsResponse.decode(value),
+  },
+  /** Lets held proceeds be released again (the request was rejected); released at once if due. */
+  unholdSaleProceeds: {
+    path: "/qm.wallet.v1.WalletService/UnholdSaleProceeds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UnholdSaleProceedsRequest): Buffer =>
+      Buffer.from(UnholdSaleProceedsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UnholdSaleProceedsRequest => UnholdSaleProceedsRequest.decode(value),
+    responseSerialize: (value: UnholdSaleProceedsResponse): Buffer =>
+      Buffer.from(UnholdSaleProceedsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UnholdSaleProceedsResponse => UnholdSaleProceedsResponse.decode(value),
+  },
+  /**
+   * Pays the sale's price back to its buyer, from its escrow, or from the seller's balance once the
+   * proceeds were released. Keyed by reference and attempt: repeating an attempt moves nothing more.
+   * FAILED_PRECONDITION when the seller cannot cover it (then nothing moved; try a later attempt).
+   */
+  refundSale: {
+    path: "/qm.wallet.v1.WalletService/RefundSale" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RefundSaleRequest): Buffer => Buffer.from(RefundSaleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RefundSaleRequest => RefundSaleRequest.decode(value),
+    responseSerialize: (value: RefundSaleResponse): Buffer => Buffer.from(RefundSaleResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RefundSaleResponse => RefundSaleResponse.decode(value),
+  },
   /** ---- administrators ---------------------------------------------------------------------------- */
   listWallets: {
     path: "/qm.wallet.v1.WalletService/ListWallets" as const,
@@ -5228,6 +5725,20 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
    */
   postPendingTransfer: handleUnaryCall<PostPendingTransferRequest, PostPendingTransferResponse>;
   voidPendingTransfer: handleUnaryCall<VoidPendingTransferRequest, VoidPendingTransferResponse>;
+  /**
+   * ---- a sale's refund (the orders service only; docs/adr/028) ----------------------------------
+   * Stops the release of a sale's proceeds while a refund request is open. Repeating it changes
+   * nothing. `held` is false when the proceeds already left the escrow (released at the window's end).
+   */
+  holdSaleProceeds: handleUnaryCall<HoldSaleProceedsRequest, HoldSaleProceedsResponse>;
+  /** Lets held proceeds be released again (the request was rejected); released at once if due. */
+  unholdSaleProceeds: handleUnaryCall<UnholdSaleProceedsRequest, UnholdSaleProceedsResponse>;
+  /**
+   * Pays the sale's price back to its buyer, from its escrow, or from the seller's balance once the
+   * proceeds were released. Keyed by reference and attempt: repeating an attempt moves nothing more.
+   * FAILED_PRECONDITION when the seller cannot cover it (then nothing moved; try a later attempt).
+   */
+  refundSale: handleUnaryCall<RefundSaleRequest, RefundSaleResponse>;
   /** ---- administrators ---------------------------------------------------------------------------- */
   listWallets: handleUnaryCall<ListWalletsRequest, ListWalletsResponse>;
   listAllTransactions: handleUnaryCall<ListAllTransactionsRequest, ListAllTransactionsResponse>;
@@ -5502,6 +6013,62 @@ export interface WalletServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: VoidPendingTransferResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ---- a sale's refund (the orders service only; docs/adr/028) ----------------------------------
+   * Stops the release of a sale's proceeds while a refund request is open. Repeating it changes
+   * nothing. `held` is false when the proceeds already left the escrow (released at the window's end).
+   */
+  holdSaleProceeds(
+    request: HoldSaleProceedsRequest,
+    callback: (error: ServiceError | null, response: HoldSaleProceedsResponse) => void,
+  ): ClientUnaryCall;
+  holdSaleProceeds(
+    request: HoldSaleProceedsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: HoldSaleProceedsResponse) => void,
+  ): ClientUnaryCall;
+  holdSaleProceeds(
+    request: HoldSaleProceedsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: HoldSaleProceedsResponse) => void,
+  ): ClientUnaryCall;
+  /** Lets held proceeds be released again (the request was rejected); released at once if due. */
+  unholdSaleProceeds(
+    request: UnholdSaleProceedsRequest,
+    callback: (error: ServiceError | null, response: UnholdSaleProceedsResponse) => void,
+  ): ClientUnaryCall;
+  unholdSaleProceeds(
+    request: UnholdSaleProceedsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UnholdSaleProceedsResponse) => void,
+  ): ClientUnaryCall;
+  unholdSaleProceeds(
+    request: UnholdSaleProceedsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UnholdSaleProceedsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Pays the sale's price back to its buyer, from its escrow, or from the seller's balance once the
+   * proceeds were released. Keyed by reference and attempt: repeating an attempt moves nothing more.
+   * FAILED_PRECONDITION when the seller cannot cover it (then nothing moved; try a later attempt).
+   */
+  refundSale(
+    request: RefundSaleRequest,
+    callback: (error: ServiceError | null, response: RefundSaleResponse) => void,
+  ): ClientUnaryCall;
+  refundSale(
+    request: RefundSaleRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RefundSaleResponse) => void,
+  ): ClientUnaryCall;
+  refundSale(
+    request: RefundSaleRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RefundSaleResponse) => void,
   ): ClientUnaryCall;
   /** ---- administrators ---------------------------------------------------------------------------- */
   listWallets(
