@@ -61,6 +61,7 @@ async function fakeCatalog(delayMs: () => number) {
     reserveStock: async () => ({ product }),
     releaseStock: async () => ({ product }),
     commitStock: async () => ({}),
+    returnStock: async () => ({ returned: false, quantity: 0 }),
   });
   const port = await grpc.listen(0, '127.0.0.1');
   grpc.setServing(true);

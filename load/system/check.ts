@@ -25,7 +25,8 @@ export type SystemBreakKind =
   | 'stock-supplied'
   | 'order-payment'
   | 'order-stock'
-  | 'order-overdue';
+  | 'order-overdue'
+  | 'order-refund';
 
 export interface SystemBreak {
   kind: SystemBreakKind;
@@ -44,7 +45,7 @@ export interface SystemReport {
   /** Products created before catalog kept their supplied stock: their sums cannot be checked. */
   productsUnchecked: number;
   unitsSold: number;
-  orders: { completed: number; cancelled: number; pending: number };
+  orders: { completed: number; cancelled: number; pending: number; refunded: number };
   breaks: SystemBreak[];
   ms: number;
 }
@@ -55,6 +56,8 @@ export const paymentKey = (reference: string) => `hold:${reference}`;
 export const escrowOf = (reference: string) => `escrow:${reference}`;
 export const reserveKey = (reference: string) => `reserve:${reference}`;
 export const releaseKey = (reference: string) => `release:${reference}`;
+/** A refunded sale's units put back in stock (docs/adr/028). */
+export const returnKey = (reference: string) => `return:${reference}`;
 
 interface ProductDoc {
   id: number;
@@ -79,6 +82,7 @@ interface OrderDoc {
   status: string;
   step: string;
   deadlineAt: Date;
+  refund?: { status: string };
 }
 interface TransferDoc {
   _id: string;
@@ -103,7 +107,9 @@ function holdsStock(r: ReservationDoc, product: ProductDoc | undefined): boolean
       return moved(reserveKey(r._id));
     case 'releasing': // stopped between the release's record and putting the stock back
       return !moved(releaseKey(r._id));
-    default: // rejected, released
+    case 'returning': // the same for a refund's return of sold units
+      return !moved(returnKey(r._id));
+    default: // rejected, released, returned
       return false;
   }
 }
@@ -128,7 +134,8 @@ export async function checkSystem(
     reservations.set(r._id, r);
     if (!holdsStock(r, products.get(r.productId))) continue;
     const o = out.get(r.productId) ?? { reserved: 0, sold: 0 };
-    if (r.state === 'committed') o.sold += r.quantity;
+    // Sold until a refund's return has put the units back.
+    if (r.state === 'committed' || r.state === 'returning') o.sold += r.quantity;
     else o.reserved += r.quantity;
     out.set(r.productId, o);
   }
@@ -159,13 +166,30 @@ export async function checkSystem(
   const escrows = dbs.wallet.collection<{ _id: string; sellerId?: number }>('accounts');
   for await (const e of escrows.find({ kind: 'escrow' }, { projection: { sellerId: 1 } }))
     sellers.set(e._id, e.sellerId);
-  const counts = { completed: 0, cancelled: 0, pending: 0 };
+  // A sale's refunds, by order reference (keys `refund:<reference>:<attempt>`, docs/adr/028).
+  const refundsOf = new Map<string, TransferDoc[]>();
+  for await (const t of dbs.wallet.collection<TransferDoc>('transfers').find({ kind: 'refund' })) {
+    const reference = t.key.replace(/^refund:/, '').replace(/:\d+$/, '');
+    refundsOf.set(reference, [...(refundsOf.get(reference) ?? []), t]);
+  }
+  const counts = { completed: 0, cancelled: 0, pending: 0, refunded: 0 };
   const ordered = new Set<string>();
   for await (const o of dbs.orders.collection<OrderDoc>('orders').find({})) {
     ordered.add(o.reference);
     const name = `order ${o.id} (${o.status})`;
     const t = payments.get(paymentKey(o.reference));
     const r = reservations.get(o.reference);
+    const paidBack = (refundsOf.get(o.reference) ?? []).filter((x) => x.state === 'posted');
+    // Paid back exactly when refunded; an approval under way may have paid already.
+    if (
+      o.status === 'refunded'
+        ? paidBack.length !== 1
+        : paidBack.length > 0 && o.refund?.status !== 'approving'
+    )
+      report('order-refund', `${name}: ${paidBack.length} posted refunds`);
+    for (const x of paidBack)
+      if (x.amount !== o.totalPaise || x.creditAccount !== `user:${o.buyerId}`)
+        report('order-refund', `${name}: refund ${x.key} of ${rupees(x.amount)} to ${x.creditAccount}`);
     if (o.status === 'completed') {
       counts.completed++;
       if (o.totalPaise > 0 && t?.state !== 'posted')
@@ -196,6 +220,13 @@ export async function checkSystem(
       if (t?.state === 'posted' || t?.state === 'posting')
         report('order-payment', `${name}: its payment of ${rupees(t.amount)} is ${t.state}`);
       if (r?.state === 'committed') report('order-stock', `${name}: its reservation is committed`);
+    } else if (o.status === 'refunded') {
+      counts.refunded++;
+      if (t?.state !== 'posted')
+        report('order-payment', `${name}: ${t ? `its payment is ${t.state}` : 'no payment'}`);
+      // Its units are back in stock (docs/adr/028).
+      if (r?.state !== 'returned')
+        report('order-stock', `${name}: its reservation is ${r ? r.state : 'missing'}, not returned`);
     } else {
       counts.pending++;
       const overdue = now.getTime() - new Date(o.deadlineAt).getTime();
@@ -236,7 +267,7 @@ export function systemLines(r: SystemReport, listed = 50): string[] {
     `${n(r.products)} products` +
     (r.productsUnchecked ? ` (${n(r.productsUnchecked)} without a supplied stock, not summed)` : '') +
     `, ${n(r.unitsSold)} units sold; ${n(r.orders.completed)} completed, ${n(r.orders.cancelled)} cancelled, ` +
-    `${n(r.orders.pending)} pending orders`;
+    `${n(r.orders.pending)} pending, ${n(r.orders.refunded)} refunded orders`;
   if (!r.breaks.length) return [`system-check: OK — ${counted} (${(r.ms / 1000).toFixed(1)} s)`];
   const more = r.breaks.length > listed ? [`  … ${r.breaks.length - listed} more`] : [];
   return [

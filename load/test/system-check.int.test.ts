@@ -112,7 +112,7 @@ describe('system:check', () => {
     });
     expect(systemLines(report)).toEqual([
       expect.stringMatching(
-        /^system-check: OK — \d+ accounts, \d+ entries summing to ₹0\.00; 1 products, 2 units sold; 1 completed, 1 cancelled, 0 pending orders/,
+        /^system-check: OK — \d+ accounts, \d+ entries summing to ₹0\.00; 1 products, 2 units sold; 1 completed, 1 cancelled, 0 pending, 0 refunded orders/,
       ),
     ]);
   });

@@ -86,6 +86,7 @@ export const ORDER_STATUS_LEGEND = [
   { key: 'completed', name: 'Completed', color: 'green.6' },
   { key: 'pending', name: 'Pending', color: 'yellow.6' },
   { key: 'cancelled', name: 'Cancelled', color: 'red.6' },
+  { key: 'refunded', name: 'Refunded', color: 'grape.6' },
 ] as const;
 
 export const USER_STATUS_LEGEND = [

@@ -27,11 +27,12 @@ describe('dashboard chart data', () => {
   });
 
   it('gives a donut its slices in the legend order, or none when every count is zero (the empty state)', () => {
-    expect(slices({ pending: 1, completed: 4, cancelled: 0 }, ORDER_STATUS_LEGEND)).toEqual([
+    expect(slices({ pending: 1, completed: 4, cancelled: 0, refunded: 2 }, ORDER_STATUS_LEGEND)).toEqual([
       { name: 'Completed', value: 4, color: 'green.6' },
       { name: 'Pending', value: 1, color: 'yellow.6' },
       { name: 'Cancelled', value: 0, color: 'red.6' },
+      { name: 'Refunded', value: 2, color: 'grape.6' },
     ]);
-    expect(slices({ pending: 0, completed: 0, cancelled: 0 }, ORDER_STATUS_LEGEND)).toEqual([]);
+    expect(slices({ pending: 0, completed: 0, cancelled: 0, refunded: 0 }, ORDER_STATUS_LEGEND)).toEqual([]);
   });
 });

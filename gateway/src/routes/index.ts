@@ -6,6 +6,7 @@ import { registerCatalogRoutes } from './catalog';
 import { registerIdentityRoutes } from './identity';
 import { registerLiveRoutes } from './live';
 import { registerOrderRoutes } from './orders';
+import { registerRefundRoutes } from './orders/refunds';
 import { registerSupportRoutes } from './support';
 import { registerStatsRoutes } from './stats';
 import { registerWalletRoutes } from './wallet';
@@ -16,6 +17,7 @@ export function registerRoutes(api: Api, deps: GatewayDeps): void {
   registerIdentityRoutes(api, deps);
   registerWalletRoutes(api, deps);
   registerOrderRoutes(api, deps);
+  registerRefundRoutes(api, deps);
   registerSupportRoutes(api, deps);
   registerAssistantRoutes(api, deps);
   registerStatsRoutes(api, deps);

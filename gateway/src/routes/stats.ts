@@ -47,7 +47,12 @@ export function registerStatsRoutes(api: Api, { clients }: GatewayDeps): void {
       return {
         timeZone: STATS_TIME_ZONE,
         days: out.days,
-        byStatus: { pending: out.pendingCount, completed: out.completedCount, cancelled: out.cancelledCount },
+        byStatus: {
+          pending: out.pendingCount,
+          completed: out.completedCount,
+          cancelled: out.cancelledCount,
+          refunded: out.refundedCount,
+        },
       };
     },
   });

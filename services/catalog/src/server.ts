@@ -120,6 +120,7 @@ export function catalogHandlers(catalog: Catalog): UnaryImpl<typeof catalogV1.Ca
       withProduct(await catalog.reserveStock(ctx.service, reservationAskFromProto(req))),
     releaseStock: async (req, ctx) => withProduct(await catalog.releaseStock(ctx.service, req.reference)),
     commitStock: (req, ctx) => catalog.commitStock(ctx.service, req.reference),
+    returnStock: (req, ctx) => catalog.returnStock(ctx.service, req.reference),
   };
 }
 

@@ -1,9 +1,15 @@
-import { GrpcStatus } from '@qm/platform';
-import { INTERNAL_TOKEN, json, product, type Stack, startStack } from './harness';
+import { CATALOG_SUBJECTS as SUBJECTS, type ProductUpdatedData } from '@qm/contracts/events';
+import { GrpcStatus, makeEvent } from '@qm/platform';
+import { eventually } from '@qm/testkit';
+import { confirmer } from '../src/events/catalog-events';
+import { createProductStore } from '../src/store/products';
+import { createReservationStore } from '../src/store/reservations';
+import { INTERNAL_TOKEN, json, listen, product, type Stack, startStack } from './harness';
 
 /**
  * Stock movements (docs/adr/010) against the real service, database and NATS: the owner sets its
- * stock; only the orders service, proven by its service identity, reserves, releases and commits.
+ * stock; only the orders service, proven by its service identity, reserves, releases, commits and
+ * returns (a refund's, docs/adr/028).
  */
 jest.setTimeout(60_000);
 
@@ -79,7 +85,7 @@ describe('catalog stock: who may move it, and reservations', () => {
     ];
     const denied = {
       code: GrpcStatus.PERMISSION_DENIED,
-      details: 'Only the orders service can reserve, release or commit stock',
+      details: 'Only the orders service can reserve, release, commit or return stock',
     };
     // A user of any role, the product's owner included (all the gateway can pass on).
     for (const who of ['army', 'maker'] as const) {
@@ -202,5 +208,171 @@ describe('catalog stock: who may move it, and reservations', () => {
       code: GrpcStatus.FAILED_PRECONDITION,
     });
     expect(await stockOf(p.id)).toBe(0);
+  });
+
+  describe('returns of sold stock (refunds, docs/adr/028)', () => {
+    let events: Awaited<ReturnType<typeof listen>>;
+
+    beforeAll(async () => {
+      events = await listen([SUBJECTS.updated]);
+    });
+    afterAll(() => events?.close());
+
+    /** A product of `stock` units, `quantity` of them sold (reserved and committed) under a new reference. */
+    async function sold(stock: number, quantity: number) {
+      const p = await create(stock);
+      const reference = ref();
+      await orders.reserveStock({ productId: p.id, quantity, reference, ttlSeconds: 0 });
+      await orders.commitStock({ reference });
+      return { p, reference };
+    }
+    const stateOf = async (reference: string) =>
+      (await s.catalog.rt.conn
+        .collection<{ _id: string; state: string }>('stock_reservations')
+        .findOne({ _id: reference }))!.state;
+    const returns = (reference: string) =>
+      events.seen
+        .map((e) => e.event.data as ProductUpdatedData)
+        .filter((d) => d.reference === reference && d.movement === 'return');
+    /** The event a process that died mid-return may have left pending in its outbox. */
+    const pendingReturn = (p: { id: number }, reference: string, quantity: number) =>
+      makeEvent(SUBJECTS.updated, {
+        id: p.id,
+        manufacturerId: 0,
+        stockDelta: quantity,
+        reference,
+        movement: 'return',
+        updatedAt: new Date().toISOString(),
+      });
+    /** The outbox relay's judgement of such an event: did its change happen? */
+    function confirm(event: ReturnType<typeof makeEvent>) {
+      const { conn } = s.catalog.rt;
+      const store = createProductStore(conn);
+      return confirmer(store, createReservationStore(conn, store))(event, SUBJECTS.updated);
+    }
+
+    it('a sold reservation returned puts its quantity back once, announced once and shown at once', async () => {
+      const { p, reference } = await sold(10, 3);
+      expect(await stockOf(p.id)).toBe(7);
+      const first = await orders.returnStock({ reference });
+      expect(first).toMatchObject({ returned: true, quantity: 3 });
+      expect(first.reservation).toMatchObject({ reference, productId: p.id, quantity: 3, state: 'returned' });
+      expect(await orders.returnStock({ reference })).toEqual(first);
+      expect(await stockOf(p.id)).toBe(10);
+      // Back on the market pages, and the stock supplied is untouched (nothing was sold in the end).
+      expect((await json(await s.http('army', 'GET', `/api/products/${p.id}`))).stock).toBe(10);
+      const doc = await s.catalog.rt.conn.collection('products').findOne({ id: p.id });
+      expect(doc!.suppliedStock).toBe(10);
+      await eventually(() => returns(reference).length > 0);
+      expect(returns(reference)).toEqual([expect.objectContaining({ id: p.id, stockDelta: 3 })]);
+      // Returned stock is no longer sold: it can neither be committed again nor released.
+      await expect(orders.commitStock({ reference })).rejects.toMatchObject({
+        code: GrpcStatus.FAILED_PRECONDITION,
+        details: 'This reservation was returned and can no longer be committed',
+      });
+      await expect(orders.releaseStock({ reference })).rejects.toMatchObject({
+        code: GrpcStatus.FAILED_PRECONDITION,
+      });
+      expect(await stockOf(p.id)).toBe(10);
+    });
+
+    it('10 returns of the same reference at once put the units back once, with one event', async () => {
+      const { p, reference } = await sold(10, 4);
+      const all = await Promise.all(Array.from({ length: 10 }, () => orders.returnStock({ reference })));
+      for (const r of all) expect(r).toMatchObject({ returned: true, quantity: 4 });
+      expect(all.every((r) => r.reservation!.state === 'returned')).toBe(true);
+      expect(await stockOf(p.id)).toBe(10);
+      await eventually(() => returns(reference).length > 0);
+      // Past the outbox relay's interval: the calls that moved nothing left nothing to publish.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(returns(reference)).toHaveLength(1);
+    });
+
+    it('the sale of a product deleted since answers returned=false, puts nothing back and is returned', async () => {
+      const { p, reference } = await sold(5, 2);
+      expect((await s.http('maker', 'DELETE', `/api/products/${p.id}`)).status).toBe(200);
+      const first = await orders.returnStock({ reference });
+      expect(first).toMatchObject({ returned: false, quantity: 2, reservation: { state: 'returned' } });
+      expect(await orders.returnStock({ reference })).toEqual(first);
+      expect(await s.catalog.rt.conn.collection('products').findOne({ id: p.id })).toBeNull();
+      expect(await stateOf(reference)).toBe('returned');
+    });
+
+    it('only sold stock can be returned: reserved, released or refused is FAILED_PRECONDITION, unknown NOT_FOUND', async () => {
+      const p = await create(10);
+      const reserved = ref();
+      await orders.reserveStock({ productId: p.id, quantity: 2, reference: reserved, ttlSeconds: 0 });
+      const released = ref();
+      await orders.reserveStock({ productId: p.id, quantity: 3, reference: released, ttlSeconds: 0 });
+      await orders.releaseStock({ reference: released });
+      const refused = ref();
+      await expect(
+        orders.reserveStock({ productId: p.id, quantity: 11, reference: refused, ttlSeconds: 0 }),
+      ).rejects.toMatchObject({ code: GrpcStatus.FAILED_PRECONDITION });
+      for (const reference of [reserved, released, refused])
+        await expect(orders.returnStock({ reference })).rejects.toMatchObject({
+          code: GrpcStatus.FAILED_PRECONDITION,
+          details: 'Only sold stock can be returned: this reservation was never committed',
+        });
+      await expect(orders.returnStock({ reference: `never-reserved-${ref()}` })).rejects.toMatchObject({
+        code: GrpcStatus.NOT_FOUND,
+        details: 'No reservation with this reference',
+      });
+      await expect(orders.returnStock({ reference: '' })).rejects.toMatchObject({
+        code: GrpcStatus.INVALID_ARGUMENT,
+      });
+      expect(await stockOf(p.id)).toBe(8);
+      // Refused, the reservation is as it was: the reserved one can still be sold.
+      expect([await stateOf(reserved), await stateOf(released)]).toEqual(['reserved', 'released']);
+      expect((await orders.commitStock({ reference: reserved })).reservation!.state).toBe('committed');
+    });
+
+    it('a return without the orders identity is PERMISSION_DENIED, and puts nothing back', async () => {
+      const { p, reference } = await sold(5, 2);
+      const denied = {
+        code: GrpcStatus.PERMISSION_DENIED,
+        details: 'Only the orders service can reserve, release, commit or return stock',
+      };
+      for (const who of ['army', 'maker', 'admin'] as const)
+        await expect(s.grpc(who, 'returnStock', { reference })).rejects.toMatchObject(denied);
+      const impostors = [
+        s.asService(undefined),
+        s.asService({ service: 'orders', token: 'not-the-internal-token-but-long-enough' }),
+        s.asService({ service: 'wallet', token: INTERNAL_TOKEN }),
+      ];
+      for (const client of impostors)
+        await expect(client.returnStock({ reference })).rejects.toMatchObject(denied);
+      expect(await stockOf(p.id)).toBe(3);
+      expect(await stateOf(reference)).toBe('committed');
+    });
+
+    it('a return a process died in the middle of is finished by the next call, the units back once', async () => {
+      const reservations = s.catalog.rt.conn.collection<{ _id: string }>('stock_reservations');
+      const products = s.catalog.rt.conn.collection<{ id: number; movements: string[] }>('products');
+      // Died after recording the return, before the stock moved: its pending event is dropped.
+      const early = await sold(10, 3);
+      await reservations.updateOne({ _id: early.reference }, { $set: { state: 'returning' } });
+      const dropped = pendingReturn(early.p, early.reference, 3);
+      expect(await confirm(dropped)).toBe(false);
+      expect(await orders.returnStock({ reference: early.reference })).toMatchObject({ returned: true });
+      expect([await stockOf(early.p.id), await stateOf(early.reference)]).toEqual([10, 'returned']);
+      expect(await confirm(dropped)).toBe(true);
+
+      // Died after the stock moved (the product records the movement's key with it), before the
+      // return was recorded as done: the next call completes it without moving the stock again.
+      const late = await sold(10, 3);
+      await reservations.updateOne({ _id: late.reference }, { $set: { state: 'returning' } });
+      await products.updateOne(
+        { id: late.p.id },
+        { $inc: { stock: 3, version: 1 }, $push: { movements: `return:${late.reference}` } },
+      );
+      expect(await confirm(pendingReturn(late.p, late.reference, 3))).toBe(true);
+      expect(await orders.returnStock({ reference: late.reference })).toMatchObject({
+        returned: true,
+        quantity: 3,
+        reservation: { state: 'returned' },
+      });
+      expect([await stockOf(late.p.id), await stateOf(late.reference)]).toEqual([10, 'returned']);
+    });
   });
 });

@@ -1,7 +1,9 @@
 import { orderScopes, ordersV1, orderStatuses, paymentStatuses } from '@qm/contracts/grpc';
-import type { GrpcServer, UnaryImpl } from '@qm/platform';
+import { ORDER_LIMITS, REFUND_STATUSES } from '@qm/contracts/rest';
+import { type GrpcServer, invalid, type UnaryImpl, validPaging } from '@qm/platform';
 import type { OrderLists } from './app/lists';
 import type { Purchases } from './app/purchases';
+import { type Refunds, refundStatusOf } from './app/refunds';
 import type { OrderStats } from './app/stats';
 import type { OrderRecord } from './domain/order';
 
@@ -28,6 +30,15 @@ export function orderToProto(o: OrderRecord): ordersV1.Order {
     seller: { ...o.seller },
     createdAt: o.createdAt.toISOString(),
     updatedAt: o.updatedAt.toISOString(),
+    refundableUntil: o.refundableUntil && o.totalPaise > 0 ? o.refundableUntil.toISOString() : '',
+    refund: o.refund && {
+      status: refundStatusOf(o.refund.status),
+      reason: o.refund.reason,
+      requestedAt: o.refund.requestedAt.toISOString(),
+      decisionReason: o.refund.decisionReason ?? '',
+      decidedAt: o.refund.decidedAt?.toISOString() ?? '',
+      source: o.refund.source ?? '',
+    },
   };
 }
 
@@ -38,6 +49,7 @@ export function orderToProto(o: OrderRecord): ordersV1.Order {
  */
 export function ordersHandlers(d: {
   purchases: Purchases;
+  refunds: Refunds;
   lists: OrderLists;
   stats: OrderStats;
 }): UnaryImpl<typeof ordersV1.OrdersServiceService> {
@@ -87,7 +99,28 @@ export function ordersHandlers(d: {
         pendingCount: byStatus.pending,
         completedCount: byStatus.completed,
         cancelledCount: byStatus.cancelled,
+        refundedCount: byStatus.refunded,
       };
+    },
+    requestRefund: async (req, ctx) => ({
+      order: orderToProto(await d.refunds.request(ctx.caller, req.orderId, req.reason)),
+    }),
+    decideRefund: async (req, ctx) => ({
+      order: orderToProto(
+        await d.refunds.decide(ctx.caller, req.orderId, { approve: req.approve, reason: req.reason }),
+      ),
+    }),
+    listRefunds: async (req, ctx) => {
+      const { page, pageSize } = validPaging(req, ORDER_LIMITS.pageSizeMax);
+      const status = req.status ? REFUND_STATUSES.find((s) => s === req.status) : undefined;
+      if (req.status && !status) throw invalid(`Status must be one of ${REFUND_STATUSES.join(', ')}`);
+      const { orders, total } = await d.refunds.list(ctx.caller, {
+        page,
+        pageSize,
+        status,
+        search: req.search || undefined,
+      });
+      return { orders: orders.map(orderToProto), total };
     },
   };
 }

@@ -5,6 +5,7 @@ import { createOrderLists } from './app/lists';
 import { createOrderMails } from './app/order-mails';
 import { grpcPartners } from './app/partners';
 import { createPurchases } from './app/purchases';
+import { createRefunds } from './app/refunds';
 import { createSaga } from './app/saga';
 import { createOrderStats } from './app/stats';
 import { createSweeper } from './app/sweeper';
@@ -63,8 +64,16 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       holdTimeoutSeconds,
       refundWindowMs: config.REFUND_WINDOW_HOURS * 3_600_000,
     });
+    const refunds = createRefunds({
+      orders,
+      partners,
+      log,
+      windowHours: config.REFUND_WINDOW_HOURS,
+      graceMs: config.ORDERS_SWEEP_GRACE_MS,
+    });
     addOrdersService(grpc, {
       purchases,
+      refunds,
       lists: createOrderLists({ conn, orders, outbox }),
       stats: createOrderStats({ conn, orders }),
     });
@@ -80,6 +89,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     return {
       ...ordersBackground(mails, [
         { name: 'saga-sweep', everyMs: config.ORDERS_SWEEP_INTERVAL_MS, run: () => sweeper.sweep() },
+        { name: 'refund-sweep', everyMs: config.ORDERS_SWEEP_INTERVAL_MS, run: () => refunds.sweep() },
         { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },
       ]),
       stop: async () => {

@@ -110,7 +110,7 @@ describe('admin dashboard statistics', () => {
     const res = await s.admin.get('/api/admin/stats/orders');
     expect(res.status).toBe(200);
     expect(res.body.days).toHaveLength(30);
-    expect(res.body.byStatus).toEqual({ pending: 0, completed: 3, cancelled: 1 });
+    expect(res.body.byStatus).toEqual({ pending: 0, completed: 3, cancelled: 1, refunded: 0 });
     expect(sum(res.body.days)).toEqual({ count: 2, amountPaise: 2501_00 + 700_00 });
     expect(res.body.days.find((d: DayTotal) => d.day === tenDaysAgo)).toEqual({
       day: tenDaysAgo,

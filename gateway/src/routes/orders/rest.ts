@@ -11,6 +11,8 @@ import {
   PRODUCT_TYPES,
   type ProductTypeName,
   type PurchasedOrderView,
+  REFUND_STATUSES,
+  type RefundView,
   type SoldOrderView,
   USER_ROLES,
   type UserRole,
@@ -44,6 +46,21 @@ const ProductSnapshotSchema = z
   .nullable()
   .describe('The product as it was when the order was placed; null: "Product details not available"');
 
+const RefundSchema = z
+  .object({
+    status: z.enum(REFUND_STATUSES),
+    reason: z.string(),
+    requestedAt: z.string(),
+    decisionReason: z.string().nullable().describe("An administrator's reason to reject; null otherwise"),
+    decidedAt: z.string().nullable(),
+    source: z
+      .enum(['escrow', 'seller'])
+      .nullable()
+      .describe("Once approved: paid back from the sale's held proceeds, or from the seller's balance"),
+  })
+  .nullable()
+  .describe('The refund request, if one was made (docs/adr/028)') satisfies z.ZodType<RefundView | null>;
+
 export const OrderViewSchema = z.object({
   id: z.number().int(),
   productId: z.number().int(),
@@ -58,6 +75,8 @@ export const OrderViewSchema = z.object({
   product: ProductSnapshotSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
+  refundableUntil: z.string().nullable().describe('Until when its buyer may ask for a refund'),
+  refund: RefundSchema,
 }) satisfies z.ZodType<OrderView>;
 
 export const PurchasedOrderViewSchema = OrderViewSchema.extend({
@@ -100,6 +119,21 @@ const partyOf = (p: ordersV1.OrderParty | undefined): OrderPartyView => ({
   role: roleOf(p?.role ?? ''),
 });
 
+const isRefundStatus = (s: string): s is RefundView['status'] =>
+  (REFUND_STATUSES as readonly string[]).includes(s);
+
+function refundOf(r: ordersV1.Refund | undefined): RefundView | null {
+  if (!r || !isRefundStatus(r.status)) return null;
+  return {
+    status: r.status,
+    reason: r.reason,
+    requestedAt: r.requestedAt,
+    decisionReason: r.decisionReason || null,
+    decidedAt: r.decidedAt || null,
+    source: r.source === 'escrow' || r.source === 'seller' ? r.source : null,
+  };
+}
+
 const buyerDetailsOf = (b: ordersV1.BuyerDetails | undefined): BuyerDetailsView => ({
   name: b?.name ?? '',
   role: roleOf(b?.role ?? ''),
@@ -122,6 +156,8 @@ export function orderToRest(o: ordersV1.Order): OrderView {
     product: productOf(o.product),
     createdAt: o.createdAt,
     updatedAt: o.updatedAt,
+    refundableUntil: o.refundableUntil || null,
+    refund: refundOf(o.refund),
   };
 }
 

@@ -9,16 +9,25 @@ import { idParam, NUMBER_LIMITS, pagingQuery } from './numbers';
  * by the gateway (validation, OpenAPI), the orders service (the same rules and messages) and the
  * market and admin remotes. Money travels as a string with two decimals ("2500.00").
  */
-export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
+/** `refunded`: a completed order whose refund an administrator approved (docs/adr/028). */
+export const ORDER_STATUSES = ['pending', 'completed', 'cancelled', 'refunded'] as const;
 export type OrderStatusName = (typeof ORDER_STATUSES)[number];
-/** `failed`: no money moved (the hold was voided, or never made). */
-export const PAYMENT_STATUSES = ['pending', 'paid', 'failed'] as const;
+/** `failed`: no money moved (the hold was voided, or never made); `refunded`: paid back to the buyer. */
+export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'refunded'] as const;
 export type PaymentStatusName = (typeof PAYMENT_STATUSES)[number];
 /** The /admin/orders tabs: every order, buyers with role Army, sellers with role Manufacturer. */
 export const ORDER_SCOPES = ['all', 'army', 'manufacturer'] as const;
 export type OrderScopeName = (typeof ORDER_SCOPES)[number];
 
+/** A refund request's course: open until an administrator approves or rejects it, for good. */
+export const REFUND_STATUSES = ['requested', 'approved', 'rejected'] as const;
+export type RefundStatusName = (typeof REFUND_STATUSES)[number];
+export const REFUND_DECISIONS = ['approved', 'rejected'] as const;
+export type RefundDecisionName = (typeof REFUND_DECISIONS)[number];
+
 export const ORDER_LIMITS = {
+  /** A refund request's reason, and an administrator's reason to reject it. */
+  refundReasonMaxChars: 500,
   /** A purchase cannot exceed the largest stock a product may have. */
   quantityMax: PRODUCT_LIMITS.stockMax,
   /** At most 99,999,999.99 rupees (decimal 10,2). */
@@ -56,6 +65,19 @@ export const ORDER_MESSAGES = {
   /** A purchase the saga gave up on: no reply in time from catalog or wallet. */
   timedOut: 'The purchase could not be completed in time. No money was taken.',
   createFailed: 'Failed to create order',
+  refundReasonRequired: 'Please give a reason for the refund',
+  refundReasonTooLong: 'The reason must be at most 500 characters',
+  refundNotCompleted: 'Only a completed order can be refunded',
+  refundFreeOrder: 'A free order has nothing to refund',
+  refundWindowClosed: (hours: number) => `Refunds can be requested within ${hours} hours of a purchase`,
+  refundAlreadyRequested: 'A refund has already been requested for this order',
+  refundNotRequested: 'No refund was requested for this order',
+  refundAlreadyDecided: 'This refund request has already been decided',
+  refundRejectReasonRequired: 'Please give a reason for rejecting the refund',
+  refundDecisionInvalid: 'The decision must be approved or rejected',
+  refundRequested: 'Refund requested',
+  refundApproved: 'Refund approved',
+  refundRejected: 'Refund rejected',
   purchaseFailedTitle: 'Purchase failed',
   purchaseSuccessTitle: 'Purchase successful',
   purchaseSuccess: 'Your order has been placed successfully.',
@@ -147,6 +169,43 @@ export const AdminOrdersQuery = OrdersQuery.extend({
 });
 export type AdminOrdersQuery = z.infer<typeof AdminOrdersQuery>;
 
+const refundReason = (required: string) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(ORDER_LIMITS.refundReasonMaxChars, ORDER_MESSAGES.refundReasonTooLong);
+
+/** POST /api/orders/{id}/refund-request. */
+export const RefundRequestBody = z.object({ reason: refundReason(ORDER_MESSAGES.refundReasonRequired) });
+export type RefundRequestBody = z.infer<typeof RefundRequestBody>;
+
+/** PATCH /api/admin/refunds/{id}: a reason is required to reject. */
+export const RefundDecisionBody = z
+  .object({
+    decision: z.enum(REFUND_DECISIONS, { error: ORDER_MESSAGES.refundDecisionInvalid }),
+    reason: refundReason(ORDER_MESSAGES.refundRejectReasonRequired).optional(),
+  })
+  .refine((b) => b.decision === 'approved' || !!b.reason, {
+    message: ORDER_MESSAGES.refundRejectReasonRequired,
+    path: ['reason'],
+  });
+export type RefundDecisionBody = z.infer<typeof RefundDecisionBody>;
+
+/** GET /api/admin/refunds: open requests first, newest first within each. */
+export const AdminRefundsQuery = OrdersQuery.extend({
+  status: z
+    .enum(REFUND_STATUSES, { error: `Status must be one of ${REFUND_STATUSES.join(', ')}` })
+    .optional(),
+  search: z
+    .string()
+    .trim()
+    .max(100, 'Search must be at most 100 characters')
+    .optional()
+    .describe("Part of the buyer's or the seller's username"),
+});
+export type AdminRefundsQuery = z.infer<typeof AdminRefundsQuery>;
+
 /** An order id in a path. */
 export const OrderIdParams = z.object({ id: idParam('Order id') });
 
@@ -175,6 +234,18 @@ export interface OrderPartyView {
   role: UserRole;
 }
 
+/** A refund request as its order shows it. */
+export interface RefundView {
+  status: RefundStatusName;
+  reason: string;
+  requestedAt: string;
+  /** An administrator's reason to reject; null otherwise. */
+  decisionReason: string | null;
+  decidedAt: string | null;
+  /** Where the money came back from once approved: the sale's escrow, or the seller's balance. */
+  source: 'escrow' | 'seller' | null;
+}
+
 /** An order as its buyer sees it; the answer of POST /api/orders. */
 export interface OrderView {
   id: number;
@@ -192,6 +263,10 @@ export interface OrderView {
   product: OrderProductView | null;
   createdAt: string;
   updatedAt: string;
+  /** Until when its buyer may ask for a refund; null for orders that cannot be refunded. */
+  refundableUntil: string | null;
+  /** The refund request, if one was made. */
+  refund: RefundView | null;
 }
 
 /** GET /api/orders/purchased: the caller's purchases with who sold them. */

@@ -91,6 +91,7 @@ export const OrderStatsSchema = z.object({
     pending: z.number().int(),
     completed: z.number().int(),
     cancelled: z.number().int(),
+    refunded: z.number().int(),
   } satisfies Record<OrderStatusName, z.ZodType>),
 });
 export type OrderStats = z.infer<typeof OrderStatsSchema>;

@@ -24,10 +24,13 @@ export interface ProductUpdatedData {
   manufacturerId: number;
   /** Fields set by an edit (absent for a stock movement). */
   changes?: ProductChangesData;
-  /** A stock movement: how much, and the reservation's reference when it belongs to a purchase. */
+  /**
+   * A stock movement: how much, and the reservation's reference when it belongs to a purchase
+   * (`return`: a refunded sale's units back in stock, docs/adr/028).
+   */
   stockDelta?: number;
   reference?: string;
-  movement?: 'reserve' | 'release';
+  movement?: 'reserve' | 'release' | 'return';
   updatedAt: string;
 }
 

@@ -68,12 +68,14 @@ export const orderStatuses = enumMapping<OrderStatusName, OrderStatus>({
   pending: OrderStatus.ORDER_STATUS_PENDING,
   completed: OrderStatus.ORDER_STATUS_COMPLETED,
   cancelled: OrderStatus.ORDER_STATUS_CANCELLED,
+  refunded: OrderStatus.ORDER_STATUS_REFUNDED,
 });
 
 export const paymentStatuses = enumMapping<PaymentStatusName, PaymentStatus>({
   pending: PaymentStatus.PAYMENT_STATUS_PENDING,
   paid: PaymentStatus.PAYMENT_STATUS_PAID,
   failed: PaymentStatus.PAYMENT_STATUS_FAILED,
+  refunded: PaymentStatus.PAYMENT_STATUS_REFUNDED,
 });
 
 export const orderScopes = enumMapping<OrderScopeName, OrderScope>({

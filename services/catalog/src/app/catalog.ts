@@ -85,6 +85,11 @@ export interface Catalog {
   ): Promise<{ product: Searchable | null; reservation: ReservationReply }>;
   /** Orders service: the purchase went through; the reservation stays taken. */
   commitStock(service: string | undefined, reference: string): Promise<{ reservation: ReservationReply }>;
+  /** Orders service: a refunded sale's units go back on sale (a second return has no effect). */
+  returnStock(
+    service: string | undefined,
+    reference: string,
+  ): Promise<{ returned: boolean; quantity: number; reservation: ReservationReply }>;
 
   /** The account-deletion cascade: every product of the manufacturer, in batches. */
   removeProductsOf(manufacturerId: number): Promise<number>;

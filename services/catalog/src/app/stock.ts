@@ -1,5 +1,6 @@
 import { PRODUCT_MESSAGES as MSG } from '@qm/contracts/rest';
 import { conflict, notFound } from '@qm/platform';
+import type { ReleaseOutcome, ReturnOutcome } from '../store/reservations';
 import {
   assertOrdersService,
   expiryOf,
@@ -20,10 +21,51 @@ export interface StockReservationAsk {
 }
 
 /**
- * The orders service's stock movements for a purchase: reserve, then commit or release, each
- * once per reference. Its proven service identity, not a user, authorises them.
+ * The orders service's stock movements for a purchase: reserve, then commit or release, and a
+ * committed one's return for a refund, each once per reference. Its proven service identity, not
+ * a user, authorises them.
  */
 export function createStock({ reservations, reader }: CatalogDeps, { change, existing }: Changes) {
+  /**
+   * Puts a reservation's units back (a release or a return) with the product's change event, kept
+   * only when this call moved them. Read first to describe the change; the step itself is
+   * conditional on the reservation's state.
+   */
+  async function putBack<O extends ReleaseOutcome | ReturnOutcome>(
+    asked: string,
+    movement: 'release' | 'return',
+    step: (reference: string, at: Date) => Promise<O>,
+  ): Promise<O> {
+    const reference = validReference(asked);
+    const reservation = await reservations.find(reference);
+    if (!reservation) throw notFound(STOCK.unknownReservation);
+    const product = await reader.get(reservation.productId);
+    const now = new Date();
+    const events = product
+      ? [
+          ev.updated({
+            id: product.id,
+            manufacturerId: product.manufacturerId,
+            stockDelta: reservation.quantity,
+            reference,
+            movement,
+            updatedAt: now.toISOString(),
+          }),
+        ]
+      : [];
+    const o = await outcomeOf(
+      (fn) => change(events, fn),
+      () => step(reference, now),
+      (o) => o.kind === 'released' || o.kind === 'returned',
+    );
+    const done: ReleaseOutcome | ReturnOutcome = o;
+    if ('product' in done) {
+      if (done.product) reader.saved(done.product);
+      else if (product) reader.removed(product.id);
+    }
+    return o;
+  }
+
   return {
     /** Orders service: takes stock for a purchase under its reference (once per reference). */
     async reserveStock(service: string | undefined, req: StockReservationAsk) {
@@ -65,29 +107,7 @@ export function createStock({ reservations, reader }: CatalogDeps, { change, exi
     /** Orders service: puts a reservation's stock back (a second release has no effect). */
     async releaseStock(service: string | undefined, asked: string) {
       assertOrdersService(service);
-      const reference = validReference(asked);
-      // Read to describe the change in its event; the release itself is conditional on the state.
-      const reservation = await reservations.find(reference);
-      if (!reservation) throw notFound(STOCK.unknownReservation);
-      const product = await reader.get(reservation.productId);
-      const now = new Date();
-      const events = product
-        ? [
-            ev.updated({
-              id: product.id,
-              manufacturerId: product.manufacturerId,
-              stockDelta: reservation.quantity,
-              reference,
-              movement: 'release',
-              updatedAt: now.toISOString(),
-            }),
-          ]
-        : [];
-      const o = await outcomeOf(
-        (fn) => change(events, fn),
-        () => reservations.release(reference, now),
-        (o) => o.kind === 'released',
-      );
+      const o = await putBack(asked, 'release', (reference, at) => reservations.release(reference, at));
       switch (o.kind) {
         case 'unknown':
           throw notFound(STOCK.unknownReservation);
@@ -96,8 +116,6 @@ export function createStock({ reservations, reader }: CatalogDeps, { change, exi
         case 'not-reserved':
           throw conflict(STOCK.notReserved);
       }
-      if (o.product) reader.saved(o.product);
-      else if (product) reader.removed(product.id);
       return {
         product: o.product,
         reservation: reservationToProto(o.reservation),
@@ -113,10 +131,30 @@ export function createStock({ reservations, reader }: CatalogDeps, { change, exi
           throw notFound(STOCK.unknownReservation);
         case 'released':
           throw conflict(STOCK.alreadyReleased);
+        case 'returned':
+          throw conflict(STOCK.alreadyReturned);
         case 'not-reserved':
           throw conflict(STOCK.notReserved);
       }
       return { reservation: reservationToProto(o.reservation) };
+    },
+
+    /** Orders service: a refunded sale's units go back on sale (a second return has no effect). */
+    async returnStock(service: string | undefined, asked: string) {
+      assertOrdersService(service);
+      const o = await putBack(asked, 'return', (reference, at) => reservations.returnSold(reference, at));
+      switch (o.kind) {
+        case 'unknown':
+          throw notFound(STOCK.unknownReservation);
+        case 'not-committed':
+          throw conflict(STOCK.notSold);
+      }
+      return {
+        // False when the product was deleted since: nothing went back, the reservation is returned.
+        returned: o.product !== null,
+        quantity: o.reservation.quantity,
+        reservation: reservationToProto(o.reservation),
+      };
     },
   };
 }

@@ -3,17 +3,19 @@ import type { Reservation } from '../store/reservations';
 
 /** Stock reservations for purchases (docs/adr/010): who may make them, and their bounds. No I/O here. */
 
-/** The only service that reserves, releases and commits stock (its service identity, docs/adr/005). */
+/** The only service that moves stock for purchases and refunds (its service identity, docs/adr/005). */
 export const ORDERS_SERVICE = 'orders';
 
 export const RESERVATION_TTL = { defaultSeconds: 15 * 60, maxSeconds: 24 * 60 * 60 } as const;
 
 export const STOCK_MESSAGES = {
-  ordersOnly: 'Only the orders service can reserve, release or commit stock',
+  ordersOnly: 'Only the orders service can reserve, release, commit or return stock',
   unknownReservation: 'No reservation with this reference',
   notReserved: 'This reservation holds no stock (it was refused or is still being made)',
   alreadyCommitted: 'This reservation was committed and can no longer be released',
   alreadyReleased: 'This reservation was released and can no longer be committed',
+  alreadyReturned: 'This reservation was returned and can no longer be committed',
+  notSold: 'Only sold stock can be returned: this reservation was never committed',
   referenceReused: 'This reference was already used for a different reservation',
 } as const;
 
@@ -56,7 +58,7 @@ export function reservationToProto(r: Reservation): ReservationReply {
     reference: r.reference,
     productId: r.productId,
     quantity: r.quantity,
-    // pending, rejected and releasing are steps inside one call, never answered.
+    // pending, rejected, releasing and returning are steps inside one call, never answered.
     state: r.state,
     expiresAt: r.expiresAt.toISOString(),
   };

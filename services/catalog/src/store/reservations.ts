@@ -1,5 +1,5 @@
 import { isDuplicateKeyError } from '@qm/platform';
-import { type Connection, Schema } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 import type { Searchable } from '../domain/listing';
 import type { ProductStore } from './products';
 
@@ -7,16 +7,21 @@ import type { ProductStore } from './products';
  * Stock reservations of the orders service, one document per reference (its _id). Each step is a
  * single-document conditional update, on the reservation or on the product, never a transaction:
  *
- *   pending ──(stock taken)──▶ reserved ──▶ committed
+ *   pending ──(stock taken)──▶ reserved ──▶ committed ──▶ returning ──(stock put back)──▶ returned
  *      │                          │
  *      └─▶ rejected               └─▶ releasing ──(stock put back)──▶ released
  *
  * The reservation changes state first (so of two concurrent releases, or a release and a commit,
- * one wins), then the product moves stock under a key (`reserve:<ref>`, `release:<ref>`) that it
- * applies at most once, then the state is completed. A retry after a crash at any point resumes
- * from the recorded state without moving stock twice.
+ * one wins), then the product moves stock under a key (`reserve:<ref>`, `release:<ref>`,
+ * `return:<ref>`) that it applies at most once, then the state is completed. A retry after a crash
+ * at any point resumes from the recorded state without moving stock twice. A return gives a sold
+ * reservation's units back for a refund (docs/adr/028), as a release does an unsold one's.
  */
-export type ReservationState = 'pending' | 'reserved' | 'rejected' | 'releasing' | 'released' | 'committed';
+export type ReservationState =
+  'pending' | 'reserved' | 'rejected' | 'releasing' | 'released' | 'committed' | 'returning' | 'returned';
+
+/** The keyed stock movements of a reservation (named in its product change events). */
+export type Movement = 'reserve' | 'release' | 'return';
 
 export interface Reservation {
   reference: string;
@@ -61,10 +66,21 @@ export type ReleaseOutcome =
 
 export type CommitOutcome =
   | { kind: 'committed' | 'duplicate'; reservation: Reservation }
-  | { kind: 'unknown' | 'released' | 'not-reserved' };
+  | { kind: 'unknown' | 'released' | 'returned' | 'not-reserved' };
 
-const reserveKey = (reference: string) => `reserve:${reference}`;
-const releaseKey = (reference: string) => `release:${reference}`;
+export type ReturnOutcome =
+  | { kind: 'returned' | 'duplicate'; reservation: Reservation; product: Searchable | null }
+  | { kind: 'unknown' | 'not-committed' };
+
+/** The key under which the product applies a reservation's movement once (`release:<ref>`…). */
+const keyOf = (movement: Movement, reference: string) => `${movement}:${reference}`;
+
+/** The states a reservation reaches only after the movement took effect (the product forgets old keys). */
+const movedIn: Record<Movement, ReservationState[]> = {
+  reserve: ['reserved', 'committed', 'releasing', 'released', 'returning', 'returned'],
+  release: ['released'],
+  return: ['returned'],
+};
 
 const toReservation = ({ _id, ...d }: ReservationDoc): Reservation => ({ reference: _id, ...d });
 
@@ -84,13 +100,20 @@ export interface ReservationStore {
   release(reference: string, at: Date): Promise<ReleaseOutcome>;
   /** Keeps a reserved reservation's stock taken for good, once; a released one cannot be. */
   commit(reference: string, at: Date): Promise<CommitOutcome>;
+  /** Puts a committed reservation's stock back (a refund), once; nothing else can be returned. */
+  returnSold(reference: string, at: Date): Promise<ReturnOutcome>;
   /** Whether a reservation's stock movement took effect (the outbox asks after a crash). */
-  moved(productId: number, reference: string, movement: 'reserve' | 'release'): Promise<boolean>;
+  moved(productId: number, reference: string, movement: Movement): Promise<boolean>;
 }
 
-export function createReservationStore(conn: Connection, products: ProductStore): ReservationStore {
-  const Reservations = conn.model<ReservationDoc>('StockReservation', reservationSchema);
+/** A put-back's two states: begun (the units may or may not be back yet), and done. */
+const putBackStates = {
+  release: { begun: 'releasing', done: 'released' },
+  return: { begun: 'returning', done: 'returned' },
+} as const satisfies Record<Exclude<Movement, 'reserve'>, Record<'begun' | 'done', ReservationState>>;
 
+/** The single-document steps every change of a reservation is made of. */
+function steps(Reservations: Model<ReservationDoc>, products: ProductStore) {
   const find = async (reference: string) => {
     const d = await Reservations.findById(reference).lean<ReservationDoc>();
     return d ? toReservation(d) : null;
@@ -105,6 +128,36 @@ export function createReservationStore(conn: Connection, products: ProductStore)
     ).lean<ReservationDoc>();
     return d ? toReservation(d) : null;
   }
+
+  /**
+   * Finishes a put-back (release, return) begun by moving the reservation to its `begun` state: the
+   * units go back under the movement's key, at most once however many callers get here, then the
+   * state is `done`. `applied`: this caller's update moved them (or found the product deleted).
+   */
+  async function putBack(
+    { reference, productId, quantity }: Reservation,
+    movement: 'release' | 'return',
+    at: Date,
+  ) {
+    const { begun, done } = putBackStates[movement];
+    // Not capped: units that were taken come back even if the owner raised the stock meanwhile.
+    const moved = await products.move(productId, quantity, at, {
+      key: keyOf(movement, reference),
+      capped: false,
+    });
+    const now =
+      (await transition(reference, begun, { state: done, updatedAt: at })) ?? (await find(reference));
+    // A deleted product has nothing to put back; the reservation is completed all the same.
+    if (!('product' in moved)) return { applied: true, reservation: now!, product: null };
+    return { applied: moved.kind === 'applied', reservation: now!, product: moved.product };
+  }
+
+  return { find, transition, putBack };
+}
+
+export function createReservationStore(conn: Connection, products: ProductStore): ReservationStore {
+  const Reservations = conn.model<ReservationDoc>('StockReservation', reservationSchema);
+  const { find, transition, putBack } = steps(Reservations, products);
 
   return {
     async init(): Promise<void> {
@@ -141,7 +194,7 @@ export function createReservationStore(conn: Connection, products: ProductStore)
           return { kind: 'duplicate', reservation: existing, product: await products.findById(productId) };
         // 'pending': an earlier attempt stopped midway; the product's movement key says whether it applied.
       }
-      const moved = await products.move(productId, -quantity, at, { key: reserveKey(reference) });
+      const moved = await products.move(productId, -quantity, at, { key: keyOf('reserve', reference) });
       if (moved.kind === 'applied' || moved.kind === 'duplicate') {
         const reservation =
           (await transition(reference, 'pending', { state: 'reserved', updatedAt: at })) ??
@@ -168,6 +221,8 @@ export function createReservationStore(conn: Connection, products: ProductStore)
               product: await products.findById(reservation.productId),
             };
           case 'committed':
+          case 'returning':
+          case 'returned':
             return { kind: 'committed' };
           case 'pending':
           case 'rejected':
@@ -177,18 +232,8 @@ export function createReservationStore(conn: Connection, products: ProductStore)
             break;
         }
       }
-      // Not capped: units that were reserved come back even if the owner raised the stock meanwhile.
-      const moved = await products.move(reservation.productId, reservation.quantity, at, {
-        key: releaseKey(reference),
-        capped: false,
-      });
-      const done =
-        (await transition(reference, 'releasing', { state: 'released', updatedAt: at })) ??
-        (await find(reference));
-      // A deleted product has nothing to put back; the reservation is released all the same.
-      if (!('product' in moved)) return { kind: 'released', reservation: done!, product: null };
-      const kind = moved.kind === 'applied' ? 'released' : 'duplicate';
-      return { kind, reservation: done!, product: moved.product };
+      const { applied, ...put } = await putBack(reservation, 'release', at);
+      return { kind: applied ? 'released' : 'duplicate', ...put };
     },
 
     async commit(reference: string, at: Date): Promise<CommitOutcome> {
@@ -198,16 +243,28 @@ export function createReservationStore(conn: Connection, products: ProductStore)
       if (!current) return { kind: 'unknown' };
       if (current.state === 'committed') return { kind: 'duplicate', reservation: current };
       if (current.state === 'releasing' || current.state === 'released') return { kind: 'released' };
+      if (current.state === 'returning' || current.state === 'returned') return { kind: 'returned' };
       return { kind: 'not-reserved' };
     },
 
-    async moved(productId: number, reference: string, movement: 'reserve' | 'release'): Promise<boolean> {
-      const key = movement === 'reserve' ? reserveKey(reference) : releaseKey(reference);
-      if (await products.moved(productId, key)) return true;
+    async returnSold(reference: string, at: Date): Promise<ReturnOutcome> {
+      let reservation = await transition(reference, 'committed', { state: 'returning', updatedAt: at });
+      if (!reservation) {
+        reservation = await find(reference);
+        if (!reservation) return { kind: 'unknown' };
+        if (reservation.state === 'returned')
+          return { kind: 'duplicate', reservation, product: await products.findById(reservation.productId) };
+        if (reservation.state !== 'returning') return { kind: 'not-committed' };
+        // An earlier or concurrent return: finish it; the movement key keeps it to one.
+      }
+      const { applied, ...put } = await putBack(reservation, 'return', at);
+      return { kind: applied ? 'returned' : 'duplicate', ...put };
+    },
+
+    async moved(productId: number, reference: string, movement: Movement): Promise<boolean> {
+      if (await products.moved(productId, keyOf(movement, reference))) return true;
       const state = (await find(reference))?.state;
-      return movement === 'reserve'
-        ? state === 'reserved' || state === 'committed' || state === 'releasing' || state === 'released'
-        : state === 'released';
+      return !!state && movedIn[movement].includes(state);
     },
   };
 }

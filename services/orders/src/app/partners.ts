@@ -27,6 +27,13 @@ export interface Partners {
   }): Promise<void>;
   post(reference: string): Promise<void>;
   void(reference: string): Promise<void>;
+  /** Stops the release of the sale's proceeds for a refund request: false when already released. */
+  holdProceeds(reference: string): Promise<boolean>;
+  unholdProceeds(reference: string): Promise<void>;
+  /** Pays the buyer back (keyed by attempt); a refusal for the seller's balance is FAILED_PRECONDITION. */
+  refundSale(reference: string, attempt: number): Promise<'escrow' | 'seller'>;
+  /** Puts the sold units back in stock, once; a deleted product takes nothing back. */
+  returnStock(reference: string): Promise<void>;
   close(): void;
 }
 
@@ -120,6 +127,19 @@ export function grpcPartners(a: PartnerAddresses): Partners {
     },
     async void(reference) {
       await wallet.voidPendingTransfer({ reference });
+    },
+    async holdProceeds(reference) {
+      return (await wallet.holdSaleProceeds({ reference })).held;
+    },
+    async unholdProceeds(reference) {
+      await wallet.unholdSaleProceeds({ reference });
+    },
+    async refundSale(reference, attempt) {
+      const { source } = await wallet.refundSale({ reference, attempt });
+      return source === 'seller' ? 'seller' : 'escrow';
+    },
+    async returnStock(reference) {
+      await catalog.returnStock({ reference });
     },
     close,
   };

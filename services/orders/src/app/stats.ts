@@ -88,15 +88,16 @@ export function createOrderStats(d: { conn: Connection; orders: OrderStore }): O
         throw forbidden('Only administrators can read order statistics');
       const parsed = StatsDaysQuery.safeParse({ days: days || undefined });
       if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'Invalid days');
-      const [tally, pending, completed, cancelled] = await Promise.all([
+      const [tally, pending, completed, cancelled, refunded] = await Promise.all([
         purchases.days(now),
         d.orders.countByStatus('pending'),
         d.orders.countByStatus('completed'),
         d.orders.countByStatus('cancelled'),
+        d.orders.countByStatus('refunded'),
       ]);
       return {
         days: windowTotals(statsWindow(now, parsed.data.days), tally),
-        byStatus: { pending, completed, cancelled },
+        byStatus: { pending, completed, cancelled, refunded },
       };
     },
   };

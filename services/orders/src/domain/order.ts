@@ -1,5 +1,6 @@
 import {
   MAX_PAISE,
+  ORDER_LIMITS,
   ORDER_MESSAGES as MSG,
   type OrderStatusName,
   type PaymentStatusName,
@@ -41,6 +42,28 @@ export interface OrderProduct {
   description: string;
 }
 
+/**
+ * A refund request's course (docs/adr/028): requested → approving (paying back, returning stock) →
+ * approved, or requested → rejected. `settled` once all a decision entails is done.
+ */
+export type RefundState = 'requested' | 'approving' | 'approved' | 'rejected';
+
+export interface RefundRecord {
+  status: RefundState;
+  reason: string;
+  requestedAt: Date;
+  /** Whether the wallet holds the sale's proceeds for it (false: already released); null until asked. */
+  held: boolean | null;
+  /** Pay-back attempts made: one refused for the seller's balance is spent, the next is new. */
+  attempt: number;
+  /** Where the money came back from. */
+  source?: 'escrow' | 'seller';
+  decisionReason?: string;
+  decidedAt?: Date;
+  /** All the decision entails is done: the proceeds let go, or the buyer paid and the stock back. */
+  settled: boolean;
+}
+
 export interface OrderRecord {
   id: number;
   /** The saga's key in catalog and wallet. */
@@ -68,6 +91,7 @@ export interface OrderRecord {
    * absent on orders placed before refunds existed, whose proceeds were paid at once.
    */
   refundableUntil?: Date;
+  refund?: RefundRecord;
   createdAt: Date;
   updatedAt: Date;
   /** `<buyer>:<Idempotency-Key>` of the request that placed it, when it had one. */
@@ -185,3 +209,30 @@ export const pastDeadline = (o: Pick<OrderRecord, 'step' | 'deadlineAt'>, now: D
 /** Whether a pending order has been left alone long enough for the sweeper to take it over. */
 export const abandoned = (o: Pick<OrderRecord, 'status' | 'updatedAt'>, now: Date, graceMs: number) =>
   o.status === 'pending' && now.getTime() - o.updatedAt.getTime() >= graceMs;
+
+/**
+ * Whether the caller may ask for this order's money back now (docs/adr/028): their own completed,
+ * paid order, within its refund window, asked once. Someone else's order is not found, as in GetOrder.
+ */
+export function assertRefundable(
+  o: OrderRecord | null,
+  callerId: number,
+  now: Date,
+  windowHours: number,
+): OrderRecord {
+  if (!o || o.buyerId !== callerId) throw notFound(MSG.orderNotFound);
+  if (o.refund) throw conflict(MSG.refundAlreadyRequested);
+  if (o.status !== 'completed') throw conflict(MSG.refundNotCompleted);
+  if (o.totalPaise === 0) throw conflict(MSG.refundFreeOrder);
+  if (!o.refundableUntil || o.refundableUntil.getTime() <= now.getTime())
+    throw invalid(MSG.refundWindowClosed(windowHours));
+  return o;
+}
+
+/** A refund request's reason, or an administrator's reason to reject: 1 to 500 characters. */
+export function validRefundReason(reason: string, required: string): string {
+  const text = reason.trim();
+  if (!text) throw invalid(required);
+  if (text.length > ORDER_LIMITS.refundReasonMaxChars) throw invalid(MSG.refundReasonTooLong);
+  return text;
+}

@@ -1,7 +1,7 @@
 import type { OrderStatusName } from '@qm/contracts/rest';
-import { addFeeds, countEqual, feedsOf, nextSequence } from '@qm/platform';
+import { addFeeds, containsText, countEqual, feedsOf, nextSequence } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
-import type { OrderRecord, SagaStep } from '../domain/order';
+import type { OrderRecord, RefundRecord, RefundState, SagaStep } from '../domain/order';
 
 /**
  * Orders, one document each, carrying their saga's state (`step`). Every change is a conditional
@@ -41,6 +41,22 @@ const orderSchema = new Schema<OrderDoc>(
     seller: { type: new Schema(party, { _id: false }) },
     deadlineAt: { type: Date, required: true },
     refundableUntil: { type: Date },
+    refund: {
+      type: new Schema(
+        {
+          status: String,
+          reason: String,
+          requestedAt: Date,
+          held: { type: Boolean, default: null },
+          attempt: Number,
+          source: String,
+          decisionReason: String,
+          decidedAt: Date,
+          settled: Boolean,
+        },
+        { _id: false },
+      ),
+    },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
     requestKey: { type: String },
@@ -100,6 +116,28 @@ export interface OrderStore {
   feedSize(feed: OrderFeed, owner: string | number): Promise<number>;
   /** Counts by status through the store engine (docs/adr/013). */
   countByStatus(status: OrderStatusName): Promise<number>;
+  /** Records the buyer's refund request on their completed order, if it has none yet. */
+  startRefund(
+    id: number,
+    buyerId: number,
+    refund: RefundRecord,
+  ): Promise<{ moved: boolean; order: OrderRecord }>;
+  /** Moves the order's refund on from `from`, if it is still there (with changes to the order itself). */
+  moveRefund(
+    id: number,
+    from: RefundState,
+    set: Partial<RefundRecord>,
+    order?: Partial<Pick<OrderRecord, 'status' | 'paymentStatus'>>,
+  ): Promise<{ moved: boolean; order: OrderRecord }>;
+  /** Orders with a refund request: open ones first, newest first within each. */
+  refunds(q: {
+    page: number;
+    pageSize: number;
+    status?: RefundState[];
+    search?: string;
+  }): Promise<{ orders: OrderRecord[]; total: number }>;
+  /** Refunds whose decision (or hold) is not done, untouched since `before` (the sweeper's). */
+  unsettledRefunds(before: Date): Promise<OrderRecord[]>;
 }
 
 export function createOrderStore(conn: Connection): OrderStore {
@@ -162,6 +200,64 @@ export function createOrderStore(conn: Connection): OrderStore {
     feedSize: (feed: OrderFeed, owner: string | number): Promise<number> => feeds.size(feed, owner),
 
     countByStatus: (status: OrderStatusName) => countEqual(Orders, { status }),
+
+    ...refundQueries(Orders),
+  };
+}
+
+/** The refund requests' part of the store (docs/adr/028). */
+function refundQueries(
+  Orders: Model<OrderDoc>,
+): Pick<OrderStore, 'startRefund' | 'moveRefund' | 'refunds' | 'unsettledRefunds'> {
+  async function moved(filter: Record<string, unknown>, update: Record<string, unknown>, id: number) {
+    const after = await Orders.findOneAndUpdate(filter, update, { new: true }).lean<OrderDoc>().exec();
+    if (after) return { moved: true, order: toRecord(after as never) };
+    const now = await Orders.findById(id).lean<OrderDoc>().exec();
+    if (!now) throw new Error(`order ${id} vanished`);
+    return { moved: false, order: toRecord(now as never) };
+  }
+  const dotted = (set: Partial<RefundRecord>) =>
+    Object.fromEntries(Object.entries(set).map(([k, v]) => [`refund.${k}`, v]));
+
+  return {
+    startRefund: (id, buyerId, refund) =>
+      moved(
+        { _id: id, buyerId, status: 'completed', refund: { $exists: false } },
+        { $set: { refund, updatedAt: new Date() } },
+        id,
+      ),
+    moveRefund: (id, from, set, order = {}) =>
+      moved(
+        { _id: id, 'refund.status': from },
+        { $set: { ...dotted(set), ...order, updatedAt: new Date() } },
+        id,
+      ),
+    async refunds({ page, pageSize, status, search }) {
+      const text = containsText(search);
+      const filter = {
+        refund: { $exists: true },
+        ...(status ? { 'refund.status': { $in: status } } : {}),
+        ...(text ? { $or: [{ 'buyer.username': text }, { 'seller.username': text }] } : {}),
+      };
+      const [docs, total] = await Promise.all([
+        // Open requests (not settled) first; few orders have a refund, so the sort is cheap.
+        Orders.find(filter, null, {
+          sort: { 'refund.settled': 1, 'refund.requestedAt': -1 },
+          skip: (page - 1) * pageSize,
+          limit: pageSize,
+        })
+          .lean<OrderDoc[]>()
+          .exec(),
+        Orders.countDocuments(filter).exec(),
+      ]);
+      return { orders: docs.map((d) => toRecord(d as never)), total };
+    },
+    async unsettledRefunds(before) {
+      const docs = await Orders.find({ 'refund.settled': false, updatedAt: { $lt: before } })
+        .lean<OrderDoc[]>()
+        .exec();
+      return docs.map((d) => toRecord(d as never));
+    },
   };
 }
 

@@ -196,7 +196,7 @@ export interface StockReservation {
   reference: string;
   productId: number;
   quantity: number;
-  /** "reserved", "committed" or "released". */
+  /** "reserved", "committed", "released" or "returned" (sold, then given back by a refund). */
   state: string;
   /** After this a reserved (not committed) reservation may be released by the orders service's sweep. */
   expiresAt: string;
@@ -232,6 +232,22 @@ export interface CommitStockRequest {
 }
 
 export interface CommitStockResponse {
+  reservation?: StockReservation | undefined;
+}
+
+export interface ReturnStockRequest {
+  /** The reference of the purchase whose reservation was committed. */
+  reference: string;
+}
+
+export interface ReturnStockResponse {
+  /**
+   * True when the units went back to the product's stock; false when the product has been deleted
+   * since (nothing to put back; the reservation is marked returned all the same).
+   */
+  returned: boolean;
+  /** How many units the reservation held. */
+  quantity: number;
   reservation?: StockReservation | undefined;
 }
 
@@ -2352,6 +2368,176 @@ export const CommitStockResponse: MessageFns<CommitStockResponse> = {
   },
 };
 
+function createBaseReturnStockRequest(): ReturnStockRequest {
+  return { reference: "" };
+}
+
+export const ReturnStockRequest: MessageFns<ReturnStockRequest> = {
+  encode(message: ReturnStockRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReturnStockRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReturnStockRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReturnStockRequest {
+    return { reference: isSet(object.reference) ? globalThis.String(object.reference) : "" };
+  },
+
+  toJSON(message: ReturnStockRequest): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReturnStockRequest>, I>>(base?: I): ReturnStockRequest {
+    return ReturnStockRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReturnStockRequest>, I>>(object: I): ReturnStockRequest {
+    const message = createBaseReturnStockRequest();
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseReturnStockResponse(): ReturnStockResponse {
+  return { returned: false, quantity: 0, reservation: undefined };
+}
+
+export const ReturnStockResponse: MessageFns<ReturnStockResponse> = {
+  encode(message: ReturnStockResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.returned !== false) {
+      writer.uint32(8).bool(message.returned);
+    }
+    if (message.quantity !== 0) {
+      writer.uint32(16).int64(message.quantity);
+    }
+    if (message.reservation !== undefined) {
+      StockReservation.encode(message.reservation, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReturnStockResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReturnStockResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.returned = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.quantity = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reservation = StockReservation.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReturnStockResponse {
+    return {
+      returned: isSet(object.returned) ? globalThis.Boolean(object.returned) : false,
+      quantity: isSet(object.quantity) ? globalThis.Number(object.quantity) : 0,
+      reservation: isSet(object.reservation) ? StockReservation.fromJSON(object.reservation) : undefined,
+    };
+  },
+
+  toJSON(message: ReturnStockResponse): unknown {
+    const obj: any = {};
+    if (message.returned !== false) {
+      obj.returned = message.returned;
+    }
+    if (message.quantity !== 0) {
+      obj.quantity = Math.round(message.quantity);
+    }
+    if (message.reservation !== undefined) {
+      obj.reservation = StockReservation.toJSON(message.reservation);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ReturnStockResponse>, I>>(base?: I): ReturnStockResponse {
+    return ReturnStockResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ReturnStockResponse>, I>>(object: I): ReturnStockResponse {
+    const message = createBaseReturnStockResponse();
+    message.returned = object.returned ?? false;
+    message.quantity = object.quantity ?? 0;
+    message.reservation = (object.reservation !== undefined && object.reservation !== null)
+      ? StockReservation.fromPartial(object.reservation)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Products listed by manufacturers (docs/product.md §3 products). Money is integer paise.
  *
@@ -2473,6 +2659,20 @@ export const CatalogServiceService = {
     responseSerialize: (value: CommitStockResponse): Buffer => Buffer.from(CommitStockResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CommitStockResponse => CommitStockResponse.decode(value),
   },
+  /**
+   * Orders service only: a refunded sale's units go back in stock (docs/adr/028). Only a committed
+   * reservation can be returned (else FAILED_PRECONDITION "Only sold stock can be returned"); an
+   * unknown reference is NOT_FOUND. Repeating it puts nothing more back and answers the same.
+   */
+  returnStock: {
+    path: "/qm.catalog.v1.CatalogService/ReturnStock" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReturnStockRequest): Buffer => Buffer.from(ReturnStockRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReturnStockRequest => ReturnStockRequest.decode(value),
+    responseSerialize: (value: ReturnStockResponse): Buffer => Buffer.from(ReturnStockResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReturnStockResponse => ReturnStockResponse.decode(value),
+  },
 } as const;
 
 export interface CatalogServiceServer extends UntypedServiceImplementation {
@@ -2509,6 +2709,12 @@ export interface CatalogServiceServer extends UntypedServiceImplementation {
    * longer be released. Idempotent; a released reservation is FAILED_PRECONDITION.
    */
   commitStock: handleUnaryCall<CommitStockRequest, CommitStockResponse>;
+  /**
+   * Orders service only: a refunded sale's units go back in stock (docs/adr/028). Only a committed
+   * reservation can be returned (else FAILED_PRECONDITION "Only sold stock can be returned"); an
+   * unknown reference is NOT_FOUND. Repeating it puts nothing more back and answers the same.
+   */
+  returnStock: handleUnaryCall<ReturnStockRequest, ReturnStockResponse>;
 }
 
 export interface CatalogServiceClient extends Client {
@@ -2670,6 +2876,26 @@ export interface CatalogServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CommitStockResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Orders service only: a refunded sale's units go back in stock (docs/adr/028). Only a committed
+   * reservation can be returned (else FAILED_PRECONDITION "Only sold stock can be returned"); an
+   * unknown reference is NOT_FOUND. Repeating it puts nothing more back and answers the same.
+   */
+  returnStock(
+    request: ReturnStockRequest,
+    callback: (error: ServiceError | null, response: ReturnStockResponse) => void,
+  ): ClientUnaryCall;
+  returnStock(
+    request: ReturnStockRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReturnStockResponse) => void,
+  ): ClientUnaryCall;
+  returnStock(
+    request: ReturnStockRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReturnStockResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -25,6 +25,8 @@ export enum OrderStatus {
   ORDER_STATUS_PENDING = 1,
   ORDER_STATUS_COMPLETED = 2,
   ORDER_STATUS_CANCELLED = 3,
+  /** ORDER_STATUS_REFUNDED - Completed, then refunded to the buyer. */
+  ORDER_STATUS_REFUNDED = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -42,6 +44,9 @@ export function orderStatusFromJSON(object: any): OrderStatus {
     case 3:
     case "ORDER_STATUS_CANCELLED":
       return OrderStatus.ORDER_STATUS_CANCELLED;
+    case 4:
+    case "ORDER_STATUS_REFUNDED":
+      return OrderStatus.ORDER_STATUS_REFUNDED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -59,6 +64,8 @@ export function orderStatusToJSON(object: OrderStatus): string {
       return "ORDER_STATUS_COMPLETED";
     case OrderStatus.ORDER_STATUS_CANCELLED:
       return "ORDER_STATUS_CANCELLED";
+    case OrderStatus.ORDER_STATUS_REFUNDED:
+      return "ORDER_STATUS_REFUNDED";
     case OrderStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -72,6 +79,8 @@ export enum PaymentStatus {
   PAYMENT_STATUS_PAID = 2,
   /** PAYMENT_STATUS_FAILED - No money moved: the hold was voided or never made. */
   PAYMENT_STATUS_FAILED = 3,
+  /** PAYMENT_STATUS_REFUNDED - Paid, then paid back to the buyer. */
+  PAYMENT_STATUS_REFUNDED = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -89,6 +98,9 @@ export function paymentStatusFromJSON(object: any): PaymentStatus {
     case 3:
     case "PAYMENT_STATUS_FAILED":
       return PaymentStatus.PAYMENT_STATUS_FAILED;
+    case 4:
+    case "PAYMENT_STATUS_REFUNDED":
+      return PaymentStatus.PAYMENT_STATUS_REFUNDED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -106,6 +118,8 @@ export function paymentStatusToJSON(object: PaymentStatus): string {
       return "PAYMENT_STATUS_PAID";
     case PaymentStatus.PAYMENT_STATUS_FAILED:
       return "PAYMENT_STATUS_FAILED";
+    case PaymentStatus.PAYMENT_STATUS_REFUNDED:
+      return "PAYMENT_STATUS_REFUNDED";
     case PaymentStatus.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -153,6 +167,20 @@ export function orderScopeToJSON(object: OrderScope): string {
     default:
       return "UNRECOGNIZED";
   }
+}
+
+/** A refund request on an order. */
+export interface Refund {
+  /** "requested" (until decided), "approved" or "rejected". */
+  status: string;
+  reason: string;
+  requestedAt: string;
+  /** Why it was rejected; empty otherwise. */
+  decisionReason: string;
+  /** Empty until decided. */
+  decidedAt: string;
+  /** Once approved: "escrow" (the sale's held proceeds) or "seller" (the seller's balance). */
+  source: string;
 }
 
 /** What was bought, as it was when the order was placed. */
@@ -203,6 +231,10 @@ export interface Order {
   seller?: OrderParty | undefined;
   createdAt: string;
   updatedAt: string;
+  /** Until when its buyer may ask for a refund; empty when it cannot be refunded. */
+  refundableUntil: string;
+  /** Absent until a refund is requested. */
+  refund?: Refund | undefined;
 }
 
 export interface CreateOrderRequest {
@@ -291,6 +323,43 @@ export interface GetOrderStatsResponse {
   pendingCount: number;
   completedCount: number;
   cancelledCount: number;
+  refundedCount: number;
+}
+
+export interface RequestRefundRequest {
+  orderId: number;
+  /** 1 to 500 characters. */
+  reason: string;
+}
+
+export interface RequestRefundResponse {
+  order?: Order | undefined;
+}
+
+export interface DecideRefundRequest {
+  orderId: number;
+  approve: boolean;
+  /** Required to reject (1 to 500 characters). */
+  reason: string;
+}
+
+export interface DecideRefundResponse {
+  order?: Order | undefined;
+}
+
+export interface ListRefundsRequest {
+  page: number;
+  /** 1..32. */
+  pageSize: number;
+  /** Empty: every request; else "requested", "approved" or "rejected". */
+  status: string;
+  /** Part of the buyer's or the seller's username. */
+  search: string;
+}
+
+export interface ListRefundsResponse {
+  orders: Order[];
+  total: number;
 }
 
 export interface GetOrderRequest {
@@ -300,6 +369,167 @@ export interface GetOrderRequest {
 export interface GetOrderResponse {
   order?: Order | undefined;
 }
+
+function createBaseRefund(): Refund {
+  return { status: "", reason: "", requestedAt: "", decisionReason: "", decidedAt: "", source: "" };
+}
+
+export const Refund: MessageFns<Refund> = {
+  encode(message: Refund, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== "") {
+      writer.uint32(10).string(message.status);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.requestedAt !== "") {
+      writer.uint32(26).string(message.requestedAt);
+    }
+    if (message.decisionReason !== "") {
+      writer.uint32(34).string(message.decisionReason);
+    }
+    if (message.decidedAt !== "") {
+      writer.uint32(42).string(message.decidedAt);
+    }
+    if (message.source !== "") {
+      writer.uint32(50).string(message.source);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Refund {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRefund();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.requestedAt = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.decisionReason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.decidedAt = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.source = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Refund {
+    return {
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      requestedAt: isSet(object.requestedAt)
+        ? globalThis.String(object.requestedAt)
+        : isSet(object.requested_at)
+        ? globalThis.String(object.requested_at)
+        : "",
+      decisionReason: isSet(object.decisionReason)
+        ? globalThis.String(object.decisionReason)
+        : isSet(object.decision_reason)
+        ? globalThis.String(object.decision_reason)
+        : "",
+      decidedAt: isSet(object.decidedAt)
+        ? globalThis.String(object.decidedAt)
+        : isSet(object.decided_at)
+        ? globalThis.String(object.decided_at)
+        : "",
+      source: isSet(object.source) ? globalThis.String(object.source) : "",
+    };
+  },
+
+  toJSON(message: Refund): unknown {
+    const obj: any = {};
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.requestedAt !== "") {
+      obj.requestedAt = message.requestedAt;
+    }
+    if (message.decisionReason !== "") {
+      obj.decisionReason = message.decisionReason;
+    }
+    if (message.decidedAt !== "") {
+      obj.decidedAt = message.decidedAt;
+    }
+    if (message.source !== "") {
+      obj.source = message.source;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Refund>, I>>(base?: I): Refund {
+    return Refund.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Refund>, I>>(object: I): Refund {
+    const message = createBaseRefund();
+    message.status = object.status ?? "";
+    message.reason = object.reason ?? "";
+    message.requestedAt = object.requestedAt ?? "";
+    message.decisionReason = object.decisionReason ?? "";
+    message.decidedAt = object.decidedAt ?? "";
+    message.source = object.source ?? "";
+    return message;
+  },
+};
 
 function createBaseOrderProduct(): OrderProduct {
   return { name: "", type: "", description: "" };
@@ -655,6 +885,8 @@ function createBaseOrder(): Order {
     seller: undefined,
     createdAt: "",
     updatedAt: "",
+    refundableUntil: "",
+    refund: undefined,
   };
 }
 
@@ -710,6 +942,12 @@ export const Order: MessageFns<Order> = {
     }
     if (message.updatedAt !== "") {
       writer.uint32(138).string(message.updatedAt);
+    }
+    if (message.refundableUntil !== "") {
+      writer.uint32(146).string(message.refundableUntil);
+    }
+    if (message.refund !== undefined) {
+      Refund.encode(message.refund, writer.uint32(154).fork()).join();
     }
     return writer;
   },
@@ -863,6 +1101,22 @@ export const Order: MessageFns<Order> = {
             message.updatedAt = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.refundableUntil = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.refund = Refund.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -934,6 +1188,12 @@ export const Order: MessageFns<Order> = {
         : isSet(object.updated_at)
         ? globalThis.String(object.updated_at)
         : "",
+      refundableUntil: isSet(object.refundableUntil)
+        ? globalThis.String(object.refundableUntil)
+        : isSet(object.refundable_until)
+        ? globalThis.String(object.refundable_until)
+        : "",
+      refund: isSet(object.refund) ? Refund.fromJSON(object.refund) : undefined,
     };
   },
 
@@ -990,6 +1250,12 @@ export const Order: MessageFns<Order> = {
     if (message.updatedAt !== "") {
       obj.updatedAt = message.updatedAt;
     }
+    if (message.refundableUntil !== "") {
+      obj.refundableUntil = message.refundableUntil;
+    }
+    if (message.refund !== undefined) {
+      obj.refund = Refund.toJSON(message.refund);
+    }
     return obj;
   },
 
@@ -1023,6 +1289,10 @@ export const Order: MessageFns<Order> = {
       : undefined;
     message.createdAt = object.createdAt ?? "";
     message.updatedAt = object.updatedAt ?? "";
+    message.refundableUntil = object.refundableUntil ?? "";
+    message.refund = (object.refund !== undefined && object.refund !== null)
+      ? Refund.fromPartial(object.refund)
+      : undefined;
     return message;
   },
 };
@@ -2145,7 +2415,7 @@ export const DayTotal: MessageFns<DayTotal> = {
 };
 
 function createBaseGetOrderStatsResponse(): GetOrderStatsResponse {
-  return { days: [], pendingCount: 0, completedCount: 0, cancelledCount: 0 };
+  return { days: [], pendingCount: 0, completedCount: 0, cancelledCount: 0, refundedCount: 0 };
 }
 
 export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
@@ -2161,6 +2431,9 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
     }
     if (message.cancelledCount !== 0) {
       writer.uint32(32).int64(message.cancelledCount);
+    }
+    if (message.refundedCount !== 0) {
+      writer.uint32(40).int64(message.refundedCount);
     }
     return writer;
   },
@@ -2210,6 +2483,14 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
             message.cancelledCount = longToNumber(reader.int64());
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.refundedCount = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2240,6 +2521,11 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
         : isSet(object.cancelled_count)
         ? globalThis.Number(object.cancelled_count)
         : 0,
+      refundedCount: isSet(object.refundedCount)
+        ? globalThis.Number(object.refundedCount)
+        : isSet(object.refunded_count)
+        ? globalThis.Number(object.refunded_count)
+        : 0,
     };
   },
 
@@ -2257,6 +2543,9 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
     if (message.cancelledCount !== 0) {
       obj.cancelledCount = Math.round(message.cancelledCount);
     }
+    if (message.refundedCount !== 0) {
+      obj.refundedCount = Math.round(message.refundedCount);
+    }
     return obj;
   },
 
@@ -2269,6 +2558,541 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
     message.pendingCount = object.pendingCount ?? 0;
     message.completedCount = object.completedCount ?? 0;
     message.cancelledCount = object.cancelledCount ?? 0;
+    message.refundedCount = object.refundedCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseRequestRefundRequest(): RequestRefundRequest {
+  return { orderId: 0, reason: "" };
+}
+
+export const RequestRefundRequest: MessageFns<RequestRefundRequest> = {
+  encode(message: RequestRefundRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestRefundRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestRefundRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestRefundRequest {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.Number(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.Number(object.order_id)
+        : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RequestRefundRequest): unknown {
+    const obj: any = {};
+    if (message.orderId !== 0) {
+      obj.orderId = Math.round(message.orderId);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestRefundRequest>, I>>(base?: I): RequestRefundRequest {
+    return RequestRefundRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestRefundRequest>, I>>(object: I): RequestRefundRequest {
+    const message = createBaseRequestRefundRequest();
+    message.orderId = object.orderId ?? 0;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseRequestRefundResponse(): RequestRefundResponse {
+  return { order: undefined };
+}
+
+export const RequestRefundResponse: MessageFns<RequestRefundResponse> = {
+  encode(message: RequestRefundResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.order !== undefined) {
+      Order.encode(message.order, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RequestRefundResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRequestRefundResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.order = Order.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RequestRefundResponse {
+    return { order: isSet(object.order) ? Order.fromJSON(object.order) : undefined };
+  },
+
+  toJSON(message: RequestRefundResponse): unknown {
+    const obj: any = {};
+    if (message.order !== undefined) {
+      obj.order = Order.toJSON(message.order);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RequestRefundResponse>, I>>(base?: I): RequestRefundResponse {
+    return RequestRefundResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RequestRefundResponse>, I>>(object: I): RequestRefundResponse {
+    const message = createBaseRequestRefundResponse();
+    message.order = (object.order !== undefined && object.order !== null) ? Order.fromPartial(object.order) : undefined;
+    return message;
+  },
+};
+
+function createBaseDecideRefundRequest(): DecideRefundRequest {
+  return { orderId: 0, approve: false, reason: "" };
+}
+
+export const DecideRefundRequest: MessageFns<DecideRefundRequest> = {
+  encode(message: DecideRefundRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.orderId !== 0) {
+      writer.uint32(8).int64(message.orderId);
+    }
+    if (message.approve !== false) {
+      writer.uint32(16).bool(message.approve);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecideRefundRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecideRefundRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.orderId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.approve = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecideRefundRequest {
+    return {
+      orderId: isSet(object.orderId)
+        ? globalThis.Number(object.orderId)
+        : isSet(object.order_id)
+        ? globalThis.Number(object.order_id)
+        : 0,
+      approve: isSet(object.approve) ? globalThis.Boolean(object.approve) : false,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: DecideRefundRequest): unknown {
+    const obj: any = {};
+    if (message.orderId !== 0) {
+      obj.orderId = Math.round(message.orderId);
+    }
+    if (message.approve !== false) {
+      obj.approve = message.approve;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecideRefundRequest>, I>>(base?: I): DecideRefundRequest {
+    return DecideRefundRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecideRefundRequest>, I>>(object: I): DecideRefundRequest {
+    const message = createBaseDecideRefundRequest();
+    message.orderId = object.orderId ?? 0;
+    message.approve = object.approve ?? false;
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseDecideRefundResponse(): DecideRefundResponse {
+  return { order: undefined };
+}
+
+export const DecideRefundResponse: MessageFns<DecideRefundResponse> = {
+  encode(message: DecideRefundResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.order !== undefined) {
+      Order.encode(message.order, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecideRefundResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecideRefundResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.order = Order.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecideRefundResponse {
+    return { order: isSet(object.order) ? Order.fromJSON(object.order) : undefined };
+  },
+
+  toJSON(message: DecideRefundResponse): unknown {
+    const obj: any = {};
+    if (message.order !== undefined) {
+      obj.order = Order.toJSON(message.order);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DecideRefundResponse>, I>>(base?: I): DecideRefundResponse {
+    return DecideRefundResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DecideRefundResponse>, I>>(object: I): DecideRefundResponse {
+    const message = createBaseDecideRefundResponse();
+    message.order = (object.order !== undefined && object.order !== null) ? Order.fromPartial(object.order) : undefined;
+    return message;
+  },
+};
+
+function createBaseListRefundsRequest(): ListRefundsRequest {
+  return { page: 0, pageSize: 0, status: "", search: "" };
+}
+
+export const ListRefundsRequest: MessageFns<ListRefundsRequest> = {
+  encode(message: ListRefundsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== 0) {
+      writer.uint32(8).int32(message.page);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(16).int32(message.pageSize);
+    }
+    if (message.status !== "") {
+      writer.uint32(26).string(message.status);
+    }
+    if (message.search !== "") {
+      writer.uint32(34).string(message.search);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRefundsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRefundsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.search = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRefundsRequest {
+    return {
+      page: isSet(object.page) ? globalThis.Number(object.page) : 0,
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      search: isSet(object.search) ? globalThis.String(object.search) : "",
+    };
+  },
+
+  toJSON(message: ListRefundsRequest): unknown {
+    const obj: any = {};
+    if (message.page !== 0) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.search !== "") {
+      obj.search = message.search;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRefundsRequest>, I>>(base?: I): ListRefundsRequest {
+    return ListRefundsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRefundsRequest>, I>>(object: I): ListRefundsRequest {
+    const message = createBaseListRefundsRequest();
+    message.page = object.page ?? 0;
+    message.pageSize = object.pageSize ?? 0;
+    message.status = object.status ?? "";
+    message.search = object.search ?? "";
+    return message;
+  },
+};
+
+function createBaseListRefundsResponse(): ListRefundsResponse {
+  return { orders: [], total: 0 };
+}
+
+export const ListRefundsResponse: MessageFns<ListRefundsResponse> = {
+  encode(message: ListRefundsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.orders) {
+      Order.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int64(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRefundsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRefundsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.orders.push(Order.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRefundsResponse {
+    return {
+      orders: globalThis.Array.isArray(object?.orders) ? object.orders.map((e: any) => Order.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListRefundsResponse): unknown {
+    const obj: any = {};
+    if (message.orders?.length) {
+      obj.orders = message.orders.map((e) => Order.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListRefundsResponse>, I>>(base?: I): ListRefundsResponse {
+    return ListRefundsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListRefundsResponse>, I>>(object: I): ListRefundsResponse {
+    const message = createBaseListRefundsResponse();
+    message.orders = object.orders?.map((e) => Order.fromPartial(e)) || [];
+    message.total = object.total ?? 0;
     return message;
   },
 };
@@ -2514,6 +3338,47 @@ export const OrdersServiceService = {
     responseSerialize: (value: GetOrderResponse): Buffer => Buffer.from(GetOrderResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOrderResponse => GetOrderResponse.decode(value),
   },
+  /**
+   * ---- refunds (docs/adr/028) ----------------------------------------------------------------------
+   * The buyer asks for a completed order's money back, within the refund window. NOT_FOUND for an
+   * order not theirs; FAILED_PRECONDITION when not completed, free, or already requested;
+   * INVALID_ARGUMENT for a missing reason or a closed window (the message names the window).
+   */
+  requestRefund: {
+    path: "/qm.orders.v1.OrdersService/RequestRefund" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RequestRefundRequest): Buffer => Buffer.from(RequestRefundRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RequestRefundRequest => RequestRefundRequest.decode(value),
+    responseSerialize: (value: RequestRefundResponse): Buffer =>
+      Buffer.from(RequestRefundResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RequestRefundResponse => RequestRefundResponse.decode(value),
+  },
+  /**
+   * An administrator approves (the buyer is paid back, the units return to stock, the order is
+   * refunded) or rejects (with a reason; the seller's proceeds are released) a request, once.
+   * FAILED_PRECONDITION for a second decision, or when the seller cannot cover a late refund.
+   */
+  decideRefund: {
+    path: "/qm.orders.v1.OrdersService/DecideRefund" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DecideRefundRequest): Buffer => Buffer.from(DecideRefundRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DecideRefundRequest => DecideRefundRequest.decode(value),
+    responseSerialize: (value: DecideRefundResponse): Buffer =>
+      Buffer.from(DecideRefundResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DecideRefundResponse => DecideRefundResponse.decode(value),
+  },
+  /** Orders with a refund request (administrators): open ones first, newest first within each. */
+  listRefunds: {
+    path: "/qm.orders.v1.OrdersService/ListRefunds" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRefundsRequest): Buffer => Buffer.from(ListRefundsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRefundsRequest => ListRefundsRequest.decode(value),
+    responseSerialize: (value: ListRefundsResponse): Buffer => Buffer.from(ListRefundsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRefundsResponse => ListRefundsResponse.decode(value),
+  },
 } as const;
 
 export interface OrdersServiceServer extends UntypedServiceImplementation {
@@ -2549,6 +3414,21 @@ export interface OrdersServiceServer extends UntypedServiceImplementation {
    * else, with the same message as a missing order, so an order's existence is not disclosed.
    */
   getOrder: handleUnaryCall<GetOrderRequest, GetOrderResponse>;
+  /**
+   * ---- refunds (docs/adr/028) ----------------------------------------------------------------------
+   * The buyer asks for a completed order's money back, within the refund window. NOT_FOUND for an
+   * order not theirs; FAILED_PRECONDITION when not completed, free, or already requested;
+   * INVALID_ARGUMENT for a missing reason or a closed window (the message names the window).
+   */
+  requestRefund: handleUnaryCall<RequestRefundRequest, RequestRefundResponse>;
+  /**
+   * An administrator approves (the buyer is paid back, the units return to stock, the order is
+   * refunded) or rejects (with a reason; the seller's proceeds are released) a request, once.
+   * FAILED_PRECONDITION for a second decision, or when the seller cannot cover a late refund.
+   */
+  decideRefund: handleUnaryCall<DecideRefundRequest, DecideRefundResponse>;
+  /** Orders with a refund request (administrators): open ones first, newest first within each. */
+  listRefunds: handleUnaryCall<ListRefundsRequest, ListRefundsResponse>;
 }
 
 export interface OrdersServiceClient extends Client {
@@ -2667,6 +3547,63 @@ export interface OrdersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOrderResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ---- refunds (docs/adr/028) ----------------------------------------------------------------------
+   * The buyer asks for a completed order's money back, within the refund window. NOT_FOUND for an
+   * order not theirs; FAILED_PRECONDITION when not completed, free, or already requested;
+   * INVALID_ARGUMENT for a missing reason or a closed window (the message names the window).
+   */
+  requestRefund(
+    request: RequestRefundRequest,
+    callback: (error: ServiceError | null, response: RequestRefundResponse) => void,
+  ): ClientUnaryCall;
+  requestRefund(
+    request: RequestRefundRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RequestRefundResponse) => void,
+  ): ClientUnaryCall;
+  requestRefund(
+    request: RequestRefundRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RequestRefundResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An administrator approves (the buyer is paid back, the units return to stock, the order is
+   * refunded) or rejects (with a reason; the seller's proceeds are released) a request, once.
+   * FAILED_PRECONDITION for a second decision, or when the seller cannot cover a late refund.
+   */
+  decideRefund(
+    request: DecideRefundRequest,
+    callback: (error: ServiceError | null, response: DecideRefundResponse) => void,
+  ): ClientUnaryCall;
+  decideRefund(
+    request: DecideRefundRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DecideRefundResponse) => void,
+  ): ClientUnaryCall;
+  decideRefund(
+    request: DecideRefundRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DecideRefundResponse) => void,
+  ): ClientUnaryCall;
+  /** Orders with a refund request (administrators): open ones first, newest first within each. */
+  listRefunds(
+    request: ListRefundsRequest,
+    callback: (error: ServiceError | null, response: ListRefundsResponse) => void,
+  ): ClientUnaryCall;
+  listRefunds(
+    request: ListRefundsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRefundsResponse) => void,
+  ): ClientUnaryCall;
+  listRefunds(
+    request: ListRefundsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRefundsResponse) => void,
   ): ClientUnaryCall;
 }
 
