@@ -1,4 +1,4 @@
-import { Badge, Card, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Divider, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import {
   ORDER_MESSAGES,
   type BuyerDetailsView,
@@ -10,9 +10,24 @@ import { formatINR, longDateTime, OrderStatusBadge } from '@qm/ui';
 import { IconUser } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { TYPE_COLORS } from '../components/ProductCard';
+import { mayRequestRefund, refundLine } from './refund';
 
-/** One order of /orders (docs/product.md §2); a sale also shows who bought it. */
-export function OrderCard({ order }: { order: PurchasedOrderView | SoldOrderView }) {
+/**
+ * One order of /orders (docs/product.md §2); a sale also shows who bought it. A purchase offers its
+ * buyer a refund request while its window is open (`onRequestRefund`), and every order says where
+ * its refund stands (docs/adr/028).
+ */
+export function OrderCard({
+  order,
+  onRequestRefund,
+  readAt = 0,
+}: {
+  order: PurchasedOrderView | SoldOrderView;
+  onRequestRefund?: () => void;
+  /** When the order was read (ms): its refund window is judged as of then. */
+  readAt?: number;
+}) {
+  const refund = refundLine(order);
   const titleId = `order-${order.id}-title`;
   return (
     <Card
@@ -50,7 +65,24 @@ export function OrderCard({ order }: { order: PurchasedOrderView | SoldOrderView
             <Text fw={700}>{formatINR(order.totalPrice)}</Text>
           </Figure>
         </SimpleGrid>
+        {refund && (
+          <Group gap="xs" wrap="nowrap" align="flex-start" data-testid="refund-status">
+            <Badge color={refund.color} variant="light" style={{ flexShrink: 0 }}>
+              {refund.label}
+            </Badge>
+            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+              {refund.detail}
+            </Text>
+          </Group>
+        )}
         {'buyerDetails' in order && <BuyerDetails details={order.buyerDetails} />}
+        {onRequestRefund && mayRequestRefund(order, readAt) && (
+          <Group justify="flex-end">
+            <Button variant="default" size="xs" onClick={onRequestRefund}>
+              Request refund
+            </Button>
+          </Group>
+        )}
       </Stack>
     </Card>
   );

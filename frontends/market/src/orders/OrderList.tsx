@@ -5,6 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ORDERS_PAGE_SIZE, ordersQuery, type OrdersTab } from './api';
 import { OrderCard } from './OrderCard';
+import { RefundRequestDialog } from './RefundRequestDialog';
+import type { PurchasedOrderView } from '@qm/contracts/rest';
 
 export interface OrderListProps {
   tab: OrdersTab;
@@ -19,6 +21,8 @@ export interface OrderListProps {
 export function OrderList({ tab, failedTitle, emptyTitle, emptyText, emptyAction }: OrderListProps) {
   const [page, setPage] = useState(1);
   const orders = useQuery(ordersQuery(tab, page));
+  // The purchase whose refund request is open in the dialog.
+  const [refunding, setRefunding] = useState<PurchasedOrderView | null>(null);
 
   if (orders.isPending) return <PageLoader message="Loading orders..." />;
   if (orders.isError) {
@@ -48,9 +52,17 @@ export function OrderList({ tab, failedTitle, emptyTitle, emptyText, emptyAction
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         {items.map((order) => (
-          <OrderCard key={order.id} order={order} />
+          <OrderCard
+            key={order.id}
+            order={order}
+            readAt={orders.dataUpdatedAt}
+            onRequestRefund={
+              tab === 'purchased' ? () => setRefunding(order as PurchasedOrderView) : undefined
+            }
+          />
         ))}
       </SimpleGrid>
+      <RefundRequestDialog order={refunding} onClose={() => setRefunding(null)} />
       <Group justify="space-between" gap="sm">
         <Group gap="xs">
           <Text size="sm" c="dimmed">

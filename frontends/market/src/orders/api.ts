@@ -3,6 +3,7 @@ import type {
   OrderView,
   OrdersPage,
   PurchasedOrderView,
+  RefundRequestBody,
   SoldOrderView,
   WalletView,
 } from '@qm/contracts/rest';
@@ -73,4 +74,19 @@ export function refreshAfterPurchase(queryClient: QueryClient) {
 export function useRefreshAfterPurchase() {
   const queryClient = useQueryClient();
   return () => refreshAfterPurchase(queryClient);
+}
+
+/** POST /api/orders/{id}/refund-request: the buyer's request, answered with the order. */
+export const requestRefund = (orderId: number, body: RefundRequestBody) =>
+  apiFetch<PurchasedOrderView>(`/api/orders/${orderId}/refund-request`, { method: 'POST', body });
+
+/** The purchases (and the sales) read again after a refund request. */
+export function useRefreshOrders() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all(
+      [PURCHASED_ORDERS_KEY, SOLD_ORDERS_KEY].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey, refetchType: 'active' }),
+      ),
+    );
 }
