@@ -63,7 +63,14 @@ const defaults: Impl = {
   getWallet: async () => ({
     wallet,
     proceedsOnHoldPaise: 250_050,
-    heldProceeds: [{ reference: 'order-7', amountPaise: 250_050, releaseAt: '2026-11-30T10:00:00.000Z' }],
+    heldProceeds: [
+      {
+        reference: 'order-7',
+        amountPaise: 250_050,
+        releaseAt: '2026-11-30T10:00:00.000Z',
+        refundRequested: true,
+      },
+    ],
   }),
   listTransactions: async () => ({ transactions: [transaction], total: 41 }),
   createTopUp: async (r) => ({
@@ -181,7 +188,14 @@ describe('wallet routes → gRPC (a real gRPC server on loopback)', () => {
           isActive: true,
           isPinSetup: true,
           proceedsOnHold: '2500.50',
-          heldProceeds: [{ reference: 'order-7', amount: '2500.50', releaseAt: '2026-11-30T10:00:00.000Z' }],
+          heldProceeds: [
+            {
+              reference: 'order-7',
+              amount: '2500.50',
+              releaseAt: '2026-11-30T10:00:00.000Z',
+              refundRequested: true,
+            },
+          ],
         },
       });
       expect(lastCall('getWallet')).toMatchObject({ request: { recordView: false }, ctx: { caller: army } });

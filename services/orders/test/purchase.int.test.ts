@@ -63,7 +63,12 @@ describe('orders: placing a purchase', () => {
     const maker = await wallet(as.maker);
     expect(maker).toMatchObject({ balance: '0.00', proceedsOnHold: '2501.00' });
     expect(maker.heldProceeds).toEqual([
-      { reference: `order-${res.body.id}`, amount: '2501.00', releaseAt: expect.any(String) },
+      {
+        reference: `order-${res.body.id}`,
+        amount: '2501.00',
+        releaseAt: expect.any(String),
+        refundRequested: false,
+      },
     ]);
 
     const sold = await as.maker.get('/api/orders/sold');

@@ -71,6 +71,11 @@ describe('orders: refunds', () => {
       body: { id: orderId, status: 'completed', refund: { status: 'requested', reason: 'Arrived damaged' } },
     });
     expect(await escrowOf(orderId)).toMatchObject({ frozen: true, balance: 200_00 });
+    // The seller sees those proceeds held for the request, whatever their release time.
+    const held = (await wallet(as.maker)).heldProceeds.find(
+      (p: { reference: string }) => p.reference === `order-${orderId}`,
+    );
+    expect(held).toMatchObject({ amount: '200.00', refundRequested: true });
     expect(await request(as.army, orderId)).toMatchObject({
       status: 409,
       body: { message: MSG.refundAlreadyRequested },

@@ -144,6 +144,7 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
           reference: p.reference,
           amountPaise: p.available,
           releaseAt: p.releaseAt ? new Date(p.releaseAt).toISOString() : '',
+          refundRequested: !!p.frozen,
         })),
       };
     },

@@ -31,7 +31,10 @@ export function HeldProceeds({ wallet }: { wallet: OwnWalletView }) {
       <List size="sm" mt="sm" spacing={4} data-testid="held-proceeds">
         {wallet.heldProceeds.map((p) => (
           <List.Item key={p.reference}>
-            {heldSaleLabel(p.reference)}: {formatINR(p.amount)}, released {exactDate(p.releaseAt)}
+            {heldSaleLabel(p.reference)}: {formatINR(p.amount)},{' '}
+            {p.refundRequested
+              ? 'refund requested: held until it is decided'
+              : `released ${exactDate(p.releaseAt)}`}
           </List.Item>
         ))}
       </List>

@@ -37,6 +37,7 @@ export const OwnWalletViewSchema = WalletViewSchema.extend({
         reference: z.string().describe("The sale's order reference"),
         amount: money('Proceeds'),
         releaseAt: z.string().describe('When they go to the balance (ISO 8601)'),
+        refundRequested: z.boolean().describe('The buyer asked for a refund: held until it is decided'),
       }),
     )
     .describe('The soonest released first, at most 20'),
@@ -101,6 +102,7 @@ export function ownWalletToRest(r: walletV1.GetWalletResponse): OwnWalletView {
       reference: p.reference,
       amount: formatMoney(p.amountPaise),
       releaseAt: p.releaseAt,
+      refundRequested: p.refundRequested,
     })),
   };
 }

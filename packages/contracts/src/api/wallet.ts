@@ -373,6 +373,8 @@ export interface HeldProceedsView {
   amount: string;
   /** When they go to the seller's balance (ISO 8601). */
   releaseAt: string;
+  /** The buyer asked for a refund: held until an administrator decides. */
+  refundRequested: boolean;
 }
 
 /** The caller's own wallet (GET /api/wallet): with a seller's proceeds waiting out the refund window. */

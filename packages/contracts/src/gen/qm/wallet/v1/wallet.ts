@@ -295,6 +295,8 @@ export interface HeldProceeds {
   amountPaise: number;
   /** When they go to the seller's balance. */
   releaseAt: string;
+  /** The buyer asked for a refund: held until an administrator decides, whatever the time. */
+  refundRequested: boolean;
 }
 
 export interface ListTransactionsRequest {
@@ -1513,7 +1515,7 @@ export const GetWalletResponse: MessageFns<GetWalletResponse> = {
 };
 
 function createBaseHeldProceeds(): HeldProceeds {
-  return { reference: "", amountPaise: 0, releaseAt: "" };
+  return { reference: "", amountPaise: 0, releaseAt: "", refundRequested: false };
 }
 
 export const HeldProceeds: MessageFns<HeldProceeds> = {
@@ -1526,6 +1528,9 @@ export const HeldProceeds: MessageFns<HeldProceeds> = {
     }
     if (message.releaseAt !== "") {
       writer.uint32(26).string(message.releaseAt);
+    }
+    if (message.refundRequested !== false) {
+      writer.uint32(32).bool(message.refundRequested);
     }
     return writer;
   },
@@ -1567,6 +1572,14 @@ export const HeldProceeds: MessageFns<HeldProceeds> = {
             message.releaseAt = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.refundRequested = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1592,6 +1605,11 @@ export const HeldProceeds: MessageFns<HeldProceeds> = {
         : isSet(object.release_at)
         ? globalThis.String(object.release_at)
         : "",
+      refundRequested: isSet(object.refundRequested)
+        ? globalThis.Boolean(object.refundRequested)
+        : isSet(object.refund_requested)
+        ? globalThis.Boolean(object.refund_requested)
+        : false,
     };
   },
 
@@ -1606,6 +1624,9 @@ export const HeldProceeds: MessageFns<HeldProceeds> = {
     if (message.releaseAt !== "") {
       obj.releaseAt = message.releaseAt;
     }
+    if (message.refundRequested !== false) {
+      obj.refundRequested = message.refundRequested;
+    }
     return obj;
   },
 
@@ -1617,6 +1638,7 @@ export const HeldProceeds: MessageFns<HeldProceeds> = {
     message.reference = object.reference ?? "";
     message.amountPaise = object.amountPaise ?? 0;
     message.releaseAt = object.releaseAt ?? "";
+    message.refundRequested = object.refundRequested ?? false;
     return message;
   },
 };
