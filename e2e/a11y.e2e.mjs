@@ -92,6 +92,7 @@ const ADMIN_PAGES = [
   'transactions',
   'orders',
   'queries',
+  'refunds',
   'user-activities',
 ];
 /** The routes each role tours; a function of the setup's state (the product ids). */
@@ -610,6 +611,24 @@ const CHECKS = {
     await page.keyboard.press('Escape');
   },
 
+  async '/admin/refunds'(page, ctx) {
+    await cardsOnPhone(page, 'Refund requests', ctx.width);
+    // The Reject refund dialog of an open request, with its validation message showing.
+    const dialog = page.getByRole('dialog', { name: 'Reject refund' });
+    await alsoCheck(page, ctx, 'Reject refund dialog', async () => {
+      await page
+        .getByRole('button', { name: /^Reject refund of order/ })
+        .and(page.locator(':visible'))
+        .first()
+        .click();
+      await dialog.getByRole('button', { name: 'Reject refund' }).click();
+      await dialog.getByText('Please give a reason for rejecting the refund').waitFor();
+    });
+    if (phone(ctx.width)) await shot(page, `admin-375-${ctx.scheme}-reject-refund`);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  },
+
   async '/admin/user-activities'(page, ctx) {
     await alsoCheck(page, ctx, 'all activities', async () => {
       await page.getByRole('button', { name: 'All User Activities' }).click();
@@ -657,7 +676,7 @@ async function assistantStep(page, problems, { role, width, scheme }) {
 // ---- setup ---------------------------------------------------------------------------------------------
 
 await step(
-  'setup: an Army user and a Manufacturer (approved), three products, an order, a query',
+  'setup: an Army user and a Manufacturer (approved), three products, an order with a refund request, a query',
   async () => {
     await registerApproved(BASE_URL, [ARMY, MAKER], PASSWORD, {
       username: ADMIN_USERNAME,
@@ -687,7 +706,15 @@ await step(
     await armyApi('POST', '/api/login', { username: ARMY.username, password: PASSWORD, portal: 'user' });
     await topUp(armyApi, '5000');
     const [radio] = state.products;
-    await armyApi('POST', '/api/orders', { productId: radio.id, quantity: 1, totalPrice: radio.price });
+    const order = await armyApi('POST', '/api/orders', {
+      productId: radio.id,
+      quantity: 1,
+      totalPrice: radio.price,
+    });
+    // At once (REFUND_WINDOW_HOURS=0 in CI: the purchase's 2-minute deadline), for /admin/refunds.
+    await armyApi('POST', `/api/orders/${order.id}/refund-request`, {
+      reason: 'The radio arrived with a cracked casing.',
+    });
     await armyApi('POST', '/api/contact', {
       fullName: `${ARMY.firstName} ${ARMY.lastName}`,
       email: `${ARMY.username}@example.test`,

@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { apiClient as api, emailOf, registerApproved, signInContext as signIn, topUp } from './lib/api.mjs';
 import { assertLines, onlyMail } from './lib/maildev.mjs';
+import { overflow, toast } from './lib/page.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -85,13 +86,6 @@ async function signedIn(user) {
   return call;
 }
 
-async function toast(page, title, message) {
-  const alert = page.locator('.mantine-Notification-root').filter({ hasText: title });
-  await alert.first().waitFor({ state: 'visible' });
-  if (message) await alert.filter({ hasText: message }).first().waitFor({ state: 'visible' });
-}
-
-const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 const payNow = (page) =>
   page
     .getByTestId('purchase-card')

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// Code inside page.evaluate() runs in the browser:
-/* global document, window */
 /**
  * The buyer's refund (docs/adr/028) in a real browser against a running stack: on /orders a completed
  * purchase offers "Request refund" while its window is open; the dialog asks for a reason; the card
@@ -17,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './lib/browser.mjs';
 import { apiClient, registerApproved, signInContext, topUp } from './lib/api.mjs';
+import { overflow, toast } from './lib/page.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -46,11 +45,6 @@ const signedIn = async (username, password = PASSWORD, portal = 'user') => {
   return call;
 };
 const orderCard = (page, id) => page.locator(`[data-testid="order-card"][data-order-id="${id}"]`);
-const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-
-async function toast(page, title) {
-  await page.locator('.mantine-Notification-root').filter({ hasText: title }).first().waitFor();
-}
 
 const browser = await launchBrowser();
 const buyer = await browser.newContext({ viewport: { width: 1280, height: 900 } });

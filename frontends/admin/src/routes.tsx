@@ -3,6 +3,7 @@ import { DashboardPage } from './pages/DashboardPage';
 import { OrdersPage } from './pages/OrdersPage';
 import { ProductsPage } from './pages/ProductsPage';
 import { QueriesPage } from './pages/QueriesPage';
+import { RefundsPage } from './pages/RefundsPage';
 import { TransactionsPage } from './pages/TransactionsPage';
 import { UserActivitiesPage } from './pages/UserActivitiesPage';
 import { UsersPage } from './pages/UsersPage';
@@ -17,6 +18,7 @@ const routes: RemoteRoute[] = [
   { path: '/admin/products', element: <ProductsPage /> },
   { path: '/admin/orders', element: <OrdersPage /> },
   { path: '/admin/queries', element: <QueriesPage /> },
+  { path: '/admin/refunds', element: <RefundsPage /> },
   { path: '/admin/user-activities', element: <UserActivitiesPage /> },
 ];
 

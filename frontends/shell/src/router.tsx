@@ -31,6 +31,7 @@ export const REMOTE_ROUTES: { path: string; remote: RemoteName; access: Access }
   { path: '/admin/products', remote: 'admin', access: 'admin' },
   { path: '/admin/orders', remote: 'admin', access: 'admin' },
   { path: '/admin/queries', remote: 'admin', access: 'admin' },
+  { path: '/admin/refunds', remote: 'admin', access: 'admin' },
   { path: '/admin/user-activities', remote: 'admin', access: 'admin' },
 ];
 

@@ -80,7 +80,8 @@ function OrderCard({ order, onOpen }: { order: AdminOrderView; onOpen: (order: A
   );
 }
 
-function ProductName({ order }: { order: AdminOrderView }) {
+/** The product of an order (its name and type), or that its details are not available. */
+export function ProductName({ order }: { order: AdminOrderView }) {
   if (!order.product) {
     return (
       <Text size="sm" c="dimmed" fs="italic">

@@ -24,6 +24,7 @@ export const ADMIN_TOP_LINKS: NavLinkItem[] = [
 export const ADMIN_MENU_LINKS: NavLinkItem[] = [
   { to: '/admin/products', label: 'Products' },
   { to: '/admin/orders', label: 'Orders' },
+  { to: '/admin/refunds', label: 'Refunds' },
   { to: '/admin/users', label: 'Users' },
   { to: '/admin/wallets', label: 'Wallets' },
   { to: '/admin/user-activities', label: 'Activity Log' },
