@@ -82,6 +82,8 @@ interface OrderDoc {
   status: string;
   step: string;
   deadlineAt: Date;
+  /** Absent on orders placed before escrows, whose payment went to the seller directly. */
+  refundableUntil?: Date;
   refund?: { status: string };
 }
 interface TransferDoc {
@@ -200,14 +202,15 @@ export async function checkSystem(
         t &&
         (t.amount !== o.totalPaise ||
           t.debitAccount !== `user:${o.buyerId}` ||
-          t.creditAccount !== escrowOf(o.reference) ||
-          sellers.get(t.creditAccount) !== o.sellerId)
+          (o.refundableUntil
+            ? t.creditAccount !== escrowOf(o.reference) || sellers.get(t.creditAccount) !== o.sellerId
+            : t.creditAccount !== `user:${o.sellerId}`))
       )
         report(
           'order-payment',
-          `${name}: ${rupees(o.totalPaise)} from user:${o.buyerId} to ${escrowOf(o.reference)} of ` +
-            `user:${o.sellerId}, paid ${rupees(t.amount)} from ${t.debitAccount} to ${t.creditAccount}` +
-            ` of user:${sellers.get(t.creditAccount) ?? '?'}`,
+          `${name}: ${rupees(o.totalPaise)} from user:${o.buyerId} to ` +
+            `${o.refundableUntil ? `${escrowOf(o.reference)} of ` : ''}user:${o.sellerId}, paid ` +
+            `${rupees(t.amount)} from ${t.debitAccount} to ${t.creditAccount}`,
         );
       if (r?.state !== 'committed' || r.quantity !== o.quantity || r.productId !== o.productId)
         report(

@@ -245,3 +245,50 @@ describe('system:check', () => {
     expect(await kinds(dbs)).toEqual([...expected].sort());
   });
 });
+
+describe('system:check on escrows and refunds (docs/adr/028)', () => {
+  const breaks: [string, SystemBreakKind[], (dbs: SystemDbs) => Promise<unknown>][] = [
+    [
+      'a completed order paid to its seller directly though it has a refund window (no escrow)',
+      ['order-payment'],
+      async (dbs) => {
+        const o = (await dbs.orders.collection('orders').findOne({ id: ids.completed }))!;
+        await dbs.wallet
+          .collection('transfers')
+          .updateOne(
+            { key: `hold:order-${ids.completed}` },
+            { $set: { creditAccount: `user:${o.sellerId}` } },
+          );
+      },
+    ],
+    [
+      'nothing, for an order placed before escrows paid to its seller directly',
+      [],
+      async (dbs) => {
+        const o = (await dbs.orders.collection('orders').findOne({ id: ids.completed }))!;
+        await dbs.orders
+          .collection('orders')
+          .updateOne({ id: ids.completed }, { $unset: { refundableUntil: '' } });
+        await dbs.wallet
+          .collection('transfers')
+          .updateOne(
+            { key: `hold:order-${ids.completed}` },
+            { $set: { creditAccount: `user:${o.sellerId}` } },
+          );
+      },
+    ],
+    [
+      'an order marked refunded with no refund paid and its units still sold',
+      ['order-refund', 'order-stock'],
+      (dbs) =>
+        dbs.orders.collection('orders').updateOne({ id: ids.completed }, { $set: { status: 'refunded' } }),
+    ],
+  ];
+
+  it.each(breaks)('names %s', async (_what, expected, corrupt) => {
+    const dbs = await copy();
+    expect(await kinds(dbs)).toEqual([]);
+    await corrupt(dbs);
+    expect(await kinds(dbs)).toEqual([...expected].sort());
+  });
+});

@@ -122,7 +122,13 @@ export function createRefunds(d: {
       const started = await orders.startRefund(orderId, caller.userId, refund);
       // Another request (a double click) got there first.
       if (!started.moved) throw conflict(MSG.refundAlreadyRequested);
-      return hold(started.order);
+      try {
+        return await hold(started.order);
+      } catch (err) {
+        // The request stands; the sweeper asks the wallet again (and so does a decision).
+        log.warn({ err, order: orderId }, 'refund requested; its proceeds are not held yet');
+        return started.order;
+      }
     },
 
     async decide(caller, orderId, { approve, reason }) {
