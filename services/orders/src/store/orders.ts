@@ -169,23 +169,8 @@ export function createOrderStore(conn: Connection): OrderStore {
       return d ? toRecord(d as never) : null;
     },
 
-    async advance(
-      id: number,
-      from: SagaStep,
-      set: OrderChange,
-    ): Promise<{ moved: boolean; order: OrderRecord }> {
-      const moved = await Orders.findOneAndUpdate(
-        { _id: id, step: from },
-        { $set: { ...set, updatedAt: new Date() } },
-        { new: true },
-      )
-        .lean<OrderDoc>()
-        .exec();
-      if (moved) return { moved: true, order: toRecord(moved as never) };
-      const now = await Orders.findById(id).lean<OrderDoc>().exec();
-      if (!now) throw new Error(`order ${id} vanished`);
-      return { moved: false, order: toRecord(now as never) };
-    },
+    advance: (id: number, from: SagaStep, set: OrderChange) =>
+      moveIf(Orders, id, { step: from }, { $set: { ...set, updatedAt: new Date() } }),
 
     async pending(): Promise<OrderRecord[]> {
       const docs = await Orders.find({ status: 'pending' }).lean<OrderDoc[]>().exec();
@@ -205,32 +190,46 @@ export function createOrderStore(conn: Connection): OrderStore {
   };
 }
 
+/**
+ * Applies `update` to the order if it still matches `filter` (a compare-and-set); answers the order as
+ * it is now, and whether this call changed it.
+ */
+async function moveIf(
+  Orders: Model<OrderDoc>,
+  id: number,
+  filter: Record<string, unknown>,
+  update: Record<string, unknown>,
+): Promise<{ moved: boolean; order: OrderRecord }> {
+  const after = await Orders.findOneAndUpdate({ _id: id, ...filter }, update, { new: true })
+    .lean<OrderDoc>()
+    .exec();
+  if (after) return { moved: true, order: toRecord(after as never) };
+  const now = await Orders.findById(id).lean<OrderDoc>().exec();
+  if (!now) throw new Error(`order ${id} vanished`);
+  return { moved: false, order: toRecord(now as never) };
+}
+
 /** The refund requests' part of the store (docs/adr/028). */
 function refundQueries(
   Orders: Model<OrderDoc>,
 ): Pick<OrderStore, 'startRefund' | 'moveRefund' | 'refunds' | 'unsettledRefunds'> {
-  async function moved(filter: Record<string, unknown>, update: Record<string, unknown>, id: number) {
-    const after = await Orders.findOneAndUpdate(filter, update, { new: true }).lean<OrderDoc>().exec();
-    if (after) return { moved: true, order: toRecord(after as never) };
-    const now = await Orders.findById(id).lean<OrderDoc>().exec();
-    if (!now) throw new Error(`order ${id} vanished`);
-    return { moved: false, order: toRecord(now as never) };
-  }
   const dotted = (set: Partial<RefundRecord>) =>
     Object.fromEntries(Object.entries(set).map(([k, v]) => [`refund.${k}`, v]));
 
   return {
     startRefund: (id, buyerId, refund) =>
-      moved(
-        { _id: id, buyerId, status: 'completed', refund: { $exists: false } },
-        { $set: { refund, updatedAt: new Date() } },
+      moveIf(
+        Orders,
         id,
+        { buyerId, status: 'completed', refund: { $exists: false } },
+        { $set: { refund, updatedAt: new Date() } },
       ),
     moveRefund: (id, from, set, order = {}) =>
-      moved(
-        { _id: id, 'refund.status': from },
-        { $set: { ...dotted(set), ...order, updatedAt: new Date() } },
+      moveIf(
+        Orders,
         id,
+        { 'refund.status': from },
+        { $set: { ...dotted(set), ...order, updatedAt: new Date() } },
       ),
     async refunds({ page, pageSize, status, search }) {
       const text = containsText(search);
@@ -253,7 +252,12 @@ function refundQueries(
       return { orders: docs.map((d) => toRecord(d as never)), total };
     },
     async unsettledRefunds(before) {
-      const docs = await Orders.find({ 'refund.settled': false, updatedAt: { $lt: before } })
+      // An open request already held waits for its decision: nothing for the sweeper.
+      const docs = await Orders.find({
+        'refund.settled': false,
+        $or: [{ 'refund.status': { $ne: 'requested' } }, { 'refund.held': null }],
+        updatedAt: { $lt: before },
+      })
         .lean<OrderDoc[]>()
         .exec();
       return docs.map((d) => toRecord(d as never));
