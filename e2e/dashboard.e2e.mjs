@@ -7,8 +7,8 @@
 //
 // Setup through the real API: a Manufacturer lists a product, an Army buyer tops up ₹5,000 through
 // the sandbox checkout and buys one unit, and one more Army registration waits for approval. Then, in
-// the browser as the admin: the five cards link to their pages and show the totals the aggregate
-// endpoints answer; the four charts draw (money in and purchases over 30 days with today's figures,
+// the browser as the admin: the seven cards link to their pages and show the totals the aggregate
+// endpoints answer (the Refunds card the money refunded and the refunded orders); the four charts draw (money in and purchases over 30 days with today's figures,
 // orders and registrations by status); at 1280 and 375 px, light and dark, nothing overflows. Then the
 // admin lists: search, filters and paging; a deleted buyer and manufacturer (with a sale
 // between them) read "Deleted user" in the wallets and transactions lists, their order keeps its parties
@@ -87,6 +87,7 @@ const CARDS = [
   ['Orders', '/admin/orders'],
   ['Products', '/admin/products'],
   ['Queries', '/admin/queries'],
+  ['Refunds', '/admin/refunds'],
 ];
 const CHARTS = ['chart-money', 'chart-purchases', 'chart-order-status', 'chart-user-status'];
 /** An axis day as the page writes it: "23 Nov". */
@@ -194,7 +195,7 @@ await step('setup: a sale, a ₹5,000 top-up and a registration waiting for appr
 });
 
 await step(
-  'the five cards link to their pages and carry the totals of the aggregate endpoints',
+  'the seven cards link to their pages and carry the totals of the aggregate endpoints',
   async () => {
     await page.goto(`${BASE_URL}/admin/dashboard`);
     await page.getByRole('heading', { name: 'Admin Dashboard' }).waitFor();
@@ -230,6 +231,18 @@ await step(
     assert(
       walletCard.includes(rupeesText(balances)),
       `wallets card "${walletCard}" ≠ ₹${rupeesText(balances)}`,
+    );
+    // The Refunds card: the money paid back and how many orders were refunded, as the endpoint says.
+    const refundsCard = page.getByTestId('dashboard-refunds-total');
+    const refunded = await refundsCard.innerText();
+    assert(
+      refunded.includes(rupeesText(orders.refundedPaise)),
+      `refunds card "${refunded}" ≠ ₹${rupeesText(orders.refundedPaise)}`,
+    );
+    const refundsCaption = await refundsCard.locator('xpath=following-sibling::*[1]').innerText();
+    assert(
+      number(refundsCaption) === orders.byStatus.refunded,
+      `refunds caption "${refundsCaption}" ≠ ${orders.byStatus.refunded} refunded orders`,
     );
     await checkA11y(page, 'dashboard');
     return `${users.total} users, ${products.total} products, ₹${rupeesText(amounts)} moved, ₹${rupeesText(balances)} held`;

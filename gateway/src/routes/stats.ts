@@ -37,8 +37,8 @@ export function registerStatsRoutes(api: Api, { clients }: GatewayDeps): void {
     path: '/api/admin/stats/orders',
     tag: TAG,
     summary:
-      `Completed purchases (count and paise, by the day placed) ${DAYS}, and every order by status ` +
-      '(administrators).',
+      `Completed purchases (count and paise, by the day placed) ${DAYS}, every order by status, and ` +
+      "the refunded orders' totals in paise (administrators).",
     access: 'admin',
     query: StatsDaysQuery,
     response: OrderStatsSchema,
@@ -53,6 +53,7 @@ export function registerStatsRoutes(api: Api, { clients }: GatewayDeps): void {
           cancelled: out.cancelledCount,
           refunded: out.refundedCount,
         },
+        refundedPaise: out.refundedPaise,
       };
     },
   });

@@ -93,13 +93,14 @@ export function ordersHandlers(d: {
       };
     },
     getOrderStats: async (req, ctx) => {
-      const { days, byStatus } = await d.stats.get(ctx.caller, req.days);
+      const { days, byStatus, refundedPaise } = await d.stats.get(ctx.caller, req.days);
       return {
         days,
         pendingCount: byStatus.pending,
         completedCount: byStatus.completed,
         cancelledCount: byStatus.cancelled,
         refundedCount: byStatus.refunded,
+        refundedPaise,
       };
     },
     requestRefund: async (req, ctx) => ({

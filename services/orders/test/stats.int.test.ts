@@ -8,7 +8,7 @@ import { type OrdersStack, startOrdersStack, topUp } from './stack';
  * The admin dashboard's aggregates (docs/API.md) after real registrations, sandbox top-ups and
  * purchases through the gateway and the identity, wallet, catalog and orders services, each on a
  * fresh database, so every figure is known exactly: money in and purchases per IST day, orders by
- * status, users by status and role; administrators only.
+ * status, the money refunded, users by status and role; administrators only.
  */
 jest.setTimeout(180_000);
 
@@ -111,6 +111,7 @@ describe('admin dashboard statistics', () => {
     expect(res.status).toBe(200);
     expect(res.body.days).toHaveLength(30);
     expect(res.body.byStatus).toEqual({ pending: 0, completed: 3, cancelled: 1, refunded: 0 });
+    expect(res.body.refundedPaise).toBe(0);
     expect(sum(res.body.days)).toEqual({ count: 2, amountPaise: 2501_00 + 700_00 });
     expect(res.body.days.find((d: DayTotal) => d.day === tenDaysAgo)).toEqual({
       day: tenDaysAgo,
@@ -142,6 +143,37 @@ describe('admin dashboard statistics', () => {
         count: before.orders.count + 1,
         amountPaise: before.orders.amountPaise + 1250_50,
       });
+    }
+  });
+
+  it('refunds: the refunded orders and the money paid back, each approval taken in once', async () => {
+    const before = (await s.admin.get('/api/admin/stats/orders')).body;
+    expect(before).toMatchObject({ byStatus: { refunded: 0 }, refundedPaise: 0 });
+    const buy = async () => {
+      const res = await army.post('/api/orders', { productId, quantity: 1, totalPrice: '1250.50' });
+      expect(res.body).toMatchObject({ status: 'completed' });
+      const id = res.body.id as number;
+      const asked = await army.post(`/api/orders/${id}/refund-request`, { reason: 'Arrived damaged' });
+      expect(asked.status).toBe(201);
+      return id;
+    };
+    const [refunded, rejected] = [await buy(), await buy()];
+    expect(await s.admin.patch(`/api/admin/refunds/${refunded}`, { decision: 'approved' })).toMatchObject({
+      status: 200,
+      body: { status: 'refunded' },
+    });
+    expect(
+      await s.admin.patch(`/api/admin/refunds/${rejected}`, { decision: 'rejected', reason: 'Used' }),
+    ).toMatchObject({ status: 200, body: { status: 'completed' } });
+    for (let i = 0; i < 2; i++) {
+      // Asked twice: the second read finds no new refund and must not add the first again.
+      const res = await s.admin.get('/api/admin/stats/orders');
+      expect(res.body.byStatus).toEqual({
+        ...before.byStatus,
+        completed: before.byStatus.completed + 1,
+        refunded: 1,
+      });
+      expect(res.body.refundedPaise).toBe(1250_50);
     }
   });
 

@@ -1,9 +1,11 @@
 import { Box, Card, Group, SimpleGrid, Skeleton, Text, ThemeIcon } from '@mantine/core';
+import { formatPaise } from '@qm/contracts/rest';
 import { formatINR, PageHeader } from '@qm/ui';
 import {
   IconArrowsExchange,
   IconMessageQuestion,
   IconPackage,
+  IconReceiptRefund,
   IconShoppingCart,
   IconUsers,
   IconWallet,
@@ -14,7 +16,7 @@ import { Link } from 'react-router-dom';
 import { DashboardFigure, grouped, plural } from '../components/DashboardFigure';
 import { adminOrdersQuery } from '../orders';
 import { adminQueriesQuery } from '../queries';
-import { productsTotalQuery, userStatsQuery } from '../stats';
+import { orderStatsQuery, productsTotalQuery, userStatsQuery } from '../stats';
 import { adminTransactionsQuery } from '../transactions';
 import { adminWalletsQuery } from '../wallets';
 
@@ -99,6 +101,22 @@ const CARDS: { label: string; to: string; icon: Icon; figure?: ReactNode }[] = [
         query={adminQueriesQuery({ page: 1, pageSize: 1, status: 'all' })}
         figure={(d) => grouped(d.allCount)}
         caption={(d) => `${plural(d.allCount, 'query', 'queries')} · ${grouped(d.pendingCount)} pending`}
+      />
+    ),
+  },
+  {
+    label: 'Refunds',
+    to: '/admin/refunds',
+    icon: IconReceiptRefund,
+    // The money paid back to buyers (docs/adr/028), from the same order statistics as the charts.
+    figure: (
+      <DashboardFigure
+        name="refunds"
+        query={orderStatsQuery()}
+        figure={(d) => formatPaise(d.refundedPaise)}
+        caption={(d) =>
+          `Total refunded · ${grouped(d.byStatus.refunded)} refunded ${plural(d.byStatus.refunded, 'order')}`
+        }
       />
     ),
   },

@@ -83,7 +83,10 @@ export const MoneyStatsSchema = z.object({
 });
 export type MoneyStats = z.infer<typeof MoneyStatsSchema>;
 
-/** GET /api/admin/stats/orders: completed purchases per IST day, and every order by status. */
+/**
+ * GET /api/admin/stats/orders: completed purchases per IST day, every order by status, and the money
+ * refunded.
+ */
 export const OrderStatsSchema = z.object({
   timeZone: z.literal(STATS_TIME_ZONE),
   days: z.array(DayTotalSchema).describe('Completed orders by the day they were placed, oldest first'),
@@ -93,6 +96,10 @@ export const OrderStatsSchema = z.object({
     cancelled: z.number().int(),
     refunded: z.number().int(),
   } satisfies Record<OrderStatusName, z.ZodType>),
+  refundedPaise: z
+    .number()
+    .int()
+    .describe("The refunded orders' totals, paid back to their buyers, ever (integer paise)"),
 });
 export type OrderStats = z.infer<typeof OrderStatsSchema>;
 

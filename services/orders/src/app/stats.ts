@@ -9,7 +9,7 @@ import {
 import { type Caller, feedTally, forbidden, hasRole, invalid } from '@qm/platform';
 import type { Connection } from 'mongoose';
 import type { OrderRecord } from '../domain/order';
-import { ALL_ORDERS, type OrderFeed, type OrderStore } from '../store/orders';
+import { ALL_ORDERS, type OrderFeed, type OrderStore, REFUNDED_FEED } from '../store/orders';
 
 /** An order still pending this long is not waited for: it is not a purchase (ADR 010's sweeper ends it). */
 const PENDING_WAIT_MS = 60 * 60_000;
@@ -47,18 +47,43 @@ export function completedValue(d: {
 }
 
 /**
- * The admin dashboard's order figures: completed purchases per IST day (the day placed) and every
- * order by status. The days are a running tally of the administrators' feed of every order
- * (@qm/platform feedTally): a request reads only the orders placed since the last one, never the
- * window's rows again; the statuses are the indexed counts of the order management page.
+ * The value in paise of every refunded order, ever (the money paid back to buyers): a running tally
+ * of the refunded feed, where an order is filed by the update that refunds it (store/orders.ts), so
+ * a read takes in only the refunds approved since the last one. A refunded order never changes again.
+ */
+function refundedValue(d: { conn: Connection; orders: OrderStore }): (now: Date) => Promise<number> {
+  const tally = feedTally<OrderRecord>({
+    conn: d.conn,
+    model: d.orders.model as never,
+    feed: REFUNDED_FEED,
+    owner: ALL_ORDERS,
+    id: 'orders:refunded-value',
+    dateOf: (o) => o.refund?.decidedAt ?? o.updatedAt,
+    dayOf: () => EVER,
+    paiseOf: (o) => o.totalPaise,
+    settled: () => true,
+    horizon: () => ({ since: new Date(0), oldestDay: EVER }),
+  });
+  return async (now) => (await tally.days(now))[EVER]?.amountPaise ?? 0;
+}
+
+/** What the dashboard's order figures are. */
+export interface OrderFigures {
+  days: DayTotal[];
+  byStatus: Record<OrderRecord['status'], number>;
+  /** The totals of the refunded orders (byStatus.refunded of them), paid back to their buyers. */
+  refundedPaise: number;
+}
+
+/**
+ * The admin dashboard's order figures: completed purchases per IST day (the day placed), every
+ * order by status and the money refunded. The days are a running tally of the administrators' feed
+ * of every order (@qm/platform feedTally): a request reads only the orders placed since the last one,
+ * never the window's rows again; the statuses are the indexed counts of the order management page.
  */
 export interface OrderStats {
   /** Administrators only. `days` 0 means the default (30). */
-  get(
-    caller: Caller | undefined,
-    days: number,
-    now?: Date,
-  ): Promise<{ days: DayTotal[]; byStatus: Record<OrderRecord['status'], number> }>;
+  get(caller: Caller | undefined, days: number, now?: Date): Promise<OrderFigures>;
 }
 
 export function createOrderStats(d: { conn: Connection; orders: OrderStore }): OrderStats {
@@ -77,27 +102,26 @@ export function createOrderStats(d: { conn: Connection; orders: OrderStore }): O
       return { since: longest.since, oldestDay: longest.days[0]! };
     },
   });
+  const refunded = refundedValue(d);
 
   return {
-    async get(
-      caller: Caller | undefined,
-      days: number,
-      now = new Date(),
-    ): Promise<{ days: DayTotal[]; byStatus: Record<OrderRecord['status'], number> }> {
+    async get(caller: Caller | undefined, days: number, now = new Date()): Promise<OrderFigures> {
       if (!caller || !hasRole(caller, 'Admin'))
         throw forbidden('Only administrators can read order statistics');
       const parsed = StatsDaysQuery.safeParse({ days: days || undefined });
       if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'Invalid days');
-      const [tally, pending, completed, cancelled, refunded] = await Promise.all([
+      const [tally, pending, completed, cancelled, refundedCount, refundedPaise] = await Promise.all([
         purchases.days(now),
         d.orders.countByStatus('pending'),
         d.orders.countByStatus('completed'),
         d.orders.countByStatus('cancelled'),
         d.orders.countByStatus('refunded'),
+        refunded(now),
       ]);
       return {
         days: windowTotals(statsWindow(now, parsed.data.days), tally),
-        byStatus: { pending, completed, cancelled, refunded },
+        byStatus: { pending, completed, cancelled, refunded: refundedCount },
+        refundedPaise,
       };
     },
   };

@@ -1,5 +1,13 @@
 import type { OrderStatusName } from '@qm/contracts/rest';
-import { addFeeds, containsText, countEqual, feedsOf, nextSequence } from '@qm/platform';
+import {
+  addFeeds,
+  containsText,
+  countEqual,
+  feedCounterId,
+  feedFields,
+  feedsOf,
+  nextSequence,
+} from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { OrderRecord, RefundRecord, RefundState, SagaStep } from '../domain/order';
 
@@ -52,6 +60,9 @@ const orderSchema = new Schema<OrderDoc>(
           source: String,
           decisionReason: String,
           decidedAt: Date,
+          decidedBy: { type: new Schema({ userId: Number, username: String }, { _id: false }) },
+          requestEvent: String,
+          decisionEvent: String,
           settled: Boolean,
         },
         { _id: false },
@@ -75,7 +86,13 @@ orderSchema.index({ requestKey: 1 });
  * buyerRole / sellerRole: its Army Orders and Manufacturer Sales tabs.
  */
 const FEEDS = ['buyer', 'seller', 'all', 'buyerRole', 'sellerRole'] as const;
-addFeeds(orderSchema, [...FEEDS]);
+/**
+ * Refunded orders, in the order their refunds were approved: filed by the update that refunds the
+ * order (not at insert like the others), so the dashboard's running tally of the money paid back
+ * (app/stats.ts) takes each in once, when it happens, without reading every refunded order again.
+ */
+export const REFUNDED_FEED = 'refunded';
+addFeeds(orderSchema, [...FEEDS, REFUNDED_FEED]);
 const ALL = 'all';
 
 export type OrderFeed = (typeof FEEDS)[number];
@@ -122,7 +139,10 @@ export interface OrderStore {
     buyerId: number,
     refund: RefundRecord,
   ): Promise<{ moved: boolean; order: OrderRecord }>;
-  /** Moves the order's refund on from `from`, if it is still there (with changes to the order itself). */
+  /**
+   * Moves the order's refund on from `from`, if it is still there (with changes to the order itself);
+   * an order made `refunded` is filed in the refunded feed by the same update.
+   */
   moveRefund(
     id: number,
     from: RefundState,
@@ -224,13 +244,26 @@ function refundQueries(
         { buyerId, status: 'completed', refund: { $exists: false } },
         { $set: { refund, updatedAt: new Date() } },
       ),
-    moveRefund: (id, from, set, order = {}) =>
-      moveIf(
+    async moveRefund(id, from, set, order = {}) {
+      // The number is taken first; if the move is another driver's, it is a gap the tally passes.
+      const filed =
+        order.status === 'refunded'
+          ? feedFields(
+              REFUNDED_FEED,
+              ALL,
+              await nextSequence(
+                Orders.db,
+                feedCounterId(Orders.collection.collectionName, REFUNDED_FEED, ALL),
+              ),
+            )
+          : {};
+      return moveIf(
         Orders,
         id,
         { 'refund.status': from },
-        { $set: { ...dotted(set), ...order, updatedAt: new Date() } },
-      ),
+        { $set: { ...dotted(set), ...order, ...filed, updatedAt: new Date() } },
+      );
+    },
     async refunds({ page, pageSize, status, search }) {
       const text = containsText(search);
       const filter = {

@@ -324,6 +324,11 @@ export interface GetOrderStatsResponse {
   completedCount: number;
   cancelledCount: number;
   refundedCount: number;
+  /**
+   * The totals of every refunded order, paid back to their buyers (a running tally: an order is
+   * added once, when its refund is approved).
+   */
+  refundedPaise: number;
 }
 
 export interface RequestRefundRequest {
@@ -2415,7 +2420,7 @@ export const DayTotal: MessageFns<DayTotal> = {
 };
 
 function createBaseGetOrderStatsResponse(): GetOrderStatsResponse {
-  return { days: [], pendingCount: 0, completedCount: 0, cancelledCount: 0, refundedCount: 0 };
+  return { days: [], pendingCount: 0, completedCount: 0, cancelledCount: 0, refundedCount: 0, refundedPaise: 0 };
 }
 
 export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
@@ -2434,6 +2439,9 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
     }
     if (message.refundedCount !== 0) {
       writer.uint32(40).int64(message.refundedCount);
+    }
+    if (message.refundedPaise !== 0) {
+      writer.uint32(48).int64(message.refundedPaise);
     }
     return writer;
   },
@@ -2491,6 +2499,14 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
             message.refundedCount = longToNumber(reader.int64());
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.refundedPaise = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2526,6 +2542,11 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
         : isSet(object.refunded_count)
         ? globalThis.Number(object.refunded_count)
         : 0,
+      refundedPaise: isSet(object.refundedPaise)
+        ? globalThis.Number(object.refundedPaise)
+        : isSet(object.refunded_paise)
+        ? globalThis.Number(object.refunded_paise)
+        : 0,
     };
   },
 
@@ -2546,6 +2567,9 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
     if (message.refundedCount !== 0) {
       obj.refundedCount = Math.round(message.refundedCount);
     }
+    if (message.refundedPaise !== 0) {
+      obj.refundedPaise = Math.round(message.refundedPaise);
+    }
     return obj;
   },
 
@@ -2559,6 +2583,7 @@ export const GetOrderStatsResponse: MessageFns<GetOrderStatsResponse> = {
     message.completedCount = object.completedCount ?? 0;
     message.cancelledCount = object.cancelledCount ?? 0;
     message.refundedCount = object.refundedCount ?? 0;
+    message.refundedPaise = object.refundedPaise ?? 0;
     return message;
   },
 };
