@@ -134,6 +134,8 @@ describe('wording', () => {
     cancelReason: '',
     counterparty: 'Vik Steel',
     createdAt: '2026-11-24T04:35:00Z',
+    refundableUntil: '',
+    refund: null,
   };
 
   it('formats money in INR and dates as the UI does, in India Standard Time', () => {

@@ -43,6 +43,16 @@ async function buy(as: Browser, id: number, total: string): Promise<number> {
 const ask = (as: Browser, message: unknown, sessionId?: number | null) =>
   as.post('/api/chat/message', { message, ...(sessionId !== undefined ? { sessionId } : {}) });
 
+/** The buyer asks for an order's money back, and an administrator decides (docs/adr/028). */
+async function refundRequested(as: Browser, orderId: number): Promise<void> {
+  const res = await as.post(`/api/orders/${orderId}/refund-request`, { reason: 'Arrived damaged' });
+  if (res.status !== 201) throw new Error(`refund request: ${res.status} ${JSON.stringify(res.body)}`);
+}
+async function refundDecided(orderId: number, decision: 'approved' | 'rejected', reason?: string) {
+  const res = await s.admin.patch(`/api/admin/refunds/${orderId}`, { decision, reason });
+  if (res.status !== 200) throw new Error(`refund decision: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 beforeAll(async () => {
   const [assistantPort, supportPort] = await Promise.all([freePort(), freePort()]);
   s = await startActivityStack({
@@ -427,5 +437,93 @@ describe('the model engine (tool calling) with the caller’s identity', () => {
       intent: 'wallet_balance_fallback',
       response: 'Your wallet balance is ₹8,500.00.',
     });
+  });
+
+  it("get_refund gives the caller's own refund, times in IST, and null for another buyer", async () => {
+    const orderId = await buy(army.as, productId, '1500.00');
+    await refundRequested(army.as, orderId);
+    await refundDecided(orderId, 'approved');
+    script = (req) =>
+      toolResults(req).length
+        ? { status: 200, content: 'Done.' }
+        : {
+            status: 200,
+            toolCalls: [
+              ['get_refund', { order_id: orderId }],
+              ['get_refund', {}],
+            ],
+          };
+    await as(armyCaller())('what happened to my refund?');
+    const [named, latest] = toolResults(model.seen.at(-1)!.body);
+    expect(named.result).toMatchObject({
+      id: orderId,
+      status: 'refunded',
+      total: '₹1,500.00',
+      refund: { status: 'approved', reason: 'Arrived damaged', decisionReason: '' },
+    });
+    expect(named.result.refund.decidedAt).toMatch(/^\d{1,2} \w+ \d{4} at \d{1,2}:\d\d [ap]m IST$/);
+    expect(latest.result.latest).toEqual(named.result);
+    const otherCaller = { userId: other.who.id, username: other.who.username, roles: ['Army'] };
+    await as(otherCaller)('what happened to the refund of that order?');
+    const [theirs, none] = toolResults(model.seen.at(-1)!.body);
+    expect(theirs).toEqual({ result: null });
+    expect(none.result).toMatchObject({ latest: null });
+  });
+});
+
+describe('refunds in the built-in engine: where a request stands, for its buyer only', () => {
+  it('no request yet, then requested, then approved with the money back; another buyer learns nothing', async () => {
+    const orderId = await buy(army.as, productId, '1500.00');
+    const question = `What happened to my refund for order #${orderId}?`;
+    const before = await ask(army.as, question);
+    expect(before.body.intent).toBe('refund_status');
+    expect(before.body.response).toMatch(
+      new RegExp(
+        `^You haven't asked for a refund of order #${orderId}\\. You can ask for one until .+ IST: use Request refund on your Orders page\\.$`,
+      ),
+    );
+
+    await refundRequested(army.as, orderId);
+    const waiting = await ask(army.as, 'What happened to my refund?');
+    expect(waiting.body.intent).toBe('refund_status');
+    expect(waiting.body.response).toMatch(
+      new RegExp(
+        `^You asked for a refund of order #${orderId} \\(Night Vision Goggles\\) on .+ IST\\. It is waiting for an administrator's decision\\.\n• Your reason: Arrived damaged$`,
+      ),
+    );
+
+    // Another buyer asking about it hears what they would of an order that does not exist.
+    const theirs = await ask(other.as, question);
+    const missing = await ask(other.as, 'What happened to my refund for order #999999?');
+    expect(theirs.body.response).toBe(
+      `I couldn't find order #${orderId} among your orders. Check the number on your Orders page.`,
+    );
+    expect(theirs.body.response).toBe(missing.body.response.replace('#999999', `#${orderId}`));
+
+    await refundDecided(orderId, 'approved');
+    const approved = await ask(army.as, question);
+    expect(approved.body.response).toMatch(
+      new RegExp(
+        `^Your refund of order #${orderId} \\(Night Vision Goggles\\) was approved on .+ IST: ₹1,500\\.00 was returned to your wallet\\.$`,
+      ),
+    );
+    // The seller reads the buyer's request in the third person.
+    const seller = await ask(maker.as, question);
+    expect(seller.body.response).toMatch(
+      new RegExp(`^The refund of order #${orderId} .+ returned to the buyer's wallet\\.$`),
+    );
+  });
+
+  it("rejected: the latest request, with the administrator's reason", async () => {
+    const orderId = await buy(other.as, productId, '1500.00');
+    await refundRequested(other.as, orderId);
+    await refundDecided(orderId, 'rejected', 'Used in the field');
+    const res = await ask(other.as, 'why was my refund rejected?');
+    expect(res.body.intent).toBe('refund_status');
+    expect(res.body.response).toMatch(
+      new RegExp(
+        `^Your refund request for order #${orderId} \\(Night Vision Goggles\\) was rejected on .+ IST\\.\n• Administrator's reason: Used in the field$`,
+      ),
+    );
   });
 });

@@ -139,6 +139,8 @@ export const CHAT_INTENTS = [
   'orders',
   'sales',
   'order_lookup',
+  /** Where a refund of the caller's order stands (by its number, or their latest request). */
+  'refund_status',
   'wallet_balance',
   'transactions',
   'products',

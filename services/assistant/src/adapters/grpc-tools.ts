@@ -19,7 +19,7 @@ import {
   isServiceError,
   type ServiceIdentity,
 } from '@qm/platform';
-import type { ChatTools, OrderFact, ProductFact } from '../domain/facts';
+import type { ChatTools, LatestRefund, OrderFact, ProductFact, RefundFact } from '../domain/facts';
 
 export interface ToolAddresses {
   identity: string;
@@ -36,7 +36,27 @@ export interface ToolAddresses {
 const isCode = (err: unknown, code: GrpcStatus) => isServiceError(err) && err.code === code;
 
 /** Orders, wallet and others may be larger than a chat answer needs; one page is plenty. */
-const pageOf = (limit: number) => ({ page: 1, pageSize: Math.max(1, Math.min(32, limit)) });
+const PAGE_MAX = 32;
+const pageOf = (limit: number) => ({ page: 1, pageSize: Math.max(1, Math.min(PAGE_MAX, limit)) });
+/**
+ * Pages of the caller's newest purchases searched for their latest refund request: a request is made
+ * within its order's refund window (hours after the purchase), so the last one is on a recent order.
+ */
+const REFUND_PAGES = 2;
+
+const REFUND_STATES: readonly RefundFact['status'][] = ['requested', 'approved', 'rejected'];
+
+function refundFact(r: ordersV1.Refund | undefined): RefundFact | null {
+  const status = REFUND_STATES.find((s) => s === r?.status);
+  if (!r || !status) return null;
+  return {
+    status,
+    reason: r.reason,
+    requestedAt: r.requestedAt,
+    decisionReason: r.decisionReason,
+    decidedAt: r.decidedAt,
+  };
+}
 
 function orderFact(o: ordersV1.Order, side: OrderFact['side']): OrderFact {
   const other = side === 'purchase' ? o.seller : o.buyer;
@@ -52,7 +72,27 @@ function orderFact(o: ordersV1.Order, side: OrderFact['side']): OrderFact {
     cancelReason: o.cancelReason,
     counterparty: other?.name || other?.username || '',
     createdAt: o.createdAt,
+    refundableUntil: o.refundableUntil,
+    refund: refundFact(o.refund),
   };
+}
+
+/** The purchase with the newest refund request among the first REFUND_PAGES pages of `list`. */
+async function findLatestRefund(
+  list: (page: number) => Promise<{ orders: ordersV1.Order[]; total: number }>,
+): Promise<LatestRefund> {
+  let latest: OrderFact | null = null;
+  let looked = 0;
+  let total = 0;
+  for (let page = 1; page <= REFUND_PAGES; page++) {
+    const out = await list(page);
+    total = out.total;
+    looked += out.orders.length;
+    for (const o of out.orders.map((x) => orderFact(x, 'purchase')))
+      if (o.refund && (!latest || o.refund.requestedAt > latest.refund!.requestedAt)) latest = o;
+    if (looked >= total || out.orders.length < PAGE_MAX) break;
+  }
+  return { order: latest, looked, total };
 }
 
 function productFact(p: catalogV1.Product): ProductFact {
@@ -123,6 +163,8 @@ export function grpcChatTools(a: ToolAddresses): { tools: ChatTools; close(): vo
         throw err;
       }
     },
+    latestRefund: () =>
+      findLatestRefund((page) => orders.listPurchasedOrders({ page, pageSize: PAGE_MAX, recordView: false })),
     async wallet() {
       const { wallet: w } = await wallet.getWallet({ recordView: false });
       return {

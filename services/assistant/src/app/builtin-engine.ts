@@ -54,6 +54,16 @@ export async function builtinAnswer(question: string, tools: ChatTools, user: As
       const o = await tools.order(q.orderId!);
       return { intent: 'order_lookup', response: say.order(o, q.orderId!) };
     }
+    case 'refund_status': {
+      if (q.orderId) {
+        const o = await tools.order(q.orderId);
+        // An administrator reads any order and buys none; a seller reads the buyer's request on a sale.
+        const yours = o?.side === 'purchase' && !user.isAdmin;
+        return { intent: 'refund_status', response: say.refund(o, q.orderId, yours) };
+      }
+      if (user.isAdmin) return { intent: 'refund_status', response: say.REFUNDS_ON_ADMIN_PAGE };
+      return { intent: 'refund_status', response: say.latestRefund(await tools.latestRefund()) };
+    }
     case 'platform_stats': {
       if (!user.isAdmin) return { intent: 'refused', response: say.PLATFORM_ADMINS_ONLY };
       const topics = q.adminTopics ?? [];

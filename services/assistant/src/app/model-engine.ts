@@ -13,18 +13,22 @@ import type { Answer } from './builtin-engine';
  */
 
 const LIMIT = 10;
+/** Fields holding an instant (createdAt, decidedAt, refundableUntil, ...). */
+const DATE_KEY = /(At|Until)$/;
 /**
  * Money and dates go to the model already worded, so it never does arithmetic on paise nor picks a
  * time zone: every date it can repeat is India Standard Time, labelled, as the pages show it (ADR 022).
  */
-export const rupees = (o: object) =>
+export const rupees = (o: object): Record<string, unknown> =>
   Object.fromEntries(
     Object.entries(o).map(([k, v]) =>
       k.endsWith('Paise') && typeof v === 'number'
         ? [k.replace(/Paise$/, ''), formatPaise(v)]
-        : k === 'createdAt' && typeof v === 'string' && v
+        : DATE_KEY.test(k) && typeof v === 'string' && v
           ? [k, longDateTime(v)]
-          : [k, v],
+          : v && typeof v === 'object' && !Array.isArray(v)
+            ? [k, rupees(v)]
+            : [k, v],
     ),
   );
 
@@ -65,6 +69,26 @@ export const MODEL_TOOLS: Tool[] = [
     async (t, a) => {
       const o = await t.order(a.order_id);
       return o ? rupees(o) : null;
+    },
+  ),
+  tool(
+    'get_refund',
+    "Where the refund of one of the caller's purchases stands, by the order's number, or without one " +
+      'their latest refund request. refund is null when none was asked for; its status is requested ' +
+      "(waiting for an administrator), approved (the total went back to the buyer's wallet on decidedAt) " +
+      'or rejected (decisionReason says why). null when the order is not theirs or does not exist.',
+    z.object({ order_id: z.number().int().positive().optional() }).strict(),
+    async (t, a) => {
+      if (a.order_id) {
+        const o = await t.order(a.order_id);
+        return o ? rupees(o) : null;
+      }
+      const found = await t.latestRefund();
+      return {
+        latest: found.order ? rupees(found.order) : null,
+        purchasesSearched: found.looked,
+        purchasesInAll: found.total,
+      };
     },
   ),
   tool(

@@ -11,11 +11,13 @@ import {
 } from '@qm/contracts/rest';
 import type {
   ActivityFact,
+  LatestRefund,
   Listed,
   OrderFact,
   PendingUserFact,
   PlatformFacts,
   ProductFact,
+  RefundFact,
   TransactionFact,
   UserFact,
   WalletFact,
@@ -43,6 +45,7 @@ export const CAPABILITIES: Record<ChatAudience, string[]> = {
   buyer: [
     '• "Show my orders" — your purchases',
     '• "Order #12" — one of your orders',
+    '• "What happened to my refund?" — where your refund request stands (add an order number)',
     '• "Check wallet balance" — your balance and any amount on hold',
     '• "Latest transactions" — your wallet history (add "today" or "last 7 days")',
     '• "Military products" — what the market offers; name a type or a product for details',
@@ -124,18 +127,90 @@ export function orders(list: Listed<OrderFact>, side: 'purchase' | 'sale', perio
   return [head, ...shown.map(orderLine)].join('\n');
 }
 
+/** One answer for an order that does not exist and one that is not the caller's: nothing leaks. */
+const orderNotFound = (id: number) =>
+  `I couldn't find order #${id} among your orders. Check the number on your Orders page.`;
+
+/** " on <date>", or nothing when the date is missing. */
+const on = (iso: string) => (iso ? ` on ${when(iso)}` : '');
+
+/** A refund's state on one line of an order's details. */
+function refundState(r: RefundFact): string {
+  switch (r.status) {
+    case 'requested':
+      return `requested${on(r.requestedAt)}, waiting for an administrator's decision`;
+    case 'approved':
+      return `approved${on(r.decidedAt)}`;
+    case 'rejected':
+      return `rejected${on(r.decidedAt)}${r.decisionReason ? ` — ${quote(r.decisionReason, 120)}` : ''}`;
+  }
+}
+
 export function order(o: OrderFact | null, id: number): string {
-  if (!o) return `I couldn't find order #${id} among your orders. Check the number on your Orders page.`;
+  if (!o) return orderNotFound(id);
   return [
     `Order #${o.id} (${o.side === 'purchase' ? 'your purchase' : 'your sale'}):`,
     `• Product: ${o.productName}${o.productType ? ` (${o.productType})` : ''}`,
     `• Quantity: ${o.quantity}`,
     `• Total: ${formatPaise(o.totalPaise)}`,
     `• Status: ${capital(o.status)}${o.status === 'cancelled' && o.cancelReason ? ` — ${o.cancelReason}` : ''}`,
+    ...(o.refund ? [`• Refund: ${refundState(o.refund)}`] : []),
     ...(o.counterparty ? [`• ${o.side === 'purchase' ? 'Seller' : 'Buyer'}: ${o.counterparty}`] : []),
     `• Placed: ${when(o.createdAt)}`,
   ].join('\n');
 }
+
+/** Why an order without a refund request has none, in its buyer's words. */
+function noRefund(o: OrderFact, now: Date): string {
+  const named = `order #${o.id}`;
+  if (o.status === 'cancelled')
+    return `Order #${o.id} was cancelled, so no money was taken and there is nothing to refund.`;
+  if (o.status === 'pending')
+    return `Order #${o.id} is still being processed. A refund can be asked for once it is completed.`;
+  if (o.status !== 'completed') return `You haven't asked for a refund of ${named}.`;
+  if (!o.refundableUntil) return `You haven't asked for a refund of ${named}, and it cannot be refunded.`;
+  if (+new Date(o.refundableUntil) <= +now)
+    return `You haven't asked for a refund of ${named}, and its refund window closed${on(o.refundableUntil)}.`;
+  return `You haven't asked for a refund of ${named}. You can ask for one until ${when(o.refundableUntil)}: use Request refund on your Orders page.`;
+}
+
+/**
+ * Where the refund of an order stands (docs/adr/028): in its buyer's words when `yours`, else (its
+ * seller, an administrator) in the buyer's. An order that is not the caller's reads as one that does
+ * not exist.
+ */
+export function refund(o: OrderFact | null, id: number, yours: boolean, now = new Date()): string {
+  if (!o) return orderNotFound(id);
+  const r = o.refund;
+  const named = `order #${o.id}${o.productName ? ` (${o.productName})` : ''}`;
+  if (!r) return yours ? noRefund(o, now) : `No refund has been asked for ${named}.`;
+  switch (r.status) {
+    case 'requested':
+      return [
+        `${yours ? 'You' : 'The buyer'} asked for a refund of ${named}${on(r.requestedAt)}. It is waiting for an administrator's decision.`,
+        ...(r.reason ? [`• ${yours ? 'Your reason' : 'Reason'}: ${quote(r.reason)}`] : []),
+      ].join('\n');
+    case 'approved':
+      return `${yours ? 'Your' : 'The'} refund of ${named} was approved${on(r.decidedAt)}: ${formatPaise(o.totalPaise)} was returned to ${yours ? 'your' : "the buyer's"} wallet.`;
+    case 'rejected':
+      return [
+        `${yours ? 'Your' : 'The'} refund request for ${named} was rejected${on(r.decidedAt)}.`,
+        ...(r.decisionReason ? [`• Administrator's reason: ${quote(r.decisionReason)}`] : []),
+      ].join('\n');
+  }
+}
+
+/** The caller's latest refund request, or why there is none to tell of. */
+export function latestRefund(found: LatestRefund, now = new Date()): string {
+  if (found.order) return refund(found.order, found.order.id, true, now);
+  if (!found.total) return "You haven't placed any orders yet, so there is no refund to follow.";
+  if (found.looked >= found.total)
+    return "You haven't asked for a refund of any of your orders. A completed purchase can be refunded within its refund window: use Request refund on your Orders page.";
+  return `You haven't asked for a refund of any of your latest ${found.looked} orders. For an older one, ask with its number, e.g. "Refund for order #12".`;
+}
+
+export const REFUNDS_ON_ADMIN_PAGE =
+  'Refund requests are on the Refunds page (Admin → Refunds). Ask about one by its order number, e.g. "Refund for order #12".';
 
 export function balance(w: WalletFact): string {
   const lines = [`Your wallet balance is ${formatPaise(w.balancePaise)}.`];

@@ -13,6 +13,7 @@ import { Nlp } from '@nlpjs/nlp';
 export type ClassifiedIntent =
   | 'orders'
   | 'sales'
+  | 'refund_status'
   | 'wallet_balance'
   | 'transactions'
   | 'products'
@@ -48,6 +49,20 @@ export const TRAINING: Record<ClassifiedIntent, string[]> = {
     'orders from my customers',
     'which of my products sold',
     'my sales this week',
+  ],
+  refund_status: [
+    'what happened to my refund',
+    'where is my refund',
+    'status of my refund request',
+    'was my refund approved',
+    'did I get my money back',
+    'why was my refund rejected',
+    'has my refund been decided',
+    'is my refund still pending',
+    'when will I get my refund',
+    'I asked for a refund',
+    'any news on my refund request',
+    'has the admin approved my refund',
   ],
   wallet_balance: [
     'check wallet balance',

@@ -14,6 +14,18 @@ export interface UserFact {
   isAdmin: boolean;
 }
 
+/** A refund request on an order (docs/adr/028), as its buyer's Orders page shows it. */
+export interface RefundFact {
+  /** requested until an administrator decides (an approval under way included), then approved or rejected. */
+  status: 'requested' | 'approved' | 'rejected';
+  reason: string;
+  requestedAt: string;
+  /** Why it was rejected; empty otherwise. */
+  decisionReason: string;
+  /** Empty until decided. */
+  decidedAt: string;
+}
+
 export interface OrderFact {
   id: number;
   productId: number;
@@ -28,6 +40,17 @@ export interface OrderFact {
   /** The other party: the seller for a purchase, the buyer for a sale. */
   counterparty: string;
   createdAt: string;
+  /** Until when its buyer may ask for a refund; empty when it cannot be refunded. */
+  refundableUntil: string;
+  /** null until a refund is asked for. */
+  refund: RefundFact | null;
+}
+
+/** The purchase whose refund was asked for last, among the caller's newest `looked` of `total`. */
+export interface LatestRefund {
+  order: OrderFact | null;
+  looked: number;
+  total: number;
 }
 
 export interface WalletFact {
@@ -103,6 +126,8 @@ export interface ChatTools {
   sales(limit: number): Promise<Listed<OrderFact>>;
   /** null when there is no such order among the caller's (or, for an administrator, at all). */
   order(id: number): Promise<OrderFact | null>;
+  /** The caller's latest refund request, looked for among their newest purchases (a request comes soon after one). */
+  latestRefund(): Promise<LatestRefund>;
   wallet(): Promise<WalletFact>;
   transactions(limit: number): Promise<Listed<TransactionFact>>;
   products(filter: { query?: string; type?: string; limit: number }): Promise<Listed<ProductFact>>;

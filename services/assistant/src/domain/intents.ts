@@ -13,6 +13,8 @@ export type Intent =
   | 'orders'
   | 'sales'
   | 'order_lookup'
+  /** Where a refund of the caller's order stands: the one named by its number, else their latest request. */
+  | 'refund_status'
   | 'wallet_balance'
   | 'transactions'
   | 'products'
@@ -75,6 +77,8 @@ function othersNamed(text: string): boolean {
 }
 
 const ORDER_REF = /\border\s*(?:no\.?|number|id|#)?\s*#?\s*(\d{1,15})\b|#\s*(\d{1,15})\b/;
+/** A refund of the caller's order, named or not ("what happened to my refund", "my money back"). */
+const REFUND = /\b(refund(s|ed)?|money back|reimburse(d|ment)?)\b/;
 const GREETING =
   /^(hi|hello|hey|hii+|good (morning|afternoon|evening)|namaste|greetings)\b[\s!.,]*(there|assistant)?[\s!.]*$/;
 const PLATFORM =
@@ -83,7 +87,7 @@ const SALES = /\b(sales|sold|selling|my customers|revenue)\b/;
 const ORDERS = /\b(orders?|purchases?|purchased|bought|deliveries|my buys)\b/;
 const BALANCE = /\b(balance|how much (money|funds?|cash)|funds?|money (do i have|left)|afford)\b/;
 const TRANSACTIONS =
-  /\b(transactions?|payments?|transfers?|top-?ups?|credits?|debits?|spent|spend|spending|statement|history|declined|refunds?)\b/;
+  /\b(transactions?|payments?|transfers?|top-?ups?|credits?|debits?|spent|spend|spending|statement|history|declined)\b/;
 const WALLET = /\bwallet\b/;
 const ACTIVITY = /\b(activit(y|ies)|did i do|logins?|log-?ins?|signed in|sign-?ins?)\b/;
 const PRODUCTS =
@@ -201,6 +205,7 @@ const SURE = 0.85;
 /** What the keyword rules make of a question the classifier is not sure of. */
 function byRules(text: string): Intent | undefined {
   if (has(text, PLATFORM) && !has(text, /\bmy\b/)) return 'platform_stats';
+  if (has(text, REFUND)) return 'refund_status';
   if (has(text, SALES)) return 'sales';
   if (has(text, ORDERS)) return 'orders';
   if (has(text, BALANCE)) return 'wallet_balance';
@@ -218,6 +223,9 @@ export async function understand(question: string, now = new Date()): Promise<Un
 
   if (has(text, INJECTION)) return { ...base, intent: 'others_data' };
   const ref = ORDER_REF.exec(text);
+  // "What happened to my refund for order #12?" asks about the refund, not the order.
+  if (ref && has(text, REFUND))
+    return { ...base, intent: 'refund_status', orderId: Number(ref[1] ?? ref[2]) };
   if (ref && (has(text, /\border\b/) || text.trim().startsWith('#')))
     return { ...base, intent: 'order_lookup', orderId: Number(ref[1] ?? ref[2]) };
   if (has(text, GREETING)) return { ...base, intent: 'greeting' };
