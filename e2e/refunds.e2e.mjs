@@ -2,9 +2,10 @@
 /**
  * The buyer's refund (docs/adr/028) in a real browser against a running stack: on /orders a completed
  * purchase offers "Request refund" while its window is open; the dialog asks for a reason; the card
- * then says "Refund requested" and the seller's proceeds stay held; once an administrator approves
- * (through the API here; the admin page has its own journey), the card says "Refunded" and the money
- * is back in the buyer's wallet. At 1280 px and at 375 px, light and dark.
+ * then says "Refund requested", the seller's proceeds stay held and the administrators are mailed; once
+ * an administrator approves (through the API here; the admin page has its own journey), the buyer's
+ * open page hears it live (a toast, the card says "Refunded"), the money is back in the buyer's wallet
+ * and both parties are mailed. At 1280 px and at 375 px, light and dark.
  *
  *   BASE_URL=http://localhost:8080 node e2e/refunds.e2e.mjs
  *
@@ -14,13 +15,16 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './lib/browser.mjs';
-import { apiClient, registerApproved, signInContext, topUp } from './lib/api.mjs';
+import { apiClient, emailOf, registerApproved, signInContext, topUp } from './lib/api.mjs';
+import { assertLines, onlyMail } from './lib/maildev.mjs';
 import { overflow, toast } from './lib/page.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const ADMIN_USERNAME = process.env.ADMIN_USERNAME ?? 'admin';
 const ADMIN_PASSWORD = process.env.ADMIN_PASSWORD ?? 'Admin@12345';
+/** The orders service's REFUND_REQUESTS_MAIL_TO. */
+const ADMIN_MAIL = process.env.REFUND_REQUESTS_MAIL_TO ?? 'admin@quartermaster.local';
 const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const TIMEOUT = Number(process.env.REFUNDS_TIMEOUT_MS ?? 30_000);
 
@@ -112,17 +116,34 @@ await step("the seller's proceeds stay held while the request is open", async ()
   assert(/HTTP 409 A refund has already been requested/.test(again), `a second request: ${again}`);
 });
 
+await step('the administrators are mailed the request, once, with its reason', async () => {
+  const mail = await onlyMail({
+    to: ADMIN_MAIL,
+    subject: `Refund requested for order #${state.order.id}`,
+    timeoutMs: TIMEOUT,
+  });
+  assertLines(mail, [
+    `Arjun Rao (${BUYER.username}) asked for a refund of ₹200.00 for order #${state.order.id}.`,
+    `Reason: ${REASON}`,
+    'Approve or reject it under Admin → Refunds.',
+  ]);
+});
+
 await step(
-  "approved by an administrator: the card says 'Refunded' and the ₹200.00 is back in the wallet",
+  "approved by an administrator: the buyer's open page hears it live (a toast, the card says 'Refunded'), and the ₹200.00 is back in the wallet",
   async () => {
     const before = await state.buyer('GET', '/api/wallet');
+    // The buyer's page stays open on /orders: the decision arrives without a reload.
+    await page.goto(`${BASE_URL}/orders`);
+    const card = orderCard(page, state.order.id);
+    await card.getByTestId('refund-status').waitFor();
     const admin = await signedIn(ADMIN_USERNAME, ADMIN_PASSWORD, 'admin');
     const decided = await admin('PATCH', `/api/admin/refunds/${state.order.id}`, { decision: 'approved' });
     assert(decided.status === 'refunded', `the order is ${decided.status}`);
-    await page.goto(`${BASE_URL}/orders`);
-    const card = orderCard(page, state.order.id);
+    await toast(page, 'Refund approved');
     await card.locator('[data-status="refunded"]').waitFor();
     await card.getByTestId('refund-status').getByText('Refunded').waitFor();
+    await shot(page, 'refund-approved-live');
     const after = await state.buyer('GET', '/api/wallet');
     const paise = (a) => Math.round(Number(a) * 100);
     assert(
@@ -136,6 +157,21 @@ await step(
   },
   { page },
 );
+
+await step('the buyer and the seller are each mailed the decision, once', async () => {
+  const buyerMail = await onlyMail({
+    to: emailOf(BUYER),
+    subject: `Your refund for order #${state.order.id} is approved`,
+    timeoutMs: TIMEOUT,
+  });
+  assertLines(buyerMail, ['Your refund is approved: ₹200.00 is back in your wallet.', 'Quantity: 2']);
+  const sellerMail = await onlyMail({
+    to: emailOf(MAKER),
+    subject: `Order #${state.order.id} was refunded`,
+    timeoutMs: TIMEOUT,
+  });
+  assertLines(sellerMail, ["The 2 units are back in your product's stock if it is still listed."]);
+});
 
 for (const colorScheme of ['light', 'dark']) {
   await step(

@@ -82,6 +82,28 @@ describe('live events: who hears what', () => {
     expect(toLiveEvent('activity.recorded', { userId: 3 })).toBeUndefined();
     expect(toLiveEvent(CATALOG_SUBJECTS.created, null)).toBeUndefined();
   });
+
+  it("passes on a refund's step to both parties without its reasons or reference", () => {
+    const decided = toLiveEvent(ORDERS_SUBJECTS.refundRejected, {
+      id: 9,
+      reference: 'order-9',
+      buyerId: 3,
+      sellerId: 4,
+      totalPaise: 2000,
+      status: 'rejected',
+      reason: 'Arrived damaged',
+      decisionReason: 'Opened and used',
+      at: '2026-11-28T10:00:00.000Z',
+    });
+    expect(decided).toEqual({
+      type: 'refund',
+      data: { id: 9, status: 'rejected', totalPaise: 2000, buyerId: 3, sellerId: 4 },
+    });
+    expect(audienceOf(decided!)).toEqual([3, 4]);
+    expect(
+      toLiveEvent(ORDERS_SUBJECTS.refundApproved, { id: 9, buyerId: 3, sellerId: 4, status: 'refunded' }),
+    ).toBeUndefined();
+  });
 });
 
 describe('live buffer: resuming after Last-Event-ID', () => {

@@ -255,7 +255,12 @@ describe('ledger:check on what the wallet service itself writes', () => {
 
     expect(await kinds(new Date(releaseAt + 59_000))).toEqual([]);
     expect(await kinds(new Date(releaseAt + 61_000))).toEqual(['release-overdue']);
-    const escrows = createEscrows({ accounts: stores.accounts, ledger, log: testLog('escrows') });
+    const escrows = createEscrows({
+      accounts: stores.accounts,
+      ledger,
+      directory: { byId: async () => null },
+      log: testLog('escrows'),
+    });
     expect(await escrows.releaseDue(new Date(releaseAt))).toBe(1);
     expect(await stores.accounts.get('user:2')).toMatchObject({ balance: 2_500 });
     expect(await kinds(new Date(releaseAt + 61_000))).toEqual([]);

@@ -44,6 +44,34 @@ describe('live events in the shell', () => {
     expect(buyer.stale(['/api/orders/purchased', 1])).toBe(true);
   });
 
+  it('a refund: the seller hears the request, the buyer the decision; both see balances and orders go stale', async () => {
+    const refund = (status: string) => ({ id: 42, status, totalPaise: 150000, buyerId: 3, sellerId: 4 });
+    const seller = setup(4);
+    await applyLiveEvent('refund', refund('requested'), seller.ctx);
+    expect(seller.toasts).toEqual([
+      { title: 'Refund requested', message: 'Order #42: its proceeds are held until it is decided' },
+    ]);
+    expect(seller.stale(['/api/transactions', { page: 1 }])).toBe(true);
+    await applyLiveEvent('refund', refund('approved'), seller.ctx);
+    expect(seller.toasts).toHaveLength(1);
+
+    const buyer = setup(3);
+    await applyLiveEvent('refund', refund('requested'), buyer.ctx);
+    expect(buyer.toasts).toEqual([]);
+    await applyLiveEvent('refund', refund('approved'), buyer.ctx);
+    await applyLiveEvent('refund', refund('rejected'), buyer.ctx);
+    expect(buyer.toasts).toEqual([
+      { title: 'Refund approved', message: '₹1,500.00 for order #42 is back in your wallet' },
+      { title: 'Refund rejected', message: 'Order #42: the reason is on the order' },
+    ]);
+    expect(buyer.stale(['/api/orders/purchased', 1])).toBe(true);
+
+    const other = setup(9);
+    await applyLiveEvent('refund', refund('approved'), other.ctx);
+    expect(other.toasts).toEqual([]);
+    expect(other.stale(['/api/transactions', { page: 1 }])).toBe(false);
+  });
+
   it("a reply to the user's own query: a toast saying it is answered and where the reply is", async () => {
     const reply = { id: 12, status: 'resolved', subject: 'Delivery to Leh', userId: 5 };
     const sender = setup(5);

@@ -5,6 +5,7 @@ import {
   type ProductCreatedData,
   type ProductUpdatedData,
   type QueryRepliedData,
+  type RefundEventData,
   SUPPORT_SUBJECTS,
   type TransferReceivedData,
   WALLET_SUBJECTS,
@@ -22,6 +23,17 @@ export type LiveEvent =
   | {
       type: 'order';
       data: { id: number; status: 'completed' | 'cancelled'; buyerId: number; sellerId: number };
+    }
+  /** A refund was requested, approved or rejected; told to the order's buyer and seller. */
+  | {
+      type: 'refund';
+      data: {
+        id: number;
+        status: 'requested' | 'approved' | 'rejected';
+        totalPaise: number;
+        buyerId: number;
+        sellerId: number;
+      };
     }
   /** Money arrived from another user's transfer; told to its receiver. */
   | {
@@ -46,6 +58,9 @@ export const LIVE_SUBJECTS: readonly string[] = [
   CATALOG_SUBJECTS.deleted,
   ORDERS_SUBJECTS.completed,
   ORDERS_SUBJECTS.cancelled,
+  ORDERS_SUBJECTS.refundRequested,
+  ORDERS_SUBJECTS.refundApproved,
+  ORDERS_SUBJECTS.refundRejected,
   WALLET_SUBJECTS.transferReceived,
   SUPPORT_SUBJECTS.replied,
 ];
@@ -82,6 +97,24 @@ export function toLiveEvent(subject: string, data: unknown): LiveEvent | undefin
         data: { id: d.id, status: d.status, buyerId: d.buyerId, sellerId: d.sellerId },
       };
     }
+    case ORDERS_SUBJECTS.refundRequested:
+    case ORDERS_SUBJECTS.refundApproved:
+    case ORDERS_SUBJECTS.refundRejected: {
+      // The reasons stay out: the order's page shows them to whoever may read them.
+      const d = data as Partial<RefundEventData>;
+      if (!isId(d.id) || !isId(d.buyerId) || !isId(d.sellerId)) return undefined;
+      if (d.status !== 'requested' && d.status !== 'approved' && d.status !== 'rejected') return undefined;
+      return {
+        type: 'refund',
+        data: {
+          id: d.id,
+          status: d.status,
+          totalPaise: typeof d.totalPaise === 'number' ? d.totalPaise : 0,
+          buyerId: d.buyerId,
+          sellerId: d.sellerId,
+        },
+      };
+    }
     case WALLET_SUBJECTS.transferReceived: {
       const d = data as Partial<TransferReceivedData>;
       if (!isId(d.receiverId) || typeof d.amountPaise !== 'number') return undefined;
@@ -115,7 +148,7 @@ function stockOf(stock: unknown): { stock?: number } {
 }
 
 /**
- * Who hears an event: market data is public; an order its two parties; a transfer its receiver; a
+ * Who hears an event: market data is public; an order and its refund their two parties; a transfer its receiver; a
  * query's reply its sender.
  */
 export function audienceOf(event: LiveEvent): Audience {
@@ -123,6 +156,7 @@ export function audienceOf(event: LiveEvent): Audience {
     case 'product':
       return 'everyone';
     case 'order':
+    case 'refund':
       return [event.data.buyerId, event.data.sellerId];
     case 'transfer':
       return [event.data.receiverId];

@@ -32,6 +32,10 @@ describe('activity rules (docs/product.md §5 "Admin activity filters")', () => 
       product_create: 'orders',
       product_update: 'orders',
       product_delete: 'orders',
+      refund_requested: 'orders',
+      refund_approved: 'orders',
+      refund_rejected: 'orders',
+      proceeds_released: 'wallet',
     });
     expect(categoryOf('update_user')).toBe('profile');
     expect(categoryOf('purchase_made')).toBe('orders');

@@ -87,6 +87,25 @@ describe('every action of docs/product.md §3, recorded by the service that know
     const order = await as.post('/api/orders', { productId: id, quantity: 1, totalPrice: '100.00' });
     expect(order.status).toBe(201);
     expect((await as.get('/api/orders/purchased')).status).toBe(200);
+    // refund_requested (the buyer's), refund_approved and refund_rejected (the administrator's), and
+    // proceeds_released (the seller's, when a rejected refund's proceeds reach their balance)
+    const askRefund = async (orderId: number) =>
+      expect((await as.post(`/api/orders/${orderId}/refund-request`, { reason: 'Faulty' })).status).toBe(201);
+    await askRefund(order.body.id);
+    expect(
+      (await s.admin.patch(`/api/admin/refunds/${order.body.id}`, { decision: 'approved' })).status,
+    ).toBe(200);
+    const kept = await as.post('/api/orders', { productId: id, quantity: 1, totalPrice: '100.00' });
+    expect(kept.status).toBe(201);
+    await askRefund(kept.body.id);
+    expect(
+      (await s.admin.patch(`/api/admin/refunds/${kept.body.id}`, { decision: 'rejected', reason: 'Used' }))
+        .status,
+    ).toBe(200);
+    // The refund window is 48 hours: its end is brought forward for the wallet's sweeper.
+    await s.wallet.rt.conn
+      .collection('accounts')
+      .updateOne({ _id: `escrow:order-${kept.body.id}` as never }, { $set: { releaseAt: new Date(0) } });
     const doomed = await maker.as.post('/api/products', { ...product, name: 'Spare Radio' });
     expect((await maker.as.delete(`/api/products/${doomed.body.id}`)).status).toBeLessThan(300);
     // password_change_otp_requested, password_change, password_reset_request, logout
@@ -106,10 +125,12 @@ describe('every action of docs/product.md §3, recorded by the service that know
     expect((await as.post('/api/logout')).status).toBe(200);
 
     const everyone = (q: string) => actionsOf(q);
+    const adminId = (await s.admin.get('/api/user')).body.id as number;
     const seen = await eventually(async () => {
       const all = new Set([
         ...(await everyone(`userId=${who.id}`)),
         ...(await everyone(`userId=${maker.who.id}`)),
+        ...(await everyone(`userId=${adminId}`)),
       ]);
       return ACTIVITY_ACTIONS.every((a) => all.has(a)) && all;
     }, 60_000);
@@ -143,7 +164,7 @@ describe('GET /api/admin/user-activities: the filters of docs/product.md §5, on
       new Set(['wallet_view', 'wallet_add_money', 'wallet_transaction', 'wallet_transfer']),
     );
     expect(new Set(await actionsOf(`userId=${id}&category=orders`))).toEqual(
-      new Set(['product_view', 'order_place', 'order_view']),
+      new Set(['product_view', 'order_place', 'order_view', 'refund_requested']),
     );
     expect(new Set(await actionsOf(`userId=${id}&category=password`))).toEqual(
       new Set(['password_change_otp_requested', 'password_change', 'password_reset_request']),

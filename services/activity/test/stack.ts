@@ -22,6 +22,8 @@ export const INTERNAL_TOKEN = 'internal-token-for-the-activity-tests-0123456789a
 export interface ActivityStack {
   stack: Stack;
   activity: RunningService<unknown>;
+  /** The wallet, whose database a test may move in time (an escrow's release). */
+  wallet: RunningService<unknown>;
   admin: Browser;
   /** Registers, approves and signs in a user. */
   user(role: 'Army' | 'Manufacturer', prefix?: string): Promise<{ who: Registered; as: Browser }>;
@@ -74,6 +76,7 @@ export async function startActivityStack(
       WALLET_WEBHOOK_URL: `${stack.url}/api/webhooks/sandbox`,
       WEBHOOK_RETRY_MS: '200',
       WALLET_USER_APPROVED_DURABLE: uniqueName('act_test_wallet'),
+      SWEEP_INTERVAL_MS: '500',
     }),
   );
   const orders = await startService(
@@ -106,6 +109,7 @@ export async function startActivityStack(
   return {
     stack,
     activity: activity as RunningService<unknown>,
+    wallet: wallet as RunningService<unknown>,
     admin,
     addresses: {
       identity: identityAddr,

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_CONFIRMATION_DURABLE, DEFAULT_SALE_NOTICE_DURABLE } from './events/consumers';
+import {
+  DEFAULT_CONFIRMATION_DURABLE,
+  DEFAULT_REFUND_MAIL_DURABLE_PREFIX,
+  DEFAULT_SALE_NOTICE_DURABLE,
+} from './events/consumers';
 
 /** The orders service's own environment (CONVENTIONS "Environment variables"), on top of the common service variables. */
 export const ordersEnv = {
@@ -40,6 +44,10 @@ export const ordersEnv = {
   /** Durable names of the orders.order.completed consumers that mail them (tests use their own). */
   ORDERS_CONFIRMATION_DURABLE: z.string().min(1).default(DEFAULT_CONFIRMATION_DURABLE),
   ORDERS_SALE_NOTICE_DURABLE: z.string().min(1).default(DEFAULT_SALE_NOTICE_DURABLE),
+  /** The refund mails' durables: this + -request-mail, -buyer-mail, -seller-mail. */
+  ORDERS_REFUND_MAIL_DURABLE_PREFIX: z.string().min(1).default(DEFAULT_REFUND_MAIL_DURABLE_PREFIX),
+  /** Where a refund request is announced: the administrators' address (identity's ADMIN_EMAIL). */
+  REFUND_REQUESTS_MAIL_TO: z.email().default('admin@quartermaster.local'),
   /**
    * Test-only: a pause between the hold and the payment, so a test can delete the product mid-saga.
    * Refused in production.

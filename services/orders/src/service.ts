@@ -67,6 +67,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     const refunds = createRefunds({
       orders,
       partners,
+      outbox,
       log,
       windowHours: config.REFUND_WINDOW_HOURS,
       graceMs: config.ORDERS_SWEEP_GRACE_MS,
@@ -82,9 +83,16 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, faults });
     const mails = orderMailConsumers({
       conn,
-      mails: createOrderMails({ orders, partners, mailer, log }),
+      mails: createOrderMails({
+        orders,
+        partners,
+        mailer,
+        log,
+        refundRequestsTo: config.REFUND_REQUESTS_MAIL_TO,
+      }),
       confirmationDurable: config.ORDERS_CONFIRMATION_DURABLE,
       saleNoticeDurable: config.ORDERS_SALE_NOTICE_DURABLE,
+      refundMailDurablePrefix: config.ORDERS_REFUND_MAIL_DURABLE_PREFIX,
     });
     return {
       ...ordersBackground(mails, [

@@ -77,12 +77,14 @@ function replica(durables: OrdersStack['mailDurables']) {
     partners: { user: async (id) => users.find((u) => u.id === id) ?? null },
     mailer,
     log: testLog(),
+    refundRequestsTo: s.refundRequestsTo,
   });
   const consumers = orderMailConsumers({
     conn,
     mails,
     confirmationDurable: durables.confirmation,
     saleNoticeDurable: durables.saleNotice,
+    refundMailDurablePrefix: durables.refundPrefix,
   });
   return { consumers, close: () => mailer.close() };
 }
@@ -132,7 +134,11 @@ it('mails neither again when the event is delivered again, to two replicas at on
   const replicas = [replica(s.mailDurables), replica(s.mailDurables)];
   try {
     await Promise.all(
-      replicas.flatMap((r) => r.consumers.map((c) => c.handle(event, ORDERS_SUBJECTS.completed))),
+      replicas.flatMap((r) =>
+        r.consumers
+          .filter((c) => c.filterSubjects.includes(ORDERS_SUBJECTS.completed))
+          .map((c) => c.handle(event, ORDERS_SUBJECTS.completed)),
+      ),
     );
     await sleep(1000);
     expect((await mailsTo(who.army.email)).filter((m) => subject.test(m.subject))).toHaveLength(1);
@@ -154,6 +160,7 @@ it('mails nothing for an order that did not complete', async () => {
   const r = replica({
     confirmation: `orders-confirmation-none-${randomBytes(4).toString('hex')}`,
     saleNotice: `orders-sale-notice-none-${randomBytes(4).toString('hex')}`,
+    refundPrefix: `orders-refund-none-${randomBytes(4).toString('hex')}`,
   });
   const event: EventEnvelope = {
     id: randomBytes(8).toString('hex'),
@@ -162,11 +169,124 @@ it('mails nothing for an order that did not complete', async () => {
     data: { id: cancelled!._id },
   };
   try {
-    for (const c of r.consumers) await c.handle(event, ORDERS_SUBJECTS.completed);
+    for (const c of r.consumers.slice(0, 2)) await c.handle(event, ORDERS_SUBJECTS.completed);
     await sleep(1500);
     expect(await mailsTo(who.army.email)).toHaveLength(before);
     expect(await mailsMatching(who.maker.email, new RegExp(`#${String(cancelled!._id)}\\b`))).toHaveLength(0);
   } finally {
     r.close();
   }
+});
+
+describe('refund mails (docs/adr/028)', () => {
+  const decide = (orderId: number, body: Record<string, unknown>) =>
+    s.admin.patch(`/api/admin/refunds/${orderId}`, body);
+
+  async function refundable(price: string): Promise<number> {
+    const id = await product(price);
+    const res = await as.army.post('/api/orders', {
+      productId: id,
+      quantity: 2,
+      totalPrice: `${Number(price) * 2}.00`,
+    });
+    expect(res.status).toBe(201);
+    const orderId = res.body.id as number;
+    const asked = await as.army.post(`/api/orders/${orderId}/refund-request`, {
+      reason: 'Both scopes fogged',
+    });
+    expect(asked.status).toBe(201);
+    return orderId;
+  }
+
+  it('tells the administrators of a request, then the buyer and the seller of an approval, once each', async () => {
+    const orderId = await refundable('40.00');
+    const request = await waitForMail(
+      s.refundRequestsTo,
+      new RegExp(`^Refund requested for order #${orderId}$`),
+    );
+    expect(request.text).toContain(
+      `Gate Soldier (${who.army.username}) asked for a refund of ₹80.00 for order #${orderId}.`,
+    );
+    for (const line of [`Order: #${orderId}`, 'Quantity: 2', 'Total: ₹80.00', 'Reason: Both scopes fogged'])
+      expect(request.text).toContain(line);
+    expect(request.text).toContain(`Seller: Gate Maker (${who.maker.username})`);
+    expect(request.text).toContain('Admin → Refunds');
+
+    expect((await decide(orderId, { decision: 'approved' })).status).toBe(200);
+    const buyer = await waitForMail(
+      who.army.email,
+      new RegExp(`^Your refund for order #${orderId} is approved$`),
+    );
+    expect(buyer.text).toContain('Your refund is approved: ₹80.00 is back in your wallet.');
+    const seller = await waitForMail(who.maker.email, new RegExp(`^Order #${orderId} was refunded$`));
+    expect(seller.text).toContain(
+      'the sale’s held proceeds of ₹80.00 were returned to them'.replace('’', "'"),
+    );
+    expect(seller.text).toContain("The 2 units are back in your product's stock if it is still listed.");
+
+    await sleep(1500);
+    const about = new RegExp(`#${orderId}\\b`);
+    expect((await mailsTo(s.refundRequestsTo)).filter((m) => about.test(m.subject))).toHaveLength(1);
+    // The confirmation and the approval: nothing more.
+    expect(await mailsMatching(who.army.email, about)).toHaveLength(2);
+    expect(await mailsMatching(who.maker.email, about)).toHaveLength(2);
+  });
+
+  it('tells both of a rejection with its reason, and the seller when the proceeds arrive', async () => {
+    const orderId = await refundable('15.00');
+    await waitForMail(s.refundRequestsTo, new RegExp(`#${orderId}$`));
+    expect((await decide(orderId, { decision: 'rejected', reason: 'Opened and used' })).status).toBe(200);
+    const buyer = await waitForMail(
+      who.army.email,
+      new RegExp(`^Your refund for order #${orderId} was rejected$`),
+    );
+    expect(buyer.text).toContain('The payment of ₹30.00 stays with the seller.');
+    expect(buyer.text).toContain('Reason: Opened and used');
+    const seller = await waitForMail(
+      who.maker.email,
+      new RegExp(`^The refund request for order #${orderId} was rejected$`),
+    );
+    const order = await conn.collection('orders').findOne({ _id: orderId as never });
+    expect(seller.text).toContain(
+      `The buyer's refund request was rejected: the sale's ₹30.00 reaches your wallet's balance on ${longDateTime(
+        (order!.refundableUntil as Date).toISOString(),
+      )}.`,
+    );
+    expect(seller.text).toContain('Reason given: Opened and used');
+  });
+
+  it('mails no decision again when its event is delivered again, to two replicas at once', async () => {
+    const orderId = await refundable('12.00');
+    expect((await decide(orderId, { decision: 'approved' })).status).toBe(200);
+    const about = new RegExp(`#${orderId}\\b`);
+    await waitForMail(who.army.email, new RegExp(`^Your refund for order #${orderId}`));
+    await waitForMail(who.maker.email, new RegExp(`^Order #${orderId} was refunded`));
+    await waitForMail(s.refundRequestsTo, about);
+    const requested = await lastEventOn<{ id: number }>('QM_ORDERS', ORDERS_SUBJECTS.refundRequested);
+    const approved = await lastEventOn<{ id: number }>('QM_ORDERS', ORDERS_SUBJECTS.refundApproved);
+    expect([requested.data.id, approved.data.id]).toEqual([orderId, orderId]);
+    const replicas = [replica(s.mailDurables), replica(s.mailDurables)];
+    try {
+      await Promise.all(
+        replicas.flatMap((r) =>
+          r.consumers.flatMap((c) =>
+            (
+              [
+                [requested, ORDERS_SUBJECTS.refundRequested],
+                [approved, ORDERS_SUBJECTS.refundApproved],
+              ] as const
+            )
+              .filter(([, subject]) => c.filterSubjects.includes(subject))
+              .map(([event, subject]) => c.handle(event, subject)),
+          ),
+        ),
+      );
+      await sleep(1000);
+      expect(await mailsMatching(s.refundRequestsTo, about)).toHaveLength(1);
+      expect(await mailsMatching(who.army.email, about)).toHaveLength(2);
+      expect(await mailsMatching(who.maker.email, about)).toHaveLength(2);
+    } finally {
+      replicas.forEach((r) => r.close());
+    }
+  });
 });

@@ -22,6 +22,7 @@ import {
   startIdentityStack,
 } from '@qm/testkit/src/identity-stack';
 import { walletService } from '@qm/wallet/src/service';
+import { refundMailDurables } from '../src/events/consumers';
 import { ordersService } from '../src/service';
 
 /**
@@ -35,6 +36,8 @@ export interface OrdersStack {
   stack: Stack;
   /** The durables of the order mails' consumers (processed_events ids start with them). */
   mailDurables: StackPlan['mailDurables'];
+  /** The administrators' address of this stack, where refund requests are announced. */
+  refundRequestsTo: string;
   catalog: RunningService<unknown>;
   wallet: RunningService<unknown>;
   orders: RunningService<unknown>;
@@ -59,7 +62,8 @@ interface StackPlan {
   ports: Record<'catalog' | 'wallet' | 'orders', number>;
   dbs: Record<'catalog' | 'wallet' | 'orders', string>;
   /** The orders' mail consumers of this stack (every orders process of it shares them, as replicas do). */
-  mailDurables: { confirmation: string; saleNotice: string };
+  mailDurables: { confirmation: string; saleNotice: string; refundPrefix: string };
+  refundRequestsTo: string;
   stack: Stack;
 }
 
@@ -89,14 +93,20 @@ async function planStack(): Promise<StackPlan> {
     mailDurables: {
       confirmation: uniqueName('orders-confirmation-test'),
       saleNotice: uniqueName('orders-sale-notice-test'),
+      refundPrefix: uniqueName('orders-refund-test'),
     },
+    refundRequestsTo: `${uniqueName('refunds')}@admins.test`,
     stack,
   };
 }
 
 /** Removes the stack's mail consumers from the stream, which outlives the test. */
-const deleteMailDurables = ({ mailDurables }: StackPlan) =>
-  deleteDurables('QM_ORDERS', Object.values(mailDurables));
+const deleteMailDurables = ({ mailDurables: m }: StackPlan) =>
+  deleteDurables('QM_ORDERS', [
+    m.confirmation,
+    m.saleNotice,
+    ...Object.values(refundMailDurables(m.refundPrefix)),
+  ]);
 
 const catalogEnv = ({ ports, dbs }: StackPlan) =>
   serviceTestEnv(dbs.catalog, {
@@ -118,7 +128,7 @@ const walletEnv = ({ ports, dbs, stack }: StackPlan) =>
   });
 
 const ordersEnvOf =
-  ({ ports, dbs, stack, mailDurables }: StackPlan) =>
+  ({ ports, dbs, stack, mailDurables, refundRequestsTo }: StackPlan) =>
   (env: Record<string, string>) =>
     serviceTestEnv(dbs.orders, {
       GRPC_PORT: String(ports.orders),
@@ -132,6 +142,8 @@ const ordersEnvOf =
       OUTBOX_RELAY_MS: '500',
       ORDERS_CONFIRMATION_DURABLE: mailDurables.confirmation,
       ORDERS_SALE_NOTICE_DURABLE: mailDurables.saleNotice,
+      ORDERS_REFUND_MAIL_DURABLE_PREFIX: mailDurables.refundPrefix,
+      REFUND_REQUESTS_MAIL_TO: refundRequestsTo,
       ...env,
     });
 
@@ -183,6 +195,7 @@ export async function startOrdersStack(
   return {
     stack,
     mailDurables: plan.mailDurables,
+    refundRequestsTo: plan.refundRequestsTo,
     catalog: catalog as RunningService<unknown>,
     wallet: wallet as RunningService<unknown>,
     orders: orders as RunningService<unknown>,

@@ -81,7 +81,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       outbox,
     });
     const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });
-    const escrows = createEscrows({ accounts, ledger, log });
+    const escrows = createEscrows({ accounts, ledger, directory, log });
     const topups = createTopUpStore(conn);
     const providers = createProviders(conn, topUpSettings(config), log, faults);
     const topUps = createTopUps({

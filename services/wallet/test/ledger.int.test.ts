@@ -598,7 +598,14 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
   const saleLedger = (extra: Pick<LedgerDeps, 'fault'> = {}) =>
     createLedger({ accounts, transfers, entries: createEntryStore(conn), history, log, ...extra });
   const holdsOf = (l: Ledger) => createHolds({ accounts, ledger: l, defaultTimeoutSeconds: 60 });
-  const escrowsOf = (l: Ledger) => createEscrows({ accounts, ledger: l, log });
+  /** Sellers as identity knows them: none by default (a release then announces nothing). */
+  const escrowsOf = (l: Ledger, sellers: { id: number; username: string }[] = []) =>
+    createEscrows({
+      accounts,
+      ledger: l,
+      directory: { byId: async (id) => (sellers.find((u) => u.id === id) as never) ?? null },
+      log,
+    });
 
   /** A completed sale of `amount` from a funded buyer to `seller`, by the orders service's calls. */
   async function sell(buyer: { id: number }, seller: { id: number }, amount: number) {
@@ -714,6 +721,30 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
       state: 'posted',
       settled: true,
     });
+  });
+
+  it("a release announces the seller's proceeds_released with the transfer, once whoever runs it", async () => {
+    const [buyer, seller] = [await newUser(), await newUser()];
+    await topUp(buyer.account, 100_00);
+    const reference = await sell(buyer, seller, 12_50);
+    const published: OutgoingEvent[] = [];
+    const recording = { publish: async (events: OutgoingEvent[]) => void published.push(...events) };
+    const known = [{ id: seller.id, username: `seller${seller.id}` }];
+    const due = new Date(Date.now() + WINDOW_MS + 1_000);
+    await Promise.all(
+      Array.from({ length: 3 }, () =>
+        escrowsOf(ledgerWith({ outbox: recording as never }), known).releaseDue(due),
+      ),
+    );
+    const activity = published.map((e) => e.event.data);
+    expect(new Set(published.map((e) => e.event.id)).size).toBe(1);
+    expect(activity[0]).toEqual({
+      userId: seller.id,
+      username: `seller${seller.id}`,
+      action: 'proceeds_released',
+      details: `₹12.50 from ${reference} released to the wallet balance`,
+    });
+    expect((await accounts.get(seller.account))!.balance).toBe(12_50);
   });
 
   describe("a sale's refund", () => {

@@ -14,6 +14,13 @@ export interface OrderEvent {
   buyerId: number;
   sellerId: number;
 }
+export interface RefundEvent {
+  id: number;
+  status: 'requested' | 'approved' | 'rejected';
+  totalPaise: number;
+  buyerId: number;
+  sellerId: number;
+}
 export interface QueryReplyEvent {
   id: number;
   status: 'in-progress' | 'resolved';
@@ -21,7 +28,7 @@ export interface QueryReplyEvent {
   userId: number;
 }
 /** `reset`: the gateway could not replay what was missed (another replica, too long away). */
-export const LIVE_EVENT_TYPES = ['product', 'order', 'transfer', 'query', 'reset'] as const;
+export const LIVE_EVENT_TYPES = ['product', 'order', 'refund', 'transfer', 'query', 'reset'] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 
 export interface Toast {
@@ -49,6 +56,26 @@ export function orderToast(e: OrderEvent, userId: number): Toast | undefined {
   return { title: 'New sale', message: `Order #${e.id} ${e.status}` };
 }
 
+/**
+ * The buyer hears the decision; the seller hears the request (its proceeds are held from now on).
+ * Neither hears their own step: the buyer asked on this screen, and an administrator decides elsewhere.
+ */
+export function refundToast(e: RefundEvent, userId: number): Toast | undefined {
+  if (e.buyerId === userId && e.status === 'approved')
+    return {
+      title: 'Refund approved',
+      message: `${rupees(e.totalPaise)} for order #${e.id} is back in your wallet`,
+    };
+  if (e.buyerId === userId && e.status === 'rejected')
+    return { title: 'Refund rejected', message: `Order #${e.id}: the reason is on the order` };
+  if (e.sellerId === userId && e.status === 'requested')
+    return {
+      title: 'Refund requested',
+      message: `Order #${e.id}: its proceeds are held until it is decided`,
+    };
+  return undefined;
+}
+
 /** The reply itself goes by mail (docs/product.md §4): the toast says where to read it. */
 export function queryReplyToast(e: QueryReplyEvent): Toast {
   const state = e.status === 'resolved' ? 'resolved' : 'in progress';
@@ -61,11 +88,17 @@ export function queryReplyToast(e: QueryReplyEvent): Toast {
 export const invalidateProducts = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: PRODUCTS_KEY });
 
-function refreshOrders(queryClient: QueryClient) {
+/**
+ * Reading the first page of purchases records an order_view: a new order marks them stale, read on
+ * the next visit; a refund's decision is read at once by a buyer looking at them (`purchasesNow`).
+ */
+function refreshOrders(queryClient: QueryClient, purchasesNow = false) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: SOLD_ORDERS_KEY }),
-    // Reading the first page of purchases records an order_view: marked stale, read on the next visit.
-    queryClient.invalidateQueries({ queryKey: PURCHASED_ORDERS_KEY, refetchType: 'none' }),
+    queryClient.invalidateQueries({
+      queryKey: PURCHASED_ORDERS_KEY,
+      refetchType: purchasesNow ? 'active' : 'none',
+    }),
   ]);
 }
 
@@ -96,6 +129,18 @@ export async function applyLiveEvent(type: LiveEventType, data: unknown, ctx: Li
       await Promise.all([
         refreshOrders(queryClient),
         e.status === 'completed' ? refreshWalletQueries(queryClient) : undefined,
+      ]);
+      return;
+    }
+    case 'refund': {
+      const e = data as RefundEvent;
+      if (e.buyerId !== ctx.userId && e.sellerId !== ctx.userId) return;
+      const toast = refundToast(e, ctx.userId);
+      if (toast) ctx.notify(toast);
+      // Every step changes the seller's held proceeds; a decision the buyer's order and balance.
+      await Promise.all([
+        refreshOrders(queryClient, e.buyerId === ctx.userId && e.status !== 'requested'),
+        refreshWalletQueries(queryClient),
       ]);
       return;
     }

@@ -27,6 +27,12 @@ export const ACTIVITY_ACTIONS = [
   'product_create',
   'product_update',
   'product_delete',
+  // Refunds (docs/adr/028): the buyer's request, an administrator's decision, a sale's proceeds
+  // reaching its seller's balance when the refund window closes.
+  'refund_requested',
+  'refund_approved',
+  'refund_rejected',
+  'proceeds_released',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
@@ -53,8 +59,9 @@ export const ACTIVITY_CATEGORY_LABELS: Record<ActivityCategoryName, string> = {
 const CATEGORY_SUBSTRINGS: Record<ActivityCategoryName, readonly string[]> = {
   login: ['login'],
   profile: ['profile', 'update_user'],
-  wallet: ['wallet', 'transfer', 'transaction'],
-  orders: ['order', 'purchase', 'product'],
+  // 'proceeds' and 'refund' extend §5 for the refund actions it predates (docs/adr/028).
+  wallet: ['wallet', 'transfer', 'transaction', 'proceeds'],
+  orders: ['order', 'purchase', 'product', 'refund'],
   password: ['password'],
 };
 

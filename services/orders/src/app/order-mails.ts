@@ -7,6 +7,10 @@ import type { OrderStore } from '../store/orders';
 import type { Partners } from './partners';
 
 const OrderCompleted = z.object({ id: z.number().int().positive() });
+const RefundStepped = z.object({
+  id: z.number().int().positive(),
+  status: z.enum(['requested', 'approved', 'rejected']),
+});
 
 type Party = 'buyer' | 'seller';
 
@@ -15,6 +19,12 @@ export interface OrderMails {
   confirmation(event: { id: string; data: unknown }): Promise<void>;
   /** Mails its seller the sale notice. */
   saleNotice(event: { id: string; data: unknown }): Promise<void>;
+  /** Tells the administrators' address of an orders.refund.requested event's request. */
+  refundRequested(event: { id: string; data: unknown }): Promise<void>;
+  /** Tells the buyer of an orders.refund.approved or .rejected event's decision. */
+  refundDecisionToBuyer(event: { id: string; data: unknown }): Promise<void>;
+  /** Tells the seller. */
+  refundDecisionToSeller(event: { id: string; data: unknown }): Promise<void>;
 }
 
 const partyName = (p: OrderParty) =>
@@ -30,15 +40,58 @@ const factsOf = (o: OrderRecord): OrderFacts => ({
 });
 
 /**
- * The mails of a completed order, read from the order when they are sent (the event carries its id)
- * and addressed from identity, so a user who changed their email gets them at the new one.
+ * The mails of a completed order and of its refund, read from the order when they are sent (the
+ * event carries its id) and addressed from identity, so a user who changed their email gets them at
+ * the new one.
  */
 export function createOrderMails(d: {
   orders: OrderStore;
   partners: Pick<Partners, 'user'>;
   mailer: Mailer;
   log: Logger;
+  /** Where refund requests are announced (the administrators' address). */
+  refundRequestsTo: string;
 }): OrderMails {
+  /** The order a refund event names, if its refund really is at the event's step. */
+  async function refundedOrder(event: { id: string; data: unknown }) {
+    const parsed = RefundStepped.safeParse(event.data);
+    if (!parsed.success) {
+      d.log.error({ eventId: event.id, issues: parsed.error.issues }, 'malformed refund event ignored');
+      return null;
+    }
+    const order = await d.orders.get(parsed.data.id);
+    const state = order?.refund?.status;
+    const at = parsed.data.status;
+    if (!order?.refund || (at === 'requested' ? !state : state !== at)) {
+      d.log.error({ eventId: event.id, orderId: parsed.data.id }, 'no refund at this event’s step: no mail');
+      return null;
+    }
+    return { order, refund: order.refund, step: at };
+  }
+
+  async function refundDecisionTo(party: Party, event: { id: string; data: unknown }) {
+    const found = await refundedOrder(event);
+    if (!found || found.step === 'requested') return;
+    const { order, refund } = found;
+    const user = await d.partners.user(party === 'buyer' ? order.buyerId : order.sellerId);
+    if (!user?.email) return;
+    const release = order.refundableUntil;
+    await d.mailer.send(
+      user.email,
+      orderMails.refundDecided({
+        ...factsOf(order),
+        party,
+        firstName: user.firstName || user.username,
+        approved: refund.status === 'approved',
+        decisionReason: refund.decisionReason ?? '',
+        fromBalance: refund.source === 'seller',
+        ...(release && release.getTime() > Date.now()
+          ? { releasedAt: longDateTime(release.toISOString()) }
+          : {}),
+      }),
+    );
+  }
+
   async function mailTo(party: Party, event: { id: string; data: unknown }) {
     const parsed = OrderCompleted.safeParse(event.data);
     if (!parsed.success) {
@@ -75,5 +128,22 @@ export function createOrderMails(d: {
   return {
     confirmation: (event) => mailTo('buyer', event),
     saleNotice: (event) => mailTo('seller', event),
+    async refundRequested(event) {
+      const found = await refundedOrder(event);
+      if (found?.step !== 'requested') return;
+      const { order, refund } = found;
+      await d.mailer.send(
+        d.refundRequestsTo,
+        orderMails.refundRequested({
+          ...factsOf(order),
+          buyer: partyName(order.buyer),
+          seller: partyName(order.seller),
+          reason: refund.reason,
+          requestedAt: longDateTime(refund.requestedAt.toISOString()),
+        }),
+      );
+    },
+    refundDecisionToBuyer: (event) => refundDecisionTo('buyer', event),
+    refundDecisionToSeller: (event) => refundDecisionTo('seller', event),
   };
 }

@@ -8,6 +8,7 @@ import {
   isServiceError,
   type Logger,
   notFound,
+  type Outbox,
   unauthenticated,
 } from '@qm/platform';
 import type { ServiceError } from '@grpc/grpc-js';
@@ -18,6 +19,7 @@ import {
   type RefundState,
   validRefundReason,
 } from '../domain/order';
+import { type RefundStep, refundStepped } from '../events/orders-events';
 import type { OrderStore } from '../store/orders';
 import type { Partners } from './partners';
 
@@ -55,9 +57,44 @@ const STATES_OF: Record<RefundStatusName, RefundState[]> = {
 const isRefusal = (err: unknown): err is ServiceError =>
   isServiceError(err) && err.code === GrpcStatus.FAILED_PRECONDITION;
 
+type Moved = Awaited<ReturnType<OrderStore['moveRefund']>>;
+
+/** Thrown inside an outbox run whose step another driver took first: its events are dropped. */
+class NotMoved extends Error {
+  constructor(readonly result: Moved) {
+    super('the refund moved on without this step');
+  }
+}
+
+/**
+ * A step that users hear of (requested, approved, rejected): its events go through the outbox
+ * with the move, named on the refund, so they are published once and only if the move was this
+ * call's (a raced driver's are dropped, even if it dies first).
+ */
+async function announced(
+  outbox: Pick<Outbox, 'run'>,
+  o: OrderRecord,
+  step: RefundStep,
+  move: (eventId: string) => Promise<Moved>,
+  decision?: Parameters<typeof refundStepped>[3],
+): Promise<Moved> {
+  const events = refundStepped(o, step, new Date(), decision);
+  try {
+    return await outbox.run(events, async () => {
+      const r = await move(events[0]!.event.id);
+      if (!r.moved) throw new NotMoved(r);
+      return r;
+    });
+  } catch (err) {
+    if (err instanceof NotMoved) return err.result;
+    throw err;
+  }
+}
+
 export function createRefunds(d: {
   orders: OrderStore;
   partners: Pick<Partners, 'holdProceeds' | 'unholdProceeds' | 'refundSale' | 'returnStock'>;
+  outbox: Pick<Outbox, 'run'>;
   log: Logger;
   windowHours: number;
   /** A refund step untouched this long is taken over by the sweeper. */
@@ -65,10 +102,10 @@ export function createRefunds(d: {
 }): Refunds {
   const { orders, partners, log } = d;
 
-  const assertAdmin = (caller: Caller | undefined) => {
+  function assertAdmin(caller: Caller | undefined): asserts caller is Caller {
     if (!caller) throw unauthenticated();
     if (!hasRole(caller, 'Admin')) throw forbidden('Administrators only');
-  };
+  }
 
   /** Asks the wallet to keep the proceeds while the request is open, once. */
   async function hold(o: OrderRecord): Promise<OrderRecord> {
@@ -91,11 +128,18 @@ export function createRefunds(d: {
       throw conflict(err.details);
     }
     await partners.returnStock(o.reference);
-    const done = await orders.moveRefund(
-      o.id,
-      'approving',
-      { status: 'approved', source, decidedAt: new Date(), settled: true },
-      { status: 'refunded', paymentStatus: 'refunded' },
+    const done = await announced(
+      d.outbox,
+      o,
+      'approved',
+      (decisionEvent) =>
+        orders.moveRefund(
+          o.id,
+          'approving',
+          { status: 'approved', source, decidedAt: new Date(), settled: true, decisionEvent },
+          { status: 'refunded', paymentStatus: 'refunded' },
+        ),
+      { by: refund.decidedBy },
     );
     return done.order;
   }
@@ -110,7 +154,7 @@ export function createRefunds(d: {
       if (!caller) throw unauthenticated();
       const text = validRefundReason(reason, MSG.refundReasonRequired);
       const now = new Date();
-      assertRefundable(await orders.get(orderId), caller.userId, now, d.windowHours);
+      const order = assertRefundable(await orders.get(orderId), caller.userId, now, d.windowHours);
       const refund: RefundRecord = {
         status: 'requested',
         reason: text,
@@ -119,7 +163,9 @@ export function createRefunds(d: {
         attempt: 0,
         settled: false,
       };
-      const started = await orders.startRefund(orderId, caller.userId, refund);
+      const started = await announced(d.outbox, { ...order, refund }, 'requested', (requestEvent) =>
+        orders.startRefund(orderId, caller.userId, { ...refund, requestEvent }),
+      );
       // Another request (a double click) got there first.
       if (!started.moved) throw conflict(MSG.refundAlreadyRequested);
       try {
@@ -138,18 +184,29 @@ export function createRefunds(d: {
       if (!found?.refund) throw notFound(MSG.refundNotRequested);
       if (found.refund.status !== 'requested') throw conflict(MSG.refundAlreadyDecided);
       const o = await hold(found);
+      const decidedBy = { userId: caller.userId, username: caller.username };
       if (!approve) {
-        const r = await orders.moveRefund(o.id, 'requested', {
-          status: 'rejected',
-          decisionReason: text,
-          decidedAt: new Date(),
-        });
+        const r = await announced(
+          d.outbox,
+          o,
+          'rejected',
+          (decisionEvent) =>
+            orders.moveRefund(o.id, 'requested', {
+              status: 'rejected',
+              decisionReason: text,
+              decidedAt: new Date(),
+              decidedBy,
+              decisionEvent,
+            }),
+          { by: decidedBy, reason: text },
+        );
         if (!r.moved) throw conflict(MSG.refundAlreadyDecided);
         return carryOutRejection(r.order);
       }
       const r = await orders.moveRefund(o.id, 'requested', {
         status: 'approving',
         attempt: o.refund!.attempt + 1,
+        decidedBy,
       });
       if (!r.moved) throw conflict(MSG.refundAlreadyDecided);
       return carryOutApproval(r.order);

@@ -60,6 +60,14 @@ export interface RefundRecord {
   source?: 'escrow' | 'seller';
   decisionReason?: string;
   decidedAt?: Date;
+  /** The administrator who decided (their activity records it). */
+  decidedBy?: { userId: number; username: string };
+  /**
+   * The ids of the events announcing the request and the decision, written with them: the outbox's
+   * relay publishes a pending event only when its step names it (a raced or failed step's is dropped).
+   */
+  requestEvent?: string;
+  decisionEvent?: string;
   /** All the decision entails is done: the proceeds let go, or the buyer paid and the stock back. */
   settled: boolean;
 }

@@ -5,36 +5,55 @@ import type { OrderMails } from '../app/order-mails';
 
 export const DEFAULT_CONFIRMATION_DURABLE = 'orders-confirmation-mail';
 export const DEFAULT_SALE_NOTICE_DURABLE = 'orders-sale-notice-mail';
+/** The refund mails' durables are this prefix + -request-mail, -buyer-mail and -seller-mail. */
+export const DEFAULT_REFUND_MAIL_DURABLE_PREFIX = 'orders-refund';
 
 /**
- * One consumer per mail of a completed order (docs/adr/012), so a failure to send one never sends the
- * other twice: JetStream redelivers until the send succeeds, and the claim per event id keeps a
+ * One consumer per mail (docs/adr/012), so a failure to send one never sends another twice: JetStream redelivers until the send succeeds, and the claim per event id keeps a
  * redelivery, or a second replica, from mailing twice. They start with the orders completed after
  * they were first declared: an order completed before there were mails is never mailed late.
  */
 function orderMailConsumer(
   conn: Connection,
   durable: string,
+  subjects: string[],
   send: (event: { id: string; data: unknown }) => Promise<void>,
 ): ConsumerSpec {
   return {
     stream: streamOf('orders').name,
     durable,
-    filterSubjects: [ORDERS_SUBJECTS.completed],
+    filterSubjects: subjects,
     startAt: 'new',
     handle: idempotent(conn, durable, send),
   };
 }
 
+/** The refund mails' durable names under one prefix. */
+export const refundMailDurables = (prefix: string) => ({
+  request: `${prefix}-request-mail`,
+  buyer: `${prefix}-buyer-mail`,
+  seller: `${prefix}-seller-mail`,
+});
+
+const DECISIONS = [ORDERS_SUBJECTS.refundApproved, ORDERS_SUBJECTS.refundRejected];
+
+/** A completed order's two mails, and a refund's: its request to the administrators, its decision to both parties. */
 export function orderMailConsumers(opts: {
   conn: Connection;
   mails: OrderMails;
   confirmationDurable: string;
   saleNoticeDurable: string;
+  refundMailDurablePrefix: string;
 }): ConsumerSpec[] {
+  const { conn, mails } = opts;
+  const refund = refundMailDurables(opts.refundMailDurablePrefix);
+  const completed = [ORDERS_SUBJECTS.completed];
   return [
-    orderMailConsumer(opts.conn, opts.confirmationDurable, opts.mails.confirmation),
-    orderMailConsumer(opts.conn, opts.saleNoticeDurable, opts.mails.saleNotice),
+    orderMailConsumer(conn, opts.confirmationDurable, completed, mails.confirmation),
+    orderMailConsumer(conn, opts.saleNoticeDurable, completed, mails.saleNotice),
+    orderMailConsumer(conn, refund.request, [ORDERS_SUBJECTS.refundRequested], mails.refundRequested),
+    orderMailConsumer(conn, refund.buyer, DECISIONS, mails.refundDecisionToBuyer),
+    orderMailConsumer(conn, refund.seller, DECISIONS, mails.refundDecisionToSeller),
   ];
 }
 

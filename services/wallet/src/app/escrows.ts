@@ -1,7 +1,10 @@
+import { activityEvent } from '@qm/contracts/events';
+import { formatMoney } from '@qm/contracts/rest';
 import type { Logger } from '@qm/platform';
 import { userAccount } from '../domain/ledger';
 import type { Account, AccountStore, HeldProceeds } from '../store/accounts';
 import type { Transfer } from '../store/transfers';
+import type { Directory } from './identity';
 import type { Ledger } from './ledger';
 
 /** The most held sales a wallet view lists (the sum covers them all). */
@@ -28,11 +31,20 @@ export interface Escrows {
 export const releaseKey = (escrow: Pick<Account, 'reference' | 'freezes'>) =>
   `release:${escrow.reference}:${escrow.freezes ?? 0}`;
 
-export function createEscrows(d: { accounts: AccountStore; ledger: Ledger; log: Logger }): Escrows {
+export function createEscrows(d: {
+  accounts: AccountStore;
+  ledger: Ledger;
+  directory: Pick<Directory, 'byId'>;
+  log: Logger;
+}): Escrows {
   const { accounts, ledger, log } = d;
 
-  function release(escrow: Account): Promise<Transfer> {
+  async function release(escrow: Account): Promise<Transfer> {
     const reference = escrow.reference!;
+    // The seller's proceeds_released names them; identity not answering leaves the escrow for the
+    // next pass (a seller deleted since has no activity to record).
+    const seller = await d.directory.byId(escrow.sellerId!);
+    const released = `₹${formatMoney(escrow.available)} from ${reference} released to the wallet balance`;
     return ledger.transfer({
       key: releaseKey(escrow),
       kind: 'release',
@@ -42,6 +54,9 @@ export function createEscrows(d: { accounts: AccountStore; ledger: Ledger; log: 
       description: `Proceeds of ${reference} released`,
       // The seller's line was written with the sale; the release only makes the money spendable.
       history: [],
+      announce: seller
+        ? [activityEvent({ userId: seller.id, username: seller.username }, 'proceeds_released', released)]
+        : [],
     });
   }
 
