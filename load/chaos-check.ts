@@ -1,9 +1,11 @@
 // The chaos run's judge (docs/adr/015), run by scripts/chaos/run.mjs once the stack is healed:
 //   tsx load/chaos-check.ts --ops <ops.log> --kills <kills.json> --results <dir> --name <name> --workload <text>
-// Drains (outboxes empty, consumers caught up, orders final), resolves every unknown call by
-// retrying it with its key, then checks: system:check (load/system/check.ts), each unknown call
-// resolved to zero or one effect, each key at most one effect, answers matching effects, no effect
-// without a call, every order final, no outbox entry older than 60 s, every activity event stored
+// Drains (outboxes empty, consumers caught up, orders final, no refund under way), resolves every
+// unknown money call by retrying it with its key, then checks: system:check (load/system/check.ts),
+// each unknown call resolved to zero or one effect, each key at most one effect, answers matching
+// effects, no effect without a call, every order final, the refunds (load/chaos/refunds.ts: each
+// call's answer matching its order, no refund without a call, none left under way, the proceeds held
+// exactly while a request is open), no outbox entry older than 60 s, every activity event stored
 // once. Writes <results>/<name>.md and .json and prints the markdown. Exits 1 on any broken
 // invariant, 2 when the run cannot be judged.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +16,8 @@ import { connect } from 'nats';
 import { type ActivityReport, checkActivity } from './chaos/activity';
 import { drain, type DrainState } from './chaos/drain';
 import { readEffects } from './chaos/effects';
-import { parseOpLog } from './chaos/oplog';
+import { type Op, parseOpLog } from './chaos/oplog';
+import { refundEffect, type RefundVerdict, verifyRefunds } from './chaos/refunds';
 import { type Invariant, type Kill, killsTable, markdown, opsTable, type RunReport } from './chaos/report';
 import { resolveUnknown } from './chaos/resolve';
 import { effectCount, MONEY_OPS, purchaseEffects, type Verdict, verifyMoney } from './chaos/verify';
@@ -55,7 +58,7 @@ async function main(): Promise<number> {
     const onWait = (s: Awaited<ReturnType<typeof drain>>['state']) =>
       console.log(
         `chaos-check: draining — ${s.outbox.length} outbox entries, ${s.consumers.length} consumers behind, ` +
-          `${s.ordersInSaga} orders in their saga`,
+          `${s.ordersInSaga} orders in their saga, ${s.refundsUnderway.length} refunds under way`,
       );
     const first = await drain(client, jsm, { onWait });
 
@@ -72,8 +75,14 @@ async function main(): Promise<number> {
     const effects = await readEffects(dbs, users);
 
     const verdict = verifyMoney(log, effects, resolutions);
+    const refunds = verifyRefunds(log, effects.orders, effects.escrows);
     const { answeredIds } = purchaseEffects(money, effects, resolutions);
     const byId = new Map(log.ops.map((o) => [o.id, o]));
+    const orderById = new Map(effects.orders.map((o) => [o.id, o]));
+    // An unknown call's effect as the data shows it: money calls after their retry, refund calls
+    // from their order (they take no key and are not retried).
+    const effectAfter = (op: Op) =>
+      resolutions.has(op.id) ? effectCount(op, effects, answeredIds) : refundEffect(op, orderById);
     const system = await checkSystem(dbs);
     for (const line of systemLines(system)) console.log(line);
     const activity = await checkActivity(
@@ -83,11 +92,11 @@ async function main(): Promise<number> {
     );
 
     const state = second.state;
-    const invariants = invariantsOf({ verdict, system, state, activity });
+    const invariants = invariantsOf({ verdict, refunds, system, state, activity });
     const report: RunReport = {
       workload: values.workload,
       at: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-      ops: opsTable(log, resolutions, (id) => effectCount(byId.get(id)!, effects, answeredIds)),
+      ops: opsTable(log, (id) => effectAfter(byId.get(id)!)),
       kills: killsTable(kills),
       invariants,
       drainS: Math.round((first.ms + second.ms) / 1000),
@@ -100,7 +109,8 @@ async function main(): Promise<number> {
       `${JSON.stringify(
         {
           ...report,
-          breaks: verdict.breaks,
+          breaks: [...verdict.breaks, ...refunds.breaks],
+          refundsUnderway: state.refundsUnderway,
           systemBreaks: system.breaks,
           // The evidence behind the unknown calls' verdicts: each call, its retry's answer, its effects.
           resolutions: [...resolutions].map(([id, r]) => {
@@ -133,11 +143,13 @@ async function main(): Promise<number> {
 /** The run's invariants, each with what it found. */
 function invariantsOf({
   verdict,
+  refunds,
   system,
   state,
   activity,
 }: {
   verdict: Verdict;
+  refunds: RefundVerdict;
   system: SystemReport;
   state: DrainState;
   activity: ActivityReport;
@@ -147,6 +159,12 @@ function invariantsOf({
     const b = verdict.breaks.filter((x) => kinds.includes(x.invariant));
     return { name, ok: !b.length, detail: b.length ? listed(b.map((x) => x.detail)) : '' };
   };
+  const refundInv = (name: string, kinds: string[], detail: string, more: string[] = []): Invariant => {
+    const b = [...refunds.breaks.filter((x) => kinds.includes(x.invariant)).map((x) => x.detail), ...more];
+    return { name, ok: !b.length, detail: b.length ? listed(b) : detail };
+  };
+  const r = refunds.refunds;
+  const c = refunds.calls;
   const u = verdict.unknownResolved;
   return [
     {
@@ -176,8 +194,32 @@ function invariantsOf({
       ok: state.ordersInSaga === 0,
       detail: state.ordersInSaga
         ? `${state.ordersInSaga} orders still in their saga`
-        : `${system.orders.completed} completed, ${system.orders.cancelled} cancelled`,
+        : `${system.orders.completed} completed, ${system.orders.cancelled} cancelled, ` +
+          `${system.orders.refunded} refunded`,
     },
+    refundInv(
+      'every refund call matches its order',
+      ['refund-answer'],
+      `${c['refund-request'] ?? 0} requests, ${c['refund-approve'] ?? 0} approvals, ` +
+        `${c['refund-reject'] ?? 0} rejections: ok → done, already requested/decided → so`,
+    ),
+    refundInv(
+      'no refund, approval or rejection without a call',
+      ['refund-without-call'],
+      `${r.open + r.approved + r.rejected} refunds: ${r.open} open, ${r.approved} approved, ${r.rejected} rejected`,
+    ),
+    refundInv(
+      'no refund left under way',
+      ['refund-state'],
+      `${r.approved} approved and refunded, ${r.rejected} rejected and let go, ${r.open} open and held`,
+      // The drain's view covers every order, the run's or not (an approval still 'approving' …).
+      state.refundsUnderway.map((x) => `order ${x.id}: ${x.status}, held ${String(x.held)}, unsettled`),
+    ),
+    refundInv(
+      'sale proceeds held exactly while a refund is open',
+      ['refund-proceeds'],
+      'escrows: open → frozen and funded, approved → empty, otherwise not frozen',
+    ),
     {
       name: `no outbox entry older than ${OUTBOX_MAX_AGE_S} s`,
       ok: !oldOutbox.length,

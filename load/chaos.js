@@ -7,10 +7,14 @@
 //   CHAOS_VUS=20 CHAOS_DURATION=2m make chaos
 //
 // Each virtual user has one role by its number (ROLES below): buyers purchase (POST /api/orders),
-// transfer to each other (POST /api/wallet/transfer with their PIN), top up through the sandbox and
-// read their wallets; manufacturers list products and read their sales; registrants register users
-// that the administrator approves; visitors browse the catalogue and send contact messages; chatters
-// talk to the assistant. Every money call has its own Idempotency-Key.
+// transfer to each other (POST /api/wallet/transfer with their PIN), top up through the sandbox, read
+// their wallets and ask for a refund of about one completed purchase in five (docs/adr/028);
+// manufacturers list products and read their sales; registrants register users that the
+// administrator approves, and in about half their turns act as the administrator deciding the buyers'
+// refund requests (approving most, rejecting some with a reason); visitors browse the catalogue and
+// send contact messages; chatters talk to the assistant. Every money call has its own
+// Idempotency-Key; the refund calls take none (the orders service allows one request per order and one
+// decision per request), so an unanswered one is simply sent again later, as its user would.
 //
 // The operation log: one console line per call, `{"chaos":"invoke",...}` before it and
 // `{"chaos":"end",...,"outcome"}` after, outcome ok (2xx), failed (a definite refusal: 4xx, or a
@@ -37,6 +41,14 @@ const CALL_TIMEOUT = __ENV.CHAOS_CALL_TIMEOUT || '10s';
 const PASSWORD = 'Chaos@12345';
 const PIN = '135790';
 const PRODUCTS = 40;
+/** A buyer asks for its money back for about one completed purchase in this many (docs/adr/028). */
+const REFUND_ONE_IN = 5;
+/** The share of the registrants' turns spent as the administrator deciding refund requests. */
+const ADMIN_REFUND_SHARE = 0.5;
+/** The share of the decided requests approved; the rest are rejected with a reason. */
+const APPROVE_SHARE = 0.7;
+/** An administrator decides a request open this long (ms): the last ones stay open, held, at the end. */
+const REVIEW_AFTER_MS = 10_000;
 
 /** Role of virtual user n (1-based): half buyers, the rest one each per ten. */
 const ROLES = [
@@ -94,7 +106,8 @@ let seq = 0;
 
 /**
  * One logged call. `op` names the operation (purchase, transfer, create-order, verify-payment,
- * sandbox-pay, register, approve, browse, contact, chat…); `money` ones carry a key and their user.
+ * sandbox-pay, register, approve, refund-request, refund-list, refund-approve, refund-reject, browse,
+ * contact, chat…); `money` ones carry a key and their user, a buyer's refund request its user.
  */
 function call(op, method, path, body, { cookie, key, user, extra } = {}) {
   const id = `${exec.vu.idInTest}-${++seq}`;
@@ -140,6 +153,8 @@ function pick(a) {
   const out = {};
   for (const k of ['id', 'status', 'message', 'providerOrderId', 'providerPaymentId', 'providerSignature'])
     if (a[k] !== undefined && typeof a[k] !== 'object') out[k] = a[k];
+  // An order's refund, as the refund calls answer it.
+  if (a.refund && typeof a.refund.status === 'string') out.refundStatus = a.refund.status;
   return out;
 }
 
@@ -242,14 +257,39 @@ const key = (data) => `chaos-${data.run}-${__VU}-${iteration}`;
 const nth = (list, i) => list[i % list.length];
 const anyOf = (list) => list[Math.floor(Math.random() * list.length)];
 
+/**
+ * This buyer's completed purchases it will ask a refund for (each virtual user has its own copy of
+ * the module's state): asked a few turns after the purchase, not at once.
+ */
+const refundsToAsk = [];
+
+const REFUND_REASONS = [
+  'The equipment arrived damaged',
+  'Not as described',
+  'Ordered the wrong quantity',
+  'No longer needed by the unit',
+];
+const REJECT_REASONS = [
+  'The equipment was used',
+  'Outside the policy for this product',
+  'No evidence of the damage',
+];
+
 function buyer(data) {
   const me = nth(data.buyers, Math.floor((__VU - 1) / ROLES.length));
+  if (refundsToAsk.length && Math.random() < 0.3) return requestRefund(me);
   const roll = Math.random();
   if (roll < 0.4) {
     const p = Math.random() < 0.25 ? anyOf(data.products.filter((x) => x.scarce)) : anyOf(data.products);
     const quantity = 1 + Math.floor(Math.random() * Math.min(3, p.stock));
     const body = { productId: p.id, quantity, totalPrice: totalPrice(p.price, quantity) };
-    call('purchase', 'POST', '/api/orders', body, { cookie: me.cookie, key: key(data), user: me.id });
+    const bought = call('purchase', 'POST', '/api/orders', body, {
+      cookie: me.cookie,
+      key: key(data),
+      user: me.id,
+    });
+    if (bought.outcome === 'ok' && bought.answer?.status === 'completed' && Math.random() < 1 / REFUND_ONE_IN)
+      refundsToAsk.push(bought.answer.id);
   } else if (roll < 0.6) {
     const others = data.buyers.filter((b) => b.id !== me.id);
     const to = anyOf(others.length ? others : data.buyers);
@@ -276,6 +316,77 @@ function buyer(data) {
   }
 }
 
+/**
+ * POST /api/orders/{id}/refund-request for the oldest purchase waiting (well within the 48-hour
+ * window). Unanswered, it is asked again later; now and then an answered one is asked again, as a
+ * double click would, which the orders service must refuse (409) without a second request.
+ */
+function requestRefund(me) {
+  const orderId = refundsToAsk.shift();
+  const asked = call(
+    'refund-request',
+    'POST',
+    `/api/orders/${orderId}/refund-request`,
+    { reason: anyOf(REFUND_REASONS) },
+    { cookie: me.cookie, user: me.id },
+  );
+  if (asked.outcome === 'unknown' || (asked.outcome === 'ok' && Math.random() < 0.1))
+    refundsToAsk.push(orderId);
+}
+
+/**
+ * This administrator's decisions (per virtual user): those answered, of which one is now and then
+ * decided again (the orders service must refuse it: 409), and those never answered, sent again.
+ */
+const decided = [];
+const undecided = [];
+/** Open requests the administrator's last list counted: newest first, so its last page has the oldest. */
+let openSeen = 0;
+const REFUND_PAGE = 32;
+
+/**
+ * The administrator's refund duty: one open request of the run's buyers from GET /api/admin/refunds
+ * (the page of the oldest), open for REVIEW_AFTER_MS at least, approved or rejected with a reason
+ * (PATCH /api/admin/refunds/{id}); or a decision sent again.
+ */
+function decideRefund(data) {
+  let target;
+  if (undecided.length && Math.random() < 0.5) target = undecided.shift();
+  else if (decided.length && Math.random() < 0.1) {
+    const d = anyOf(decided);
+    target = { id: d.id, approve: !d.approve };
+  } else {
+    const search = encodeURIComponent(`cbuy_${data.run}_`);
+    const page = Math.max(1, Math.ceil(openSeen / REFUND_PAGE));
+    const list = call(
+      'refund-list',
+      'GET',
+      `/api/admin/refunds?status=requested&search=${search}&page=${page}&pageSize=${REFUND_PAGE}`,
+      undefined,
+      { cookie: data.admin },
+    );
+    const orders = list.outcome === 'ok' ? list.res.json('orders') : null;
+    if (list.outcome === 'ok') openSeen = Number(list.res.json('total')) || 0;
+    const due = (Array.isArray(orders) ? orders : []).filter(
+      (o) => o.refund && Date.now() - Date.parse(o.refund.requestedAt) >= REVIEW_AFTER_MS,
+    );
+    // The administrators share the queue by order id, as a team would; now and then one takes any
+    // request, so that two may decide one at once (the second must be refused: 409).
+    const admins = countOf('registrant');
+    const mine = due.filter((o) => o.id % admins === Math.floor((__VU - 1) / ROLES.length) % admins);
+    const pool = Math.random() < 0.9 ? mine : due;
+    if (!pool.length) return;
+    target = { id: anyOf(pool).id, approve: Math.random() < APPROVE_SHARE };
+  }
+  const body = target.approve
+    ? { decision: 'approved' }
+    : { decision: 'rejected', reason: anyOf(REJECT_REASONS) };
+  const op = target.approve ? 'refund-approve' : 'refund-reject';
+  const res = call(op, 'PATCH', `/api/admin/refunds/${target.id}`, body, { cookie: data.admin });
+  if (res.outcome === 'unknown') undecided.push(target);
+  else if (res.outcome === 'ok') decided.push(target);
+}
+
 function maker(data) {
   const me = nth(data.makers, Math.floor((__VU - 1) / ROLES.length));
   const path =
@@ -284,6 +395,8 @@ function maker(data) {
 }
 
 function registrant(data) {
+  // The administrator who approves the registrations decides the refund requests too.
+  if (Math.random() < ADMIN_REFUND_SHARE) return decideRefund(data);
   const username = `creg_${data.run}_${__VU}_${iteration}`;
   const body = {
     username,

@@ -5,15 +5,25 @@ import { SERVICES } from '../../packages/roster/src';
 /**
  * After the run, before the checks: wait until the stack has finished what the kills interrupted —
  * every outbox empty (the relays published what was written), every durable consumer caught up
- * (nothing pending or unacknowledged), and every order final (the sagas' sweepers settled the
- * purchases cut short). Then the remaining state is what the checks judge.
+ * (nothing pending or unacknowledged), every order final (the sagas' sweepers settled the
+ * purchases cut short) and no refund under way (the refund sweeper held the proceeds of every
+ * request and carried out every decision: docs/adr/028). Then the remaining state is what the
+ * checks judge.
  */
 
 export interface DrainState {
   outbox: { db: string; id: string; ageS: number }[];
   consumers: { stream: string; consumer: string; pending: number; unacked: number }[];
   ordersInSaga: number;
+  /**
+   * Refunds with work left (the orders service's `unsettledRefunds`): a request whose proceeds are
+   * not held yet, an approval under way (`approving`), a rejection whose proceeds are not let go.
+   */
+  refundsUnderway: { id: number; status: string; held: boolean | null }[];
 }
+
+/** An order's states once its saga is over: refunded is a completed order paid back (docs/adr/028). */
+export const FINAL_ORDER_STATUSES = ['completed', 'cancelled', 'refunded'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,14 +55,25 @@ export async function drainState(
           pending: c.num_pending,
           unacked: c.num_ack_pending,
         });
-  const ordersInSaga = await client
-    .db(SERVICES.find((s) => s.name === 'orders')!.database)
-    .collection('orders')
-    .countDocuments({ status: { $nin: ['completed', 'cancelled'] } });
-  return { outbox, consumers, ordersInSaga };
+  const orders = client.db(SERVICES.find((s) => s.name === 'orders')!.database).collection<{
+    id: number;
+    refund?: { status: string; held?: boolean | null };
+  }>('orders');
+  const ordersInSaga = await orders.countDocuments({ status: { $nin: FINAL_ORDER_STATUSES } });
+  const refundsUnderway: DrainState['refundsUnderway'] = [];
+  for await (const o of orders.find(
+    {
+      'refund.settled': false,
+      $or: [{ 'refund.status': { $ne: 'requested' } }, { 'refund.held': null }],
+    },
+    { projection: { _id: 0, id: 1, 'refund.status': 1, 'refund.held': 1 } },
+  ))
+    refundsUnderway.push({ id: o.id, status: o.refund?.status ?? '', held: o.refund?.held ?? null });
+  return { outbox, consumers, ordersInSaga, refundsUnderway };
 }
 
-export const drained = (s: DrainState) => !s.outbox.length && !s.consumers.length && !s.ordersInSaga;
+export const drained = (s: DrainState) =>
+  !s.outbox.length && !s.consumers.length && !s.ordersInSaga && !s.refundsUnderway.length;
 
 /** Polls until drained or `timeoutMs`; answers the last state and how long it took. */
 export async function drain(

@@ -1,10 +1,12 @@
 import type { Db } from 'mongodb';
+import type { EscrowFact } from './refunds';
 import type { Effects, OrderFact, TopUpFact, TransferFact } from './verify';
 
 /**
- * Reads the run's effects from the services' own databases, read-only: the P2P transfers and
- * top-ups of the wallet, the orders and the orders service's idempotency records. Only documents
- * of `users` (the run's users) are read, so a stack with other data checks the same.
+ * Reads the run's effects from the services' own databases, read-only: the P2P transfers, top-ups
+ * and sale escrows of the wallet, the orders (with their refunds) and the orders service's
+ * idempotency records. Only documents of `users` (the run's users) are read, so a stack with other
+ * data checks the same.
  */
 export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number[]): Promise<Effects> {
   const accounts = users.map((u) => `user:${u}`);
@@ -15,13 +17,36 @@ export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number
     transfers.set(t.key, { key: t.key, state: t.state });
 
   const orders: OrderFact[] = [];
-  for await (const o of dbs.orders
-    .collection<OrderFact>('orders')
-    .find(
-      { buyerId: { $in: users } },
-      { projection: { _id: 0, id: 1, buyerId: 1, productId: 1, quantity: 1, status: 1 } },
-    ))
+  for await (const o of dbs.orders.collection<OrderFact>('orders').find(
+    { buyerId: { $in: users } },
+    {
+      projection: {
+        _id: 0,
+        id: 1,
+        reference: 1,
+        buyerId: 1,
+        productId: 1,
+        quantity: 1,
+        totalPaise: 1,
+        status: 1,
+        paymentStatus: 1,
+        'refund.status': 1,
+        'refund.held': 1,
+        'refund.settled': 1,
+      },
+    },
+  ))
     orders.push(o);
+
+  // The sales' escrows (docs/adr/028): where a purchase's proceeds wait out the refund window.
+  const escrows = new Map<string, EscrowFact>();
+  for await (const e of dbs.wallet
+    .collection<{ reference: string; available: number; frozen?: boolean }>('accounts')
+    .find(
+      { kind: 'escrow', buyerId: { $in: users } },
+      { projection: { reference: 1, available: 1, frozen: 1 } },
+    ))
+    escrows.set(e.reference, { reference: e.reference, available: e.available, frozen: e.frozen === true });
 
   // The orders service's idempotency records: `<buyer>:create-order:<key>`, done → the order id.
   const orderKeys = new Map<string, number>();
@@ -54,5 +79,5 @@ export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number
       providerOrderId: t.providerOrderId,
       credits: credits.get(t._id) ?? 0,
     });
-  return { transfers, orders, orderKeys, topUps };
+  return { transfers, orders, orderKeys, topUps, escrows };
 }

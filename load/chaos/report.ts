@@ -1,5 +1,4 @@
 import type { OpLog, Outcome } from './oplog';
-import type { Resolution } from './verify';
 
 /** The README's tables of a chaos run: operations by outcome, kills by process, invariants. */
 
@@ -32,16 +31,17 @@ export interface RunReport {
   drainS: number;
 }
 
-export function opsTable(
-  log: OpLog,
-  resolutions: Map<string, Resolution>,
-  effectsAfter: (id: string) => number,
-) {
+/**
+ * Calls by op and outcome. `effectsAfter` answers an unknown call's effects as the data shows them
+ * (money calls once retried, refund calls from their order), undefined when nothing judges them.
+ */
+export function opsTable(log: OpLog, effectsAfter: (id: string) => number | undefined) {
   const table: RunReport['ops'] = {};
   for (const op of log.ops) {
     const row = (table[op.op] ??= { ok: 0, failed: 0, unknown: 0, 'unknown→0': 0, 'unknown→1': 0 });
     row[op.outcome]++;
-    if (op.outcome === 'unknown' && resolutions.has(op.id)) row[`unknown→${effectsAfter(op.id) ? 1 : 0}`]++;
+    const n = op.outcome === 'unknown' ? effectsAfter(op.id) : undefined;
+    if (n !== undefined) row[`unknown→${n ? 1 : 0}`]++;
   }
   return table;
 }

@@ -1,4 +1,5 @@
 import type { Op, OpLog, Outcome } from './oplog';
+import type { EscrowFact } from './refunds';
 
 /**
  * What the chaos run proves about its money calls (docs/adr/015), from the operation log and the
@@ -9,7 +10,9 @@ import type { Op, OpLog, Outcome } from './oplog';
  * - transfer: the posted P2P transfer under `p2p:<caller>:<key>` (the wallet's ledger key);
  * - purchase: the completed order(s) answered for its key — by the call, by a retry with the same
  *   key, or by the orders service's idempotency record; a completed order of a buyer that no key
- *   answered is an effect of no call, i.e. a second effect of one of them;
+ *   answered is an effect of no call, i.e. a second effect of one of them. A refunded order was
+ *   completed first (docs/adr/028): its purchase took effect, and its refund is judged apart
+ *   (load/chaos/refunds.ts);
  * - top-up (create-order, then verify-payment): the credits of the top-up its provider order names.
  */
 
@@ -23,7 +26,16 @@ export interface OrderFact {
   productId: number;
   quantity: number;
   status: string;
+  /** What the refund checks read (load/chaos/refunds.ts). */
+  reference?: string;
+  totalPaise?: number;
+  paymentStatus?: string;
+  refund?: { status: string; held?: boolean | null; settled?: boolean };
 }
+
+/** The statuses of an order whose purchase took effect: completed, and refunded after it. */
+export const PURCHASED = new Set(['completed', 'refunded']);
+const purchased = (o: OrderFact | undefined) => o !== undefined && PURCHASED.has(o.status);
 export interface TopUpFact {
   id: number;
   userId: number;
@@ -40,6 +52,8 @@ export interface Effects {
   /** `<buyer>:create-order:<key>` → the order id its idempotency record answers. */
   orderKeys: Map<string, number>;
   topUps: TopUpFact[];
+  /** The sales' escrows of the run's buyers, by order reference. */
+  escrows: Map<string, EscrowFact>;
 }
 
 /** The answer of a retry of an unknown call with the same key and body (load/chaos/resolve.ts). */
@@ -78,9 +92,9 @@ export function purchaseEffects(ops: Op[], effects: Effects, resolutions: Map<st
     answeredIds.set(orderKey(op), ids);
   }
   const completedOf = (k: string) =>
-    [...(answeredIds.get(k) ?? [])].filter((id) => orderById.get(id)?.status === 'completed');
+    [...(answeredIds.get(k) ?? [])].filter((id) => purchased(orderById.get(id)));
   const accounted = new Set([...answeredIds.values()].flatMap((s) => [...s]));
-  const orphans = effects.orders.filter((o) => o.status === 'completed' && !accounted.has(o.id));
+  const orphans = effects.orders.filter((o) => purchased(o) && !accounted.has(o.id));
   return { completedOf, answeredIds, orphans };
 }
 
@@ -94,7 +108,7 @@ export function effectCount(op: Op, effects: Effects, answeredIds?: Map<string, 
       const fromRecord = effects.orderKeys.get(orderKey(op));
       if (fromRecord !== undefined) ids.add(fromRecord);
       if (op.outcome === 'ok' && typeof op.answer?.id === 'number') ids.add(op.answer.id);
-      const completed = new Set(effects.orders.filter((o) => o.status === 'completed').map((o) => o.id));
+      const completed = new Set(effects.orders.filter(purchased).map((o) => o.id));
       return [...ids].filter((id) => completed.has(id)).length;
     }
     case 'create-order':
@@ -136,9 +150,7 @@ export function verifyMoney(log: OpLog, effects: Effects, resolutions: Map<strin
     if (n > 1) broke('key-at-most-once', `${name}: ${n} effects under one key`);
     if (first.op === 'purchase') {
       const ids = [...(answeredIds.get(orderKey(first)) ?? [])];
-      const completed = ids.filter((id) =>
-        effects.orders.some((o) => o.id === id && o.status === 'completed'),
-      );
+      const completed = ids.filter((id) => effects.orders.some((o) => o.id === id && purchased(o)));
       if (ids.length > 1)
         broke(
           'key-at-most-once',
@@ -180,7 +192,7 @@ export function verifyMoney(log: OpLog, effects: Effects, resolutions: Map<strin
     );
     broke(
       'no-orphan-effect',
-      `order ${o.id} of buyer ${o.buyerId} is completed but no call's key answers it` +
+      `order ${o.id} of buyer ${o.buyerId} is ${o.status} but no call's key answers it` +
         (suspects.length
           ? ` (calls for that product and quantity: ${suspects.map((s) => `${s.key} ${s.outcome}`).join(', ')})`
           : ''),
@@ -216,9 +228,11 @@ function checkAnswer(
     return;
   }
   if (outcome === 'ok' && op.op === 'purchase') {
-    // A purchase answers its order as it is: completed has its effect, cancelled none (a replayed key
-    // answers the order as it is now, e.g. cancelled by the sweeper since), pending either.
-    const expected = answer?.status === 'completed' ? 1 : answer?.status === 'cancelled' ? 0 : undefined;
+    // A purchase answers its order as it is: completed (or refunded since) has its effect, cancelled
+    // none (a replayed key answers the order as it is now, e.g. cancelled by the sweeper since),
+    // pending either.
+    const status = String(answer?.status);
+    const expected = PURCHASED.has(status) ? 1 : status === 'cancelled' ? 0 : undefined;
     if (expected === undefined ? n > 1 : n !== expected)
       broke('answer-matches-effect', `${name}: answered ${String(answer?.status)} order, yet ${n} effects`);
   } else if (outcome === 'ok') {

@@ -30,7 +30,7 @@ function call(id: string, op: string, key: string, outcome: string, answer?: obj
 const logOf = (...records: object[]) => parseOpLog([...users, ...records].map(line).join(''));
 
 function effects(over: Partial<Effects> = {}): Effects {
-  return { transfers: new Map(), orders: [], orderKeys: new Map(), topUps: [], ...over };
+  return { transfers: new Map(), orders: [], orderKeys: new Map(), topUps: [], escrows: new Map(), ...over };
 }
 const order = (id: number, status = 'completed') => ({ id, buyerId: 7, productId: 3, quantity: 1, status });
 const resolved = (entries: [string, Resolution][]) => new Map(entries);
@@ -155,6 +155,26 @@ describe('verifyMoney', () => {
     expect(v.breaks).toEqual([
       expect.objectContaining({ invariant: 'answer-matches-effect', detail: expect.stringContaining('k2') }),
     ]);
+  });
+
+  it('counts a refunded order as its purchase having taken effect (docs/adr/028), and an unasked refunded one as an orphan', () => {
+    const v = verifyMoney(
+      logOf(
+        ...call('1-1', 'purchase', 'k1', 'ok', { id: 100, status: 'completed' }),
+        ...call('1-2', 'purchase', 'k2', 'unknown'),
+      ),
+      effects({ orders: [order(100, 'refunded'), order(101, 'refunded'), order(102, 'refunded')] }),
+      resolved([
+        ['1-2', { outcome: 'ok', status: 201, answer: { id: 101, status: 'refunded' }, effectsBefore: 1 }],
+      ]),
+    );
+    expect(v.breaks).toEqual([
+      expect.objectContaining({
+        invariant: 'no-orphan-effect',
+        detail: expect.stringContaining('order 102'),
+      }),
+    ]);
+    expect(v.unknownResolved.one).toBe(1);
   });
 
   it('fails a posted transfer no call of the run asked for, and a top-up credited twice', () => {
