@@ -30,7 +30,7 @@ const FAQ: Record<string, { q: string; a: string }[]> = {
     },
     {
       q: 'Can I get a refund?',
-      a: 'Request it within 48 hours through the Contact page. Approved refunds are processed within 5-7 business days.',
+      a: 'Yes, within 48 hours of a purchase: choose Request refund on the order under Orders → Purchases and give the reason. Requests are processed within 5-7 business days; an approved refund returns the full amount to your wallet, and you are told by email.',
     },
     {
       q: 'Where can I see my orders?',
@@ -48,7 +48,7 @@ const FAQ: Record<string, { q: string; a: string }[]> = {
     },
     {
       q: 'When do I get paid?',
-      a: 'Settlements reach manufacturers within 3-5 business days.',
+      a: "A sale's payment is held for 48 hours, while the buyer may ask for a refund, and then reaches your wallet's balance by itself. Your wallet shows each held amount and when it is released.",
     },
     {
       q: 'Who sees my buyer details?',

@@ -35,7 +35,7 @@ export default function ReadmePage() {
         {
           heading: 'Selling',
           paragraphs: [
-            'Manufacturers create products with a name, type, price, stock and description (an AI generator can draft the description), and edit or remove them at any time. The platform commission is typically 5 percent; settlements reach manufacturers within 3-5 business days.',
+            'Manufacturers create products with a name, type, price, stock and description (an AI generator can draft the description), and edit or remove them at any time. The platform commission is typically 5 percent; a sale’s payment reaches the manufacturer’s balance once its 48-hour refund window closes.',
           ],
         },
       ]}

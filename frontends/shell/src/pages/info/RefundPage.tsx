@@ -8,27 +8,27 @@ export default function RefundPage() {
         {
           heading: 'Requesting a refund',
           paragraphs: [
-            'You may request a refund within 48 hours of a purchase or wallet top-up by contacting support through the contact form, quoting the order number or transaction and the reason for the request.',
+            'You may request a refund of a completed purchase within 48 hours: open Orders → Purchases, choose Request refund on the order and give the reason. One request per order.',
           ],
         },
         {
           heading: 'Processing time',
           paragraphs: [
-            'Approved refunds are processed within 5-7 business days. Refunds for purchases are returned to your wallet; refunds of wallet top-ups are returned to the original card.',
+            'An administrator approves or rejects every request; refunds are processed within 5-7 business days. An approved refund returns the full amount of the purchase to your wallet at once; a rejection gives its reason. The order shows where your request stands, and you are told by email.',
           ],
         },
         {
           heading: 'What cannot be refunded',
           items: [
-            'Requests made more than 48 hours after the purchase or top-up.',
-            'Transfers you made to another user with your PIN.',
+            'Requests made more than 48 hours after the purchase.',
+            'Wallet top-ups, and transfers you made to another user with your PIN.',
             'Products already dispatched and accepted by your unit, unless they are defective.',
           ],
         },
         {
           heading: 'Manufacturers',
           paragraphs: [
-            'When a purchase is refunded the sale is reversed; settlements (normally within 3-5 business days) are adjusted accordingly.',
+            "A sale's payment is held for the 48 hours in which its buyer may ask for a refund, then reaches your wallet's balance by itself; while a request is open it stays held until the request is decided. When a refund is approved the payment goes back to the buyer and the units return to your product's stock.",
           ],
         },
       ]}
