@@ -435,6 +435,9 @@ await step(
     const other = orderCard(page, state.frugalOrder.id).getByTestId('buyer-details');
     await other.getByText(`${FRUGAL.firstName} ${FRUGAL.lastName}`).waitFor();
     await other.getByText('Not provided').waitFor();
+    // The sale's payment waits out its refund window (held until the purchase's deadline in CI).
+    if (state.releaseAt && Date.parse(state.releaseAt) > Date.now() + 5_000)
+      await sale.getByTestId('sale-proceeds').getByText(/^Payment held until \d/).waitFor();
     await shot(page, 'sales', true);
   },
   { page: makerPage, independent: true },

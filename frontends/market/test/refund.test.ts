@@ -1,5 +1,5 @@
 import type { OrderView } from '@qm/contracts/rest';
-import { mayRequestRefund, refundLine } from '../src/orders/refund';
+import { mayRequestRefund, proceedsLine, refundLine } from '../src/orders/refund';
 
 const NOW = Date.parse('2026-11-28T12:00:00Z');
 const order = (o: Partial<OrderView> = {}) =>
@@ -44,5 +44,21 @@ describe('refundLine', () => {
       color: 'red',
       detail: 'Used in the field',
     });
+  });
+});
+
+describe("a sale's payment, as its seller reads it", () => {
+  it('is held until the window closes, or while a request is open; then nothing is said', () => {
+    expect(proceedsLine(order(), NOW)).toBe('Payment held until 30 November 2026 at 5:30 pm IST');
+    expect(proceedsLine(order({ refund: refund('requested') }), NOW)).toBe(
+      'Payment held until the refund request is decided',
+    );
+    expect(proceedsLine(order({ refund: refund('rejected') }), NOW)).toMatch(
+      /^Payment held until 30 November/,
+    );
+    expect(proceedsLine(order({ refundableUntil: '2026-11-28T11:00:00Z' }), NOW)).toBeNull();
+    expect(proceedsLine(order({ status: 'refunded', refund: refund('approved') }), NOW)).toBeNull();
+    expect(proceedsLine(order({ totalPrice: '0.00' }), NOW)).toBeNull();
+    expect(proceedsLine(order({ status: 'cancelled', refundableUntil: null }), NOW)).toBeNull();
   });
 });

@@ -10,7 +10,7 @@ import { formatINR, longDateTime, OrderStatusBadge } from '@qm/ui';
 import { IconUser } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { TYPE_COLORS } from '../components/ProductCard';
-import { mayRequestRefund, refundLine } from './refund';
+import { mayRequestRefund, proceedsLine, refundLine } from './refund';
 
 /**
  * One order of /orders (docs/product.md §2); a sale also shows who bought it. A purchase offers its
@@ -28,6 +28,8 @@ export function OrderCard({
   readAt?: number;
 }) {
   const refund = refundLine(order);
+  const sale = 'buyerDetails' in order;
+  const proceeds = sale ? proceedsLine(order, readAt) : null;
   const titleId = `order-${order.id}-title`;
   return (
     <Card
@@ -75,7 +77,12 @@ export function OrderCard({
             </Text>
           </Group>
         )}
-        {'buyerDetails' in order && <BuyerDetails details={order.buyerDetails} />}
+        {proceeds && (
+          <Text size="sm" c="dimmed" data-testid="sale-proceeds">
+            {proceeds}
+          </Text>
+        )}
+        {sale && <BuyerDetails details={order.buyerDetails} />}
         {onRequestRefund && mayRequestRefund(order, readAt) && (
           <Group justify="flex-end">
             <Button variant="default" size="xs" onClick={onRequestRefund}>

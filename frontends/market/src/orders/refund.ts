@@ -1,4 +1,5 @@
 import type { OrderView } from '@qm/contracts/rest';
+import { longDateTime } from '@qm/ui';
 
 /** What an order's card says of its refund, in the buyer's or the seller's words; null: nothing to say. */
 export interface RefundLine {
@@ -36,4 +37,20 @@ export function mayRequestRefund(
     !!order.refundableUntil &&
     Date.parse(order.refundableUntil) > now
   );
+}
+
+/**
+ * What a sale's card tells its seller of the payment (docs/adr/028): held in escrow while its buyer
+ * may ask for a refund, and while a request is open; nothing once it has reached their balance or
+ * gone back to the buyer. The wallet's "Proceeds on hold" lists the same amounts.
+ */
+export function proceedsLine(
+  order: Pick<OrderView, 'status' | 'totalPrice' | 'refund' | 'refundableUntil'>,
+  now: number,
+): string | null {
+  if (order.status !== 'completed' || !/[1-9]/.test(order.totalPrice)) return null;
+  if (order.refund?.status === 'requested') return 'Payment held until the refund request is decided';
+  if (order.refundableUntil && Date.parse(order.refundableUntil) > now)
+    return `Payment held until ${longDateTime(order.refundableUntil)}`;
+  return null;
 }
