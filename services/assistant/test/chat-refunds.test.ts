@@ -1,8 +1,9 @@
-import { type AskingUser, builtinAnswer } from '../src/app/builtin-engine';
+import { builtinAnswer } from '../src/app/builtin-engine';
 import { MODEL_TOOLS } from '../src/app/model-engine';
 import * as say from '../src/domain/answers';
-import type { ChatTools, LatestRefund, OrderFact, UserFact } from '../src/domain/facts';
+import type { ChatTools, LatestRefund, OrderFact } from '../src/domain/facts';
 import { understand } from '../src/domain/intents';
+import { asking, person } from './people';
 
 /**
  * "What happened to my refund for order #12?" (docs/adr/028): the question understood with or
@@ -36,22 +37,6 @@ const requested = {
   decisionReason: '',
   decidedAt: '',
 };
-
-const person = (over: Partial<UserFact> = {}): UserFact => ({
-  userId: 7,
-  username: 'arjun',
-  firstName: 'Arjun',
-  name: 'Arjun Mehta',
-  role: 'Army',
-  division: '',
-  isAdmin: false,
-  ...over,
-});
-const asking = (fact: UserFact): AskingUser => ({
-  isAdmin: fact.isAdmin,
-  isManufacturer: fact.role === 'Manufacturer',
-  full: () => Promise.resolve(fact),
-});
 
 /** Only the refund tools answer; any other use fails the test. */
 function refundTools(orders: Record<number, OrderFact>, latest?: LatestRefund) {

@@ -5,14 +5,15 @@ import {
   chatGreetingFor,
   SELLER_CHAT_CHIPS,
 } from '@qm/contracts/rest';
-import { type AskingUser, builtinAnswer } from '../src/app/builtin-engine';
+import { builtinAnswer } from '../src/app/builtin-engine';
 import type { DescriptionModel } from '../src/adapters/openai';
 import { createChat } from '../src/app/chat';
 import { MODEL_TOOLS, rupees } from '../src/app/model-engine';
 import type { ChatStore } from '../src/store/chats';
 import * as say from '../src/domain/answers';
-import type { ChatTools, PlatformFacts, UserFact } from '../src/domain/facts';
+import type { ChatTools, PlatformFacts } from '../src/domain/facts';
 import { understand } from '../src/domain/intents';
+import { asking, person } from './people';
 
 /** Tools that fail the test when used: a refusal must read nothing of anyone's. */
 function untouchable(): ChatTools & { calls: string[] } {
@@ -28,23 +29,6 @@ function untouchable(): ChatTools & { calls: string[] } {
   });
   return tools;
 }
-
-const person = (over: Partial<UserFact> = {}): UserFact => ({
-  userId: 7,
-  username: 'arjun',
-  firstName: 'Arjun',
-  name: 'Arjun Mehta',
-  role: 'Army',
-  division: '',
-  isAdmin: false,
-  ...over,
-});
-
-const asking = (fact: UserFact): AskingUser => ({
-  isAdmin: fact.isAdmin,
-  isManufacturer: fact.role === 'Manufacturer',
-  full: () => Promise.resolve(fact),
-});
 
 const buyer = person();
 const admin = person({
