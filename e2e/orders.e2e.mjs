@@ -437,7 +437,10 @@ await step(
     await other.getByText('Not provided').waitFor();
     // The sale's payment waits out its refund window (held until the purchase's deadline in CI).
     if (state.releaseAt && Date.parse(state.releaseAt) > Date.now() + 5_000)
-      await sale.getByTestId('sale-proceeds').getByText(/^Payment held until \d/).waitFor();
+      await sale
+        .getByTestId('sale-proceeds')
+        .getByText(/^Payment held until \d/)
+        .waitFor();
     await shot(page, 'sales', true);
   },
   { page: makerPage, independent: true },
