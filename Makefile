@@ -36,6 +36,10 @@ cluster: ## a single-node Kubernetes on this machine (root; the first run builds
 cluster-smoke: ## on a running `make cluster`: pods, a Service and cluster DNS at work, and the chart admitted by its API server
 	bash scripts/cluster/cluster.sh smoke
 
+.PHONY: cluster-images
+cluster-images: deps ## the chart's images for `make cluster` as OCI archives, which the node imports: a Debian base with Node, each service, NATS, maildev (docs/adr/030); rebuilt only when their inputs change
+	bash scripts/provision.sh images
+
 .PHONY: chart-test
 chart-test: ## helm lint + render charts/quartermaster per values file, validate every object against the Kubernetes schemas
 	node scripts/chart-test.mjs

