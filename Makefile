@@ -37,7 +37,7 @@ cluster-smoke: ## on a running `make cluster`: pods, a Service and cluster DNS a
 	bash scripts/cluster/cluster.sh smoke
 
 .PHONY: cluster-images
-cluster-images: deps ## the chart's images for `make cluster` as OCI archives, which the node imports: a Debian base with Node, each service, NATS, maildev (docs/adr/030); rebuilt only when their inputs change
+cluster-images: deps ## the chart's images for `make cluster` as OCI archives, which the node imports: a Debian base with Node, each service, NATS, maildev, Keycloak, FerretDB with PostgreSQL where the chart runs MongoDB (docs/adr/030); rebuilt only when their inputs change
 	bash scripts/provision.sh images
 
 .PHONY: chart-test

@@ -283,6 +283,126 @@ maildev_image() {
   bah rmi -f "$image" >/dev/null; rm -rf "$tmp"
 }
 
+# A working container (C, mounted at MNT) of Debian's minbase of the pinned suite with the packages given
+# (comma-separated), trimmed as node_base trims its own; debian_done drops /dev (kept for chroot) and
+# unmounts. Not shared with node_base: its text is the key of that base and so of every app image.
+debian_root() { # packages
+  command -v debootstrap >/dev/null || apt_install debootstrap
+  C=$(bah from scratch); MNT=$(bah mount "$C")
+  local out; out=$(mktemp); mkdir -p "$CACHE/debootstrap"
+  debootstrap --variant=minbase ${1:+--include="$1"} --cache-dir="$CACHE/debootstrap" \
+    "$DEBIAN_SUITE" "$MNT" http://deb.debian.org/debian >"$out" 2>&1 || { tail -20 "$out" >&2; rm -f "$out"; return 1; }
+  rm -f "$out"
+  rm -rf "$MNT"/var/lib/apt/lists/* "$MNT"/var/cache/apt/* "$MNT"/var/cache/debconf/*-old "$MNT"/var/lib/dpkg/*-old \
+    "$MNT"/usr/share/man/* "$MNT"/usr/share/info/* "$MNT"/usr/share/locale/* "$MNT"/usr/share/lintian
+  find "$MNT/var/log" -type f -delete
+  find "$MNT/usr/share/doc" -type f ! -name copyright -delete
+  find "$MNT/usr/share/doc" -mindepth 1 -type d -empty -delete
+  : >"$MNT/etc/resolv.conf"; : >"$MNT/etc/hostname"
+}
+debian_done() { rm -rf "${MNT:?}"/dev/*; bah umount "$C" >/dev/null; }
+system_user() { # root name uid home: a system account and group, uid = gid (-K: above the system range, no warning)
+  chroot "$1" groupadd --system --gid "$3" -K SYS_GID_MAX="$3" "$2"
+  chroot "$1" useradd --system --uid "$3" --gid "$2" -K SYS_UID_MAX="$3" --no-create-home --home-dir "$4" \
+    --shell /usr/sbin/nologin "$2"
+}
+
+# Keycloak as the chart runs it (kc.sh start --import-realm, uid 1000): the distribution from Maven
+# Central (as keycloak above fetches it) in /opt/keycloak, on the minbase with a Java 17 runtime jlink cuts
+# from this machine's JDK (java.se and the jdk modules a server uses: 63 MB, a third of
+# openjdk-17-jre-headless). Built here with the
+# build options the chart sets (kc.sh build), so a start with them does not re-augment; a chart whose
+# KC_HTTP_RELATIVE_PATH or KC_DB differs still works, re-augmenting at start (its root stays writable).
+KC_JDK=/usr/lib/jvm/java-17-openjdk-amd64
+KC_MODULES=java.se,jdk.unsupported,jdk.crypto.ec,jdk.crypto.cryptoki,jdk.naming.dns,jdk.zipfs,jdk.charsets,jdk.localedata,jdk.security.auth,jdk.security.jgss,jdk.management,jdk.management.agent,jdk.jfr,jdk.net,jdk.httpserver
+keycloak_image() {
+  [ -d "$KC_JDK/jmods" ] || apt_install openjdk-17-jdk-headless
+  local image=localhost/qm/keycloak:$KEYCLOAK_VERSION key archive
+  key=$({ echo "$DEBIAN_SUITE $KEYCLOAK_VERSION $KC_MODULES"; cat "$KC_JDK/release"; declare -f keycloak_image debian_root debian_done system_user; } | sha)
+  archive=$(archive_of "$image")
+  current "$archive" "$key" && return
+  log "building $image: Keycloak on the minbase with a jlink runtime of Java 17"
+  debian_root ""
+  "$KC_JDK/bin/jlink" --module-path "$KC_JDK/jmods" --add-modules "$KC_MODULES" --strip-debug --no-man-pages \
+    --no-header-files --compress=2 --output "$MNT/opt/java"
+  # Debian's JDK links its cacerts to /etc/ssl/certs/java; the runtime gets the file (Java's keystore of
+  # the CAs this machine trusts) in its place.
+  if [ -e "$KC_JDK/lib/security/cacerts" ]; then
+    rm -f "$MNT/opt/java/lib/security/cacerts"; cp -L "$KC_JDK/lib/security/cacerts" "$MNT/opt/java/lib/security/cacerts"
+  fi
+  # The distribution as published (the one in the cache has the local stack's start-dev build in it).
+  local tmp; tmp=$(mktemp -d)
+  mvn -q -B dependency:copy -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:zip" -DoutputDirectory="$tmp"
+  unzip -q "$tmp"/*.zip -d "$tmp" && mv "$tmp/keycloak-$KEYCLOAK_VERSION" "$MNT/opt/keycloak"; rm -rf "$tmp"
+  system_user "$MNT" keycloak 1000 /opt/keycloak
+  # The chart's build options (templates/keycloak.yaml); /proc for the JVM in the chroot.
+  mount -t proc proc "$MNT/proc"
+  chroot "$MNT" env -i PATH=/opt/java/bin:/usr/bin:/bin JAVA_HOME=/opt/java /opt/keycloak/bin/kc.sh build \
+    --db=dev-file --health-enabled=true --metrics-enabled=true --http-relative-path=/auth \
+    --http-management-relative-path=/ >"$MNT/tmp/kc-build.log" 2>&1 || { umount "$MNT/proc"; tail -20 "$MNT/tmp/kc-build.log" >&2; return 1; }
+  umount "$MNT/proc"
+  rm -rf "${MNT:?}"/tmp/* "$MNT/opt/keycloak/data/tmp"
+  mkdir -p "$MNT/opt/keycloak/data"
+  chown -R 1000:1000 "$MNT/opt/keycloak"
+  debian_done
+  bah config --env PATH=/opt/java/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --env JAVA_HOME=/opt/java --env LANG=C.UTF-8 --user 1000:1000 --workingdir /opt/keycloak \
+    --port 8081 --port 9000 --entrypoint '["/opt/keycloak/bin/kc.sh"]' --cmd '[]' \
+    --label org.opencontainers.image.title=qm-keycloak \
+    --label "org.opencontainers.image.description=Keycloak $KEYCLOAK_VERSION on Debian $DEBIAN_SUITE (minbase) with Java 17 (jlink)" "$C"
+  oci_archive "$C" "$image" "$archive" "$key"
+  bah rmi -f "$image" >/dev/null
+}
+
+# The document database where the chart runs MongoDB: our FerretDB build (ferretdb above, with
+# scripts/patches) and Debian's PostgreSQL 15 server in one image. Its entrypoint,
+# scripts/cluster/ferretdb-entrypoint.sh (also `mongod`, taking the chart's mongod flags), makes a
+# cluster in the data directory on first start, runs PostgreSQL on loopback and FerretDB on 27017.
+# PostgreSQL from its .deb alone (dpkg-deb -x) on the minbase with the libraries it links: the package's
+# dependencies would add some 180 MB: LLVM (its JIT, off here), Perl, locales and the client.
+FERRET_LIBS=libgssapi-krb5-2,libicu72,libldap-2.5-0,liblz4-1,libpam0g,libpq5,libselinux1,libssl3,libstdc++6,libsystemd0,libuuid1,libxml2,libzstd1,zlib1g,tzdata
+ferretdb_image() {
+  ferretdb
+  local image=localhost/qm/ferretdb:${FERRETDB_VERSION#v}-$FERRETDB_BUILD key archive deb pg=/usr/lib/postgresql/15
+  mkdir -p "$CACHE/debs"
+  # The package once, as apt-get download fetches it (the version this machine's package lists name).
+  debs() { compgen -G "$CACHE/debs/postgresql-15_*.deb" | tail -1; }
+  deb=$(debs) || {
+    (cd "$CACHE/debs" && { apt-get download -q postgresql-15 >/dev/null 2>&1 ||
+      { apt-get update -qq && apt-get download -q postgresql-15 >/dev/null; }; })
+    deb=$(debs)
+  }
+  key=$({ echo "$DEBIAN_SUITE $FERRET_LIBS ${deb##*/}"; sha256sum "$BIN/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD" \
+    "$ROOT/scripts/cluster/ferretdb-entrypoint.sh"; declare -f ferretdb_image debian_root debian_done system_user; } | sha)
+  archive=$(archive_of "$image")
+  current "$archive" "$key" && return
+  log "building $image: FerretDB and PostgreSQL 15 (${deb##*/}) on the minbase"
+  debian_root "$FERRET_LIBS"
+  local tmp; tmp=$(mktemp -d)
+  dpkg-deb -x "$deb" "$tmp"
+  mkdir -p "$MNT$pg/bin" "$MNT/usr/share/postgresql"
+  cp -a "$tmp$pg/bin/postgres" "$tmp$pg/bin/initdb" "$MNT$pg/bin/"
+  # Its modules but the JIT's (llvmjit and the bitcode) and the share files (catalog, time zone sets,
+  # the extensions' scripts), without the man pages.
+  cp -a "$tmp$pg/lib" "$MNT$pg/"
+  rm -rf "$MNT$pg/lib/bitcode" "$MNT$pg"/lib/llvmjit*
+  cp -a "$tmp/usr/share/postgresql/15" "$MNT/usr/share/postgresql/"
+  rm -rf "$MNT/usr/share/postgresql/15/man" "$tmp"
+  install -m 0755 "$BIN/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD" "$MNT/usr/local/bin/ferretdb"
+  install -m 0755 "$ROOT/scripts/cluster/ferretdb-entrypoint.sh" "$MNT/usr/local/bin/ferretdb-entrypoint"
+  ln -s ferretdb-entrypoint "$MNT/usr/local/bin/mongod"
+  # initdb and postgres want the uid in /etc/passwd: the chart's (999, where the mongo image has its mongodb).
+  system_user "$MNT" ferretdb 999 /data/db
+  mkdir -p "$MNT/data/db"; chown 999:999 "$MNT/data/db"
+  debian_done
+  bah config --env PATH=$pg/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    --user 999:999 --workingdir /data/db --port 27017 --volume /data/db \
+    --entrypoint '["/usr/local/bin/ferretdb-entrypoint"]' --cmd '[]' --label org.opencontainers.image.title=qm-ferretdb \
+    --label "org.opencontainers.image.description=FerretDB $FERRETDB_VERSION ($FERRETDB_BUILD) on PostgreSQL 15, Debian $DEBIAN_SUITE (minbase)" "$C"
+  oci_archive "$C" "$image" "$archive" "$key"
+  bah rmi -f "$image" >/dev/null
+}
+
 # Each target's production dependencies as the Dockerfile's prod-deps stage installs them (npm from its
 # cache into a copy of the manifests, never the repo's node_modules): the hoisted ones for /app/node_modules,
 # the target's own for /app/<target>/node_modules. Kept per hash of the lockfile and every package.json.
@@ -372,6 +492,8 @@ images() {
   node_base
   nats_image
   maildev_image
+  keycloak_image
+  ferretdb_image
   app_images
   # The images as chart values, for the step that installs it (docs/adr/030).
   {
@@ -385,6 +507,8 @@ images() {
     done
     echo "nats: { image: { repository: localhost/qm/nats, tag: '${NATS_VERSION#v}' } }"
     echo "smtp: { image: { repository: localhost/qm/maildev, tag: '$MAILDEV_VERSION' } }"
+    echo "keycloak: { image: { repository: localhost/qm/keycloak, tag: '$KEYCLOAK_VERSION' } }"
+    echo "mongodb: { image: { repository: localhost/qm/ferretdb, tag: '${FERRETDB_VERSION#v}-$FERRETDB_BUILD' } }"
   } >"$IMAGES/values.yaml"
   log "images in $IMAGES: $(cd "$IMAGES" && du -ch ./*.oci.tar | tail -1 | cut -f1) in $(ls "$IMAGES"/*.oci.tar | wc -l) archives"
 }
