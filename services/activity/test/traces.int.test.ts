@@ -58,13 +58,16 @@ describe('traces across gateway → gRPC → NATS → consumer', () => {
     const http = one('POST /api/products', 1);
     const call = one('qm.catalog.v1.CatalogService/CreateProduct', 2);
     const handled = one('qm.catalog.v1.CatalogService/CreateProduct', 1);
-    const published = one('publish activity.recorded', 3);
+    // At least once: the request's own publish and the outbox relay's pass may both send the event
+    // (JetStream keeps one message per event id), each a child of the handler, under its stored trace.
+    const published = trace.filter((x) => x.name === 'publish activity.recorded' && x.kind === 3);
+    expect(published.length).toBeGreaterThanOrEqual(1);
 
     expect(parentOf(http)).toBe(clientSpanId);
     expect(parentOf(call)).toBe(idOf(http));
     expect(parentOf(handled)).toBe(idOf(call));
-    expect(parentOf(published)).toBe(idOf(handled));
-    expect(parentOf(consumed)).toBe(idOf(published));
+    for (const p of published) expect(parentOf(p)).toBe(idOf(handled));
+    expect(published.map(idOf)).toContain(parentOf(consumed));
     expect(consumed.spanContext().traceId).toBe(traceId);
     expect(consumed.attributes['messaging.consumer.group.name']).toMatch(/act_test/);
     expect(http.attributes['http.response.status_code']).toBe(201);
