@@ -133,8 +133,15 @@ await check(
     page.on('response', (response) => {
       if (/\.woff2$/.test(new URL(response.url()).pathname)) fonts.push(response);
     });
-    await page.goto(`${BASE_URL}/`);
+    const html = await (await page.goto(`${BASE_URL}/`)).text();
     await page.getByRole('heading', { name: 'Secure. Efficient. Reliable.' }).waitFor({ state: 'visible' });
+    // Asked for by the HTML beside the stylesheet, so that it is there for the first paint (fonts.css:
+    // font-display optional draws the page in the system font for good when Inter comes late).
+    const preload = html.match(/<link [^>]*rel="preload"[^>]*>/)?.[0] ?? '';
+    assert(
+      /as="font"/.test(preload) && /href="\/[0-9a-f]+\.woff2"/.test(preload),
+      `no font preload: ${preload}`,
+    );
     const loaded = await page.evaluate(async () => {
       await document.fonts.ready;
       return {
@@ -153,6 +160,7 @@ await check(
     assert(new URL(font.url()).origin === new URL(BASE_URL).origin, `the font comes from ${font.url()}`);
     assert(font.status() === 200, `the font answered ${font.status()}`);
     assert(/immutable/.test(font.headers()['cache-control'] ?? ''), 'the hashed font is not cached for good');
+    assert(preload.includes(new URL(font.url()).pathname), `the preload names another file: ${preload}`);
   },
 );
 
