@@ -339,6 +339,32 @@ await step(
   { page: senderPage },
 );
 
+await step(
+  '/wallet arrives with its balance drawn in the HTML, and the page asks for no session check (ADR 031)',
+  async () => {
+    const page = await sender.newPage();
+    const asked = [];
+    page.on('request', (req) => asked.push(`${req.method()} ${new URL(req.url()).pathname}`));
+    const viewed = page.waitForRequest((req) => new URL(req.url()).pathname === '/api/wallet/views');
+    const html = await (await page.goto(`${BASE_URL}/wallet`)).text();
+    // Before any script ran: the frame the gateway sent shows the balance where the page shows it.
+    const frameBalance = html.match(/data-testid="wallet-balance"[^>]*>([^<]*)</)?.[1];
+    assert(frameBalance === '₹500.00', `the HTML's balance is ${frameBalance}`);
+    assert(html.includes('id="qm-page-data"'), 'the page came without its data');
+    await page.getByRole('button', { name: 'Add Money' }).waitFor();
+    await expectBalance(page, '₹500.00');
+    // The view is still recorded by the page's own POST; who is signed in came with the page.
+    await viewed;
+    assert(asked.includes('POST /api/wallet/views'), `the page did not record its view: ${asked.join(', ')}`);
+    assert(
+      !asked.includes('GET /api/user'),
+      'the page asked GET /api/user although the session came with it',
+    );
+    await page.close();
+  },
+  { page: senderPage },
+);
+
 await step('the receipt of the ₹500 top-up arrives by email, once, naming its payment', async () => {
   const receipt = await onlyMail({ to: emailOf(SENDER), subject: /^Receipt: /, timeoutMs: TIMEOUT });
   assert(receipt.subject === 'Receipt: ₹500.00 added to your Quartermaster wallet', receipt.subject);

@@ -15,6 +15,7 @@ import { createMetrics } from './http/metrics';
 import { authenticate } from './http/session';
 import { traceRequests } from './http/tracing';
 import { registerRoutes } from './routes';
+import { pageDataSource } from './routes/page-data';
 
 /**
  * Builds the Express app and the one serving GET /metrics on the private METRICS_PORT; no listening,
@@ -96,7 +97,11 @@ export function createApp(deps: GatewayDeps): {
   apiRouter.use(errorHandler(log));
   app.use('/api', apiRouter);
 
-  const upgrade = frontendRoutes(app, { dist: config.FRONTEND_DIST, dev: config.FRONTEND_DEV });
+  const upgrade = frontendRoutes(app, {
+    dist: config.FRONTEND_DIST,
+    dev: config.FRONTEND_DEV,
+    pageData: pageDataSource(deps),
+  });
   app.use(errorHandler(log));
   const metricsApp = express();
   metricsApp.disable('x-powered-by');

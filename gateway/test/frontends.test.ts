@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
+import { FRAME_SENTINEL_BALANCE, formatINR, type PageData } from '@qm/contracts/rest';
 import { frontendRoutes } from '../src/http/frontends';
+import type { PageDataSource } from '../src/routes/page-data';
 
 /** The built shell as the gateway serves it in production: its entry, a hashed chunk, public files. */
 describe('frontend files (production)', () => {
@@ -77,5 +79,98 @@ describe('frontend files (production)', () => {
     expect(await noFrame.text()).not.toContain('data-prerendered');
     const file = await fetch(`${url}/frames/market.html`);
     expect(file.headers.get('cache-control')).toBe('no-cache');
+  });
+});
+
+/** A signed-in page's frame sent with its data (docs/adr/031). */
+describe('frames with the page data', () => {
+  let dist: string;
+  let server: Server;
+  let url: string;
+  let answer: PageData | undefined;
+  const asked: string[] = [];
+  const signedIn = { Accept: 'text/html', Cookie: 'qm_session=abc' };
+  const user = { id: 7, username: 'army_7', role: 'Army' } as PageData['user'];
+  const wallet = (balance: string, heldBalance = '0.00') =>
+    ({ balance, heldBalance, availableBalance: balance }) as PageData['wallet'];
+  const dataOf = (html: string) =>
+    JSON.parse(
+      html.match(/<script type="application\/json" id="qm-page-data">(.*?)<\/script>/)![1]!,
+    ) as PageData;
+
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'qm-frames-'));
+    const frames = join(dist, 'shell', 'dist', 'frames');
+    mkdirSync(join(frames, 'with-data'), { recursive: true });
+    writeFileSync(
+      join(frames, 'market.html'),
+      '<body><div id="root" data-prerendered="frame">Military</div></body>',
+    );
+    writeFileSync(
+      join(frames, 'wallet.html'),
+      '<body><div id="root" data-prerendered="frame">Wallet</div></body>',
+    );
+    const sentinel = formatINR(FRAME_SENTINEL_BALANCE);
+    writeFileSync(
+      join(frames, 'with-data', 'wallet.html'),
+      `<body><div id="root"><h2>${sentinel}</h2></div></body>`,
+    );
+    const pageData: PageDataSource = async (req) => {
+      asked.push(req.path);
+      return answer;
+    };
+    const app = express();
+    frontendRoutes(app, { dist, dev: false, pageData });
+    server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it("writes the caller's balance into /wallet's frame and the data into the page, never cached", async () => {
+    answer = { user, wallet: wallet('1234.50') };
+    const res = await fetch(`${url}/wallet`, { headers: signedIn });
+    const html = await res.text();
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(html).toContain('<h2>₹1,234.50</h2>');
+    expect(html).not.toContain(formatINR(FRAME_SENTINEL_BALANCE));
+    expect(dataOf(html)).toEqual(answer);
+  });
+
+  it('sends the plain frame with the data while funds are held (the page draws them under the balance)', async () => {
+    answer = { user, wallet: wallet('1234.50', '100.00') };
+    const html = await (await fetch(`${url}/wallet`, { headers: signedIn })).text();
+    expect(html).toContain('>Wallet</div>');
+    expect(html).not.toContain('₹');
+    expect(dataOf(html).wallet?.heldBalance).toBe('100.00');
+  });
+
+  it('keeps the data from ending its element, whatever text it holds', async () => {
+    answer = { user: { ...user, username: '</script><script>alert(1)</script>' } };
+    const html = await (await fetch(`${url}/market`, { headers: signedIn })).text();
+    expect(html).not.toContain('<script>alert(1)');
+    expect(dataOf(html).user.username).toBe('</script><script>alert(1)</script>');
+  });
+
+  it('sends the plain frame when there is no data (a session that ended, a service that did not answer)', async () => {
+    answer = undefined;
+    const res = await fetch(`${url}/wallet`, { headers: signedIn });
+    const html = await res.text();
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(html).toContain('>Wallet</div>');
+    expect(html).not.toContain('qm-page-data');
+  });
+
+  it('asks for data only for a signed-in page with a frame', async () => {
+    asked.length = 0;
+    await fetch(`${url}/wallet`, { headers: { Accept: 'text/html' } });
+    await fetch(`${url}/profile`, { headers: signedIn });
+    expect(asked).toEqual([]);
   });
 });

@@ -8,10 +8,13 @@
 //   the layout and the page's heading over "Checking your session...", as the guard shows it while the
 //   session is checked. The gateway sends it for that path to a request with a session; the bundle
 //   renders over it (the same frame, then the page), without hydrating: the header's signed-in links
-//   and the theme toggle's icon are not known when it is built.
+//   and the theme toggle's icon are not known when it is built;
+// - /wallet's frame once more with a balance into dist/frames/with-data/wallet.html: a sentinel balance
+//   the gateway replaces with the caller's when it sends the page with its data (docs/adr/031).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { CURRENT_USER_QUERY_KEY, PAGE_HEADINGS } from '@qm/ui';
+import { FRAME_SENTINEL_BALANCE, formatINR, type OwnWalletView } from '@qm/contracts/rest';
+import { CURRENT_USER_QUERY_KEY, PAGE_HEADINGS, WALLET_VIEW_KEY } from '@qm/ui';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { AppProviders } from '../src/App';
@@ -63,6 +66,25 @@ async function main(): Promise<void> {
     writeFileSync(path.join(DIST, file), page('frame', markup));
     console.log(`prerendered the frame of ${pathname} into dist/${file}`);
   }
+  // The wallet as the gateway sends it with /wallet, with a balance it can find and replace.
+  const sentinel: OwnWalletView = {
+    balance: FRAME_SENTINEL_BALANCE,
+    heldBalance: '0.00',
+    availableBalance: FRAME_SENTINEL_BALANCE,
+    currency: 'INR',
+    isActive: true,
+    isPinSetup: true,
+    proceedsOnHold: '0.00',
+    heldProceeds: [],
+  };
+  queryClient.setQueryData(WALLET_VIEW_KEY, sentinel);
+  const withBalance = await render('/wallet');
+  const found = withBalance.split(formatINR(FRAME_SENTINEL_BALANCE)).length - 1;
+  if (found !== 1)
+    throw new Error(`the frame of /wallet shows its sentinel balance ${found} times, not once`);
+  mkdirSync(path.join(DIST, 'frames', 'with-data'), { recursive: true });
+  writeFileSync(path.join(DIST, 'frames', 'with-data', 'wallet.html'), page('frame', withBalance));
+  console.log('prerendered the frame of /wallet with a balance into dist/frames/with-data/wallet.html');
   // Each cached query holds a garbage-collection timer (gcTime, 5 minutes) that kept this script, and so
   // every build, running for 6 minutes after its work was done.
   queryClient.clear();

@@ -8,7 +8,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { App } from './App';
-import { startAsVisitor } from './queryClient';
+import { seedPageData, startAsVisitor } from './queryClient';
 import { preloadRemoteOf, routes } from './router';
 
 const container = document.getElementById('root');
@@ -21,6 +21,7 @@ const prerendered = container.dataset.prerendered === 'visitor';
 // already drawn, so its first render keeps the scroll where it is: a visitor who scrolled the
 // prerendered page while it loaded was sent back to the top, and a click under way missed its link.
 const router = createBrowserRouter(routes, prerendered ? { hydrationData: {} } : undefined);
+if (!prerendered) seedPageData();
 const app = (
   <StrictMode>
     <App router={router} />

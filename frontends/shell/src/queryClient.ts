@@ -1,4 +1,5 @@
-import { ApiError, CURRENT_USER_QUERY_KEY, getQueryFn } from '@qm/ui';
+import { PAGE_DATA_ELEMENT_ID, type PageData } from '@qm/contracts/rest';
+import { ApiError, CURRENT_USER_QUERY_KEY, getQueryFn, WALLET_VIEW_KEY } from '@qm/ui';
 import { QueryClient } from '@tanstack/react-query';
 
 /**
@@ -45,4 +46,22 @@ export const queryClient = new QueryClient({
  */
 export function startAsVisitor(): void {
   queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+}
+
+/**
+ * What the gateway sent with a signed-in page (docs/adr/031), put into the cache before the first render:
+ * the session is known without asking GET /api/user, and /wallet's balance is there for its frame and
+ * page (which still loads the wallet again, recording the view). A page without it asks as before.
+ */
+export function seedPageData(doc: Pick<Document, 'getElementById'> = document): void {
+  const json = doc.getElementById(PAGE_DATA_ELEMENT_ID)?.textContent;
+  if (!json) return;
+  let data: PageData;
+  try {
+    data = JSON.parse(json) as PageData;
+  } catch {
+    return;
+  }
+  if (data.user) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, data.user);
+  if (data.wallet) queryClient.setQueryData(WALLET_VIEW_KEY, data.wallet);
 }

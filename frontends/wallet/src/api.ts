@@ -7,7 +7,14 @@ import type {
   OwnWalletView,
   VerifyPaymentBody,
 } from '@qm/contracts/rest';
-import { apiFetch, refreshWalletQueries, toQueryString, TRANSACTIONS_KEY, WALLET_KEY } from '@qm/ui';
+import {
+  apiFetch,
+  refreshWalletQueries,
+  toQueryString,
+  TRANSACTIONS_KEY,
+  WALLET_KEY,
+  WALLET_VIEW_KEY,
+} from '@qm/ui';
 import { keepPreviousData, queryOptions, useQueryClient } from '@tanstack/react-query';
 
 /** Header of the money-moving calls: a retry with the same key has no second effect (docs/adr/006). */
@@ -33,7 +40,7 @@ const fetchWallet = (view: boolean, signal?: AbortSignal) =>
  */
 export const walletViewQuery = () =>
   queryOptions({
-    queryKey: [...WALLET_KEY, 'view'] as const,
+    queryKey: WALLET_VIEW_KEY,
     queryFn: ({ signal }) => fetchWallet(true, signal),
     refetchOnMount: 'always',
   });

@@ -1,10 +1,19 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import express, { type Router } from 'express';
+import express, { type Response, type Router } from 'express';
+import {
+  FRAME_SENTINEL_BALANCE,
+  formatINR,
+  heldBalanceOf,
+  PAGE_DATA_ELEMENT_ID,
+  type PageData,
+} from '@qm/contracts/rest';
 import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { PageDataSource } from '../routes/page-data';
 import { SESSION_COOKIE } from '../session';
 
 export const REMOTES = { market: 3001, wallet: 3002, admin: 3003 } as const;
@@ -21,7 +30,7 @@ export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer
  */
 export function frontendRoutes(
   router: Router,
-  opts: { dist?: string; dev: boolean },
+  opts: { dist?: string; dev: boolean; pageData?: PageDataSource },
 ): UpgradeHandler | undefined {
   if (opts.dev) {
     const remotes = Object.entries(REMOTES).map(([name, port]) => ({
@@ -45,20 +54,69 @@ export function frontendRoutes(
   // SPA fallback: any other GET that wants HTML gets the shell, which renders its own 404 page. A
   // visitor's / is the landing page prerendered at build time (frontends/shell/prerender, ADR 018); with
   // a session the page depends on who it is (redirect, admin links), so it is rendered in the browser.
-  // A signed-in page with a prerendered frame (its heading while the session is checked) gets that.
+  // A signed-in page with a prerendered frame (its heading while the session is checked) gets that, with
+  // the page's data when it can be read (docs/adr/031).
   const landing = join(shell, 'landing.html');
   const frames = prerenderedFrames(join(shell, 'frames'));
+  const framesWithData = prerenderedFrames(join(shell, 'frames', 'with-data'));
+  const { pageData } = opts;
   const hasSession = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
   router.get(/^\/(?!api\/|remotes\/).*/, (req, res, next) => {
     if (!req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
     const signedIn = hasSession.test(req.headers.cookie ?? '');
     const frame = signedIn ? frames.get(req.path) : undefined;
+    if (frame && pageData) {
+      pageData(req, res)
+        .then(async (data) => {
+          if (!data) return res.sendFile(frame);
+          sendWithData(res, await frameWithData(frame, framesWithData.get(req.path), data), data);
+        })
+        .catch(next);
+      return;
+    }
     if (frame) return res.sendFile(frame);
     const prerendered = req.path === '/' && !signedIn && existsSync(landing);
     res.sendFile(prerendered ? landing : join(shell, 'index.html'));
   });
   return undefined;
+}
+
+const SENTINEL_BALANCE = formatINR(FRAME_SENTINEL_BALANCE);
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
+/**
+ * The frame to send with the page's data: on /wallet the one that shows the balance, with the caller's
+ * in place of the build's sentinel (the page draws held funds under it, so not while any are held);
+ * otherwise the plain frame.
+ */
+async function frameWithData(
+  frame: string,
+  withBalance: string | undefined,
+  data: PageData,
+): Promise<string> {
+  if (withBalance && data.wallet && !heldBalanceOf(data.wallet)) {
+    const html = await readFile(withBalance, 'utf8');
+    // A frame from another build without the sentinel must not show anything but a real balance.
+    if (html.includes(SENTINEL_BALANCE))
+      return html.replace(SENTINEL_BALANCE, escapeHtml(formatINR(data.wallet.balance)));
+  }
+  return readFile(frame, 'utf8');
+}
+
+/** The page with its data for the shell (`<` escaped: the JSON cannot end its element), never cached. */
+function sendWithData(res: Response, html: string, data: PageData): void {
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  const element = `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${json}</script>`;
+  res.setHeader('Cache-Control', 'no-store');
+  res.type('html').send(html.replace('</body>', `${element}</body>`));
 }
 
 /** Path → file of the frames the shell's build prerendered (dist/frames/market.html is /market). */

@@ -10,5 +10,6 @@ export * from './api/support';
 export * from './api/stats';
 export * from './api/activity';
 export * from './api/chat';
+export * from './api/page-data';
 export * from './api/display';
 export * from './api/money';

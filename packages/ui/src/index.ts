@@ -6,6 +6,7 @@ export {
   SOLD_ORDERS_KEY,
   TRANSACTIONS_KEY,
   WALLET_KEY,
+  WALLET_VIEW_KEY,
 } from './queryKeys';
 export { StockIndicator } from './StockIndicator';
 export { stockLabel, stockLevel, LOW_STOCK_THRESHOLD } from './stock-label';
@@ -38,6 +39,7 @@ export { LoadError } from './components/LoadError';
 export type { LoadErrorProps } from './components/LoadError';
 export type { EmptyStateProps } from './components/EmptyState';
 export { PageHeader } from './components/PageHeader';
+export { BalanceFigure, WalletActionsPlaceholder, WalletSummary } from './components/WalletSummary';
 export { PAGE_HEADINGS, pageHeadingOf } from './pageHeadings';
 export type { PageHeading } from './pageHeadings';
 export { ResponsiveTable } from './components/ResponsiveTable';

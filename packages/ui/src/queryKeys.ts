@@ -9,6 +9,11 @@ import { apiFetch } from './api';
 export const PRODUCTS_KEY = ['/api/products'] as const;
 /** Every read of the caller's wallet (the wallet page's, which records a view, and plain balance reads). */
 export const WALLET_KEY = ['/api/wallet'] as const;
+/**
+ * The /wallet page's read (POST /api/wallet/views, which records the view); the shell seeds it with the
+ * wallet the gateway sent in the page (docs/adr/031), and its frame draws the balance from it.
+ */
+export const WALLET_VIEW_KEY = [...WALLET_KEY, 'view'] as const;
 /** Every page of the caller's transaction history. */
 export const TRANSACTIONS_KEY = ['/api/transactions'] as const;
 /** The caller's purchases; reading the first page records an order_view. */

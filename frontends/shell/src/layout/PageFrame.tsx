@@ -1,5 +1,15 @@
 import { Container } from '@mantine/core';
-import { PageHeader, pageHeadingOf, PageLoader } from '@qm/ui';
+import type { OwnWalletView } from '@qm/contracts/rest';
+import {
+  BalanceFigure,
+  PageHeader,
+  pageHeadingOf,
+  PageLoader,
+  WALLET_VIEW_KEY,
+  WalletActionsPlaceholder,
+  WalletSummary,
+} from '@qm/ui';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router-dom';
 import { PAGE_LOADING_HEIGHT } from './pageLoaderHeight';
 
@@ -13,15 +23,21 @@ export interface PageFrameProps {
  * A page still loading: the loading message, under the page's heading when its path has one
  * (@qm/ui PAGE_HEADINGS), placed where the page will put its own. The guards, the lazy page frame and a
  * remote's loading state all show it, and the gateway sends it prerendered (ADR 018), so the heading
- * painted first stays put until the page replaces it with the same one.
+ * painted first stays put until the page replaces it with the same one. /wallet's frame also has the
+ * balance when the gateway sent it with the page (docs/adr/031), drawn as the page draws it.
  */
 export function PageFrame({ message, container = true }: PageFrameProps) {
-  const heading = pageHeadingOf(useLocation().pathname);
+  const { pathname } = useLocation();
+  const heading = pageHeadingOf(pathname);
+  const wallet = useQueryClient().getQueryData<OwnWalletView>(WALLET_VIEW_KEY);
   const loader = <PageLoader message={message} minHeight={PAGE_LOADING_HEIGHT} />;
   if (!heading) return loader;
   const frame = (
     <>
       <PageHeader {...heading} />
+      {pathname === '/wallet' && wallet && (
+        <WalletSummary balance={<BalanceFigure wallet={wallet} />} actions={<WalletActionsPlaceholder />} />
+      )}
       {loader}
     </>
   );

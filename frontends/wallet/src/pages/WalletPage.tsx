@@ -1,5 +1,13 @@
-import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { EmptyState, formatINR, LoadError, PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
+import { Button, Group, Skeleton } from '@mantine/core';
+import {
+  BalanceFigure,
+  EmptyState,
+  LoadError,
+  PAGE_HEADINGS,
+  PageHeader,
+  useCurrentUser,
+  WalletSummary,
+} from '@qm/ui';
 import { IconPlus, IconSend, IconWalletOff } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
@@ -46,18 +54,13 @@ function Wallet() {
   const wallet = useQuery(walletViewQuery());
   const [adding, setAdding] = useState(false);
   const transferFlow = useTransferFlow(wallet.data?.availableBalance);
-  // Any non-zero digit: held funds exist (no float conversion of money).
-  const held = wallet.data && /[1-9]/.test(wallet.data.heldBalance) ? wallet.data.heldBalance : null;
 
   return (
     <>
       <PageHeader {...PAGE_HEADINGS['/wallet']} />
-      <SimpleGrid cols={{ base: 1, sm: 2 }} mb="lg">
-        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="balance-title">
-          <Text c="dimmed" size="sm" id="balance-title">
-            Current Balance
-          </Text>
-          {wallet.isPending ? (
+      <WalletSummary
+        balance={
+          wallet.isPending ? (
             <Skeleton height={36} width={180} mt={6} role="status" aria-label="Loading balance" />
           ) : wallet.isError ? (
             <LoadError
@@ -69,27 +72,10 @@ function Wallet() {
               mt="xs"
             />
           ) : (
-            <Stack gap={4}>
-              <Title order={2} size="h1" data-testid="wallet-balance">
-                {formatINR(wallet.data.balance)}
-              </Title>
-              {held && (
-                <Group gap="xs">
-                  <Badge variant="light" color="yellow">
-                    On hold
-                  </Badge>
-                  <Text size="sm" c="dimmed">
-                    {formatINR(held)} reserved · {formatINR(wallet.data.availableBalance)} available
-                  </Text>
-                </Group>
-              )}
-            </Stack>
-          )}
-        </Card>
-        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="actions-title">
-          <Text c="dimmed" size="sm" mb="sm" id="actions-title">
-            Actions
-          </Text>
+            <BalanceFigure wallet={wallet.data} />
+          )
+        }
+        actions={
           <Group grow preventGrowOverflow={false}>
             <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
               Add Money
@@ -103,8 +89,8 @@ function Wallet() {
               Transfer
             </Button>
           </Group>
-        </Card>
-      </SimpleGrid>
+        }
+      />
       {wallet.data && <HeldProceeds wallet={wallet.data} />}
       <TransactionHistory />
       <AddMoneyDialog opened={adding} onClose={() => setAdding(false)} />

@@ -1,0 +1,27 @@
+import { CURRENT_USER_QUERY_KEY, WALLET_VIEW_KEY } from '@qm/ui';
+import { queryClient, seedPageData } from '../src/queryClient';
+
+/** The data the gateway sends with a signed-in page (docs/adr/031) is in the cache before the first render. */
+describe('seedPageData', () => {
+  const page = (json: string | null) => ({
+    getElementById: (id: string) =>
+      id === 'qm-page-data' && json !== null ? ({ textContent: json } as HTMLElement) : null,
+  });
+
+  afterEach(() => queryClient.clear());
+
+  it('puts the user and the wallet where the guard and the wallet page read them', () => {
+    const user = { id: 7, username: 'army_7' };
+    const wallet = { balance: '1234.50', heldBalance: '0.00' };
+    seedPageData(page(JSON.stringify({ user, wallet })));
+    expect(queryClient.getQueryData(CURRENT_USER_QUERY_KEY)).toEqual(user);
+    expect(queryClient.getQueryData(WALLET_VIEW_KEY)).toEqual(wallet);
+  });
+
+  it('leaves the cache alone without the element or with anything but JSON in it', () => {
+    seedPageData(page(null));
+    seedPageData(page('{"user":'));
+    expect(queryClient.getQueryData(CURRENT_USER_QUERY_KEY)).toBeUndefined();
+    expect(queryClient.getQueryData(WALLET_VIEW_KEY)).toBeUndefined();
+  });
+});
