@@ -36,6 +36,10 @@ cluster: ## a single-node Kubernetes on this machine (root; the first run builds
 cluster-smoke: ## on a running `make cluster`: pods, a Service and cluster DNS at work, and the chart admitted by its API server
 	bash scripts/cluster/cluster.sh smoke
 
+.PHONY: cluster-test
+cluster-test: deps ## on a running `make cluster` with `make cluster-images` built: helm install the chart, wait for ready, helm test, a purchase through the gateway, an upgrade under requests with none failing, uninstall (docs/kubernetes.md)
+	bash scripts/cluster/cluster.sh test
+
 .PHONY: cluster-images
 cluster-images: deps ## the chart's images for `make cluster` as OCI archives, which the node imports: a Debian base with Node, each service, NATS, maildev, Keycloak, FerretDB with PostgreSQL where the chart runs MongoDB (docs/adr/030); rebuilt only when their inputs change
 	bash scripts/provision.sh images

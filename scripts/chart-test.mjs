@@ -417,6 +417,12 @@ function crossChecks(objects, { services, externalSecrets, keysFrom }) {
     objectChecks(o, add, x);
   }
   missingServiceObjects(problems, x);
+  // One generated Secret per render: every pod's checksum/secret must be of the data the Secret holds,
+  // or the first upgrade (which reads the Secret back) rolls every Deployment.
+  const sums = new Set(x.workloads.map((w) => w.spec?.template?.metadata?.annotations?.['checksum/secret']));
+  sums.delete(undefined);
+  if (sums.size > 1)
+    for (const w of x.workloads) problems.get(w).push(`${sums.size} different checksum/secret annotations`);
   return problems;
 }
 
@@ -471,6 +477,26 @@ const valueSets = [
     },
   },
 ];
+
+// make cluster-test's values (scripts/cluster/values-local.yaml): FerretDB where MongoDB runs, probed by
+// its port (the image has no mongosh); the gateway pauses before SIGTERM (an upgrade with no downtime).
+const LOCAL_VALUES = path.join(ROOT, 'scripts', 'cluster', 'values-local.yaml');
+valueSets.push({
+  name: 'scripts/cluster/values-local.yaml',
+  args: ['-f', LOCAL_VALUES],
+  overlay: parse(readFileSync(LOCAL_VALUES, 'utf8')),
+  expect: (objects) => {
+    const container = (kind, name) =>
+      objects.find((o) => o.kind === kind && o.metadata.name.endsWith(`-${name}`))?.spec.template.spec
+        .containers[0];
+    const problems = [];
+    if (!container('StatefulSet', 'mongodb')?.readinessProbe?.tcpSocket)
+      problems.push('mongodb: the readiness probe is not a tcpSocket probe');
+    if (container('Deployment', 'gateway')?.lifecycle?.preStop?.exec?.command?.[0] !== 'sleep')
+      problems.push('gateway: no preStop pause');
+    return problems;
+  },
+});
 
 // Stripe's keys from a Secret of their own, the rest from the chart's.
 valueSets.push({
@@ -539,6 +565,11 @@ valueSets.push({
 });
 
 const mustFail = [
+  {
+    what: 'a MongoDB readiness probe other than mongosh|tcpSocket',
+    args: ['--set', 'mongodb.readinessProbe=ping'],
+    message: 'mongodb.readinessProbe must be mongosh or tcpSocket',
+  },
   {
     what: 'MongoDB neither installed nor external',
     args: ['--set', 'mongodb.enabled=false'],

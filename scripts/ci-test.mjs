@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `make test`: everything CI checks, on a fresh machine or a warm one.
-//   1. provision tools (cached under ~/.cache/quartermaster) and npm dependencies
+//   1. provision tools (cached under ~/.cache/quartermaster), npm dependencies and the chart's images
+//      (make cluster-images: minutes cold, under a second warm; each step's time is printed)
 //   2. static checks: generated code, types, lint, formatting
 //   3. unit tests
 //   4. integration tests (jest) against real NATS, FerretDB, Keycloak and maildev on a fresh data dir,
@@ -14,7 +15,9 @@
 //      engine, no PostgreSQL URL (docs/adr/024)
 //   7. Helm chart rendering validated against the Kubernetes schemas
 //   8. a single-node Kubernetes on this machine (make cluster, docs/adr/030): pods behind a Service
-//      through cluster DNS, and every object of the chart admitted by its API server
+//      through cluster DNS, and every object of the chart admitted by its API server; then, on the same
+//      cluster, make cluster-test: the chart installed with the images of step 1, ready, helm test, a
+//      purchase through the gateway, an upgrade under a request loop with no failed request, uninstall
 // Every step counts what it checked (each jest test, each journey check) and has a time limit; a step
 // that checks nothing, overruns or crashes fails. Ends with one line `total: N passed, N failed` (one word before the colon: the form CI reads as the closing count),
 // whatever happened before it.
@@ -49,6 +52,8 @@ const LIMITS = {
   chaosMongodbPath: 4 * MINUTE,
   chart: 5 * MINUTE,
   cluster: 5 * MINUTE,
+  // Install to uninstall took 2.5 minutes on two idle cores; a loaded machine is slower.
+  clusterTest: 20 * MINUTE,
 };
 const RESULTS_DIR = path.join(ROOT, '.data/test-results');
 /** The landing page's gzipped JavaScript may not grow past its budget (KiB, docs/architecture.md §8). */
@@ -61,6 +66,8 @@ const only = process.argv
   ?.split(',');
 const want = (step) => !only || only.includes(step);
 const results = []; // { step, passed, failed }
+const provisionTimes = []; // "what N s", shown again in the summary (a cold run is minutes longer)
+let imagesFailed = null; // why provision.sh images failed: the cluster stage then fails with it
 const t0 = Date.now();
 
 function section(name) {
@@ -173,9 +180,12 @@ async function jest(step, args, timeoutMs, env = {}) {
  * A journey (or the fuzzer): every check counts, as reported in E2E_RESULT_FILE (e2e/lib/report.mjs).
  * No report, no checks, or a non-zero exit with no failed check, fails.
  */
-async function journey(step, script, timeoutMs) {
+async function journey(step, script, timeoutMs, env = {}) {
   const out = resultFile(step);
-  const { code, timedOut } = await run('node', [script], { env: { E2E_RESULT_FILE: out }, timeoutMs });
+  const { code, timedOut } = await run('node', [script], {
+    env: { ...env, E2E_RESULT_FILE: out },
+    timeoutMs,
+  });
   const r = readCounts(out);
   if (timedOut) return record(step, 0, 1, overran(timeoutMs));
   if (!r) return record(step, 0, 1, `reported no results (exit code ${code})`);
@@ -213,17 +223,34 @@ async function withStack(step, options, body) {
 
 // ---- phases ----------------------------------------------------------------------------------------
 
-/** Tools, Chromium, k6 (the chaos run), schemathesis and node_modules; the run cannot go on without them. */
+/**
+ * Tools, Chromium, k6 (the chaos run), schemathesis and node_modules; the run cannot go on without them.
+ * Then the chart's images (they need node_modules), which only the cluster stage uses: if they fail,
+ * that stage fails and the rest still runs.
+ */
 async function provision() {
   section('provision');
-  for (const what of ['all', 'chromium', 'k6', 'schemathesis']) {
+  const timed = async (what) => {
+    const started = Date.now();
     const { code, timedOut } = await run('bash', ['scripts/provision.sh', what], {
       timeoutMs: LIMITS.provision,
     });
+    provisionTimes.push(`${what} ${Math.round((Date.now() - started) / 100) / 10} s`);
     if (timedOut) throw new Error(`provision.sh ${what} ${overran(LIMITS.provision)}`);
     if (code !== 0) throw new Error(`provision.sh ${what} failed with code ${code}`);
+  };
+  for (const what of ['all', 'chromium', 'k6', 'schemathesis']) await timed(what);
+  if (needsNpmInstall(ROOT)) {
+    const started = Date.now();
+    npmInstall(ROOT);
+    provisionTimes.push(`npm install ${Math.round((Date.now() - started) / 1000)} s`);
   }
-  if (needsNpmInstall(ROOT)) npmInstall(ROOT);
+  if (want('cluster'))
+    await timed('images').catch((error) => {
+      imagesFailed = error.message;
+      console.error(error.message);
+    });
+  console.log(`provisioned: ${provisionTimes.join(', ')}`);
 }
 
 async function staticChecks() {
@@ -517,7 +544,8 @@ async function main() {
 /**
  * make cluster, then make cluster-smoke (docs/adr/030) on a data directory of their own: a real
  * Kubernetes runs pods behind a Service found through cluster DNS, and its API server admits every
- * object of the chart. The cluster stops (and frees everything) whatever happened.
+ * object of the chart. Then make cluster-test on it (docs/kubernetes.md), each phase a check. The
+ * cluster stops (and frees everything) whatever happened.
  */
 async function clusterSmoke() {
   section('local Kubernetes (docs/adr/030)');
@@ -537,6 +565,9 @@ async function clusterSmoke() {
     if (up.code !== 0)
       return record('cluster', 0, 1, 'the cluster did not come up (logs: .data/test-cluster/logs)');
     await check('cluster-smoke', 'bash', ['scripts/cluster/cluster.sh', 'smoke'], LIMITS.cluster, env);
+    section('the chart on the local Kubernetes (make cluster-test)');
+    if (imagesFailed) record('cluster-test', 0, 1, `the chart's images were not built: ${imagesFailed}`);
+    else await journey('cluster-test', 'scripts/cluster/cluster-test.mjs', LIMITS.clusterTest, env);
   } finally {
     await run('bash', ['scripts/cluster/cluster.sh', 'down'], { env, timeoutMs: 30_000 });
     running.delete(cluster.pid);
@@ -563,6 +594,7 @@ function summary() {
       `  ${r.failed ? '\x1b[31mFAIL\x1b[0m' : 'ok  '} ${r.step} (${r.passed} passed, ${r.failed} failed)` +
         (r.failed && r.why ? `: ${gist(r.why)}` : ''),
     );
+  if (provisionTimes.length) console.log(`provisioned: ${provisionTimes.join(', ')}`);
   console.log(`took ${Math.round((Date.now() - t0) / 1000)} s`);
   console.log(`total: ${passed} passed, ${failed} failed`);
   return failed;

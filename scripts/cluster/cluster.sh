@@ -5,6 +5,7 @@
 #   cluster.sh helm ...     helm against it (the provisioned helm)
 #   cluster.sh smoke        a pod serving HTTP behind a Service, found through cluster DNS by another pod;
 #                           every object of the chart admitted by the API server (a server-side dry run)
+#   cluster.sh test         make cluster-test: the chart installed, used, upgraded and removed (cluster-test.mjs)
 #   cluster.sh wait         until a cluster that is starting is up
 #   cluster.sh down         stop a cluster started in another terminal
 # CLUSTER_DATA (default .data/cluster) holds its state: certificates, etcd, images, logs.
@@ -37,6 +38,7 @@ case "${1:-up}" in
     exec unshare -n -m --propagation private bash "$ROOT/scripts/cluster/node.sh" "$DATA" "$K8S"
     ;;
   wait) wait_up ;;
+  test) shift; exec node "$ROOT/scripts/cluster/cluster-test.mjs" "$@" ;;
   kubectl) shift; kubectl "$@" ;;
   helm)
     shift
@@ -62,5 +64,5 @@ case "${1:-up}" in
      "$0" helm template qm-smoke "$ROOT/charts/quartermaster" --validate | kubectl apply --dry-run=server -f - >"$DATA/smoke-chart.txt"
     echo "smoke: the API server admits all $(wc -l <"$DATA/smoke-chart.txt") objects of charts/quartermaster ($(($(date +%s) - t0)) s)"
     ;;
-  *) sed -n '2,10p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,11p' "$0" >&2; exit 2 ;;
 esac

@@ -164,6 +164,9 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- fail "smtp: set smtp.enabled=true or smtp.external.url (or provide SMTP_URL in secrets.existingSecret)" }}
 {{- end }}
 {{- end }}
+{{- if and .Values.mongodb.enabled (not (has .Values.mongodb.readinessProbe (list "mongosh" "tcpSocket"))) }}
+{{- fail (printf "mongodb.readinessProbe must be mongosh or tcpSocket, not %v" .Values.mongodb.readinessProbe) }}
+{{- end }}
 {{- if not (and .Values.services.gateway .Values.services.gateway.enabled) }}
 {{- fail "services.gateway must be enabled: it is the only entry to the app" }}
 {{- end }}
@@ -278,10 +281,21 @@ Keys that come from the Secret are left out; so are empty values.
 {{- end }}
 
 {{/*
-Data of the generated Secret (plain text; the template encodes it). Values given in secrets.values win;
-generated keys are read back from the live Secret so upgrades keep them.
+Data of the generated Secret (plain text; the template encodes it), made once per render: the Secret and
+every pod's checksum/secret must see the same random keys, or the first upgrade (which reads them back)
+would change every checksum and roll every Deployment.
 */}}
 {{- define "qm.secretData" -}}
+{{- if not (hasKey . "qmSecretData") }}
+{{- $_ := set . "qmSecretData" (include "qm.secretDataOnce" .) }}
+{{- end }}
+{{- .qmSecretData }}
+{{- end }}
+
+{{/*
+Values given in secrets.values win; generated keys are read back from the live Secret so upgrades keep them.
+*/}}
+{{- define "qm.secretDataOnce" -}}
 {{- $old := dict }}
 {{- $live := lookup "v1" "Secret" .Release.Namespace (include "qm.secretName" .) }}
 {{- if $live }}

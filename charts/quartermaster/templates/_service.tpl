@@ -150,6 +150,15 @@ spec:
             timeoutSeconds: 2
             failureThreshold: 2
           {{- end }}
+          {{- with $svc.preStopSleepSeconds }}
+          {{- /* The endpoint is taken out of every node's Service rules (kube-proxy, the ingress) a moment
+                 after the pod starts terminating; until then new connections still arrive, so the process
+                 is signalled only after this pause (an exec: the sleep action needs Kubernetes 1.30). */}}
+          lifecycle:
+            preStop:
+              exec:
+                command: ["sleep", {{ . | quote }}]
+          {{- end }}
           resources:
             {{- toYaml $svc.resources | nindent 12 }}
           securityContext:
