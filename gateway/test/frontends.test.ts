@@ -8,6 +8,16 @@ import { FRAME_SENTINEL_BALANCE, formatINR, type PageData } from '@qm/contracts/
 import { frontendRoutes } from '../src/http/frontends';
 import type { PageDataSource } from '../src/routes/page-data';
 
+/** The frontend routes alone, on a port of their own. */
+async function serve(opts: Parameters<typeof frontendRoutes>[1]): Promise<{ server: Server; url: string }> {
+  const app = express();
+  frontendRoutes(app, opts);
+  const server = await new Promise<Server>((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
 /** The built shell as the gateway serves it in production: its entry, a hashed chunk, public files. */
 describe('frontend files (production)', () => {
   let dist: string;
@@ -24,12 +34,7 @@ describe('frontend files (production)', () => {
     writeFileSync(join(shell, 'frames', 'market.html'), '<div id="root" data-prerendered="frame">Military');
     writeFileSync(join(shell, 'theme-init.js'), 'document.documentElement.dataset.x = "1";');
     writeFileSync(join(shell, 'main.0123abcd.js'), 'console.log(1);');
-    const app = express();
-    frontendRoutes(app, { dist, dev: false });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, url } = await serve({ dist, dev: false }));
   });
 
   afterAll(async () => {
@@ -119,12 +124,7 @@ describe('frames with the page data', () => {
       asked.push(req.path);
       return answer;
     };
-    const app = express();
-    frontendRoutes(app, { dist, dev: false, pageData });
-    server = await new Promise<Server>((resolve) => {
-      const s = app.listen(0, '127.0.0.1', () => resolve(s));
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, url } = await serve({ dist, dev: false, pageData }));
   });
 
   afterAll(async () => {
