@@ -42,7 +42,8 @@ case "${1:-up}" in
   kubectl) shift; kubectl "$@" ;;
   helm)
     shift
-    bash "$ROOT/scripts/provision.sh" helm
+    # Provisioning talks on stderr: stdout is helm's alone (cluster.sh smoke pipes a template into kubectl).
+    bash "$ROOT/scripts/provision.sh" helm >&2
     in_cluster "$ROOT/.tools/bin/helm" --kubeconfig "$DATA/kubeconfig/super-admin.conf" "$@"
     ;;
   down) running && kill "$(cat "$DATA/cluster.pid")"; for _ in $(seq 1 20); do running || exit 0; sleep 0.5; done; exit 1 ;;
