@@ -152,10 +152,12 @@ describe('frames with the page data', () => {
   });
 
   it('keeps the data from ending its element, whatever text it holds', async () => {
-    answer = { user: { ...user, username: '</script><script>alert(1)</script>' } };
+    const bio = "</script><script>alert(1)</script> $` $& $' $$";
+    answer = { user: { ...user, bio } };
     const html = await (await fetch(`${url}/market`, { headers: signedIn })).text();
     expect(html).not.toContain('<script>alert(1)');
-    expect(dataOf(html).user.username).toBe('</script><script>alert(1)</script>');
+    expect(dataOf(html).user.bio).toBe(bio);
+    expect(html.match(/<\/body>/g)).toHaveLength(1);
   });
 
   it('sends the plain frame when there is no data (a session that ended, a service that did not answer)', async () => {

@@ -106,7 +106,7 @@ async function frameWithData(
     const html = await readFile(withBalance, 'utf8');
     // A frame from another build without the sentinel must not show anything but a real balance.
     if (html.includes(SENTINEL_BALANCE))
-      return html.replace(SENTINEL_BALANCE, escapeHtml(formatINR(data.wallet.balance)));
+      return html.replace(SENTINEL_BALANCE, () => escapeHtml(formatINR(data.wallet!.balance)));
   }
   return readFile(frame, 'utf8');
 }
@@ -116,7 +116,8 @@ function sendWithData(res: Response, html: string, data: PageData): void {
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   const element = `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${json}</script>`;
   res.setHeader('Cache-Control', 'no-store');
-  res.type('html').send(html.replace('</body>', `${element}</body>`));
+  // A replacer function: a string replacement would read `$&`, `$'` or `` $` `` in the user's own text.
+  res.type('html').send(html.replace('</body>', () => `${element}</body>`));
 }
 
 /** Path → file of the frames the shell's build prerendered (dist/frames/market.html is /market). */
