@@ -357,8 +357,9 @@ ferretdb_image() {
       { apt-get update -qq && apt-get download -q postgresql-15 >/dev/null; }; })
     deb=$(debs)
   }
-  key=$({ echo "$DEBIAN_SUITE $FERRET_LIBS ${deb##*/}"; sha256sum "$BIN/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD" \
-    "$ROOT/scripts/cluster/ferretdb-entrypoint.sh"; declare -f ferretdb_image debian_root debian_done system_user; } | sha)
+  # The files' contents, not their paths: a clone elsewhere (CI's) must find the same key.
+  key=$({ echo "$DEBIAN_SUITE $FERRET_LIBS ${deb##*/}"; sha256sum <"$BIN/ferretdb-$FERRETDB_VERSION-$FERRETDB_BUILD"
+    sha256sum <"$ROOT/scripts/cluster/ferretdb-entrypoint.sh"; declare -f ferretdb_image debian_root debian_done system_user; } | sha)
   archive=$(archive_of "$image")
   current "$archive" "$key" && return
   log "building $image: FerretDB and PostgreSQL 15 (${deb##*/}) on the minbase"
