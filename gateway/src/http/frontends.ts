@@ -12,6 +12,7 @@ import {
   PAGE_DATA_ELEMENT_ID,
   type PageData,
 } from '@qm/contracts/rest';
+import { escapeHtml } from '@qm/platform';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { PageDataSource } from '../routes/page-data';
 import { SESSION_COOKIE } from '../session';
@@ -83,14 +84,6 @@ export function frontendRoutes(
 }
 
 const SENTINEL_BALANCE = formatINR(FRAME_SENTINEL_BALANCE);
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 
 /**
  * The frame to send with the page's data: on /wallet the one that shows the balance, with the caller's

@@ -14,7 +14,8 @@ export interface Mailer {
   close(): void;
 }
 
-const escape = (s: string) =>
+/** Text as HTML shows it: the five characters markup could read, as entities. */
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A message from paragraphs of text, signed by Quartermaster. */
@@ -22,7 +23,7 @@ export function mailMessage(subject: string, paragraphs: string[]): MailMessage 
   return {
     subject,
     text: `${paragraphs.join('\n\n')}\n\n— Quartermaster`,
-    html: `${paragraphs.map((p) => `<p>${escape(p).replace(/\n/g, '<br>')}</p>`).join('')}<p>— Quartermaster</p>`,
+    html: `${paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>')}</p>`).join('')}<p>— Quartermaster</p>`,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { OrderView } from '@qm/contracts/rest';
+import { isNonZeroAmount, type OrderView } from '@qm/contracts/rest';
 import { longDateTime } from '@qm/ui';
 
 /** What an order's card says of its refund, in the buyer's or the seller's words; null: nothing to say. */
@@ -32,7 +32,7 @@ export function mayRequestRefund(
 ): boolean {
   return (
     order.status === 'completed' &&
-    /[1-9]/.test(order.totalPrice) &&
+    isNonZeroAmount(order.totalPrice) &&
     !order.refund &&
     !!order.refundableUntil &&
     Date.parse(order.refundableUntil) > now
@@ -48,7 +48,7 @@ export function proceedsLine(
   order: Pick<OrderView, 'status' | 'totalPrice' | 'refund' | 'refundableUntil'>,
   now: number,
 ): string | null {
-  if (order.status !== 'completed' || !/[1-9]/.test(order.totalPrice)) return null;
+  if (order.status !== 'completed' || !isNonZeroAmount(order.totalPrice)) return null;
   if (order.refund?.status === 'requested') return 'Payment held until the refund request is decided';
   if (order.refundableUntil && Date.parse(order.refundableUntil) > now)
     return `Payment held until ${longDateTime(order.refundableUntil)}`;

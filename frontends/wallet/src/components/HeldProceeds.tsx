@@ -1,5 +1,5 @@
 import { Badge, Card, Group, List, Text, Title } from '@mantine/core';
-import type { OwnWalletView } from '@qm/contracts/rest';
+import { isNonZeroAmount, type OwnWalletView } from '@qm/contracts/rest';
 import { exactDate, formatINR } from '@qm/ui';
 import { heldSaleLabel } from '../proceeds';
 
@@ -8,8 +8,7 @@ import { heldSaleLabel } from '../proceeds';
  * each with the moment it is released. Nothing shows while nothing is held.
  */
 export function HeldProceeds({ wallet }: { wallet: OwnWalletView }) {
-  // Any non-zero digit: proceeds are held (no float conversion of money).
-  if (!/[1-9]/.test(wallet.proceedsOnHold)) return null;
+  if (!isNonZeroAmount(wallet.proceedsOnHold)) return null;
   return (
     <Card withBorder radius="md" padding="lg" mb="lg" component="section" aria-labelledby="proceeds-title">
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">

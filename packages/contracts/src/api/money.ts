@@ -41,6 +41,9 @@ export function acceptedPaise(input: unknown): number {
 }
 
 /** Paise in the API's form: 123450 → "1234.50", -5 → "-0.05". */
+/** Whether an API amount ("0.00", "12.50") is more than nothing: any non-zero digit, no float conversion. */
+export const isNonZeroAmount = (amount: string): boolean => /[1-9]/.test(amount);
+
 export function formatMoney(paise: number): string {
   if (!Number.isSafeInteger(paise)) throw new RangeError(`not an integer amount of paise: ${paise}`);
   const sign = paise < 0 ? '-' : '';

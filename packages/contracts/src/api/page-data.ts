@@ -1,4 +1,5 @@
 import type { User } from './identity';
+import { isNonZeroAmount } from './money';
 import type { OwnWalletView, WalletView } from './wallet';
 
 /**
@@ -22,7 +23,7 @@ export const PAGE_DATA_ELEMENT_ID = 'qm-page-data';
  */
 export const FRAME_SENTINEL_BALANCE = '9876543210.12';
 
-/** The amount held by pending transfers, when there is any (no float conversion of money). */
+/** The amount held by pending transfers, when there is any. */
 export function heldBalanceOf(wallet: Pick<WalletView, 'heldBalance'>): string | null {
-  return /[1-9]/.test(wallet.heldBalance) ? wallet.heldBalance : null;
+  return isNonZeroAmount(wallet.heldBalance) ? wallet.heldBalance : null;
 }
