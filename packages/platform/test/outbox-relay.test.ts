@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { createLogger, createOutbox, type EventBus } from '../src';
+import { createLogger, createOutbox, type EventBus, outgoingEvent } from '../src';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,5 +43,50 @@ describe('the outbox relay', () => {
       expect.objectContaining({ err: expect.any(Error) }),
       'outbox relay pass failed; will retry',
     );
+  });
+});
+
+describe('the outbox run', () => {
+  /** A collection that records the commands it is sent. */
+  function recordingConn() {
+    const commands: [string, unknown][] = [];
+    const record =
+      (name: string) =>
+      (...args: unknown[]) => {
+        commands.push([name, args[0]]);
+        return Promise.resolve({});
+      };
+    const col = {
+      insertMany: record('insertMany'),
+      updateMany: record('updateMany'),
+      deleteMany: record('deleteMany'),
+      deleteOne: record('deleteOne'),
+    };
+    return { commands, conn: { collection: () => col } as unknown as Connection };
+  }
+
+  it('removes the events it published in one command, and leaves an unpublished one to the relay', async () => {
+    const { commands, conn } = recordingConn();
+    const sent: string[] = [];
+    const bus = {
+      publish: (subject: string) => {
+        if (subject === 'refused') return Promise.reject(new Error('no stream'));
+        sent.push(subject);
+        return Promise.resolve();
+      },
+    } as unknown as EventBus;
+    const outbox = createOutbox({
+      conn,
+      bus,
+      log: createLogger('test', 'silent'),
+      confirm: () => Promise.resolve(true),
+    });
+    const events = ['first', 'refused', 'third'].map((s) => outgoingEvent(s, {}));
+
+    await expect(outbox.run(events, () => Promise.resolve('done'))).resolves.toBe('done');
+
+    expect(sent).toEqual(['first', 'third']);
+    expect(commands.map(([name]) => name)).toEqual(['insertMany', 'updateMany', 'deleteMany']);
+    expect(commands[2]![1]).toEqual({ _id: { $in: [events[0]!.event.id, events[2]!.event.id] } });
   });
 });

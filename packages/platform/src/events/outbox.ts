@@ -1,3 +1,4 @@
+import type { Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
 import type { Logger } from '../logger';
 import { traceCarrier, withStoredTrace } from '../tracing/spans';
@@ -99,12 +100,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       if (!ids.length) return result;
       if (stall) await new Promise(() => undefined);
       await col.updateMany({ _id: { $in: ids } }, { $set: { state: 'ready' } });
-      for (const e of events) {
-        // A failed publish is not the caller's failure: the change is done and the relay retries.
-        await publish({ _id: e.event.id, subject: e.subject, event: e.event }).catch((err: unknown) =>
-          log.warn({ err, subject: e.subject }, 'publish deferred to the outbox relay'),
-        );
-      }
+      await publishRun(col, bus, log, events);
       return result;
     },
     async publish(events) {
@@ -198,4 +194,30 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     },
   };
   return outbox;
+}
+
+/**
+ * Publishes a run's events, then removes those published in one command. One that failed stays for
+ * the relay, as does any left behind by a failed removal (published again: at least once).
+ */
+async function publishRun(
+  col: Collection<OutboxDoc>,
+  bus: EventBus,
+  log: Logger,
+  events: OutgoingEvent[],
+): Promise<void> {
+  const published: string[] = [];
+  for (const e of events) {
+    try {
+      await bus.publish(e.subject, e.event);
+      published.push(e.event.id);
+    } catch (err) {
+      // A failed publish is not the caller's failure: the change is done and the relay retries.
+      log.warn({ err, subject: e.subject }, 'publish deferred to the outbox relay');
+    }
+  }
+  if (published.length)
+    await col
+      .deleteMany({ _id: { $in: published } })
+      .catch((err: unknown) => log.warn({ err }, 'published events left to the outbox relay'));
 }
