@@ -100,6 +100,8 @@ export function createPurchases(d: PurchaseDeps): Purchases {
         quantity: input.quantity,
         totalPaise: input.totalPaise,
       });
+      // The order as this call's saga left it; none when the key answered an earlier call's.
+      let driven: OrderRecord | undefined;
       const id = await d.idempotency.run(
         `${caller.userId}:create-order`,
         input.idempotencyKey || undefined,
@@ -114,11 +116,12 @@ export function createPurchases(d: PurchaseDeps): Purchases {
             (await place(caller, req, requestKey));
           const order = await d.saga.drive(placed);
           if (order.status === 'cancelled') throw refusal(order.cancelReason);
+          driven = order;
           return order.id;
         },
       );
-      // Read again: a replayed key answers the order as it is now.
-      const order = await d.orders.get(id);
+      // A replayed key answers the order as it is now: read again.
+      const order = driven ?? (await d.orders.get(id));
       if (!order) throw new Error(`order ${id} not found after placing it`);
       return order;
     },
