@@ -243,7 +243,7 @@ await step(
 );
 
 await step(
-  'a new wallet shows ₹0.00, the actions and an empty history; the page load counts as a view',
+  'a new wallet shows ₹0.00, the actions and an empty history, drawn in the HTML (ADR 031); the page load counts as a view',
   async () => {
     const page = senderPage;
     const calls = [];
@@ -253,7 +253,11 @@ await step(
         calls.push(`${req.method()} ${pathname}${search}`);
     };
     page.on('request', record);
+    const document = page.waitForResponse((res) => new URL(res.url()).pathname === '/wallet');
     const request = await openWallet(page);
+    // Before any script ran: the frame the gateway sent has the empty history where the page has it.
+    const html = await (await document).text();
+    assert(html.includes('No transactions found'), "the HTML of a new wallet's page has no empty history");
     assert(request.method() === 'POST', `wallet loaded as ${request.method()} ${request.url()}`);
     await expectBalance(page, '₹0.00');
     await page.getByText('Actions', { exact: true }).waitFor();
@@ -261,10 +265,30 @@ await step(
     await page.getByText('No transactions found').waitFor();
     await page.waitForTimeout(500);
     page.off('request', record);
-    // One view recorded per visit, and the shell's prefetch of the history is the page's own request.
+    // One view recorded per visit; the history's first page came with the page, so none is asked for.
     const views = calls.filter((call) => call === 'POST /api/wallet/views');
     const histories = calls.filter((call) => call.startsWith('GET /api/transactions'));
-    assert(views.length === 1 && histories.length === 1, `opening /wallet asked ${calls.join(', ')}`);
+    assert(views.length === 1 && histories.length === 0, `opening /wallet asked ${calls.join(', ')}`);
+    // On a phone the page takes the frame's place without moving what the frame drew: the history's
+    // heading stands where it stood while the wallet's scripts were still on their way.
+    const phone = await sender.newPage({ viewport: { width: 375, height: 800 } });
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    await phone.route('**/remotes/wallet/**', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await phone.goto(`${BASE_URL}/wallet`);
+    const heading = phone.getByRole('heading', { name: 'Transaction History' });
+    const inFrame = await heading.boundingBox();
+    release();
+    await phone.getByRole('button', { name: 'Add Money' }).waitFor();
+    const inPage = await heading.boundingBox();
+    assert(
+      inFrame && inPage && Math.abs(inFrame.y - inPage.y) < 1,
+      `the history moved from y=${inFrame?.y} in the frame to y=${inPage?.y} in the page at 375 px`,
+    );
+    await phone.close();
     await shot(page, 'empty');
   },
   { page: senderPage },

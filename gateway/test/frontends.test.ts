@@ -106,7 +106,7 @@ describe('frames with the page data', () => {
   beforeAll(async () => {
     dist = mkdtempSync(join(tmpdir(), 'qm-frames-'));
     const frames = join(dist, 'shell', 'dist', 'frames');
-    mkdirSync(join(frames, 'with-data'), { recursive: true });
+    mkdirSync(join(frames, 'with-data', 'no-history'), { recursive: true });
     writeFileSync(
       join(frames, 'market.html'),
       '<body><div id="root" data-prerendered="frame">Military</div></body>',
@@ -119,6 +119,10 @@ describe('frames with the page data', () => {
     writeFileSync(
       join(frames, 'with-data', 'wallet.html'),
       `<body><div id="root"><h2>${sentinel}</h2></div></body>`,
+    );
+    writeFileSync(
+      join(frames, 'with-data', 'no-history', 'wallet.html'),
+      `<body><div id="root"><h2>${sentinel}</h2><p>No transactions found</p></div></body>`,
     );
     const pageData: PageDataSource = async (req) => {
       asked.push(req.path);
@@ -141,6 +145,18 @@ describe('frames with the page data', () => {
     expect(html).toContain('<h2>₹1,234.50</h2>');
     expect(html).not.toContain(formatINR(FRAME_SENTINEL_BALANCE));
     expect(dataOf(html)).toEqual(answer);
+  });
+
+  it("draws an empty history's card under the balance when the history sent is empty, and only then", async () => {
+    const history = (total: number) => ({ transactions: [], total, page: 1, pageSize: 20 });
+    answer = { user, wallet: wallet('0.00'), transactions: history(0) };
+    const empty = await (await fetch(`${url}/wallet`, { headers: signedIn })).text();
+    expect(empty).toContain('<h2>₹0.00</h2><p>No transactions found</p>');
+    expect(dataOf(empty).transactions).toEqual(history(0));
+    answer = { user, wallet: wallet('10.00'), transactions: history(3) };
+    const some = await (await fetch(`${url}/wallet`, { headers: signedIn })).text();
+    expect(some).toContain('<h2>₹10.00</h2></div>');
+    expect(some).not.toContain('No transactions found');
   });
 
   it('sends the plain frame with the data while funds are held (the page draws them under the balance)', async () => {

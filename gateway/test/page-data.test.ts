@@ -43,6 +43,10 @@ describe('page data', () => {
             if (fail === 'wallet') throw Object.assign(new Error('down'), { code: 14 });
             return protoWallet;
           },
+          listTransactions: async (req: unknown) => {
+            seen.walletCalls.push(req);
+            return { transactions: [], total: 0 };
+          },
         },
       },
       log: { warn: () => undefined } as unknown as Logger,
@@ -52,14 +56,16 @@ describe('page data', () => {
     return { load, seen };
   }
 
-  it("answers the user on every page and the wallet on /wallet, read as the session's caller without recording a view", async () => {
+  it("answers the user on every page and the wallet and its history on /wallet, read as the session's caller without recording a view", async () => {
     const { load, seen } = source(army);
     const market = await load('/market');
     expect(market?.user).toMatchObject({ id: 7, username: 'army_7', role: 'Army' });
     expect(market?.wallet).toBeUndefined();
     const wallet = await load('/wallet');
     expect(wallet?.wallet).toMatchObject({ balance: '1234.50', heldBalance: '0.00' });
-    expect(seen.walletCalls).toEqual([{ recordView: false }]);
+    // The history's first page, as the page asks for it: every status, newest first.
+    expect(wallet?.transactions).toEqual({ transactions: [], total: 0, page: 1, pageSize: 20 });
+    expect(seen.walletCalls).toEqual([{ recordView: false }, { page: 1, pageSize: 20, status: 0 }]);
     expect(seen.callers).toEqual([army, army]);
   });
 

@@ -10,11 +10,19 @@
 //   renders over it (the same frame, then the page), without hydrating: the header's signed-in links
 //   and the theme toggle's icon are not known when it is built;
 // - /wallet's frame once more with a balance into dist/frames/with-data/wallet.html: a sentinel balance
-//   the gateway replaces with the caller's when it sends the page with its data (docs/adr/031).
+//   the gateway replaces with the caller's when it sends the page with its data (docs/adr/031); and again
+//   with an empty history's card under it into dist/frames/with-data/no-history/wallet.html, which the
+//   gateway sends when the history it read is empty.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { FRAME_SENTINEL_BALANCE, formatINR, type OwnWalletView } from '@qm/contracts/rest';
-import { CURRENT_USER_QUERY_KEY, PAGE_HEADINGS, WALLET_VIEW_KEY } from '@qm/ui';
+import {
+  FRAME_SENTINEL_BALANCE,
+  formatINR,
+  type OwnWalletView,
+  type TransactionsPage,
+  WALLET_LIMITS,
+} from '@qm/contracts/rest';
+import { CURRENT_USER_QUERY_KEY, historyPageKey, PAGE_HEADINGS, WALLET_VIEW_KEY } from '@qm/ui';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { AppProviders } from '../src/App';
@@ -23,6 +31,7 @@ import { routes } from '../src/router';
 
 const DIST = path.join(__dirname, '..', 'dist');
 const ROOT = '<div id="root"></div>';
+const NO_TRANSACTIONS = 'No transactions found';
 
 /** The markup of the app at `pathname`, as its first render in the browser makes it. */
 async function render(pathname: string): Promise<string> {
@@ -85,6 +94,23 @@ async function main(): Promise<void> {
   mkdirSync(path.join(DIST, 'frames', 'with-data'), { recursive: true });
   writeFileSync(path.join(DIST, 'frames', 'with-data', 'wallet.html'), page('frame', withBalance));
   console.log('prerendered the frame of /wallet with a balance into dist/frames/with-data/wallet.html');
+  // And with an empty history under it: a new wallet's page has nothing else to wait for.
+  const emptyHistory: TransactionsPage = {
+    transactions: [],
+    total: 0,
+    page: 1,
+    pageSize: WALLET_LIMITS.historyPageSize,
+  };
+  queryClient.setQueryData(historyPageKey(1), emptyHistory);
+  const withNoHistory = await render('/wallet');
+  if (!withNoHistory.includes(formatINR(FRAME_SENTINEL_BALANCE)) || !withNoHistory.includes(NO_TRANSACTIONS))
+    throw new Error(`the frame of /wallet with no history lacks its balance or "${NO_TRANSACTIONS}"`);
+  mkdirSync(path.join(DIST, 'frames', 'with-data', 'no-history'), { recursive: true });
+  writeFileSync(
+    path.join(DIST, 'frames', 'with-data', 'no-history', 'wallet.html'),
+    page('frame', withNoHistory),
+  );
+  console.log('prerendered it with an empty history into dist/frames/with-data/no-history/wallet.html');
   // Each cached query holds a garbage-collection timer (gcTime, 5 minutes) that kept this script, and so
   // every build, running for 6 minutes after its work was done.
   queryClient.clear();

@@ -1,5 +1,5 @@
 import { PAGE_DATA_ELEMENT_ID, type PageData } from '@qm/contracts/rest';
-import { ApiError, CURRENT_USER_QUERY_KEY, getQueryFn, WALLET_VIEW_KEY } from '@qm/ui';
+import { ApiError, CURRENT_USER_QUERY_KEY, getQueryFn, historyPageKey, WALLET_VIEW_KEY } from '@qm/ui';
 import { QueryClient } from '@tanstack/react-query';
 
 /**
@@ -50,8 +50,9 @@ export function startAsVisitor(): void {
 
 /**
  * What the gateway sent with a signed-in page (docs/adr/031), put into the cache before the first render:
- * the session is known without asking GET /api/user, and /wallet's balance is there for its frame and
- * page (which still loads the wallet again, recording the view). A page without it asks as before.
+ * the session is known without asking GET /api/user, and /wallet's balance and first history page are
+ * there for its frame and page (which still loads the wallet again, recording the view). A page without
+ * it asks as before.
  */
 export function seedPageData(doc: Pick<Document, 'getElementById'> = document): void {
   const json = doc.getElementById(PAGE_DATA_ELEMENT_ID)?.textContent;
@@ -64,4 +65,5 @@ export function seedPageData(doc: Pick<Document, 'getElementById'> = document): 
   }
   if (data.user) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, data.user);
   if (data.wallet) queryClient.setQueryData(WALLET_VIEW_KEY, data.wallet);
+  if (data.transactions) queryClient.setQueryData(historyPageKey(1), data.transactions);
 }

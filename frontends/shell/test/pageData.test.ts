@@ -1,4 +1,5 @@
 import { CURRENT_USER_QUERY_KEY, WALLET_VIEW_KEY } from '@qm/ui';
+import { transactionsQuery } from '../../wallet/src/api';
 import { queryClient, seedPageData } from '../src/queryClient';
 
 /** The data the gateway sends with a signed-in page (docs/adr/031) is in the cache before the first render. */
@@ -16,6 +17,13 @@ describe('seedPageData', () => {
     seedPageData(page(JSON.stringify({ user, wallet })));
     expect(queryClient.getQueryData(CURRENT_USER_QUERY_KEY)).toEqual(user);
     expect(queryClient.getQueryData(WALLET_VIEW_KEY)).toEqual(wallet);
+  });
+
+  it("puts the history's first page where the wallet page's first read of it looks", () => {
+    const transactions = { transactions: [], total: 0, page: 1, pageSize: 20 };
+    seedPageData(page(JSON.stringify({ user: { id: 7 }, transactions })));
+    expect(queryClient.getQueryData(transactionsQuery({ page: 1 }).queryKey)).toEqual(transactions);
+    expect(queryClient.getQueryData(transactionsQuery({ page: 2 }).queryKey)).toBeUndefined();
   });
 
   it('leaves the cache alone without the element or with anything but JSON in it', () => {

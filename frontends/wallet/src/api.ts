@@ -1,14 +1,16 @@
-import type {
-  EligibilityView,
-  PaymentOrderView,
-  SandboxPaymentView,
-  TransactionsPage,
-  TransactionStatusName,
-  OwnWalletView,
-  VerifyPaymentBody,
+import {
+  type EligibilityView,
+  type PaymentOrderView,
+  type SandboxPaymentView,
+  type TransactionsPage,
+  type TransactionStatusName,
+  type OwnWalletView,
+  type VerifyPaymentBody,
+  WALLET_LIMITS,
 } from '@qm/contracts/rest';
 import {
   apiFetch,
+  historyPageKey,
   refreshWalletQueries,
   toQueryString,
   TRANSACTIONS_KEY,
@@ -24,7 +26,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export { TRANSACTIONS_KEY, WALLET_KEY };
 
 /** Rows per history page (the API allows at most 32: one feed bucket). */
-export const HISTORY_PAGE_SIZE = 20;
+export const HISTORY_PAGE_SIZE = WALLET_LIMITS.historyPageSize;
 
 // A view is recorded by a POST (never by a GET, which a cross-site link could trigger): the page's
 // load is POST /api/wallet/views, which answers the wallet as GET /api/wallet does.
@@ -53,7 +55,7 @@ export interface HistoryFilters {
 /** GET /api/transactions: the caller's history, newest first. */
 export const transactionsQuery = ({ page, status }: HistoryFilters) =>
   queryOptions({
-    queryKey: [...TRANSACTIONS_KEY, { page, status }] as const,
+    queryKey: historyPageKey(page, status),
     queryFn: ({ signal }) =>
       apiFetch<TransactionsPage>(
         `/api/transactions${toQueryString({ page, pageSize: HISTORY_PAGE_SIZE, status })}`,

@@ -60,6 +60,7 @@ export function frontendRoutes(
   const landing = join(shell, 'landing.html');
   const frames = prerenderedFrames(join(shell, 'frames'));
   const framesWithData = prerenderedFrames(join(shell, 'frames', 'with-data'));
+  const framesWithNoHistory = prerenderedFrames(join(shell, 'frames', 'with-data', 'no-history'));
   const { pageData } = opts;
   const hasSession = new RegExp(`(?:^|;\\s*)${SESSION_COOKIE}=`);
   router.get(/^\/(?!api\/|remotes\/).*/, (req, res, next) => {
@@ -71,7 +72,9 @@ export function frontendRoutes(
       pageData(req, res)
         .then(async (data) => {
           if (!data) return res.sendFile(frame);
-          sendWithData(res, await frameWithData(frame, framesWithData.get(req.path), data), data);
+          const withData =
+            data.transactions?.total === 0 ? framesWithNoHistory.get(req.path) : framesWithData.get(req.path);
+          sendWithData(res, await frameWithData(frame, withData, data), data);
         })
         .catch(next);
       return;
@@ -86,9 +89,10 @@ export function frontendRoutes(
 const SENTINEL_BALANCE = formatINR(FRAME_SENTINEL_BALANCE);
 
 /**
- * The frame to send with the page's data: on /wallet the one that shows the balance, with the caller's
- * in place of the build's sentinel (the page draws held funds under it, so not while any are held);
- * otherwise the plain frame.
+ * The frame to send with the page's data: on /wallet the one that shows the balance (and, when the
+ * history sent is empty, the empty history's card under it), with the caller's balance in place of the
+ * build's sentinel (the page draws held funds under it, so not while any are held); otherwise the plain
+ * frame.
  */
 async function frameWithData(
   frame: string,

@@ -7,6 +7,7 @@ export {
   TRANSACTIONS_KEY,
   WALLET_KEY,
   WALLET_VIEW_KEY,
+  historyPageKey,
 } from './queryKeys';
 export { StockIndicator } from './StockIndicator';
 export { stockLabel, stockLevel, LOW_STOCK_THRESHOLD } from './stock-label';
@@ -40,6 +41,11 @@ export type { LoadErrorProps } from './components/LoadError';
 export type { EmptyStateProps } from './components/EmptyState';
 export { PageHeader } from './components/PageHeader';
 export { BalanceFigure, WalletActionsPlaceholder, WalletSummary } from './components/WalletSummary';
+export {
+  HISTORY_STATUS_OPTIONS,
+  NoTransactions,
+  TransactionHistoryCard,
+} from './components/TransactionHistoryCard';
 export { PAGE_HEADINGS, pageHeadingOf } from './pageHeadings';
 export type { PageHeading } from './pageHeadings';
 export { ResponsiveTable } from './components/ResponsiveTable';

@@ -1,4 +1,4 @@
-import type { OwnWalletView } from '@qm/contracts/rest';
+import type { OwnWalletView, TransactionStatusName } from '@qm/contracts/rest';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiFetch } from './api';
 
@@ -16,6 +16,12 @@ export const WALLET_KEY = ['/api/wallet'] as const;
 export const WALLET_VIEW_KEY = [...WALLET_KEY, 'view'] as const;
 /** Every page of the caller's transaction history. */
 export const TRANSACTIONS_KEY = ['/api/transactions'] as const;
+/**
+ * One page of the /wallet page's history (all statuses without `status`); the shell seeds the first
+ * with the page the gateway sent in the HTML (docs/adr/031).
+ */
+export const historyPageKey = (page: number, status?: TransactionStatusName) =>
+  [...TRANSACTIONS_KEY, { page, status }] as const;
 /** The caller's purchases; reading the first page records an order_view. */
 export const PURCHASED_ORDERS_KEY = ['/api/orders/purchased'] as const;
 /** A Manufacturer's sales. */

@@ -1,20 +1,20 @@
-import { Card, Group, Pagination, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { FAILED_FILTER_NOTE, type TransactionStatusName, type TransactionView } from '@qm/contracts/rest';
+import type { TransactionStatusName, TransactionView } from '@qm/contracts/rest';
 import {
-  EmptyState,
   formatINR,
   LoadError,
+  NoTransactions,
   RelativeTime,
   TransactionFailureReason,
+  TransactionHistoryCard,
   TransactionStatusBadge,
   TransactionTypeBadge,
 } from '@qm/ui';
-import { IconReceipt } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { HISTORY_PAGE_SIZE, transactionsQuery } from '../api';
-import { describeTransaction, HISTORY_STATUS_OPTIONS } from '../history';
+import { describeTransaction } from '../history';
 
 /** Below Mantine's sm breakpoint the table becomes a list of cards. */
 const NARROW = '(max-width: 48em)';
@@ -31,24 +31,13 @@ export function TransactionHistory() {
   const rows = history.data?.transactions ?? [];
 
   return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="history-title">
-      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
-        <Title order={2} size="h3" id="history-title">
-          Transaction History
-        </Title>
-        <Select
-          label="Status"
-          description={FAILED_FILTER_NOTE}
-          data={HISTORY_STATUS_OPTIONS}
-          value={status}
-          onChange={(value) => {
-            setStatus((value ?? '') as '' | TransactionStatusName);
-            setPage(1);
-          }}
-          allowDeselect={false}
-          w={{ base: '100%', xs: 200 }}
-        />
-      </Group>
+    <TransactionHistoryCard
+      status={status}
+      onStatusChange={(value) => {
+        setStatus(value);
+        setPage(1);
+      }}
+    >
       {history.isPending ? (
         <Stack gap="xs" role="status" aria-label="Loading transactions">
           {[0, 1, 2].map((i) => (
@@ -63,7 +52,7 @@ export function TransactionHistory() {
           onRetry={() => void history.refetch()}
         />
       ) : rows.length === 0 ? (
-        <EmptyState icon={<IconReceipt size={26} />} title="No transactions found" />
+        <NoTransactions />
       ) : narrow ? (
         <Stack gap="sm" data-testid="transaction-list">
           {rows.map((tx) => (
@@ -105,7 +94,7 @@ export function TransactionHistory() {
           />
         </Group>
       )}
-    </Card>
+    </TransactionHistoryCard>
   );
 }
 

@@ -1,5 +1,5 @@
 import { transactionStatuses, walletV1 } from '@qm/contracts/grpc';
-import { TransactionsQuery, WALLET_LIMITS, WALLET_MESSAGES } from '@qm/contracts/rest';
+import { type TransactionsPage, TransactionsQuery, WALLET_LIMITS, WALLET_MESSAGES } from '@qm/contracts/rest';
 import { z } from 'zod';
 import type { Api } from '../../http/api';
 import type { WalletContext } from './context';
@@ -57,19 +57,31 @@ export function registerAccountRoutes(api: Api, { clients }: WalletContext): voi
     }),
     errors: { 403: NO_WALLET },
     async handler({ query }) {
-      const out = await clients.wallet.listTransactions({
-        page: query.page,
-        pageSize: query.pageSize,
-        status: query.status
-          ? transactionStatuses.toProto(query.status)
-          : walletV1.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
-      });
-      return {
-        transactions: out.transactions.map(transactionToRest),
-        total: out.total,
-        page: query.page,
-        pageSize: query.pageSize,
-      };
+      return ownTransactions(clients, query);
     },
   });
+}
+
+/** A page of the caller's history as GET /api/transactions answers it (the /wallet page's data too). */
+export async function ownTransactions(
+  clients: Pick<WalletContext['clients'], 'wallet'>,
+  query: TransactionsQuery,
+  opts?: { deadlineMs?: number },
+): Promise<TransactionsPage> {
+  const out = await clients.wallet.listTransactions(
+    {
+      page: query.page,
+      pageSize: query.pageSize,
+      status: query.status
+        ? transactionStatuses.toProto(query.status)
+        : walletV1.TransactionStatus.TRANSACTION_STATUS_UNSPECIFIED,
+    },
+    opts,
+  );
+  return {
+    transactions: out.transactions.map(transactionToRest),
+    total: out.total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }

@@ -23,6 +23,8 @@ export const WALLET_LIMITS = {
   topUpMaxPaise: 100_000_00,
   /** The wallet's history page size (a feed bucket). */
   historyPageSizeMax: 32,
+  /** The /wallet page's history page: the page asks for it, and the gateway sends its first with the page. */
+  historyPageSize: 20,
   pinMinChars: 6,
   /** A PIN is hashed slowly; a longer one only costs more to hash. */
   pinMaxChars: 64,

@@ -49,10 +49,14 @@ export function BalanceFigure({ wallet }: { wallet: WalletView }) {
   );
 }
 
-/** The Actions card's two buttons while the page loads: where they will be, not yet something to press. */
+/**
+ * The Actions card's two buttons while the page loads: where they will be, not yet something to press.
+ * Side by side as the buttons are, at any width: a skeleton has no width of its own, so in a wrapping
+ * row each took a line and the card shrank when the buttons came (at 375 px).
+ */
 export function WalletActionsPlaceholder() {
   return (
-    <Group grow preventGrowOverflow={false} aria-hidden>
+    <Group grow wrap="nowrap" aria-hidden>
       <Skeleton height={36} radius="sm" />
       <Skeleton height={36} radius="sm" />
     </Group>
