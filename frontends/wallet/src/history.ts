@@ -1,4 +1,9 @@
-import { type TransactionTypeLabel, transactionTypeLabel, type TransactionView } from '@qm/contracts/rest';
+import {
+  type TransactionStatusName,
+  type TransactionTypeLabel,
+  transactionTypeLabel,
+  type TransactionView,
+} from '@qm/contracts/rest';
 
 export type TransactionLabel = TransactionTypeLabel;
 
@@ -21,3 +26,11 @@ export function describeTransaction(
   const counterparty = tx.counterparty.trim() || null;
   return { label: transactionTypeLabel(tx), incoming: tx.type === 'credit', counterparty };
 }
+
+/** The status filter of the history (docs/product.md §2); '' is All Transactions. */
+export const HISTORY_STATUS_OPTIONS: { value: '' | TransactionStatusName; label: string }[] = [
+  { value: '', label: 'All Transactions' },
+  { value: 'completed', label: 'Completed' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'failed', label: 'Failed' },
+];

@@ -42,7 +42,8 @@ export type { EmptyStateProps } from './components/EmptyState';
 export { PageHeader } from './components/PageHeader';
 export { BalanceFigure, WalletActionsPlaceholder, WalletSummary } from './components/WalletSummary';
 export {
-  HISTORY_STATUS_OPTIONS,
+  HISTORY_FILTER_PROPS,
+  HistoryFilterPlaceholder,
   NoTransactions,
   TransactionHistoryCard,
 } from './components/TransactionHistoryCard';

@@ -2,6 +2,7 @@ import { Container } from '@mantine/core';
 import type { OwnWalletView, TransactionsPage } from '@qm/contracts/rest';
 import {
   BalanceFigure,
+  HistoryFilterPlaceholder,
   historyPageKey,
   NoTransactions,
   PageHeader,
@@ -45,7 +46,7 @@ export function PageFrame({ message, container = true }: PageFrameProps) {
         <>
           <WalletSummary balance={<BalanceFigure wallet={wallet} />} actions={<WalletActionsPlaceholder />} />
           {history?.total === 0 && (
-            <TransactionHistoryCard>
+            <TransactionHistoryCard filter={<HistoryFilterPlaceholder />}>
               <NoTransactions />
             </TransactionHistoryCard>
           )}

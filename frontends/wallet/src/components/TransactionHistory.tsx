@@ -1,8 +1,9 @@
-import { Card, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Card, Group, Pagination, Select, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import type { TransactionStatusName, TransactionView } from '@qm/contracts/rest';
 import {
   formatINR,
+  HISTORY_FILTER_PROPS,
   LoadError,
   NoTransactions,
   RelativeTime,
@@ -14,7 +15,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { HISTORY_PAGE_SIZE, transactionsQuery } from '../api';
-import { describeTransaction } from '../history';
+import { describeTransaction, HISTORY_STATUS_OPTIONS } from '../history';
 
 /** Below Mantine's sm breakpoint the table becomes a list of cards. */
 const NARROW = '(max-width: 48em)';
@@ -32,11 +33,18 @@ export function TransactionHistory() {
 
   return (
     <TransactionHistoryCard
-      status={status}
-      onStatusChange={(value) => {
-        setStatus(value);
-        setPage(1);
-      }}
+      filter={
+        <Select
+          {...HISTORY_FILTER_PROPS}
+          data={HISTORY_STATUS_OPTIONS}
+          value={status}
+          onChange={(value) => {
+            setStatus((value ?? '') as '' | TransactionStatusName);
+            setPage(1);
+          }}
+          allowDeselect={false}
+        />
+      }
     >
       {history.isPending ? (
         <Stack gap="xs" role="status" aria-label="Loading transactions">

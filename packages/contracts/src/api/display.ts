@@ -105,3 +105,11 @@ export const exactDate = (iso: string) => `${shortFormat.format(new Date(iso))} 
 /** The time of day alone: "2:05 pm IST". */
 export const timeOfDay = (at: string | number | Date) =>
   `${timeFormat.format(new Date(at))} ${PRODUCT_TIME_ZONE_LABEL}`;
+
+/**
+ * The wallet history's and the admin transactions' note on the Failed filter: the filters stay All,
+ * Completed, Pending, Failed (docs/product.md §2) and an expired checkout is a failed line. Here, with no
+ * schema beside it, so that /wallet's frame can show it without the wallet's schemas (and zod) in the
+ * shell's first script.
+ */
+export const FAILED_FILTER_NOTE = 'Failed includes expired checkouts.';

@@ -95,12 +95,6 @@ export function transactionStatusLabel(tx: { status: string; failureReason?: str
 export const failureReasonDetail = (reason: string): string =>
   reason.startsWith(EXPIRED_PREFIX) ? reason.slice(EXPIRED_PREFIX.length) : reason;
 
-/**
- * The wallet history's and the admin transactions' note on the Failed filter: the filters stay All,
- * Completed, Pending, Failed (docs/product.md §2) and an expired checkout is a failed line.
- */
-export const FAILED_FILTER_NOTE = 'Failed includes expired checkouts.';
-
 export type TransactionTypeLabel = 'Received' | 'Credit' | 'Top-up' | 'Debit' | 'Transfer';
 
 interface TypedLine {
