@@ -23,6 +23,7 @@ export * from './grpc/health';
 export * from './events/envelope';
 export * from './events/bus';
 export * from './events/idempotent';
+export * from './events/retry-later';
 export * from './events/outbox';
 export * from './faults';
 export * from './search-text';

@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { createOutbox, type EventBus, type EventEnvelope, idempotent, makeEvent } from '../src';
+import { createOutbox, type EventBus, type EventEnvelope, idempotent, makeEvent, RetryLater } from '../src';
 import { eventually, log, testBus, testDb, testStream } from './infra';
 
 describe('event bus, outbox and idempotent consumers (real NATS + database)', () => {
@@ -240,6 +240,38 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     // Acknowledged, with nothing left to deliver: JetStream will not hand the event out again.
     await allAcked('retry-reader');
     expect(calls).toBe(2);
+  });
+
+  it('sends an event that came too early back soon, as a wait and not as a failure', async () => {
+    const subject = `${subjectRoot}.early.bird`;
+    const error = jest.spyOn(log, 'error');
+    const debug = jest.spyOn(log, 'debug');
+    const calls: number[] = [];
+    try {
+      await bus.consume({
+        stream,
+        durable: 'early-reader',
+        filterSubjects: [subject],
+        handle: async () => {
+          calls.push(Date.now());
+          if (calls.length < 3) throw new RetryLater('what it follows is not visible yet', 50);
+        },
+      });
+      await bus.publish(subject, makeEvent('early.bird', {}));
+      await eventually(() => calls.length === 3 || undefined);
+      await allAcked('early-reader');
+      expect(calls).toHaveLength(3);
+      // Doubling from the first wait (about 100 ms, then 200 ms): sooner than a failure's second.
+      expect(calls[2]! - calls[0]!).toBeLessThan(1000);
+      expect(error.mock.calls.filter(([, msg]) => msg === 'event handler failed; will retry')).toEqual([]);
+      expect(debug).toHaveBeenCalledWith(
+        expect.objectContaining({ reason: 'what it follows is not visible yet' }),
+        'event not ready yet; will retry',
+      );
+    } finally {
+      error.mockRestore();
+      debug.mockRestore();
+    }
   });
 
   it('hands a batch consumer everything waiting, each event once, and one at a time when quiet', async () => {

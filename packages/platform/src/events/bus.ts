@@ -20,6 +20,7 @@ import { type Faults, faultDelay } from '../faults';
 import type { Logger } from '../logger';
 import { endSpan, extractTrace, inSpan, injectTrace, SpanKind, startSpan } from '../tracing/spans';
 import type { EventEnvelope } from './envelope';
+import { redeliveryDelay, RetryLater } from './retry-later';
 
 const codec = JSONCodec<EventEnvelope>();
 
@@ -357,13 +358,22 @@ async function deliver(
         msg.ack();
         endSpan(span);
       } catch (err) {
-        endSpan(span, err);
         const redeliveries = msg.info.redeliveryCount;
+        if (err instanceof RetryLater) {
+          endSpan(span);
+          log.debug(
+            { subject: msg.subject, eventId: event.id, redeliveries, reason: err.message },
+            'event not ready yet; will retry',
+          );
+          msg.nak(redeliveryDelay(err.firstDelayMs, redeliveries));
+          return;
+        }
+        endSpan(span, err);
         log.error(
           { err, subject: msg.subject, eventId: event.id, redeliveries },
           'event handler failed; will retry',
         );
-        msg.nak(Math.min(30_000, 500 * 2 ** Math.min(redeliveries, 6)));
+        msg.nak(redeliveryDelay(500, redeliveries));
       }
     }),
   );

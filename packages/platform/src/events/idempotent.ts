@@ -2,6 +2,7 @@ import type { Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { isDuplicateKeyError } from '../mongo';
 import type { EventEnvelope } from './envelope';
+import { RetryLater } from './retry-later';
 
 interface ClaimDoc {
   _id: string;
@@ -12,7 +13,13 @@ interface ClaimDoc {
 /** A claim left 'started' longer than this belongs to a process that died mid-handler. */
 const STALE_CLAIM_MS = 60_000;
 
-export class EventInProgressError extends Error {}
+/** Another live process holds the event's claim: it comes back once that one is done. */
+export class EventInProgressError extends RetryLater {
+  constructor(id: string) {
+    super(`event ${id} is being handled by another process`, 500);
+    this.name = 'EventInProgressError';
+  }
+}
 
 /**
  * Wraps an event handler so each event id takes effect once per consumer although JetStream
@@ -54,5 +61,5 @@ async function claim(claims: Collection<ClaimDoc>, _id: string): Promise<boolean
     { $set: { at: new Date() } },
   );
   if (taken) return true;
-  throw new EventInProgressError(`event ${_id} is being handled by another process`);
+  throw new EventInProgressError(_id);
 }

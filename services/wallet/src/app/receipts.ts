@@ -1,6 +1,6 @@
 import { type TopUpCreditedData, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { formatPaise, longDateTime, type PaymentProviderName } from '@qm/contracts/rest';
-import { type Logger, type Mailer, outgoingEvent } from '@qm/platform';
+import { type Logger, type Mailer, outgoingEvent, RetryLater } from '@qm/platform';
 import { z } from 'zod';
 import { userAccount } from '../domain/ledger';
 import { walletMails } from '../mail/templates';
@@ -58,7 +58,7 @@ export function createReceipts(d: {
       }
       // The ledger announces the credit as it posts it, a moment before the top-up is marked
       // completed (or the sweep marks it, after a crash): until then, the event comes back later.
-      if (topUp.status !== 'completed') throw new Error(`top-up ${topUpId} is not completed yet`);
+      if (topUp.status !== 'completed') throw new RetryLater(`top-up ${topUpId} is not completed yet`);
       // A deleted user has no address left to write to.
       if (!user) return;
       await d.mailer.send(
