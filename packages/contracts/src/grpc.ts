@@ -8,3 +8,4 @@ export * as ordersV1 from './gen/qm/orders/v1/orders';
 export * as supportV1 from './gen/qm/support/v1/support';
 export * as activityV1 from './gen/qm/activity/v1/activity';
 export * from './grpc/enums';
+export * from './grpc/user-directory';

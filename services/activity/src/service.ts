@@ -2,7 +2,8 @@ import type { ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { createActivityLists } from './app/lists';
 import { createRecorder } from './app/recorder';
-import { identityDirectory } from './app/users';
+import { EMAIL_TTL_MS, emailsOf } from './app/users';
+import { followUserChanges, identityDirectory } from '@qm/contracts/grpc';
 import { activityEnv } from './config';
 import { activityConsumers } from './events/consumers';
 import { addActivityService } from './server';
@@ -15,14 +16,18 @@ export { activityEnv } from './config';
 export const activityService: ServiceDefinition<typeof activityEnv> = {
   ...serviceDefaults('activity'),
   env: activityEnv,
-  async setup({ config, log, conn, engine, grpc }) {
+  async setup({ config, log, conn, engine, bus, grpc }) {
     const store = createActivityStore(conn);
     const search = await createActivitySearch(engine);
-    const users = identityDirectory({
+    const directory = identityDirectory({
       address: config.IDENTITY_GRPC_ADDR,
+      service: 'activity',
       token: config.INTERNAL_TOKEN,
       deadlineMs: config.ACTIVITY_CALL_DEADLINE_MS,
+      ttlMs: EMAIL_TTL_MS,
     });
+    const stopFollowingUsers = followUserChanges(bus, directory);
+    const users = emailsOf(directory);
     addActivityService(grpc, { lists: createActivityLists({ store, search }) });
     return {
       ...activityConsumers({
@@ -30,6 +35,7 @@ export const activityService: ServiceDefinition<typeof activityEnv> = {
         record: createRecorder({ store, users, log }),
       }),
       stop: async () => {
+        stopFollowingUsers();
         users.close();
         await search.close();
       },

@@ -4,6 +4,7 @@ import { ORDER_MESSAGES } from '@qm/contracts/rest';
 import { createOrderLists } from './app/lists';
 import { createOrderMails } from './app/order-mails';
 import { grpcPartners } from './app/partners';
+import { followUserChanges, identityDirectory } from '@qm/contracts/grpc';
 import { createPurchases } from './app/purchases';
 import { createRefunds } from './app/refunds';
 import { createSaga } from './app/saga';
@@ -33,8 +34,15 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       intervalMs: config.OUTBOX_RELAY_MS,
     });
     outbox.start();
+    const users = identityDirectory({
+      address: config.IDENTITY_GRPC_ADDR,
+      service: 'orders',
+      token: config.INTERNAL_TOKEN,
+      deadlineMs: config.ORDERS_CALL_DEADLINE_MS,
+    });
+    const stopFollowingUsers = followUserChanges(bus, users);
     const partners = grpcPartners({
-      identity: config.IDENTITY_GRPC_ADDR,
+      users,
       catalog: config.CATALOG_GRPC_ADDR,
       wallet: config.WALLET_GRPC_ADDR,
       token: config.INTERNAL_TOKEN,
@@ -103,6 +111,8 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       stop: async () => {
         outbox.stop();
         partners.close();
+        stopFollowingUsers();
+        users.close();
         mailer.close();
       },
     };

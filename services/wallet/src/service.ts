@@ -1,10 +1,11 @@
 import { createIdempotency, createMailer, createOutbox, type ServiceDefinition } from '@qm/platform';
 import { serviceDefaults } from '@qm/roster';
 import { ACTIVITY_SUBJECT, WALLET_SUBJECTS } from '@qm/contracts/events';
+import { followUserChanges, identityDirectory } from '@qm/contracts/grpc';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { createEscrows } from './app/escrows';
 import { createHolds } from './app/holds';
-import { identityDirectory } from './app/identity';
+import { answering } from './app/identity';
 import { createLedger } from './app/ledger';
 import { createPins } from './app/pins';
 import { createSaleRefunds } from './app/sale-refunds';
@@ -54,7 +55,13 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     });
     outbox.start();
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, faults });
-    const directory = identityDirectory(config.IDENTITY_GRPC_ADDR, config.INTERNAL_TOKEN);
+    const users = identityDirectory({
+      address: config.IDENTITY_GRPC_ADDR,
+      service: 'wallet',
+      token: config.INTERNAL_TOKEN,
+    });
+    const stopFollowingUsers = followUserChanges(bus, users);
+    const directory = answering(users);
     const idempotency = createIdempotency({
       conn,
       messages: {
@@ -126,6 +133,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       stop: async () => {
         outbox.stop();
         mailer.close();
+        stopFollowingUsers();
         directory.close();
       },
     };

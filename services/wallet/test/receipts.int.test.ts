@@ -52,6 +52,7 @@ function replica(u: TestUser, durable: string) {
               id: u.userId,
               firstName: u.username,
               lastName: 'Test',
+              phoneNumber: '',
               role: 'Army',
               status: 'approved',
               isAdmin: false,

@@ -1,10 +1,11 @@
-import { catalogV1, identityV1, productTypes, roles, userStatuses, walletV1 } from '@qm/contracts/grpc';
+import { catalogV1, productTypes, type UserDirectory, walletV1 } from '@qm/contracts/grpc';
 import { createClients, GrpcStatus, isServiceError, type ServiceIdentity } from '@qm/platform';
 import type { ProductFacts, UserFacts } from '../domain/order';
 
 /**
  * The services a purchase calls, with the orders service's own identity (docs/adr/005): identity
- * (who buys and sells), catalog (the product and its stock reservation) and wallet (the hold).
+ * (who buys and sells, through the shared directory and its cache), catalog (the product and its
+ * stock reservation) and wallet (the hold).
  * Refusals arrive as gRPC errors; the saga decides which end a purchase and which are retried.
  */
 export interface Partners {
@@ -38,7 +39,8 @@ export interface Partners {
 }
 
 export interface PartnerAddresses {
-  identity: string;
+  /** Identity's users, cached (@qm/contracts/grpc identityDirectory). */
+  users: Pick<UserDirectory, 'byId'>;
   catalog: string;
   wallet: string;
   token: string | undefined;
@@ -54,36 +56,16 @@ export function grpcPartners(a: PartnerAddresses): Partners {
   };
   const { clients, close } = createClients(
     {
-      identity: identityV1.IdentityServiceService,
       catalog: catalogV1.CatalogServiceService,
       wallet: walletV1.WalletServiceService,
     },
     a,
     opts,
   );
-  const { identity, catalog, wallet } = clients;
+  const { catalog, wallet } = clients;
 
   return {
-    async user(id) {
-      try {
-        const { user: u } = await identity.lookupUser({ by: { $case: 'id', value: id } });
-        if (!u) return null;
-        return {
-          id: u.id,
-          username: u.username,
-          firstName: u.firstName,
-          lastName: u.lastName,
-          email: u.email,
-          phoneNumber: u.phoneNumber,
-          role: roles.fromProto(u.role) ?? '',
-          status: userStatuses.fromProto(u.status) ?? '',
-          isAdmin: u.isAdmin,
-        };
-      } catch (err) {
-        if (isNotFound(err)) return null;
-        throw err;
-      }
-    },
+    user: (id) => a.users.byId(id),
     async product(id) {
       try {
         const { product: p } = await catalog.getProduct({ id, recordView: false });

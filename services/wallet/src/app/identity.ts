@@ -1,52 +1,23 @@
-import { identityV1, roles, userStatuses } from '@qm/contracts/grpc';
-import { createClient, GrpcStatus, isServiceError, unavailable } from '@qm/platform';
+import type { UserDirectory } from '@qm/contracts/grpc';
+import { unavailable } from '@qm/platform';
 
-/** What the wallet needs to know of a user: the receiver of a transfer, the recipient of a PIN code. */
-export interface UserFacts {
-  id: number;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: string;
-  status: string;
-  isAdmin: boolean;
-}
+export type { UserFacts } from '@qm/contracts/grpc';
 
-export interface Directory {
-  /** The user, or null when there is none. */
-  byUsername(username: string): Promise<UserFacts | null>;
-  byId(id: number): Promise<UserFacts | null>;
-  close(): void;
-}
+/** Who the wallet asks about users: the receiver of a transfer, the recipient of a PIN code. */
+export type Directory = Pick<UserDirectory, 'byId' | 'byUsername' | 'close'>;
 
-/** Identity's LookupUser, called with the wallet's service identity (docs/adr/005). */
-export function identityDirectory(address: string, token: string | undefined): Directory {
-  const client = createClient(identityV1.IdentityServiceService, address, {
-    identity: token ? { service: 'wallet', token } : undefined,
-  });
-  async function lookup(by: identityV1.LookupUserRequest['by']): Promise<UserFacts | null> {
+/** Identity not answering is the user's "try again", not an internal error. */
+export function answering(directory: UserDirectory): Directory {
+  const ask = async <T>(lookup: () => Promise<T>): Promise<T> => {
     try {
-      const { user } = await client.lookupUser({ by });
-      if (!user) return null;
-      return {
-        id: user.id,
-        username: user.username,
-        email: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        role: roles.fromProto(user.role) ?? '',
-        status: userStatuses.fromProto(user.status) ?? '',
-        isAdmin: user.isAdmin,
-      };
-    } catch (err) {
-      if (isServiceError(err) && err.code === GrpcStatus.NOT_FOUND) return null;
+      return await lookup();
+    } catch {
       throw unavailable('Users cannot be looked up right now. Please try again.');
     }
-  }
+  };
   return {
-    byUsername: (username) => lookup({ $case: 'username', value: username }),
-    byId: (id) => lookup({ $case: 'id', value: id }),
-    close: () => client.close(),
+    byId: (id) => ask(() => directory.byId(id)),
+    byUsername: (username) => ask(() => directory.byUsername(username)),
+    close: () => directory.close(),
   };
 }
