@@ -86,7 +86,23 @@ describe('the outbox run', () => {
     await expect(outbox.run(events, () => Promise.resolve('done'))).resolves.toBe('done');
 
     expect(sent).toEqual(['first', 'third']);
+    // Written pending, then only the one that failed is marked ready for the relay.
     expect(commands.map(([name]) => name)).toEqual(['insertMany', 'updateMany', 'deleteMany']);
+    expect(commands[1]![1]).toEqual({ _id: { $in: [events[1]!.event.id] }, state: 'pending' });
     expect(commands[2]![1]).toEqual({ _id: { $in: [events[0]!.event.id, events[2]!.event.id] } });
+  });
+
+  it('sends two commands when every event is published: written, then removed', async () => {
+    const { commands, conn } = recordingConn();
+    const bus = { publish: () => Promise.resolve() } as unknown as EventBus;
+    const outbox = createOutbox({
+      conn,
+      bus,
+      log: createLogger('test', 'silent'),
+      confirm: () => Promise.resolve(true),
+    });
+    const events = ['first', 'second'].map((s) => outgoingEvent(s, {}));
+    await outbox.run(events, () => Promise.resolve());
+    expect(commands.map(([name]) => name)).toEqual(['insertMany', 'deleteMany']);
   });
 });

@@ -99,7 +99,6 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       }
       if (!ids.length) return result;
       if (stall) await new Promise(() => undefined);
-      await col.updateMany({ _id: { $in: ids } }, { $set: { state: 'ready' } });
       await publishRun(col, bus, log, events);
       return result;
     },
@@ -197,8 +196,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 }
 
 /**
- * Publishes a run's events, then removes those published in one command. One that failed stays for
- * the relay, as does any left behind by a failed removal (published again: at least once).
+ * Publishes a run's events, then removes those published in one command: on the common path the
+ * entries go from written to removed with no update between. One that failed is marked ready, so
+ * the relay publishes it on its next pass without asking whether the change happened; if even that
+ * fails, or the process dies before publishing, the entry stays pending and the relay asks `confirm`
+ * after the grace period. Any left behind by a failed removal is published again (at least once).
  */
 async function publishRun(
   col: Collection<OutboxDoc>,
@@ -207,6 +209,7 @@ async function publishRun(
   events: OutgoingEvent[],
 ): Promise<void> {
   const published: string[] = [];
+  const deferred: string[] = [];
   for (const e of events) {
     try {
       await bus.publish(e.subject, e.event);
@@ -214,8 +217,13 @@ async function publishRun(
     } catch (err) {
       // A failed publish is not the caller's failure: the change is done and the relay retries.
       log.warn({ err, subject: e.subject }, 'publish deferred to the outbox relay');
+      deferred.push(e.event.id);
     }
   }
+  if (deferred.length)
+    await col
+      .updateMany({ _id: { $in: deferred }, state: 'pending' }, { $set: { state: 'ready' } })
+      .catch((err: unknown) => log.warn({ err }, 'deferred events left pending for the outbox relay'));
   if (published.length)
     await col
       .deleteMany({ _id: { $in: published } })
