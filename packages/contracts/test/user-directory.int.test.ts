@@ -87,8 +87,8 @@ function user(status: 'approved' | 'rejected' = 'approved') {
   return { id, username };
 }
 
-function directory(ttlMs?: number) {
-  const d = identityDirectory({ address: `127.0.0.1:${port}`, service: 'wallet', token, ttlMs });
+function directory(ttlMs?: number, max?: number) {
+  const d = identityDirectory({ address: `127.0.0.1:${port}`, service: 'wallet', token, ttlMs, max });
   directories.push(d);
   return d;
 }
@@ -151,6 +151,18 @@ it('answers but does not keep what a lookup brought while a change was heard', a
   table.set(u.id, { ...table.get(u.id)!, status: 'rejected' });
   expect((await d.byId(u.id))?.status).toBe('rejected');
   expect(askedFor(u.id, u.username)).toBe(2);
+});
+
+it('forgets a user the cache still knows by one key only', async () => {
+  // Room for three keys: the second user's two push out the first user's id, not their name.
+  const d = directory(undefined, 3);
+  const [u, other] = [user(), user()];
+  await d.byUsername(u.username);
+  await d.byUsername(u.username);
+  await d.byId(other.id);
+  table.set(u.id, { ...table.get(u.id)!, status: 'rejected' });
+  d.forget(u.id);
+  expect((await d.byUsername(u.username))?.status).toBe('rejected');
 });
 
 it('asks again once the TTL has passed, with no announcement heard', async () => {

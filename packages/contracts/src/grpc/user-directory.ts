@@ -85,9 +85,13 @@ export function identityDirectory(opts: {
     byUsername: (username) => lookup(`name:${nameKey(username)}`, { $case: 'username', value: username }),
     forget(userId) {
       changesHeard++;
-      const known = cache.get(`id:${userId}`);
-      cache.delete(`id:${userId}`);
-      if (known) cache.delete(`name:${nameKey(known.username)}`);
+      // Every key the user is under: the LRU may have dropped one of their two keys and kept the
+      // other. Changes are rare, so a pass over the cache is cheap enough.
+      const keys: string[] = [];
+      cache.forEach((user, key) => {
+        if (user.id === userId) keys.push(key);
+      });
+      for (const key of keys) cache.delete(key);
     },
     close: () => client.close(),
   };
