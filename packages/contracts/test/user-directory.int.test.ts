@@ -1,24 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  connectBus,
-  createGrpcServer,
-  DEV_CALLER_VERIFY_KEY,
-  type EventBus,
-  type GrpcServer,
-  makeEvent,
-  type UnaryImpl,
-  verifyKeyFrom,
-} from '@qm/platform';
+import { connectBus, type EventBus, makeEvent } from '@qm/platform';
 import { eventually, INFRA, testLog } from '@qm/testkit';
+import { startFakeIdentity } from '@qm/testkit/src/fake-identity';
 import { IDENTITY_SUBJECTS } from '../src/events';
-import {
-  followUserChanges,
-  identityDirectory,
-  identityV1,
-  roles,
-  type UserDirectory,
-  userStatuses,
-} from '../src/grpc';
+import { followUserChanges, identityDirectory, type UserDirectory } from '../src/grpc';
 
 /**
  * The users directory the services share (docs/adr/032): a user found is answered from memory until
@@ -30,46 +15,23 @@ jest.setTimeout(30_000);
 const token = randomBytes(24).toString('hex');
 const table = new Map<number, { username: string; email: string; status: 'approved' | 'rejected' }>();
 const asked: string[] = [];
-let identity: GrpcServer;
-let port: number;
+let identity: Awaited<ReturnType<typeof startFakeIdentity>>;
 let bus: EventBus;
 const directories: UserDirectory[] = [];
 
 beforeAll(async () => {
-  identity = createGrpcServer(testLog('fake-identity'), {
+  identity = await startFakeIdentity({
     internalToken: token,
-    name: 'identity',
-    callerKey: verifyKeyFrom(DEV_CALLER_VERIFY_KEY),
-  });
-  identity.add('qm.identity.v1.IdentityService', identityV1.IdentityServiceService, {
-    async lookupUser({ by }: identityV1.LookupUserRequest) {
+    find(by) {
       asked.push(`${by?.$case}:${by?.value}`);
       const found = [...table.entries()].find(([id, u]) =>
         by?.$case === 'id'
           ? id === by.value
           : u.username.toLowerCase() === String(by?.value).trim().toLowerCase(),
       );
-      if (!found) return { user: undefined };
-      const [id, u] = found;
-      return {
-        user: {
-          id,
-          username: u.username,
-          email: u.email,
-          firstName: u.username,
-          lastName: 'Test',
-          phoneNumber: '',
-          role: roles.toProto('Army'),
-          status: userStatuses.toProto(u.status),
-          isAdmin: false,
-          createdAt: '',
-          updatedAt: '',
-        },
-      };
+      return found && { id: found[0], ...found[1] };
     },
-  } as unknown as UnaryImpl<typeof identityV1.IdentityServiceService>);
-  port = await identity.listen(0, '127.0.0.1');
-  identity.setServing(true);
+  });
   bus = await connectBus({ servers: INFRA.NATS_URL, name: 'user-directory-test', log: testLog('bus') });
 });
 
@@ -88,7 +50,13 @@ function user(status: 'approved' | 'rejected' = 'approved') {
 }
 
 function directory(ttlMs?: number, max?: number) {
-  const d = identityDirectory({ address: `127.0.0.1:${port}`, service: 'wallet', token, ttlMs, max });
+  const d = identityDirectory({
+    address: `127.0.0.1:${identity.port}`,
+    service: 'wallet',
+    token,
+    ttlMs,
+    max,
+  });
   directories.push(d);
   return d;
 }

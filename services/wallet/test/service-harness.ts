@@ -1,19 +1,15 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { identityV1, roles, userStatuses, walletV1 } from '@qm/contracts/grpc';
+import { walletV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
   createClient,
-  createGrpcServer,
-  type GrpcServer,
   newRequestId,
   type RunningService,
   runWithContext,
   startService,
-  DEV_CALLER_VERIFY_KEY,
-  type UnaryImpl,
-  verifyKeyFrom,
 } from '@qm/platform';
-import { deleteDurables, serviceTestEnv, testCallerSigner, testLog, uniqueName } from '@qm/testkit';
+import { deleteDurables, serviceTestEnv, testCallerSigner, uniqueName } from '@qm/testkit';
+import { startFakeIdentity } from '@qm/testkit/src/fake-identity';
 import { latestCode } from '@qm/testkit/src/maildev';
 import { walletService } from '../src/service';
 import { cards } from './topups-harness';
@@ -33,34 +29,15 @@ export async function startWallet(env: Record<string, string> = {}) {
   const directory = new Map<number, TestUser>();
   const internalToken = randomBytes(24).toString('hex');
   // Verifies callers as the real identity does: the wallet relays its caller's assertion (ADR 021).
-  const identity: GrpcServer = createGrpcServer(testLog('fake-identity'), {
+  const identity = await startFakeIdentity({
     internalToken,
-    name: 'identity',
-    callerKey: verifyKeyFrom(DEV_CALLER_VERIFY_KEY),
-  });
-  const toUser = (u: TestUser): identityV1.User => ({
-    id: u.userId,
-    username: u.username,
-    email: u.email,
-    firstName: u.username,
-    lastName: 'Test',
-    phoneNumber: '',
-    role: roles.toProto('Army'),
-    status: userStatuses.toProto('approved'),
-    isAdmin: false,
-    createdAt: new Date().toISOString(),
-    updatedAt: new Date().toISOString(),
-  });
-  identity.add('qm.identity.v1.IdentityService', identityV1.IdentityServiceService, {
-    async lookupUser({ by }: identityV1.LookupUserRequest) {
-      const user = [...directory.values()].find((u) =>
-        by?.$case === 'id' ? u.userId === by.value : u.username === by?.value,
+    find: (by) => {
+      const u = [...directory.values()].find((t) =>
+        by?.$case === 'id' ? t.userId === by.value : t.username === by?.value,
       );
-      return { user: user && toUser(user) };
+      return u && { id: u.userId, username: u.username, email: u.email };
     },
-  } as unknown as UnaryImpl<typeof identityV1.IdentityServiceService>);
-  const identityPort = await identity.listen(0, '127.0.0.1');
-  identity.setServing(true);
+  });
 
   const durables = [uniqueName('wallet-user-approved-test'), uniqueName('wallet-user-closed-test')];
   const receiptDurable = uniqueName('wallet-topup-receipt-test');
@@ -68,7 +45,7 @@ export async function startWallet(env: Record<string, string> = {}) {
     walletService,
     serviceTestEnv(uniqueName('qm_test_wallet_svc'), {
       GRPC_PORT: '0',
-      IDENTITY_GRPC_ADDR: `127.0.0.1:${identityPort}`,
+      IDENTITY_GRPC_ADDR: `127.0.0.1:${identity.port}`,
       INTERNAL_TOKEN: internalToken,
       WALLET_USER_APPROVED_DURABLE: durables[0]!,
       WALLET_USER_CLOSED_DURABLE: durables[1]!,
