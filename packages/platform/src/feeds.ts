@@ -59,9 +59,9 @@ export interface Feeds<T> {
    * Numbers the documents in every feed, in their order, and inserts them in one write: one counter
    * step per feed and owner however many there are (e.g. a question and its answer, or a batch of
    * activity records). `ordered: false` inserts the others when one fails (a duplicate `_id`), then
-   * throws; the failed one's numbers become gaps.
+   * throws; the failed one's numbers become gaps. Answers the documents as written, numbers included.
    */
-  insertMany(docs: T[], options?: InsertManyOptions): Promise<void>;
+  insertMany(docs: T[], options?: InsertManyOptions): Promise<T[]>;
   /** Documents ever filed for the owner (its counter: no document is read). */
   size(feed: string, owner: string | number): Promise<number>;
   /** Page `page` (1-based) of `pageSize` (at most BUCKET_SIZE) of the owner's documents, newest first. */
@@ -117,6 +117,7 @@ export function feedsOf<T extends object>(
     async insertMany(docs, options) {
       const filed = await numbered(docs, options?.numberFrom);
       await model.insertMany(filed, { ordered: options?.ordered ?? true });
+      return filed as T[];
     },
     async page(feed, owner, page, pageSize) {
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > BUCKET_SIZE)

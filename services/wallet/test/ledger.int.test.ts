@@ -206,6 +206,25 @@ describe('single-phase transfers', () => {
     expect(new Set(lines.map((l) => l!.id)).size).toBe(4);
   });
 
+  it('answers what its own steps wrote (the payer as its debit left it, the lines as stored); a retry wrote none', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const req = move(`p2p:${a.id}:written`, a.account, b.account, 2_50);
+    const first = await ledger.transfer(req);
+    expect(first.written?.payer).toEqual(await accounts.get(a.account));
+    expect(first.written?.payer).toMatchObject({ balance: 7_50, available: 7_50 });
+    const stored = await Promise.all([history.byKey(`${req.key}:out`), history.byKey(`${req.key}:in`)]);
+    expect(first.written?.lines).toEqual(stored);
+    const again = await ledger.transfer(req);
+    expect(again).toMatchObject({ _id: first._id, state: 'posted' });
+    expect(again.written).toBeUndefined();
+    // Refused: no debit, no lines answered (they were written failed, and the caller reads nothing).
+    const short = await ledger.transfer(move(`p2p:${a.id}:written-short`, a.account, b.account, 8_00));
+    expect(short.state).toBe('failed');
+    expect(short.written?.payer).toBeUndefined();
+  });
+
   it('ends a P2P line that an earlier build left pending, keeping its number', async () => {
     const a = await newUser();
     const b = await newUser();

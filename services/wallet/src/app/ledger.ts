@@ -9,7 +9,7 @@ import {
 } from '../domain/ledger';
 import type { Account, AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
-import type { HistoryStore, NewHistoryLine } from '../store/history';
+import type { HistoryLine, HistoryStore, NewHistoryLine } from '../store/history';
 import type { Transfer, TransferStore } from '../store/transfers';
 import type { TransferKind } from '../domain/ledger';
 
@@ -43,9 +43,21 @@ export interface TransferRequest {
   announce?: OutgoingEvent[];
 }
 
+/**
+ * A transfer as one call of the ledger left it, with what that call's own steps wrote: the payer's
+ * account as its debit left it, the users' lines as written. Each is absent when another driver
+ * (a retry, the sweeper) applied that step. Never stored.
+ */
+export type Driven = Transfer & { written?: { payer?: Account; lines?: HistoryLine[] } };
+
+const withWritten = (t: Driven, written: NonNullable<Driven['written']>): Driven => ({
+  ...t,
+  written: { ...t.written, ...written },
+});
+
 export interface Ledger {
   /** Moves money now: posted, or failed with nothing moved (insufficient balance). */
-  transfer(req: TransferRequest): Promise<Transfer>;
+  transfer(req: TransferRequest): Promise<Driven>;
   /** Holds the amount on the debit account until posted, voided or expired. */
   createPending(req: TransferRequest, timeoutAt: Date): Promise<Transfer>;
   /** Posts the pending transfer under `key` once: posting again answers it, a void is then refused. */
@@ -148,10 +160,18 @@ async function openHistory(history: HistoryStore, t: Transfer, isNew = false): P
   else await Promise.all(linesOf(t).map((line) => history.open(line, t.createdAt)));
 }
 
-/** The users' lines of a transfer that ended: their pending lines closed, or written now, ended. */
-async function endHistory(history: HistoryStore, t: Transfer, status: 'completed' | 'failed'): Promise<void> {
-  if (showsPending(t)) await history.close(historyIdsOf(t), status);
-  else await history.finish(linesOf(t), status, t.createdAt);
+/**
+ * The users' lines of a transfer that ended: their pending lines closed, or written now, ended (and
+ * then answered as written).
+ */
+async function endHistory(
+  history: HistoryStore,
+  t: Transfer,
+  status: 'completed' | 'failed',
+): Promise<HistoryLine[] | undefined> {
+  if (!showsPending(t)) return history.finish(linesOf(t), status, t.createdAt);
+  await history.close(historyIdsOf(t), status);
+  return undefined;
 }
 
 /**
@@ -189,10 +209,10 @@ export function createLedger(d: LedgerDeps): Ledger {
    * Credit, entries, posted: the part of a transfer that can no longer fail. The users' lines are
    * completed first, so posting settles the transfer in the same update.
    */
-  async function complete(t: Transfer): Promise<Transfer> {
+  async function complete(t: Transfer): Promise<Driven> {
     const at = new Date();
     // Independent steps, each applied once whoever repeats them: one round trip instead of three.
-    await Promise.all([
+    const [, , lines] = await Promise.all([
       accounts.credit(t.creditAccount, t._id, t.amount, at),
       entries.writePair(t, at),
       endHistory(history, t, 'completed'),
@@ -203,7 +223,7 @@ export function createLedger(d: LedgerDeps): Ledger {
       settled: true,
       settledAt: at,
     });
-    return advance(transfer);
+    return withWritten(await advance(transfer), { lines });
   }
 
   /** Clears markers, compensates what a failed or released transfer left, closes the history. */
@@ -223,7 +243,7 @@ export function createLedger(d: LedgerDeps): Ledger {
   }
 
   /** Drives a transfer from whatever state it is in as far as it can go now. */
-  async function advance(t: Transfer): Promise<Transfer> {
+  async function advance(t: Transfer): Promise<Driven> {
     switch (t.state) {
       case 'initiated':
         return t.twoPhase ? placeHold(t) : takeDebit(t);
@@ -244,15 +264,15 @@ export function createLedger(d: LedgerDeps): Ledger {
     }
   }
 
-  async function takeDebit(t: Transfer): Promise<Transfer> {
+  async function takeDebit(t: Transfer): Promise<Driven> {
     // A release waits while a refund request holds its escrow (docs/adr/028).
-    const outcome = await accounts.debit(t.debitAccount, t._id, t.amount, {
+    const { outcome, after } = await accounts.debit(t.debitAccount, t._id, t.amount, {
       unlessFrozen: t.kind === 'release',
     });
     if (outcome === 'refused') return fail(t, await refusal(accounts, t));
     d.fault?.('after-debit');
     const { transfer } = await transfers.move(t._id, ['initiated'], 'debited');
-    return advance(transfer);
+    return withWritten(await advance(transfer), { payer: after });
   }
 
   async function placeHold(t: Transfer): Promise<Transfer> {
@@ -284,7 +304,7 @@ export function createLedger(d: LedgerDeps): Ledger {
   }
 
   return {
-    async transfer(req: TransferRequest): Promise<Transfer> {
+    async transfer(req: TransferRequest): Promise<Driven> {
       return start(await record(d, req, false, null));
     },
 

@@ -163,7 +163,12 @@ export function createWallets(d: WalletDeps): Wallets {
       ],
     });
     if (transfer.state === 'failed') throw failedTransfer(transfer);
-    const [wallet, transaction] = await Promise.all([accounts.get(from._id), history.byKey(`${key}:out`)]);
+    // What this call wrote answers; a step another driver applied is read back.
+    const out = `${key}:out`;
+    const [wallet, transaction] = await Promise.all([
+      transfer.written?.payer ?? accounts.get(from._id),
+      transfer.written?.lines?.find((line) => line._id === out) ?? history.byKey(out),
+    ]);
     return { message: WALLET_MESSAGES.transferred, wallet: wallet!, transaction: transaction! };
   }
 

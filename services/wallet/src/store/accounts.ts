@@ -88,6 +88,12 @@ accountSchema.index({ releaseAt: 1 }, { sparse: true });
 /** Whether a step found its marker already applied, applied it now, or could not (no funds). */
 export type StepOutcome = 'applied' | 'already' | 'refused';
 
+/** A debit's outcome and, when this call applied it, the account as the debit left it. */
+export interface Debit {
+  outcome: StepOutcome;
+  after?: Account;
+}
+
 const emptyAccount = (id: AccountId, kind: Account['kind']): Account => ({
   _id: id,
   kind,
@@ -142,12 +148,7 @@ export interface AccountStore {
    * Takes amount off the account; a wallet or an escrow only while that much is available, and
    * with `unlessFrozen` an escrow only while no refund request holds it.
    */
-  debit(
-    id: AccountId,
-    transferId: string,
-    amount: number,
-    opts?: { unlessFrozen?: boolean },
-  ): Promise<StepOutcome>;
+  debit(id: AccountId, transferId: string, amount: number, opts?: { unlessFrozen?: boolean }): Promise<Debit>;
   credit(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome>;
   /** Holds amount of the available balance for a pending transfer. */
   hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome>;
@@ -178,6 +179,12 @@ export interface AccountStore {
   /** What all escrows hold together (sales within their refund windows). */
   escrowed(): Promise<number>;
 }
+
+/** A step's update, which also stamps the account's updatedAt. */
+const stamped = (update: Record<string, unknown>) => ({
+  ...update,
+  $set: { ...(update.$set as object | undefined), updatedAt: new Date() },
+});
 
 /** Escrows still holding proceeds (a released or refunded one is empty). */
 const funded = { kind: 'escrow', available: { $gt: 0 } };
@@ -214,8 +221,7 @@ export function createAccountStore(conn: Connection): AccountStore {
     update: Record<string, unknown>,
     proof: { field: 'applied' | 'holds'; value: string },
   ): Promise<StepOutcome> {
-    const set = { ...(update.$set as object | undefined), updatedAt: now() };
-    const r = await Accounts.updateOne({ _id: id, ...filter }, { ...update, $set: set });
+    const r = await Accounts.updateOne({ _id: id, ...filter }, stamped(update));
     if (r.modifiedCount === 1) return 'applied';
     return (await carries(id, proof.field, proof.value)) ? 'already' : 'refused';
   }
@@ -234,21 +240,25 @@ export function createAccountStore(conn: Connection): AccountStore {
       return r.modifiedCount === 1;
     },
 
-    debit(
+    async debit(
       id: AccountId,
       transferId: string,
       amount: number,
       opts: { unlessFrozen?: boolean } = {},
-    ): Promise<StepOutcome> {
+    ): Promise<Debit> {
       const m = marker(transferId, 'debit');
       const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
       if (opts.unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
-      return step(
-        id,
-        { ...funds, applied: { $ne: m } },
-        { $inc: { balance: -amount, available: -amount }, $push: { applied: m } },
-        { field: 'applied', value: m },
-      );
+      // Answering the account as it left it spares the payer's response a read of it afterwards.
+      const after = await Accounts.findOneAndUpdate(
+        { _id: id, ...funds, applied: { $ne: m } },
+        stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: m } }),
+        { returnDocument: 'after' },
+      )
+        .lean<Account>()
+        .exec();
+      if (after) return { outcome: 'applied', after };
+      return { outcome: (await carries(id, 'applied', m)) ? 'already' : 'refused' };
     },
 
     credit(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome> {

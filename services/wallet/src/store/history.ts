@@ -90,10 +90,15 @@ export interface HistoryStore {
   /** Ends pending lines; a line already ended keeps its status. */
   close(ids: string[], status: 'completed' | 'failed', patch?: Partial<HistoryLine>): Promise<void>;
   /**
-   * Writes a movement's lines once, already ended, numbered together; lines someone wrote before
-   * (another driver of the same transfer, or pending) are ended instead, keeping their number.
+   * Writes a movement's lines once, already ended, numbered together, and answers them as written;
+   * lines someone wrote before (another driver of the same transfer, or pending) are ended instead,
+   * keeping their number, and then none are answered.
    */
-  finish(lines: NewHistoryLine[], status: 'completed' | 'failed', createdAt: Date): Promise<void>;
+  finish(
+    lines: NewHistoryLine[],
+    status: 'completed' | 'failed',
+    createdAt: Date,
+  ): Promise<HistoryLine[] | undefined>;
   /** A user's newest lines: the feed when unfiltered, an indexed query by status otherwise. */
   ofUser(
     userId: number,
@@ -155,18 +160,25 @@ export function createHistoryStore(conn: Connection): HistoryStore {
 
   /**
    * Writes lines with `status` in one insert, numbered (`id` and the user feeds) in one counter
-   * step; false if any of them was there already (those keep what they had, their numbers become gaps).
+   * step, and answers them as written; undefined if any of them was there already (those keep what
+   * they had, their numbers become gaps).
    */
-  async function writeNew(lines: NewHistoryLine[], status: TransactionStatusName, createdAt: Date) {
-    if (lines.length === 0) return true;
+  async function writeNew(
+    lines: NewHistoryLine[],
+    status: TransactionStatusName,
+    createdAt: Date,
+  ): Promise<HistoryLine[] | undefined> {
+    if (lines.length === 0) return [];
     const updatedAt = new Date();
     const docs = lines.map((line) => ({ ...line, id: 0, status, createdAt, updatedAt }));
     try {
-      await feeds.insertMany(docs, { ordered: false, numberFrom: { sequence: 'transactions', field: 'id' } });
-      return true;
+      return await feeds.insertMany(docs, {
+        ordered: false,
+        numberFrom: { sequence: 'transactions', field: 'id' },
+      });
     } catch (err) {
       if (!onlyDuplicateKeyErrors(err)) throw err;
-      return false;
+      return undefined;
     }
   }
 
@@ -210,14 +222,16 @@ export function createHistoryStore(conn: Connection): HistoryStore {
       await Lines.updateOne({ _id: id, status: 'pending' }, { $set: fields }).exec();
     },
 
-    async finish(lines: NewHistoryLine[], status: 'completed' | 'failed', createdAt: Date): Promise<void> {
+    async finish(lines: NewHistoryLine[], status: 'completed' | 'failed', createdAt: Date) {
+      const written = await writeNew(lines, status, createdAt);
       // Lines written before were ended by another driver (unchanged by this), or opened pending
       // by a build before ADR 027 (ended now).
-      if (!(await writeNew(lines, status, createdAt)))
+      if (!written)
         await close(
           lines.map((l) => l._id),
           status,
         );
+      return written;
     },
 
     ofUser(userId: number, page: number, pageSize: number, status?: TransactionStatusName) {

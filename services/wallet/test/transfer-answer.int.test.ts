@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { deleteMailsTo } from '@qm/testkit/src/maildev';
+import { userAccount } from '../src/domain/ledger';
+import { startWallet, type TestUser, type WalletHarness } from './service-harness';
+
+/**
+ * A transfer answers the sender's wallet and line from what its own steps wrote (the debit answers
+ * the account it left; the insert, the lines it numbered), not by reading them back afterwards: two
+ * commands fewer on every transfer. What it answers is what is stored.
+ */
+const PIN = '305172';
+let w: WalletHarness;
+const mailed: string[] = [];
+
+beforeAll(async () => {
+  w = await startWallet();
+}, 60_000);
+
+afterAll(async () => {
+  await deleteMailsTo(mailed).catch(() => undefined);
+  await w?.stop();
+});
+
+const newUser = (name: string) => {
+  const u = w.user(name);
+  mailed.push(u.email);
+  return u;
+};
+
+async function activatePin(u: TestUser) {
+  const code = await w.pinCode(u, PIN);
+  await w.as(u, () => w.client.verifyPinOtp({ otp: code }));
+}
+
+/** The documents of the wallet's models `names` read one at a time while `run` runs. */
+async function readsOf<T>(names: string[], run: () => Promise<T>) {
+  const spies = names.map((name) => jest.spyOn(w.svc.rt.conn.model(name), 'findOne'));
+  try {
+    const answer = await run();
+    return { answer, reads: spies.flatMap((spy, i) => spy.mock.calls.map(() => names[i]!)) };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
+
+it("answers the sender's wallet and line as stored, without reading either back", async () => {
+  const sender = newUser('answers');
+  const receiver = newUser('answered');
+  await w.topUp(sender, 500_00);
+  await w.topUp(receiver, 100_00); // opens the receiver's wallet: a first transfer to them creates it
+  await activatePin(sender);
+  const key = randomUUID();
+
+  const { answer, reads } = await readsOf(['Account', 'HistoryLine'], () =>
+    w.as(sender, () =>
+      w.client.transfer({
+        receiverUsername: receiver.username,
+        amountPaise: 12_50,
+        pin: PIN,
+        idempotencyKey: key,
+      }),
+    ),
+  );
+
+  // The sender's wallet and the receiver's are read before the transfer; nothing after it.
+  expect(reads).toEqual(['Account', 'Account']);
+  const db = w.svc.rt.conn;
+  const stored = await db.collection('accounts').findOne({ _id: userAccount(sender.userId) as never });
+  const line = await db
+    .collection('transactions')
+    .findOne({ _id: `p2p:${sender.userId}:${key}:out` as never });
+  expect(answer.wallet).toMatchObject({ balancePaise: 487_50, availablePaise: 487_50 });
+  expect(answer.wallet!.balancePaise).toBe(stored!.balance);
+  expect(answer.transaction).toMatchObject({
+    id: line!.id,
+    amountPaise: 12_50,
+    status: expect.anything(),
+    description: line!.description,
+  });
+
+  // The same key again is the same answer (the idempotency record's), not a second transfer.
+  const again = await w.as(sender, () =>
+    w.client.transfer({
+      receiverUsername: receiver.username,
+      amountPaise: 12_50,
+      pin: PIN,
+      idempotencyKey: key,
+    }),
+  );
+  expect(again).toEqual(answer);
+}, 60_000);
