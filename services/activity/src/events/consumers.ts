@@ -1,5 +1,6 @@
 import { ACTIVITY_SUBJECT, streamOf } from '@qm/contracts/events';
-import type { BackgroundWork, EventEnvelope } from '@qm/platform';
+import type { BackgroundWork } from '@qm/platform';
+import type { Delivery } from '../app/recorder';
 
 /**
  * What the activity service hears: activity.recorded from every service, through one durable
@@ -7,7 +8,7 @@ import type { BackgroundWork, EventEnvelope } from '@qm/platform';
  */
 export function activityConsumers(opts: {
   durable: string;
-  record(events: EventEnvelope[]): Promise<void>;
+  record(deliveries: Delivery[]): Promise<void>;
 }): BackgroundWork {
   return {
     consumers: [
@@ -15,8 +16,9 @@ export function activityConsumers(opts: {
         stream: streamOf('activity').name,
         durable: opts.durable,
         filterSubjects: [ACTIVITY_SUBJECT],
-        handle: (event) => opts.record([event]),
-        handleBatch: (batch) => opts.record(batch.map(({ event }) => event)),
+        // One at a time is the fallback of a batch that failed, part of which may be stored.
+        handle: (event) => opts.record([{ event, redelivered: true }]),
+        handleBatch: (batch) => opts.record(batch),
       },
     ],
   };
