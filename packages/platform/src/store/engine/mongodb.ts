@@ -1,6 +1,6 @@
 import type { Connection, Model } from 'mongoose';
 import { isDuplicateKeyError } from '../../mongo';
-import { takeInOrder } from './sequence-steps';
+import { askedTogether, takeInOrder } from './sequence-steps';
 import {
   type OrderedPageQuery,
   type Sequences,
@@ -44,7 +44,7 @@ export function collectionSequences(conn: Connection): Sequences {
       }
     },
     // One command a counter: MongoDB has no multi-document findOneAndUpdate, and each is cheap there.
-    nextMany: (steps) =>
+    nextMany: askedTogether((steps) =>
       takeInOrder(
         steps,
         async (totals) =>
@@ -54,6 +54,7 @@ export function collectionSequences(conn: Connection): Sequences {
             ),
           ),
       ),
+    ),
     current: async (name) => (await counters().findOne({ _id: name }))?.seq ?? 0,
     async set(name, seq) {
       await counters().updateOne({ _id: name }, { $set: { seq } }, { upsert: true });

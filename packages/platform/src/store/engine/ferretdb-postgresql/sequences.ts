@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type pg from 'pg';
 import { COUNTERS_COLLECTION } from '../mongodb';
-import { takeInOrder } from '../sequence-steps';
+import { askedTogether, takeInOrder } from '../sequence-steps';
 import type { Sequences } from '../types';
 import { ferretdbTableOf, quoteIdent } from './sql';
 
@@ -82,7 +82,7 @@ export function postgresSequences(
     },
     // One statement for all: a row may be updated once per statement, so each name once, in name
     // order (two statements then lock shared rows in the same order, never each other's first).
-    nextMany: (steps) =>
+    nextMany: askedTogether((steps) =>
       takeInOrder(steps, async (totals) => {
         const names = [...totals.keys()].sort();
         const { rows } = await query<{ name: string; seq: string }>(
@@ -93,6 +93,7 @@ export function postgresSequences(
         );
         return new Map(rows.map((r) => [r.name, Number(r.seq)]));
       }),
+    ),
     async current(name) {
       const { rows } = await query<{ seq: string }>(`SELECT seq FROM ${table} WHERE name = $1`, [name]);
       return rows[0] ? Number(rows[0].seq) : 0;
