@@ -4,7 +4,6 @@ import { IDENTITY_SUBJECTS, type UserDeletedData, type UserRejectedData } from '
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { connectBus, createClient, type EventBus, GrpcStatus, makeEvent } from '@qm/platform';
 import { eventually, INFRA, testCallerSigner, testLog } from '@qm/testkit';
-import { deleteMailsTo } from '@qm/testkit/src/maildev';
 import type { Account } from '../src/store/accounts';
 import { outcome, startWallet, type TestUser, type WalletHarness } from './service-harness';
 
@@ -18,7 +17,6 @@ const PIN = '581470';
 let w: WalletHarness;
 let bus: EventBus;
 let orders: ReturnType<typeof createClient<typeof walletV1.WalletServiceService>>;
-const mailed: string[] = [];
 const admin = { userId: 1, username: 'admin', roles: ['Admin'] };
 
 beforeAll(async () => {
@@ -33,15 +31,8 @@ beforeAll(async () => {
 afterAll(async () => {
   orders?.close();
   await bus?.close();
-  await deleteMailsTo(mailed).catch(() => undefined);
   await w?.stop();
 });
-
-const newUser = (name: string) => {
-  const u = w.user(name);
-  mailed.push(u.email);
-  return u;
-};
 
 const account = (u: TestUser) =>
   w.svc.rt.conn.collection<Account>('accounts').findOne({ _id: `user:${u.userId}` });
@@ -78,7 +69,7 @@ async function ledgerSum(): Promise<number> {
 }
 
 it('a deleted user: the wallet closes, transfers and holds are refused (403), the money stays on it', async () => {
-  const [gone, payee] = [newUser('gone'), newUser('payee')];
+  const [gone, payee] = [w.user('gone'), w.user('payee')];
   await w.topUp(gone, 800_00);
   const code = await w.pinCode(gone, PIN);
   await w.as(gone, () => w.client.verifyPinOtp({ otp: code }));
@@ -116,7 +107,7 @@ it('a deleted user: the wallet closes, transfers and holds are refused (403), th
 }, 90_000);
 
 it('a deleted user who had no wallet cannot open one; a rejected user gets none', async () => {
-  const [never, rejected, payee] = [newUser('never'), newUser('rejected'), newUser('payee')];
+  const [never, rejected, payee] = [w.user('never'), w.user('rejected'), w.user('payee')];
   await bus.publish(
     IDENTITY_SUBJECTS.deleted,
     makeEvent<UserDeletedData>(IDENTITY_SUBJECTS.deleted, {

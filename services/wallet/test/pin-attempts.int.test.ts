@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { GrpcStatus, OTP_MESSAGES } from '@qm/platform';
-import { deleteMailsTo } from '@qm/testkit/src/maildev';
 import { userAccount } from '../src/domain/ledger';
 import { outcome, startWallet, type TestUser, type WalletHarness } from './service-harness';
 
@@ -15,22 +14,14 @@ import { outcome, startWallet, type TestUser, type WalletHarness } from './servi
 const PIN = '924680';
 const RIGHT_AT = 80;
 let w: WalletHarness;
-const mailed: string[] = [];
 
 beforeAll(async () => {
   w = await startWallet();
 }, 60_000);
 
 afterAll(async () => {
-  await deleteMailsTo(mailed).catch(() => undefined);
   await w?.stop();
 });
-
-const newUser = (name: string) => {
-  const u = w.user(name);
-  mailed.push(u.email);
-  return u;
-};
 
 /** `n` wrong values of six digits, none equal to `right`, with `right` at RIGHT_AT. */
 function guesses(right: string, n = 100): string[] {
@@ -49,7 +40,7 @@ async function activatePin(u: TestUser, pin: string) {
 const pinDoc = (u: TestUser) => w.svc.rt.conn.collection('pins').findOne({ _id: u.userId as never });
 
 it('the PIN-confirmation code: of 100 guesses at once at most 5 are compared and the right one, late, is refused', async () => {
-  const u = newUser('otpburst');
+  const u = w.user('otpburst');
   const code = await w.pinCode(u, PIN);
   const all = guesses(code);
   const verify = (otp: string) => outcome(w.as(u, () => w.client.verifyPinOtp({ otp })));
@@ -95,7 +86,7 @@ describe('the transfer PIN', () => {
     (await w.svc.rt.conn.collection('accounts').findOne({ _id: userAccount(u.userId) as never }))?.balance;
 
   it('of 100 PINs at once at most 5 are compared; the right one, late, is refused (423) and nothing moves', async () => {
-    const [sender, receiver] = [newUser('pinburst'), newUser('pinpayee')];
+    const [sender, receiver] = [w.user('pinburst'), w.user('pinpayee')];
     await w.topUp(sender, 500_00);
     await activatePin(sender, PIN);
 
@@ -117,7 +108,7 @@ describe('the transfer PIN', () => {
   }, 60_000);
 
   it('with the PIN known to the process (the fast path of ADR 009) the limit holds the same', async () => {
-    const [sender, receiver] = [newUser('pinfast'), newUser('pinfastpayee')];
+    const [sender, receiver] = [w.user('pinfast'), w.user('pinfastpayee')];
     await w.topUp(sender, 500_00);
     await activatePin(sender, PIN);
     // A right PIN first: the process now remembers it and answers it without a write.

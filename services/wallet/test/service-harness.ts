@@ -10,7 +10,7 @@ import {
 } from '@qm/platform';
 import { deleteDurables, serviceTestEnv, testCallerSigner, uniqueName } from '@qm/testkit';
 import { startFakeIdentity } from '@qm/testkit/src/fake-identity';
-import { latestCode } from '@qm/testkit/src/maildev';
+import { deleteMailsTo, latestCode } from '@qm/testkit/src/maildev';
 import { walletService } from '../src/service';
 import { cards } from './topups-harness';
 
@@ -26,6 +26,7 @@ export type WalletClient = ReturnType<typeof createClient<typeof walletV1.Wallet
  * `env` adds to the wallet's environment (e.g. its consumers' durable names).
  */
 export async function startWallet(env: Record<string, string> = {}) {
+  // Everyone the test made: their mails are deleted when it stops.
   const directory = new Map<number, TestUser>();
   const internalToken = randomBytes(24).toString('hex');
   // Verifies callers as the real identity does: the wallet relays its caller's assertion (ADR 021).
@@ -98,6 +99,7 @@ export async function startWallet(env: Record<string, string> = {}) {
       return latestCode(u.email, /wallet PIN/i, asked - 1000);
     },
     async stop() {
+      await deleteMailsTo([...directory.values()].map((u) => u.email)).catch(() => undefined);
       client.close();
       await svc.rt.conn.dropDatabase().catch(() => undefined);
       await svc.stop();

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { deleteMailsTo } from '@qm/testkit/src/maildev';
 import { userAccount } from '../src/domain/ledger';
 import { startWallet, type TestUser, type WalletHarness } from './service-harness';
 
@@ -10,22 +9,14 @@ import { startWallet, type TestUser, type WalletHarness } from './service-harnes
  */
 const PIN = '305172';
 let w: WalletHarness;
-const mailed: string[] = [];
 
 beforeAll(async () => {
   w = await startWallet();
 }, 60_000);
 
 afterAll(async () => {
-  await deleteMailsTo(mailed).catch(() => undefined);
   await w?.stop();
 });
-
-const newUser = (name: string) => {
-  const u = w.user(name);
-  mailed.push(u.email);
-  return u;
-};
 
 async function activatePin(u: TestUser) {
   const code = await w.pinCode(u, PIN);
@@ -44,8 +35,8 @@ async function readsOf<T>(names: string[], run: () => Promise<T>) {
 }
 
 it("answers the sender's wallet and line as stored, without reading either back", async () => {
-  const sender = newUser('answers');
-  const receiver = newUser('answered');
+  const sender = w.user('answers');
+  const receiver = w.user('answered');
   await w.topUp(sender, 500_00);
   await w.topUp(receiver, 100_00); // opens the receiver's wallet: a first transfer to them creates it
   await activatePin(sender);
