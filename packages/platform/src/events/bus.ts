@@ -42,11 +42,8 @@ export interface ConsumerSpec {
    * consumer that can store many events in fewer database writes than one by one. It must have the
    * effect of handle() on each. If it throws, each message of the batch goes through handle() on
    * its own, so one bad event is retried alone and the others are not held back by it.
-   * `redelivered`: JetStream sent this message before (an earlier delivery may have had its effect
-   * and not been acknowledged). A message it did not may still carry an event published twice more
-   * than the stream's duplicate window apart.
    */
-  handleBatch?(events: { event: EventEnvelope; subject: string; redelivered: boolean }[]): Promise<void>;
+  handleBatch?(events: { event: EventEnvelope; subject: string }[]): Promise<void>;
   /** Largest batch handed to handleBatch (default 64). */
   maxBatch?: number;
   maxDeliver?: number;
@@ -174,8 +171,8 @@ export async function connectBus(opts: {
         handle: (event: EventEnvelope, s: string) => declared.handle(event, unprefixed(s)),
         handleBatch:
           declared.handleBatch &&
-          ((events: { event: EventEnvelope; subject: string; redelivered: boolean }[]) =>
-            declared.handleBatch!(events.map((e) => ({ ...e, subject: unprefixed(e.subject) })))),
+          ((events: { event: EventEnvelope; subject: string }[]) =>
+            declared.handleBatch!(events.map((e) => ({ event: e.event, subject: unprefixed(e.subject) })))),
       };
       const config = {
         durable_name: spec.durable,
@@ -326,9 +323,7 @@ async function deliverBatch(
   try {
     await context.with(first!.ctx, () =>
       runWithContext({ requestId: first!.requestId }, () =>
-        spec.handleBatch!(
-          batch.map(({ msg, event }) => ({ event, subject: msg.subject, redelivered: msg.info.redelivered })),
-        ),
+        spec.handleBatch!(batch.map(({ msg, event }) => ({ event, subject: msg.subject }))),
       ),
     );
   } catch (err) {

@@ -3,30 +3,18 @@ import { type ActivityRecord, ActivityEventData, toRecord } from '../domain/acti
 import type { ActivityStore } from '../store/activities';
 import type { UserDirectory } from './users';
 
-/** An event as the consumer hands it over: `redelivered` when it may have been stored before. */
-export interface Delivery {
-  event: EventEnvelope;
-  redelivered: boolean;
-}
-
 /**
  * Stores activity.recorded events as records, each once however often it is delivered. Events come
- * in batches (the consumer's group commit): the batch costs one insert and one counter step per feed
- * and owner, instead of all of them per event, and a point read per redelivered event only.
- *
- * An event delivered the first time is not looked up: the stream drops a second publish of an event
- * id within its duplicate window, so a stored copy can only come from a publish repeated later (a
- * sweeper finishing a transfer after a crash). Its unique `_id` stops that copy, and its feed numbers
- * become a gap of one in a page, never a duplicate: one read per event saved on the path every
- * action takes, for a short page after a crash.
+ * in batches (the consumer's group commit): the batch costs one read for redeliveries, one insert and
+ * one counter step per feed and owner, instead of all of them per event.
  */
 export function createRecorder(d: { store: ActivityStore; users: UserDirectory; log: Logger }) {
-  return async (deliveries: Delivery[]): Promise<void> => {
+  return async (events: EventEnvelope[]): Promise<void> => {
     const valid = new Map<
       string,
-      { event: EventEnvelope; data: ReturnType<typeof ActivityEventData.parse>; redelivered: boolean }
+      { event: EventEnvelope; data: ReturnType<typeof ActivityEventData.parse> }
     >();
-    for (const { event, redelivered } of deliveries) {
+    for (const event of events) {
       const parsed = ActivityEventData.safeParse(event.data);
       // Retrying cannot make it valid: record and move on.
       if (!parsed.success)
@@ -34,13 +22,11 @@ export function createRecorder(d: { store: ActivityStore; users: UserDirectory; 
           { eventId: event.id, issues: parsed.error.issues },
           'malformed activity.recorded ignored',
         );
-      else if (!valid.has(event.id)) valid.set(event.id, { event, data: parsed.data, redelivered });
+      else if (!valid.has(event.id)) valid.set(event.id, { event, data: parsed.data });
     }
     if (!valid.size) return;
-    const missing = await d.store.missing(
-      [...valid.values()].filter((v) => v.redelivered).map((v) => v.event.id),
-    );
-    const fresh = [...valid.values()].filter((v) => !v.redelivered || missing.has(v.event.id));
+    const missing = await d.store.missing([...valid.keys()]);
+    const fresh = [...valid.values()].filter(({ event }) => missing.has(event.id));
     const emails = new Map<number, string>();
     await Promise.all(
       [...new Set(fresh.map(({ data }) => data.userId))].map(async (userId) =>

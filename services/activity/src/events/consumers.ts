@@ -1,6 +1,5 @@
 import { ACTIVITY_SUBJECT, streamOf } from '@qm/contracts/events';
-import type { BackgroundWork } from '@qm/platform';
-import type { Delivery } from '../app/recorder';
+import type { BackgroundWork, EventEnvelope } from '@qm/platform';
 
 /**
  * What the activity service hears: activity.recorded from every service, through one durable
@@ -8,7 +7,7 @@ import type { Delivery } from '../app/recorder';
  */
 export function activityConsumers(opts: {
   durable: string;
-  record(deliveries: Delivery[]): Promise<void>;
+  record(events: EventEnvelope[]): Promise<void>;
 }): BackgroundWork {
   return {
     consumers: [
@@ -16,9 +15,8 @@ export function activityConsumers(opts: {
         stream: streamOf('activity').name,
         durable: opts.durable,
         filterSubjects: [ACTIVITY_SUBJECT],
-        // One at a time is the fallback of a batch that failed, part of which may be stored.
-        handle: (event) => opts.record([{ event, redelivered: true }]),
-        handleBatch: (batch) => opts.record(batch),
+        handle: (event) => opts.record([event]),
+        handleBatch: (batch) => opts.record(batch.map(({ event }) => event)),
       },
     ],
   };
