@@ -32,11 +32,6 @@ function guesses(right: string, n = 100): string[] {
   return [...wrong.slice(0, RIGHT_AT), right, ...wrong.slice(RIGHT_AT)];
 }
 
-async function activatePin(u: TestUser, pin: string) {
-  const code = await w.pinCode(u, pin);
-  await w.as(u, () => w.client.verifyPinOtp({ otp: code }));
-}
-
 const pinDoc = (u: TestUser) => w.svc.rt.conn.collection('pins').findOne({ _id: u.userId as never });
 
 it('the PIN-confirmation code: of 100 guesses at once at most 5 are compared and the right one, late, is refused', async () => {
@@ -88,7 +83,7 @@ describe('the transfer PIN', () => {
   it('of 100 PINs at once at most 5 are compared; the right one, late, is refused (423) and nothing moves', async () => {
     const [sender, receiver] = [w.user('pinburst'), w.user('pinpayee')];
     await w.topUp(sender, 500_00);
-    await activatePin(sender, PIN);
+    await w.activatePin(sender, PIN);
 
     const { answers, send } = await burst(sender, receiver);
 
@@ -110,7 +105,7 @@ describe('the transfer PIN', () => {
   it('with the PIN known to the process (the fast path of ADR 009) the limit holds the same', async () => {
     const [sender, receiver] = [w.user('pinfast'), w.user('pinfastpayee')];
     await w.topUp(sender, 500_00);
-    await activatePin(sender, PIN);
+    await w.activatePin(sender, PIN);
     // A right PIN first: the process now remembers it and answers it without a write.
     const first = await outcome(
       w.as(sender, () =>

@@ -67,6 +67,13 @@ export async function startWallet(env: Record<string, string> = {}) {
   const as = <T>(caller: Caller, call: () => Promise<T>) =>
     runWithContext({ requestId: newRequestId(), caller }, call);
 
+  async function pinCode(u: TestUser, pin: string): Promise<string> {
+    const asked = Date.now();
+    await as(u, () => client.setupPin({ pin, confirmPin: pin }));
+    await as(u, () => client.sendPinOtp({}));
+    return latestCode(u.email, /wallet PIN/i, asked - 1000);
+  }
+
   return {
     svc,
     client,
@@ -92,11 +99,11 @@ export async function startWallet(env: Record<string, string> = {}) {
       await as(u, () => client.verifyPayment({ ...proof, idempotencyKey: '' }));
     },
     /** Chooses `pin` and asks for the emailed code; answers the code maildev received. */
-    async pinCode(u: TestUser, pin: string): Promise<string> {
-      const asked = Date.now();
-      await as(u, () => client.setupPin({ pin, confirmPin: pin }));
-      await as(u, () => client.sendPinOtp({}));
-      return latestCode(u.email, /wallet PIN/i, asked - 1000);
+    pinCode,
+    /** Chooses `pin` and confirms it with the emailed code: it then guards the user's transfers. */
+    async activatePin(u: TestUser, pin: string): Promise<void> {
+      const code = await pinCode(u, pin);
+      await as(u, () => client.verifyPinOtp({ otp: code }));
     },
     async stop() {
       await deleteMailsTo([...directory.values()].map((u) => u.email)).catch(() => undefined);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { userAccount } from '../src/domain/ledger';
-import { startWallet, type TestUser, type WalletHarness } from './service-harness';
+import { startWallet, type WalletHarness } from './service-harness';
 
 /**
  * A transfer answers the sender's wallet and line from what its own steps wrote (the debit answers
@@ -18,11 +18,6 @@ afterAll(async () => {
   await w?.stop();
 });
 
-async function activatePin(u: TestUser) {
-  const code = await w.pinCode(u, PIN);
-  await w.as(u, () => w.client.verifyPinOtp({ otp: code }));
-}
-
 /** The documents of the wallet's models `names` read one at a time while `run` runs. */
 async function readsOf<T>(names: string[], run: () => Promise<T>) {
   const spies = names.map((name) => jest.spyOn(w.svc.rt.conn.model(name), 'findOne'));
@@ -39,7 +34,7 @@ it("answers the sender's wallet and line as stored, without reading either back"
   const receiver = w.user('answered');
   await w.topUp(sender, 500_00);
   await w.topUp(receiver, 100_00); // opens the receiver's wallet: a first transfer to them creates it
-  await activatePin(sender);
+  await w.activatePin(sender, PIN);
   const key = randomUUID();
 
   const { answer, reads } = await readsOf(['Account', 'HistoryLine'], () =>
