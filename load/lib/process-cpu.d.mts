@@ -20,3 +20,7 @@ export function engineCpuPerCall(
   total: number;
   writes: number;
 }>;
+export function laterWorkCpu(
+  remaining: () => Promise<number>,
+  opts: { pollMs?: number; timeoutMs: number; settleMs?: number },
+): Promise<{ per: Record<string, number>; idleMs: number; workMs: number } | undefined>;

@@ -92,3 +92,41 @@ export function latencySummary(latencies) {
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))].toFixed(1);
   return `p50 ${at(0.5)}, p90 ${at(0.9)}, p95 ${at(0.95)}, min ${sorted[0].toFixed(1)}`;
 }
+
+/**
+ * CPU ms of work the stack does by itself later (a sweeper's pass), by stack component: polls
+ * `remaining()` every `pollMs` until it answers 0, and charges the work only the stretch from the
+ * last poll before it started to the first after it ended, less what the stack spent idle per
+ * millisecond before it started (its timers, the polls themselves). Gives up after `timeoutMs`.
+ */
+export async function laterWorkCpu(remaining, { pollMs = 500, timeoutMs, settleMs = 2000 }) {
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  await sleep(settleMs);
+  const idleFrom = { cpu: cpuByComponent(), at: performance.now() };
+  const total = await remaining();
+  let idleTo = idleFrom;
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (performance.now() > deadline) return undefined;
+    await sleep(pollMs);
+    const left = await remaining();
+    const reading = { cpu: cpuByComponent(), at: performance.now() };
+    if (left === total) idleTo = reading;
+    else if (left === 0) {
+      // The last step's consumers (activity, mails) finish a moment after it.
+      await sleep(settleMs);
+      return chargeAgainstIdle(idleFrom, idleTo, { cpu: cpuByComponent(), at: performance.now() });
+    }
+  }
+}
+
+function chargeAgainstIdle(idleFrom, idleTo, end) {
+  const idleMs = idleTo.at - idleFrom.at;
+  const workMs = end.at - idleTo.at;
+  const per = {};
+  for (const k of Object.keys(end.cpu)) {
+    const idleRate = idleMs > 0 ? ((idleTo.cpu[k] ?? 0) - (idleFrom.cpu[k] ?? 0)) / idleMs : 0;
+    per[k] = end.cpu[k] - (idleTo.cpu[k] ?? 0) - idleRate * workMs;
+  }
+  return { per, idleMs, workMs };
+}
