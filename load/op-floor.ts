@@ -1,0 +1,458 @@
+// The floor of an operation's cost as the product now makes it: the messages one P2P transfer and one
+// purchase send between processes (their database commands and counter steps, their events with the
+// deliveries and acknowledgements, their gRPC calls and mails), sent bare from this one process with
+// the driver, into scratch databases made like the services' own (the same indexes, documents like
+// theirs), and priced in the BUE of the same run. What an operation costs beyond this is our services'
+// handling of those messages (Node, mongoose, grpc-js, logging, our code); what the floor itself costs
+// is what the design asks for, and a budget below it cannot be met by any cut but fewer messages.
+//
+//   AUTH_RATE_LIMIT_SCALE=100 make dev      (or any running local stack)
+//   npx tsx load/op-floor.ts [N=100]        (npm run bench:floor)
+//
+// The plans below are the messages counted on 2026-12-02 by tracing the services' write system calls
+// (strace) while load/transfer-cost.mjs and load/purchase-cost.mjs ran (docs/performance/
+// 2026-12-02-op-floor.md); count again when a path changes. A purchase's later release of its escrow
+// to the seller is not in it (load/purchase-cost.mjs measures that apart).
+//
+// Runs on Linux against the stack on loopback only, and removes what it made.
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { openStoreEngine, type StoreEngine } from '@qm/platform';
+import { INFRA } from '@qm/testkit';
+import mongoose, { type Connection } from 'mongoose';
+import { AckPolicy, connect, type JsMsg, StorageType } from 'nats';
+import nodemailer from 'nodemailer';
+
+// ESM helpers of the .mjs load scripts, from this CommonJS script.
+const helpers = async () => ({
+  ...(await import('./lib/bue.mjs')),
+  ...(await import('./lib/process-cpu.mjs')),
+});
+
+type Op = 'find' | 'insert' | 'update' | 'findAndModify' | 'delete' | 'counter';
+/** `times` commands `op` on a service's collection; an insert writes `docs` documents at once. */
+type Command = [db: string, collection: string, op: Op, times: number, docs?: number];
+
+interface Plan {
+  name: string;
+  budget: number;
+  commands: Command[];
+  /** Events published (each awaited for its stream's acknowledgement, as the outbox does). */
+  published: number;
+  /** Of their deliveries, those a durable consumer acknowledges (activity, mails); the rest the gateway's live feed. */
+  acknowledged: number;
+  /** gRPC calls, the browser's HTTP request to the gateway counted as one more. */
+  calls: number;
+  mails: number;
+}
+
+const PLANS: Plan[] = [
+  {
+    name: 'transfer',
+    budget: 20,
+    commands: [
+      ['wallet', 'idempotency_keys', 'insert', 1],
+      ['wallet', 'accounts', 'find', 2],
+      ['wallet', 'pins', 'find', 1],
+      ['wallet', 'transfers', 'insert', 1],
+      ['wallet', 'accounts', 'findAndModify', 1],
+      ['wallet', 'transfers', 'findAndModify', 1],
+      ['wallet', 'accounts', 'update', 1],
+      ['wallet', 'counter', 'counter', 1],
+      ['wallet', 'entries', 'insert', 1, 2],
+      ['wallet', 'transactions', 'insert', 1, 2],
+      ['wallet', 'transfers', 'findAndModify', 1],
+      ['wallet', 'idempotency_keys', 'update', 1],
+      ['activity', 'activities', 'find', 1],
+      ['activity', 'counter', 'counter', 1],
+      ['activity', 'activities', 'insert', 1],
+    ],
+    published: 2,
+    acknowledged: 1,
+    calls: 2,
+    mails: 0,
+  },
+  {
+    name: 'purchase',
+    budget: 50,
+    commands: [
+      ['orders', 'idempotency_keys', 'insert', 1],
+      ['orders', 'counter', 'counter', 1],
+      ['orders', 'orders', 'insert', 1],
+      ['catalog', 'stock_reservations', 'insert', 1],
+      ['catalog', 'products', 'findAndModify', 1],
+      ['orders', 'orders', 'findAndModify', 1],
+      ['wallet', 'accounts', 'find', 4],
+      ['wallet', 'accounts', 'insert', 1],
+      ['wallet', 'transfers', 'insert', 1],
+      ['wallet', 'accounts', 'update', 3],
+      ['wallet', 'transfers', 'findAndModify', 3],
+      ['wallet', 'transfers', 'find', 1],
+      ['wallet', 'counter', 'counter', 2],
+      ['wallet', 'entries', 'insert', 1, 2],
+      ['wallet', 'transactions', 'insert', 1, 2],
+      ['wallet', 'transactions', 'update', 2],
+      ['orders', 'orders', 'findAndModify', 2],
+      ['catalog', 'stock_reservations', 'findAndModify', 2],
+      ['catalog', 'outbox', 'insert', 1],
+      ['catalog', 'outbox', 'delete', 1],
+      ['orders', 'orders', 'findAndModify', 1],
+      ['orders', 'outbox', 'insert', 1],
+      ['orders', 'outbox', 'delete', 1],
+      ['orders', 'idempotency_keys', 'update', 1],
+      ['orders', 'counter', 'counter', 1],
+      ['orders', 'processed_events', 'insert', 2],
+      ['orders', 'orders', 'find', 3],
+      ['orders', 'processed_events', 'update', 2],
+      ['activity', 'activities', 'find', 1],
+      ['activity', 'counter', 'counter', 1],
+      ['activity', 'activities', 'insert', 1],
+    ],
+    published: 3,
+    acknowledged: 3,
+    calls: 8,
+    mails: 2,
+  },
+];
+
+const N = Math.max(10, Number(process.argv[2] || 100));
+const WARM = 10;
+const run = Date.now().toString(36);
+if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.MONGO_URL)) throw new Error('loopback only');
+if (!/^nats:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.NATS_URL)) throw new Error('loopback only');
+if (!/^smtp:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.SMTP_URL)) throw new Error('loopback only');
+
+/** A document to insert; `_id` as the service's (a number or a string). */
+type Fresh = mongoose.mongo.OptionalId<mongoose.mongo.Document> & { _id: never };
+
+/** A scratch copy of one service database: its collections' indexes, and a document of each to copy. */
+class ScratchDb {
+  private templates = new Map<string, Record<string, unknown>>();
+  private uniques = new Map<string, string[]>();
+  private seeded = new Map<string, unknown[]>();
+  private inserted = new Map<string, unknown[]>();
+  private serial = 0;
+
+  constructor(
+    readonly conn: Connection,
+    readonly engine: StoreEngine,
+    private readonly live: mongoose.mongo.Db,
+  ) {}
+
+  static async open(service: string): Promise<ScratchDb> {
+    const conn = await mongoose
+      .createConnection(INFRA.MONGO_URL, { dbName: `qm_floor_${run}_${service}` })
+      .asPromise();
+    const engine = await openStoreEngine(conn, INFRA.STORE_ENGINE);
+    return new ScratchDb(conn, engine, conn.getClient().db(`qm_${service}`));
+  }
+
+  /** Makes `collection` as the service has it and puts 20 documents in it to read and update. */
+  async prepare(collection: string): Promise<void> {
+    if (this.templates.has(collection)) return;
+    const live = this.live.collection(collection);
+    const template = ((await live.findOne({}, { sort: { _id: -1 } })) ?? {
+      state: 'pending',
+      payload: 'x'.repeat(300),
+      createdAt: new Date(),
+    }) as Record<string, unknown>;
+    this.templates.set(collection, template);
+    const indexes = await live.indexes().catch(() => []);
+    const uniques: string[] = [];
+    for (const { key, name, unique, sparse } of indexes) {
+      if (name === '_id_') continue;
+      await this.conn.db!.collection(collection).createIndex(key, {
+        name,
+        ...(unique && { unique }),
+        ...(sparse && { sparse }),
+      });
+      if (unique) uniques.push(...Object.keys(key));
+    }
+    this.uniques.set(collection, uniques);
+    const seeds = Array.from({ length: 20 }, () => this.fresh(collection));
+    await this.conn.db!.collection(collection).insertMany(seeds);
+    this.seeded.set(
+      collection,
+      seeds.map((d) => d._id),
+    );
+  }
+
+  /** A copy of the collection's template with a new `_id` and new values in its unique fields. */
+  private fresh(collection: string): Fresh {
+    const n = ++this.serial;
+    const doc: Record<string, unknown> = structuredClone(this.templates.get(collection)!);
+    const renew = (v: unknown) => (typeof v === 'number' ? 1e9 + n : `floor-${run}-${n}`);
+    doc._id = renew(doc._id);
+    for (const path of this.uniques.get(collection) ?? []) {
+      const parts = path.split('.');
+      let at = doc;
+      for (const p of parts.slice(0, -1)) at = (at[p] ??= {}) as Record<string, unknown>;
+      at[parts.at(-1)!] = renew(at[parts.at(-1)!]);
+    }
+    return doc as Fresh;
+  }
+
+  async send(collection: string, op: Op, i: number, docs = 1): Promise<unknown> {
+    if (op === 'counter') return this.engine.sequences.nextMany([{ name: `floor:${i % 20}`, count: 1 }]);
+    const c = this.conn.db!.collection(collection);
+    const seeds = this.seeded.get(collection)!;
+    const _id = seeds[i % seeds.length] as never;
+    const change = { $set: { updatedAt: new Date() }, $inc: { floorTouches: 1 } };
+    switch (op) {
+      case 'find':
+        return c.findOne({ _id });
+      case 'update':
+        return c.updateOne({ _id }, change);
+      case 'findAndModify':
+        return c.findOneAndUpdate({ _id }, change, { returnDocument: 'after' });
+      case 'insert': {
+        const made = Array.from({ length: docs }, () => this.fresh(collection));
+        this.inserted.set(
+          collection,
+          made.map((d) => d._id),
+        );
+        return docs === 1 ? c.insertOne(made[0]!) : c.insertMany(made);
+      }
+      case 'delete':
+        return c.deleteMany({ _id: { $in: (this.inserted.get(collection) ?? []) as never[] } });
+    }
+  }
+
+  async drop(): Promise<void> {
+    await this.engine.sequences.clear('floor:');
+    await this.conn.dropDatabase();
+    await this.engine.close();
+    await this.conn.close();
+  }
+}
+
+/** A grpc-js unary method answering about a read's worth of bytes, in a process of its own. */
+async function grpcPeer() {
+  const child = fork(path.join(__dirname, 'grpc-floor.mjs'), ['server']);
+  const port = await new Promise<number>((resolve) =>
+    child.once('message', (m: { port: number }) => resolve(m.port)),
+  );
+  const same = (b: Buffer) => b;
+  const Client = grpc.makeGenericClientConstructor(
+    {
+      read: {
+        path: '/floor.Floor/Read',
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: same,
+        requestDeserialize: same,
+        responseSerialize: same,
+        responseDeserialize: same,
+      },
+    },
+    'Floor',
+  );
+  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as {
+    close(): void;
+    read(req: Buffer, done: (err: Error | null) => void): void;
+  };
+  const request = Buffer.alloc(300, 2);
+  return {
+    call: () => new Promise<void>((ok, fail) => client.read(request, (err) => (err ? fail(err) : ok()))),
+    close: () => {
+      client.close();
+      child.kill();
+    },
+  };
+}
+
+/** A scratch JetStream stream with a durable consumer that acknowledges, and a live one that does not. */
+async function eventPath() {
+  const nc = await connect({ servers: INFRA.NATS_URL });
+  const jsm = await nc.jetstreamManager();
+  const stream = `QM_FLOOR_${run.toUpperCase()}`;
+  const subject = `qmfloor.${run}`;
+  await jsm.streams.add({ name: stream, subjects: [`${subject}.>`], storage: StorageType.File });
+  await jsm.consumers.add(stream, {
+    durable_name: 'acked',
+    filter_subject: `${subject}.acked`,
+    ack_policy: AckPolicy.Explicit,
+  });
+  await jsm.consumers.add(stream, {
+    durable_name: 'live',
+    filter_subject: `${subject}.live`,
+    ack_policy: AckPolicy.None,
+  });
+  const js = nc.jetstream();
+  let waiting: { left: number; done: () => void } | undefined;
+  const arrived = () => {
+    if (waiting && --waiting.left === 0) waiting.done();
+  };
+  for (const [durable, ack] of [
+    ['acked', true],
+    ['live', false],
+  ] as const) {
+    const messages = await (await js.consumers.get(stream, durable)).consume({ max_messages: 64 });
+    void (async () => {
+      for await (const m of messages as AsyncIterable<JsMsg>) {
+        if (ack) m.ack();
+        arrived();
+      }
+    })();
+  }
+  const payload = Buffer.alloc(400, 3);
+  return {
+    /** Publishes `published` events, `acknowledged` of them to the acknowledging consumer, and waits for every delivery. */
+    async send(published: number, acknowledged: number) {
+      if (!published) return;
+      const delivered = new Promise<void>((done) => (waiting = { left: published, done }));
+      for (let e = 0; e < published; e++)
+        await js.publish(`${subject}.${e < acknowledged ? 'acked' : 'live'}`, payload);
+      await delivered;
+    },
+    async close() {
+      await jsm.streams.delete(stream);
+      await nc.drain();
+    },
+  };
+}
+
+/** Mails through a pooled connection to the local SMTP sink, as the services send them; removed afterwards. */
+function mailPath() {
+  const transport = nodemailer.createTransport({ url: INFRA.SMTP_URL, pool: true } as never);
+  const to = `floor-${run}@example.test`;
+  const text = 'Your order is complete.\n'.repeat(20);
+  return {
+    send: (i: number) =>
+      transport.sendMail({ from: 'no-reply@quartermaster.local', to, subject: `Floor ${i}`, text }),
+    async close() {
+      transport.close();
+      const listed = (await (await fetch(`${INFRA.MAILDEV_URL}/email`)).json()) as {
+        id: string;
+        to: { address: string }[];
+      }[];
+      for (const m of listed.filter((m) => m.to.some((t) => t.address === to)))
+        await fetch(`${INFRA.MAILDEV_URL}/email/${m.id}`, { method: 'DELETE' });
+    },
+  };
+}
+
+const COUNTED = ['ferretdb', 'postgres', 'nats-server', 'maildev', 'grpc-floor'];
+
+type Paths = {
+  dbs: Map<string, ScratchDb>;
+  peer: Awaited<ReturnType<typeof grpcPeer>>;
+  events: Awaited<ReturnType<typeof eventPath>>;
+  mail: ReturnType<typeof mailPath>;
+};
+
+/** The kinds of message, each measured on its own so that the floor shows what each part takes. */
+const PARTS = {
+  'database commands and counter steps': (plan: Plan, p: Paths, i: number) =>
+    plan.commands.reduce(
+      (done, [db, collection, op, times, docs]) =>
+        done.then(async () => {
+          for (let t = 0; t < times; t++) await p.dbs.get(db)!.send(collection, op, i * 7 + t, docs);
+        }),
+      Promise.resolve(),
+    ),
+  'events (published, delivered, acknowledged)': (plan: Plan, p: Paths) =>
+    p.events.send(plan.published, plan.acknowledged),
+  'calls (gRPC, and HTTP as one)': async (plan: Plan, p: Paths) => {
+    for (let c = 0; c < plan.calls; c++) await p.peer.call();
+  },
+  mails: async (plan: Plan, p: Paths, i: number) => {
+    for (let m = 0; m < plan.mails; m++) await p.mail.send(i);
+  },
+};
+
+/** CPU ms per millisecond that the counted processes spend with nothing asked of them (the stack's timers). */
+async function idleRates(cpuByComponent: () => Record<string, number>, ms = 5000) {
+  const before = cpuByComponent();
+  await new Promise((r) => setTimeout(r, ms));
+  const after = cpuByComponent();
+  return Object.fromEntries(COUNTED.map((k) => [k, ((after[k] ?? 0) - (before[k] ?? 0)) / ms]));
+}
+
+/**
+ * CPU ms per operation of `once`, by process (this client included), over N runs after WARM, less
+ * what the other processes would have spent idle meanwhile.
+ */
+async function cpuPerRun(
+  cpuByComponent: () => Record<string, number>,
+  idle: Record<string, number>,
+  once: (i: number) => Promise<unknown>,
+): Promise<Record<string, number>> {
+  for (let i = 0; i < WARM; i++) await once(i);
+  const before = cpuByComponent();
+  const self = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) await once(WARM + i);
+  const wallMs = performance.now() - t0;
+  const own = process.cpuUsage(self);
+  const after = cpuByComponent();
+  const per: Record<string, number> = { client: (own.user + own.system) / 1000 / N };
+  for (const k of COUNTED) per[k] = ((after[k] ?? 0) - (before[k] ?? 0) - (idle[k] ?? 0) * wallMs) / N;
+  return per;
+}
+
+const sum = (per: Record<string, number>) => Object.values(per).reduce((a, b) => a + b, 0);
+
+async function main() {
+  const { bareUpdateCpuMs, cpuByComponent } = await helpers();
+  const bue = await bareUpdateCpuMs();
+  console.log(`1 BUE (a bare update's CPU, same run) = ${bue.ms.toFixed(3)} ms:`, bue.per);
+
+  const services = [...new Set(PLANS.flatMap((p) => p.commands.map(([db]) => db)))];
+  const dbs = new Map(await Promise.all(services.map(async (s) => [s, await ScratchDb.open(s)] as const)));
+  const paths: Paths = { dbs, peer: await grpcPeer(), events: await eventPath(), mail: mailPath() };
+  const idle = await idleRates(cpuByComponent);
+  console.log(
+    'idle CPU ms per second (subtracted):',
+    Object.fromEntries(Object.entries(idle).map(([k, r]) => [k, +(r * 1000).toFixed(2)])),
+  );
+  try {
+    for (const plan of PLANS)
+      for (const [db, collection, op] of plan.commands)
+        if (op !== 'counter') await dbs.get(db)!.prepare(collection);
+    for (const plan of PLANS) {
+      const commands = plan.commands.reduce((n, [, , , times]) => n + times, 0);
+      const counts = [commands, plan.published, plan.calls, plan.mails];
+      const rows = [];
+      let total = 0;
+      for (const [i, [part, send]] of Object.entries(PARTS).entries()) {
+        if (!counts[i]) continue;
+        const per = await cpuPerRun(cpuByComponent, idle, (n) => send(plan, paths, n));
+        total += sum(per);
+        const busiest = Object.entries(per)
+          .filter(([, ms]) => ms >= 0.05)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, ms]) => `${k} ${ms.toFixed(2)}`)
+          .join(', ');
+        rows.push({
+          part,
+          count: counts[i],
+          'CPU ms': +sum(per).toFixed(2),
+          BUE: +(sum(per) / bue.ms).toFixed(1),
+          busiest,
+        });
+      }
+      console.log(`${plan.name}: its messages sent bare, ${N} times each, per ${plan.name}:`);
+      console.table(rows);
+      const floor = total / bue.ms;
+      console.log(
+        `  floor ${total.toFixed(1)} ms = ${floor.toFixed(1)} BUE (budget ${plan.budget})` +
+          (floor > plan.budget ? ': the budget is below what these messages alone cost' : ''),
+      );
+    }
+  } finally {
+    paths.peer.close();
+    await paths.events.close();
+    await paths.mail.close();
+    for (const db of dbs.values()) await db.drop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
