@@ -117,7 +117,8 @@ const PLANS: Plan[] = [
 ];
 
 const N = Math.max(10, Number(process.argv[2] || 100));
-const WARM = 10;
+// Runs of each part before measuring it: enough for this client to be as warm as a service.
+const WARM = 50;
 const run = Date.now().toString(36);
 if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.MONGO_URL)) throw new Error('loopback only');
 if (!/^nats:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.NATS_URL)) throw new Error('loopback only');
@@ -333,7 +334,8 @@ function mailPath() {
   };
 }
 
-const COUNTED = ['ferretdb', 'postgres', 'nats-server', 'maildev', 'grpc-floor'];
+/** The processes these messages go to (with this client, the whole of each part's cost). */
+const COUNTED = ['ferretdb', 'postgres', 'nats-server', 'grpc-floor', 'maildev'];
 
 type Paths = {
   dbs: Map<string, ScratchDb>;
@@ -342,25 +344,48 @@ type Paths = {
   mail: ReturnType<typeof mailPath>;
 };
 
+interface Part {
+  name: string;
+  count(plan: Plan): number;
+  /** The processes it reaches: only theirs is counted beside the client's, so each part keeps its own. */
+  reaches: string[];
+  send(plan: Plan, p: Paths, i: number): Promise<unknown>;
+}
+
 /** The kinds of message, each measured on its own so that the floor shows what each part takes. */
-const PARTS = {
-  'database commands and counter steps': (plan: Plan, p: Paths, i: number) =>
-    plan.commands.reduce(
-      (done, [db, collection, op, times, docs]) =>
-        done.then(async () => {
-          for (let t = 0; t < times; t++) await p.dbs.get(db)!.send(collection, op, i * 7 + t, docs);
-        }),
-      Promise.resolve(),
-    ),
-  'events (published, delivered, acknowledged)': (plan: Plan, p: Paths) =>
-    p.events.send(plan.published, plan.acknowledged),
-  'calls (gRPC, and HTTP as one)': async (plan: Plan, p: Paths) => {
-    for (let c = 0; c < plan.calls; c++) await p.peer.call();
+const PARTS: Part[] = [
+  {
+    name: 'database commands and counter steps',
+    count: (plan) => plan.commands.reduce((n, [, , , times]) => n + times, 0),
+    reaches: ['ferretdb', 'postgres'],
+    async send(plan, p, i) {
+      for (const [db, collection, op, times, docs] of plan.commands)
+        for (let t = 0; t < times; t++) await p.dbs.get(db)!.send(collection, op, i * 7 + t, docs);
+    },
   },
-  mails: async (plan: Plan, p: Paths, i: number) => {
-    for (let m = 0; m < plan.mails; m++) await p.mail.send(i);
+  {
+    name: 'events (published, delivered, acknowledged)',
+    count: (plan) => plan.published,
+    reaches: ['nats-server'],
+    send: (plan, p) => p.events.send(plan.published, plan.acknowledged),
   },
-};
+  {
+    name: 'calls (gRPC, and HTTP as one)',
+    count: (plan) => plan.calls,
+    reaches: ['grpc-floor'],
+    async send(plan, p) {
+      for (let c = 0; c < plan.calls; c++) await p.peer.call();
+    },
+  },
+  {
+    name: 'mails',
+    count: (plan) => plan.mails,
+    reaches: ['maildev'],
+    async send(plan, p, i) {
+      for (let m = 0; m < plan.mails; m++) await p.mail.send(i);
+    },
+  },
+];
 
 /** CPU ms per millisecond that the counted processes spend with nothing asked of them (the stack's timers). */
 async function idleRates(cpuByComponent: () => Record<string, number>, ms = 5000) {
@@ -377,6 +402,7 @@ async function idleRates(cpuByComponent: () => Record<string, number>, ms = 5000
 async function cpuPerRun(
   cpuByComponent: () => Record<string, number>,
   idle: Record<string, number>,
+  reaches: string[],
   once: (i: number) => Promise<unknown>,
 ): Promise<Record<string, number>> {
   for (let i = 0; i < WARM; i++) await once(i);
@@ -388,7 +414,7 @@ async function cpuPerRun(
   const own = process.cpuUsage(self);
   const after = cpuByComponent();
   const per: Record<string, number> = { client: (own.user + own.system) / 1000 / N };
-  for (const k of COUNTED) per[k] = ((after[k] ?? 0) - (before[k] ?? 0) - (idle[k] ?? 0) * wallMs) / N;
+  for (const k of reaches) per[k] = ((after[k] ?? 0) - (before[k] ?? 0) - (idle[k] ?? 0) * wallMs) / N;
   return per;
 }
 
@@ -396,8 +422,6 @@ const sum = (per: Record<string, number>) => Object.values(per).reduce((a, b) =>
 
 async function main() {
   const { bareUpdateCpuMs, cpuByComponent } = await helpers();
-  const bue = await bareUpdateCpuMs();
-  console.log(`1 BUE (a bare update's CPU, same run) = ${bue.ms.toFixed(3)} ms:`, bue.per);
 
   const services = [...new Set(PLANS.flatMap((p) => p.commands.map(([db]) => db)))];
   const dbs = new Map(await Promise.all(services.map(async (s) => [s, await ScratchDb.open(s)] as const)));
@@ -412,25 +436,26 @@ async function main() {
       for (const [db, collection, op] of plan.commands)
         if (op !== 'counter') await dbs.get(db)!.prepare(collection);
     for (const plan of PLANS) {
-      const commands = plan.commands.reduce((n, [, , , times]) => n + times, 0);
-      const counts = [commands, plan.published, plan.calls, plan.mails];
+      // The unit again beside each plan: this machine's speed drifts within a run.
+      const bue = await bareUpdateCpuMs();
+      console.log(`1 BUE (a bare update's CPU, same run) = ${bue.ms.toFixed(3)} ms:`, bue.per);
       const rows = [];
       let total = 0;
-      for (const [i, [part, send]] of Object.entries(PARTS).entries()) {
-        if (!counts[i]) continue;
-        const per = await cpuPerRun(cpuByComponent, idle, (n) => send(plan, paths, n));
+      for (const part of PARTS) {
+        const count = part.count(plan);
+        if (!count) continue;
+        const per = await cpuPerRun(cpuByComponent, idle, part.reaches, (n) => part.send(plan, paths, n));
         total += sum(per);
-        const busiest = Object.entries(per)
-          .filter(([, ms]) => ms >= 0.05)
+        const where = Object.entries(per)
           .sort((a, b) => b[1] - a[1])
           .map(([k, ms]) => `${k} ${ms.toFixed(2)}`)
           .join(', ');
         rows.push({
-          part,
-          count: counts[i],
+          part: part.name,
+          count,
           'CPU ms': +sum(per).toFixed(2),
           BUE: +(sum(per) / bue.ms).toFixed(1),
-          busiest,
+          where,
         });
       }
       console.log(`${plan.name}: its messages sent bare, ${N} times each, per ${plan.name}:`);

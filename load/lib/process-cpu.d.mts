@@ -22,5 +22,5 @@ export function engineCpuPerCall(
 }>;
 export function laterWorkCpu(
   remaining: () => Promise<number>,
-  opts: { pollMs?: number; timeoutMs: number; settleMs?: number },
+  opts: { pollMs?: number; timeoutMs: number; quietMs?: number; settleMs?: number },
 ): Promise<{ per: Record<string, number>; idleMs: number; workMs: number } | undefined>;

@@ -94,14 +94,15 @@ export function latencySummary(latencies) {
 }
 
 /**
- * CPU ms of work the stack does by itself later (a sweeper's pass), by stack component: polls
- * `remaining()` every `pollMs` until it answers 0, and charges the work only the stretch from the
+ * CPU ms of work the stack does by itself later (a sweeper's pass), by stack component: after
+ * `quietMs`, polls `remaining()` every `pollMs` until it answers 0, and charges the work the stretch from the
  * last poll before it started to the first after it ended, less what the stack spent idle per
  * millisecond before it started (its timers, the polls themselves). Gives up after `timeoutMs`.
  */
-export async function laterWorkCpu(remaining, { pollMs = 500, timeoutMs, settleMs = 2000 }) {
+export async function laterWorkCpu(remaining, { pollMs = 500, timeoutMs, quietMs = 5000, settleMs = 2000 }) {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  await sleep(settleMs);
+  // What came before (consumers, mails) finishes first, or it would pass for idle.
+  await sleep(quietMs);
   const idleFrom = { cpu: cpuByComponent(), at: performance.now() };
   const total = await remaining();
   let idleTo = idleFrom;
