@@ -6,7 +6,7 @@
 //
 //   node load/grpc-floor.mjs            (GRPC_FLOOR_CALLS=20000 GRPC_FLOOR_CONCURRENCY=20)
 import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 
 const CALLS = Number(process.env.GRPC_FLOOR_CALLS ?? 20_000);
@@ -26,17 +26,11 @@ const definition = {
   },
 };
 
-if (process.argv[2] === 'server') {
-  const server = new grpc.Server();
-  server.addService(definition, { read: (_call, done) => done(null, ANSWER) });
-  server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) => {
-    if (err) throw err;
-    process.send({ port });
-  });
-  process.on('message', (m) => {
-    if (m === 'cpu') process.send({ cpu: process.cpuUsage() });
-  });
-} else {
+/**
+ * The server in a process of its own, and a client of it: `call()` makes one unary call, `ask('cpu')`
+ * answers the server's process.cpuUsage(). load/op-floor.ts uses it too.
+ */
+export async function floorPeer(request = Buffer.alloc(16)) {
   const child = fork(fileURLToPath(import.meta.url), ['server']);
   const ask = (what, key) =>
     new Promise((resolve) => {
@@ -52,10 +46,32 @@ if (process.argv[2] === 'server') {
   const port = await ask(undefined, 'port');
   const Client = grpc.makeGenericClientConstructor(definition, 'Floor');
   const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-  const call = () =>
-    new Promise((resolve, reject) =>
-      client.read(Buffer.alloc(16), (err, res) => (err ? reject(err) : resolve(res))),
-    );
+  return {
+    call: () =>
+      new Promise((resolve, reject) =>
+        client.read(request, (err, res) => (err ? reject(err) : resolve(res))),
+      ),
+    ask,
+    close() {
+      client.close();
+      child.kill();
+    },
+  };
+}
+
+const isMain = import.meta.url === pathToFileURL(process.argv[1] ?? '').href;
+if (isMain && process.argv[2] === 'server') {
+  const server = new grpc.Server();
+  server.addService(definition, { read: (_call, done) => done(null, ANSWER) });
+  server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, port) => {
+    if (err) throw err;
+    process.send({ port });
+  });
+  process.on('message', (m) => {
+    if (m === 'cpu') process.send({ cpu: process.cpuUsage() });
+  });
+} else if (isMain) {
+  const { call, ask, close } = await floorPeer();
   const run = async (n) => {
     let left = n;
     await Promise.all(
@@ -81,6 +97,5 @@ if (process.argv[2] === 'server') {
     `grpc-js unary call, ${CALLS} calls, ${CONCURRENCY} in flight: ${Math.round(CALLS / seconds)} calls/s; ` +
       `CPU per call: client ${ms(clientCpu).toFixed(3)} ms, server ${ms(serverCpu).toFixed(3)} ms`,
   );
-  client.close();
-  child.kill();
+  close();
 }

@@ -15,9 +15,6 @@
 // to the seller is not in it (load/purchase-cost.mjs measures that apart).
 //
 // Runs on Linux against the stack on loopback only, and removes what it made.
-import { fork } from 'node:child_process';
-import path from 'node:path';
-import * as grpc from '@grpc/grpc-js';
 import { openStoreEngine, type StoreEngine } from '@qm/platform';
 import { INFRA } from '@qm/testkit';
 import mongoose, { type Connection } from 'mongoose';
@@ -28,6 +25,7 @@ import nodemailer from 'nodemailer';
 const helpers = async () => ({
   ...(await import('./lib/bue.mjs')),
   ...(await import('./lib/process-cpu.mjs')),
+  ...(await import('./grpc-floor.mjs')),
 });
 
 type Op = 'find' | 'insert' | 'update' | 'findAndModify' | 'delete' | 'counter';
@@ -228,41 +226,6 @@ class ScratchDb {
   }
 }
 
-/** A grpc-js unary method answering about a read's worth of bytes, in a process of its own. */
-async function grpcPeer() {
-  const child = fork(path.join(__dirname, 'grpc-floor.mjs'), ['server']);
-  const port = await new Promise<number>((resolve) =>
-    child.once('message', (m: { port: number }) => resolve(m.port)),
-  );
-  const same = (b: Buffer) => b;
-  const Client = grpc.makeGenericClientConstructor(
-    {
-      read: {
-        path: '/floor.Floor/Read',
-        requestStream: false,
-        responseStream: false,
-        requestSerialize: same,
-        requestDeserialize: same,
-        responseSerialize: same,
-        responseDeserialize: same,
-      },
-    },
-    'Floor',
-  );
-  const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()) as unknown as {
-    close(): void;
-    read(req: Buffer, done: (err: Error | null) => void): void;
-  };
-  const request = Buffer.alloc(300, 2);
-  return {
-    call: () => new Promise<void>((ok, fail) => client.read(request, (err) => (err ? fail(err) : ok()))),
-    close: () => {
-      client.close();
-      child.kill();
-    },
-  };
-}
-
 /** A scratch JetStream stream with a durable consumer that acknowledges, and a live one that does not. */
 async function eventPath() {
   const nc = await connect({ servers: INFRA.NATS_URL });
@@ -339,7 +302,7 @@ const COUNTED = ['ferretdb', 'postgres', 'nats-server', 'grpc-floor', 'maildev']
 
 type Paths = {
   dbs: Map<string, ScratchDb>;
-  peer: Awaited<ReturnType<typeof grpcPeer>>;
+  peer: { call(): Promise<unknown>; close(): void };
   events: Awaited<ReturnType<typeof eventPath>>;
   mail: ReturnType<typeof mailPath>;
 };
@@ -421,11 +384,16 @@ async function cpuPerRun(
 const sum = (per: Record<string, number>) => Object.values(per).reduce((a, b) => a + b, 0);
 
 async function main() {
-  const { bareUpdateCpuMs, cpuByComponent } = await helpers();
+  const { bareUpdateCpuMs, cpuByComponent, floorPeer } = await helpers();
 
   const services = [...new Set(PLANS.flatMap((p) => p.commands.map(([db]) => db)))];
   const dbs = new Map(await Promise.all(services.map(async (s) => [s, await ScratchDb.open(s)] as const)));
-  const paths: Paths = { dbs, peer: await grpcPeer(), events: await eventPath(), mail: mailPath() };
+  const paths: Paths = {
+    dbs,
+    peer: await floorPeer(Buffer.alloc(300, 2)),
+    events: await eventPath(),
+    mail: mailPath(),
+  };
   const idle = await idleRates(cpuByComponent);
   console.log(
     'idle CPU ms per second (subtracted):',
