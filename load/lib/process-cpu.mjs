@@ -106,6 +106,8 @@ export async function laterWorkCpu(remaining, { pollMs = 500, timeoutMs, quietMs
   const idleFrom = { cpu: cpuByComponent(), at: performance.now() };
   const total = await remaining();
   let idleTo = idleFrom;
+  // Work already under way would pass for idle: measure nothing rather than something wrong.
+  if (total === 0) return undefined;
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (performance.now() > deadline) return undefined;
