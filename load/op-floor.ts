@@ -350,41 +350,8 @@ const PARTS: Part[] = [
   },
 ];
 
-/** CPU ms per millisecond that the counted processes spend with nothing asked of them (the stack's timers). */
-async function idleRates(cpuByComponent: () => Record<string, number>, ms = 5000) {
-  const before = cpuByComponent();
-  await new Promise((r) => setTimeout(r, ms));
-  const after = cpuByComponent();
-  return Object.fromEntries(COUNTED.map((k) => [k, ((after[k] ?? 0) - (before[k] ?? 0)) / ms]));
-}
-
-/**
- * CPU ms per operation of `once`, by process (this client included), over N runs after WARM, less
- * what the other processes would have spent idle meanwhile.
- */
-async function cpuPerRun(
-  cpuByComponent: () => Record<string, number>,
-  idle: Record<string, number>,
-  reaches: string[],
-  once: (i: number) => Promise<unknown>,
-): Promise<Record<string, number>> {
-  for (let i = 0; i < WARM; i++) await once(i);
-  const before = cpuByComponent();
-  const self = process.cpuUsage();
-  const t0 = performance.now();
-  for (let i = 0; i < N; i++) await once(WARM + i);
-  const wallMs = performance.now() - t0;
-  const own = process.cpuUsage(self);
-  const after = cpuByComponent();
-  const per: Record<string, number> = { client: (own.user + own.system) / 1000 / N };
-  for (const k of reaches) per[k] = ((after[k] ?? 0) - (before[k] ?? 0) - (idle[k] ?? 0) * wallMs) / N;
-  return per;
-}
-
-const sum = (per: Record<string, number>) => Object.values(per).reduce((a, b) => a + b, 0);
-
 async function main() {
-  const { bareUpdateCpuMs, cpuByComponent, floorPeer } = await helpers();
+  const { bareUpdateCpuMs, engineCpuPerCall, floorPeer, idleCpuRates } = await helpers();
 
   const services = [...new Set(PLANS.flatMap((p) => p.commands.map(([db]) => db)))];
   const dbs = new Map(await Promise.all(services.map(async (s) => [s, await ScratchDb.open(s)] as const)));
@@ -394,7 +361,7 @@ async function main() {
     events: await eventPath(),
     mail: mailPath(),
   };
-  const idle = await idleRates(cpuByComponent);
+  const idle = await idleCpuRates(COUNTED);
   console.log(
     'idle CPU ms per second (subtracted):',
     Object.fromEntries(Object.entries(idle).map(([k, r]) => [k, +(r * 1000).toFixed(2)])),
@@ -412,17 +379,20 @@ async function main() {
       for (const part of PARTS) {
         const count = part.count(plan);
         if (!count) continue;
-        const per = await cpuPerRun(cpuByComponent, idle, part.reaches, (n) => part.send(plan, paths, n));
-        total += sum(per);
+        const { per, total: ms } = await engineCpuPerCall(N, (n) => part.send(plan, paths, n), WARM, {
+          reaches: part.reaches,
+          idle,
+        });
+        total += ms;
         const where = Object.entries(per)
           .sort((a, b) => b[1] - a[1])
-          .map(([k, ms]) => `${k} ${ms.toFixed(2)}`)
+          .map(([k, v]) => `${k} ${v.toFixed(2)}`)
           .join(', ');
         rows.push({
           part: part.name,
           count,
-          'CPU ms': +sum(per).toFixed(2),
-          BUE: +(sum(per) / bue.ms).toFixed(1),
+          'CPU ms': +ms.toFixed(2),
+          BUE: +(ms / bue.ms).toFixed(1),
           where,
         });
       }

@@ -12,6 +12,7 @@ export function engineCpuPerCall(
   n: number,
   take: (i: number) => Promise<unknown>,
   warm?: number,
+  opts?: { reaches?: string[]; idle?: Record<string, number> },
 ): Promise<{
   wallMs: number;
   client: number;
@@ -19,7 +20,9 @@ export function engineCpuPerCall(
   postgres: number;
   total: number;
   writes: number;
+  per: Record<string, number>;
 }>;
+export function idleCpuRates(components: string[], ms?: number): Promise<Record<string, number>>;
 export function laterWorkCpu(
   remaining: () => Promise<number>,
   opts: { pollMs?: number; timeoutMs: number; quietMs?: number; settleMs?: number },

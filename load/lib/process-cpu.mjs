@@ -63,10 +63,17 @@ export function perOperation(before, after, n) {
 
 /**
  * CPU ms per call of `take(i)` over `n` sequential calls, after `warm` calls (connections, plans):
- * this process's (the client's) and the database engine's (FerretDB, PostgreSQL); the services'
- * background work meanwhile is not the call's. `wallMs`: elapsed time per call.
+ * this process's (the client's) and that of the processes the calls reach (by default the database
+ * engine: FerretDB, PostgreSQL), less what those spend idle per millisecond (`idle`, from
+ * idleCpuRates; none by default); the services' other background work meanwhile is not the call's.
+ * `per`: the client and each process reached; `wallMs`: elapsed time per call.
  */
-export async function engineCpuPerCall(n, take, warm = 100) {
+export async function engineCpuPerCall(
+  n,
+  take,
+  warm = 100,
+  { reaches = ['ferretdb', 'postgres'], idle = {} } = {},
+) {
   for (let i = 0; i < warm; i++) await take(i);
   const before = cpuByComponent();
   const writesBefore = writesByComponent();
@@ -74,16 +81,31 @@ export async function engineCpuPerCall(n, take, warm = 100) {
   const self = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < n; i++) await take(i);
-  const wallMs = (performance.now() - t0) / n;
+  const elapsed = performance.now() - t0;
   const own = process.cpuUsage(self);
-  const { per } = perOperation(before, cpuByComponent(), n);
-  const engineWrites = perOperation(writesBefore, writesByComponent(), n).per;
-  const client = (own.user + own.system) / 1000 / n;
-  const ferretdb = per.ferretdb ?? 0;
-  const postgres = per.postgres ?? 0;
-  // Write system calls of the client and the engine per call: the messages it cost.
-  const writes = (ownWrites() - selfWrites) / n + (engineWrites.ferretdb ?? 0) + (engineWrites.postgres ?? 0);
-  return { wallMs, client, ferretdb, postgres, total: client + ferretdb + postgres, writes };
+  const after = cpuByComponent();
+  const reachedWrites = perOperation(writesBefore, writesByComponent(), n).per;
+  const per = { client: (own.user + own.system) / 1000 / n };
+  for (const k of reaches) per[k] = ((after[k] ?? 0) - (before[k] ?? 0) - (idle[k] ?? 0) * elapsed) / n;
+  // Write system calls of the client and the processes reached per call: the messages it cost.
+  const writes = (ownWrites() - selfWrites) / n + reaches.reduce((w, k) => w + (reachedWrites[k] ?? 0), 0);
+  return {
+    wallMs: elapsed / n,
+    client: per.client,
+    ferretdb: per.ferretdb ?? 0,
+    postgres: per.postgres ?? 0,
+    total: Object.values(per).reduce((a, b) => a + b, 0),
+    writes,
+    per,
+  };
+}
+
+/** CPU ms per millisecond that each of `components` spends over `ms` with nothing asked of it (its timers). */
+export async function idleCpuRates(components, ms = 5000) {
+  const before = cpuByComponent();
+  await new Promise((r) => setTimeout(r, ms));
+  const after = cpuByComponent();
+  return Object.fromEntries(components.map((k) => [k, ((after[k] ?? 0) - (before[k] ?? 0)) / ms]));
 }
 
 /** "p50 …, p90 …, p95 …, min …" of latencies in ms. */
