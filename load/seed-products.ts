@@ -1,6 +1,8 @@
 // Seeds the catalogue through the catalog service's gRPC API (never the database), as one
 // manufacturer: `npx tsx load/seed-products.ts [--count 10000] [--addr 127.0.0.1:50052]
-// [--manufacturer <user id>] [--username <name>] [--concurrency 8]`.
+// [--manufacturer <user id> --username <name> | --username maker_demo --password … --gateway …]
+// [--concurrency 8]`. Without an id it signs the manufacturer in through the gateway to learn it:
+// ids follow the order users registered in, so no default id names the demo manufacturer.
 // Products are deterministic by index, so two runs produce the same catalogue (twice over).
 // It speaks for the manufacturer as the gateway does, with an assertion signed by CALLER_SIGNING_KEY
 // (default: the development key the local stack's services accept; docs/adr/021).
@@ -19,21 +21,48 @@ const { values } = parseArgs({
   options: {
     count: { type: 'string', default: process.env.SEED_COUNT ?? '10000' },
     addr: { type: 'string', default: process.env.CATALOG_GRPC_ADDR ?? '127.0.0.1:50052' },
-    manufacturer: { type: 'string', default: process.env.SEED_MANUFACTURER_ID ?? '2' },
-    username: { type: 'string', default: process.env.SEED_MANUFACTURER_USERNAME ?? 'manufacturer_demo' },
+    manufacturer: { type: 'string', default: process.env.SEED_MANUFACTURER_ID },
+    username: { type: 'string', default: process.env.SEED_MANUFACTURER_USERNAME ?? 'maker_demo' },
+    password: { type: 'string', default: process.env.SEED_MANUFACTURER_PASSWORD ?? 'Maker@12345' },
+    gateway: { type: 'string', default: process.env.SEED_GATEWAY_URL ?? 'http://127.0.0.1:8080' },
     concurrency: { type: 'string', default: process.env.SEED_CONCURRENCY ?? '8' },
   },
 });
 const count = Number(values.count);
 const concurrency = Math.max(1, Number(values.concurrency));
-const caller = {
-  userId: Number(values.manufacturer),
-  username: values.username!,
-  roles: ['Manufacturer' as const],
-};
-if (!Number.isSafeInteger(count) || count < 1 || !Number.isSafeInteger(caller.userId) || caller.userId < 1) {
-  console.error('usage: seed-products.ts --count <n> --manufacturer <user id> [--addr host:port]');
+if (!Number.isSafeInteger(count) || count < 1) {
+  console.error(
+    'usage: seed-products.ts --count <n> [--manufacturer <user id> --username <name>] [--addr host:port]',
+  );
   process.exit(2);
+}
+
+interface Caller {
+  userId: number;
+  username: string;
+  roles: ['Manufacturer'];
+}
+
+/** The manufacturer named on the command line, or the one the gateway signs in. */
+async function manufacturer(): Promise<Caller> {
+  const username = values.username!;
+  if (values.manufacturer !== undefined) {
+    const userId = Number(values.manufacturer);
+    if (!Number.isSafeInteger(userId) || userId < 1) throw new Error('--manufacturer must be a user id');
+    return { userId, username, roles: ['Manufacturer'] };
+  }
+  const base = values.gateway!;
+  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(base)) throw new Error('loopback only');
+  const res = await fetch(`${base}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ username, password: values.password, portal: 'user' }),
+  });
+  const body = (await res.json()) as { user?: { id: number; username: string; role: string } };
+  if (res.status !== 200 || !body.user)
+    throw new Error(`sign-in as ${username}: ${res.status} ${JSON.stringify(body)}`);
+  if (body.user.role !== 'Manufacturer') throw new Error(`${username} is not a Manufacturer`);
+  return { userId: body.user.id, username: body.user.username, roles: ['Manufacturer'] };
 }
 
 const T = catalogV1.ProductType;
@@ -106,6 +135,7 @@ function productFor(i: number): catalogV1.CreateProductRequest {
 }
 
 async function main(): Promise<void> {
+  const caller = await manufacturer();
   const client = createClient(catalogV1.CatalogServiceService, values.addr!, {
     defaultDeadlineMs: 30_000,
     signer: createCallerSigner(signingKeyFrom(process.env.CALLER_SIGNING_KEY ?? DEV_CALLER_SIGNING_KEY)),
