@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { ACTIVITY_SUBJECT, type ActivityData } from '../packages/contracts/src/events';
 import { streamOf } from '../packages/roster/src';
 import { connectBus, createLogger, makeEvent } from '../packages/platform/src';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const { values } = parseArgs({
   options: {
@@ -18,10 +19,7 @@ const { values } = parseArgs({
     durable: { type: 'string', default: process.env.ACTIVITY_DURABLE ?? 'activity-store' },
   },
 });
-if (!/^nats:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?$/.test(values.nats)) {
-  console.error(`refusing to publish anywhere but loopback: ${values.nats}`);
-  process.exit(2);
-}
+loopbackOnly(values.nats);
 const EVENTS = Number(values.events);
 const USERS = Number(values.users);
 const USER_BASE = 2_000_000;

@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuByComponent, perOperation } from './lib/process-cpu.mjs';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const BASE = process.env.BENCH_URL ?? 'http://127.0.0.1:8080';
 const USER = process.env.BENCH_USER ?? 'army_demo';
@@ -24,10 +25,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const here = path.dirname(new URL(import.meta.url).pathname);
 
-if (!/^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(BASE)) {
-  console.error(`refusing to send load anywhere but loopback: ${BASE}`);
-  process.exit(2);
-}
+loopbackOnly(BASE);
 
 async function login() {
   const res = await fetch(`${BASE}/api/login`, {

@@ -6,10 +6,11 @@
 //   make dev                              # AUTH_RATE_LIMIT_SCALE=100 for N above 30 a minute
 //   node load/chat-cost.mjs [N=90]
 import { cpuByComponent, latencySummary, perOperation } from './lib/process-cpu.mjs';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const N = Math.max(1, Number(process.argv[2] || 90));
-if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(BASE)) throw new Error('loopback only');
+loopbackOnly(BASE);
 const json = { 'content-type': 'application/json', origin: BASE };
 const QUESTIONS = [
   'Show my orders',

@@ -21,6 +21,7 @@ import { statsWindow } from '../packages/contracts/src/api/stats';
 import { createOrderStats } from '../services/orders/src/app/stats';
 import type { OrderRecord } from '../services/orders/src/domain/order';
 import { ALL_ORDERS, createOrderStore } from '../services/orders/src/store/orders';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 const ENGINE = storeEngineOfStack({
@@ -34,12 +35,7 @@ const SAMPLES = Number(process.env.DASHBOARD_SAMPLES ?? 10);
 const DAY_MS = 24 * 60 * 60_000;
 const ADMIN = { userId: 1, username: 'admin', roles: ['Admin'] };
 
-for (const url of [MONGO_URL, PG_URL ?? '']) {
-  if (url && !/^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(url)) {
-    console.error(`refusing to benchmark anything but loopback: ${url}`);
-    process.exit(2);
-  }
-}
+loopbackOnly(MONGO_URL, PG_URL);
 
 const party = (id: number, role: string) => ({ id, name: 'Bench User', username: `bench${id}`, role });
 

@@ -21,6 +21,7 @@ import {
   storeEngineOfStack,
   sequencesOf,
 } from '../packages/platform/src';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 const ENGINE = storeEngineOfStack({
@@ -34,12 +35,7 @@ const OWNERS = 1000;
 const HOT = 'hot';
 const DB = `qm_bench_scaling_${Date.now()}`;
 
-for (const url of [MONGO_URL, PG_URL ?? '']) {
-  if (url && !/^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/.test(url)) {
-    console.error(`refusing to benchmark anything but loopback: ${url}`);
-    process.exit(2);
-  }
-}
+loopbackOnly(MONGO_URL, PG_URL);
 
 interface Entry {
   _id: string;

@@ -15,10 +15,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
-if (!/^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(BASE_URL))
-  throw new Error(`refusing to measure anything but loopback: ${BASE_URL}`);
+loopbackOnly(BASE_URL);
 const arg = (name, fallback) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const BUDGET_KIB = Number(arg('budget', process.env.LANDING_JS_BUDGET_KIB ?? '150'));

@@ -22,10 +22,10 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { registerApproved, signedInClient, topUp } from '../e2e/lib/api.mjs';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
-if (!/^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(BASE_URL))
-  throw new Error(`refusing to audit anything but loopback: ${BASE_URL}`);
+loopbackOnly(BASE_URL);
 const DESKTOP = process.argv.includes('--desktop');
 const CHECK = process.argv.includes('--check');
 const BUDGET = process.argv.includes('--budget');

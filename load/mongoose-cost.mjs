@@ -12,9 +12,10 @@
 import mongoose from 'mongoose';
 import { bareUpdateCpuMs } from './lib/bue.mjs';
 import { engineCpuPerCall } from './lib/process-cpu.mjs';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017';
-if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(MONGO_URL)) throw new Error('loopback only');
+loopbackOnly(MONGO_URL);
 const N = Math.max(100, Number(process.argv[2] || 1000));
 const ROUNDS = Math.max(1, Number(process.argv[3] || 3));
 

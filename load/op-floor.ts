@@ -20,6 +20,7 @@ import { INFRA } from '@qm/testkit';
 import mongoose, { type Connection } from 'mongoose';
 import { AckPolicy, connect, type JsMsg, StorageType } from 'nats';
 import nodemailer from 'nodemailer';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 // ESM helpers of the .mjs load scripts, from this CommonJS script.
 const helpers = async () => ({
@@ -118,9 +119,7 @@ const N = Math.max(10, Number(process.argv[2] || 100));
 // Runs of each part before measuring it: enough for this client to be as warm as a service.
 const WARM = 50;
 const run = Date.now().toString(36);
-if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.MONGO_URL)) throw new Error('loopback only');
-if (!/^nats:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.NATS_URL)) throw new Error('loopback only');
-if (!/^smtp:\/\/(127\.0\.0\.1|localhost)[:/]/.test(INFRA.SMTP_URL)) throw new Error('loopback only');
+loopbackOnly(INFRA.MONGO_URL, INFRA.NATS_URL, INFRA.SMTP_URL);
 
 /** A document to insert; `_id` as the service's (a number or a string). */
 type Fresh = mongoose.mongo.OptionalId<mongoose.mongo.Document> & { _id: never };

@@ -21,6 +21,7 @@ import { perOperationStatements, printStatements, settle, tableCounters } from '
 import { bareUpdateCpuMs, inBue } from './lib/bue.mjs';
 import { cpuByComponent, laterWorkCpu, latencySummary, perOperation } from './lib/process-cpu.mjs';
 import { BASE, topUp, walletUsers } from './lib/wallet-users.mjs';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const N = Math.max(1, Number(process.argv[2] || 50));
 const json = { 'content-type': 'application/json', origin: BASE };
@@ -88,7 +89,7 @@ process.exit(met ? 0 : 1);
 /** The CPU of releasing these escrows, once all of them are funded and due soon enough; else undefined. */
 async function releasesOf(ids) {
   const url = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017';
-  if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) throw new Error('loopback only');
+  loopbackOnly(url);
   const client = await MongoClient.connect(url);
   const accounts = client.db(process.env.WALLET_DB || 'qm_wallet').collection('accounts');
   try {

@@ -25,8 +25,8 @@ import {
 } from '../services/activity/src/store/activities';
 import { createActivitySearch } from '../services/activity/src/store/search';
 import { STACK_POSTGRES_URL, useStackSequences } from './lib/stack-sequences';
+import { loopbackOnly } from './lib/loopback.cjs';
 
-const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
 const BATCH = 2000;
 const IN_FLIGHT = 3;
 /** load/activity.js picks its users above the same base. */
@@ -78,8 +78,7 @@ async function main() {
   if (![records, users].every((n) => Number.isSafeInteger(n) && n > 0))
     throw new Error('--records and --users must be positive whole numbers');
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
-  for (const u of [url, STACK_POSTGRES_URL ?? ''])
-    if (u && !LOOPBACK.test(u)) throw new Error(`refusing to seed anything but loopback: ${u}`);
+  loopbackOnly(url, STACK_POSTGRES_URL);
 
   const conn = await connectMongo(url, process.env.MONGO_DB ?? 'qm_activity', { maxPoolSize: IN_FLIGHT + 1 });
   const started = Date.now();

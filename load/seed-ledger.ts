@@ -11,8 +11,7 @@ import { connectMongo, ensureIndexes } from '../packages/platform/src';
 import { registerWalletModels } from './ledger/models';
 import { seedLedger } from './ledger/seed';
 import { STACK_POSTGRES_URL, useStackSequences } from './lib/stack-sequences';
-
-const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
+import { loopbackOnly } from './lib/loopback.cjs';
 
 async function main() {
   const { values } = parseArgs({
@@ -30,8 +29,7 @@ async function main() {
     throw new Error('--entries, --users and --seed must be positive whole numbers');
   const url = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
   const pgUrl = STACK_POSTGRES_URL;
-  for (const u of [url, pgUrl ?? ''])
-    if (u && !LOOPBACK.test(u)) throw new Error(`refusing to seed anything but loopback: ${u}`);
+  loopbackOnly(url, pgUrl);
 
   // Inserts of distinct new documents go to four collections at once; no update races on FerretDB.
   const conn = await connectMongo(url, process.env.MONGO_DB ?? 'qm_wallet', { maxPoolSize: 4 });

@@ -16,6 +16,7 @@ import {
   runWithContext,
   signingKeyFrom,
 } from '@qm/platform';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +53,7 @@ async function manufacturer(): Promise<Caller> {
     return { userId, username, roles: ['Manufacturer'] };
   }
   const base = values.gateway!;
-  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(base)) throw new Error('loopback only');
+  loopbackOnly(base);
   const res = await fetch(`${base}/api/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: base },

@@ -12,10 +12,10 @@ import {
   openStoreEngine,
 } from '@qm/platform';
 import { INFRA } from '@qm/testkit';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const N = Math.max(100, Number(process.argv[2] || 2000));
 const OWNERS = 50; // feed counters: one per owner, so calls spread over rows as they do in a service
-const LOOPBACK = /^[a-z+]+:\/\/([^@/]*@)?(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/;
 
 async function measure(label: string, take: (i: number) => Promise<number>) {
   const { engineCpuPerCall } = await import('./lib/process-cpu.mjs');
@@ -29,8 +29,7 @@ async function measure(label: string, take: (i: number) => Promise<number>) {
 
 async function main() {
   const pgUrl = INFRA.STORE_ENGINE.postgresqlUrl ?? LOCAL_POSTGRESQL_URL;
-  for (const url of [INFRA.MONGO_URL, pgUrl])
-    if (!LOOPBACK.test(url)) throw new Error(`refusing to measure anything but loopback: ${url}`);
+  loopbackOnly(INFRA.MONGO_URL, pgUrl);
   const conn = await connectMongo(INFRA.MONGO_URL, `qm_sequence_cost_${Date.now().toString(36)}`);
   try {
     // The MongoDB engine's counters: documents of the `counters` collection.

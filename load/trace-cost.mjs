@@ -9,10 +9,11 @@
 //
 // Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
 import { cpuByComponent, latencySummary, perOperation } from './lib/process-cpu.mjs';
+import { loopbackOnly } from './lib/loopback.cjs';
 
 const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const N = Math.max(1, Number(process.argv[2] || 100));
-if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(BASE)) throw new Error('loopback only');
+loopbackOnly(BASE);
 
 const json = { 'content-type': 'application/json', origin: BASE };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

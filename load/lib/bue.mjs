@@ -4,9 +4,10 @@
 // prices, so that "a transfer costs N BUE" holds on any machine. Loopback only.
 import { MongoClient } from 'mongodb';
 import { engineCpuPerCall } from './process-cpu.mjs';
+import { loopbackOnly } from './loopback.cjs';
 
 const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017';
-if (!/^mongodb:\/\/(127\.0\.0\.1|localhost)[:/]/.test(MONGO_URL)) throw new Error('loopback only');
+loopbackOnly(MONGO_URL);
 
 /**
  * CPU ms of one bare update, over `n` sequential ones on 50 documents of a scratch database, after

@@ -2,6 +2,7 @@
 // registered, approved by the admin, signed in, a PIN set and verified with the mailed code, and
 // topped up through the sandbox checkout. Loopback only.
 import { apiClient, emailOf, registerApproved, topUp } from '../../e2e/lib/api.mjs';
+import { loopbackOnly } from './loopback.cjs';
 
 export { topUp };
 
@@ -9,7 +10,7 @@ export const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const MAILDEV = process.env.MAILDEV_URL || 'http://127.0.0.1:1080';
 const ADMIN = { username: 'admin', password: process.env.ADMIN_PASSWORD || 'Admin@12345' };
 for (const url of [BASE, MAILDEV])
-  if (!/^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) throw new Error('loopback only');
+  loopbackOnly(url);
 
 const PASSWORD = 'CostRun@12345';
 export const PIN = '135790';
