@@ -9,8 +9,7 @@ export { topUp };
 export const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const MAILDEV = process.env.MAILDEV_URL || 'http://127.0.0.1:1080';
 const ADMIN = { username: 'admin', password: process.env.ADMIN_PASSWORD || 'Admin@12345' };
-for (const url of [BASE, MAILDEV])
-  loopbackOnly(url);
+loopbackOnly(BASE, MAILDEV);
 
 const PASSWORD = 'CostRun@12345';
 export const PIN = '135790';
