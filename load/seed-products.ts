@@ -38,6 +38,12 @@ if (!Number.isSafeInteger(count) || count < 1) {
   process.exit(2);
 }
 
+interface SignedIn {
+  id: number;
+  username: string;
+  role: string;
+}
+
 interface Caller {
   userId: number;
   username: string;
@@ -59,11 +65,17 @@ async function manufacturer(): Promise<Caller> {
     headers: { 'content-type': 'application/json', origin: base },
     body: JSON.stringify({ username, password: values.password, portal: 'user' }),
   });
-  const body = (await res.json()) as { user?: { id: number; username: string; role: string } };
-  if (res.status !== 200 || !body.user)
-    throw new Error(`sign-in as ${username}: ${res.status} ${JSON.stringify(body)}`);
-  if (body.user.role !== 'Manufacturer') throw new Error(`${username} is not a Manufacturer`);
-  return { userId: body.user.id, username: body.user.username, roles: ['Manufacturer'] };
+  const text = await res.text();
+  const user = res.status === 200 ? (JSON.parse(text) as { user?: SignedIn }).user : undefined;
+  if (!user) throw new Error(`sign-in as ${username}: ${res.status} ${text.slice(0, 300)}`);
+  // Only the id was wanted: the session is closed again rather than left to expire.
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  await fetch(`${base}/api/logout`, { method: 'POST', headers: { origin: base, cookie } });
+  if (user.role !== 'Manufacturer') throw new Error(`${username} is not a Manufacturer`);
+  return { userId: user.id, username: user.username, roles: ['Manufacturer'] };
 }
 
 const T = catalogV1.ProductType;
