@@ -10,15 +10,14 @@
 // p50 is `med` and p95 `p(95)` of http_req_duration{endpoint:login} and {endpoint:user}.
 import http from 'k6/http';
 import { check, fail } from 'k6';
+import { loopbackOnly } from './lib/k6-api.js';
 
 const BASE = __ENV.BASE_URL || 'http://127.0.0.1:8080';
 const VUS = Number(__ENV.VUS || 10);
 const ADMIN_PASSWORD = __ENV.ADMIN_PASSWORD || 'Admin@12345';
 const PASSWORD = 'LoadTest@12345';
 
-if (!/^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(BASE)) {
-  throw new Error(`refusing to send load anywhere but loopback: ${BASE}`);
-}
+loopbackOnly(BASE);
 
 export const options = {
   scenarios: {

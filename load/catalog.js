@@ -10,6 +10,7 @@
 // p50 is `med` and p95 `p(95)` of http_req_duration{endpoint:list} and {endpoint:search}.
 import http from 'k6/http';
 import { check, fail } from 'k6';
+import { loopbackOnly } from './lib/k6-api.js';
 
 const BASE = __ENV.BASE_URL || 'http://127.0.0.1:8080';
 const USER = __ENV.QM_USER || 'army_demo';
@@ -18,9 +19,7 @@ const VUS = Number(__ENV.VUS || 50);
 const DURATION = __ENV.DURATION || '30s';
 const seconds = (d) => Number(/^(\d+)s$/.exec(d)?.[1] ?? 30);
 
-if (!/^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?$/.test(BASE)) {
-  throw new Error(`refusing to send load anywhere but loopback: ${BASE}`);
-}
+loopbackOnly(BASE);
 
 /** Words the seeding script puts in names and descriptions, from common to rare. */
 const TERMS = [
