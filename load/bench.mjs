@@ -9,6 +9,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuByComponent, perOperation } from './lib/process-cpu.mjs';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { signIn } from './lib/sign-in.cjs';
 
 const BASE = process.env.BENCH_URL ?? 'http://127.0.0.1:8080';
 const USER = process.env.BENCH_USER ?? 'army_demo';
@@ -28,19 +29,11 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 loopbackOnly(BASE);
 
 async function login() {
-  const res = await fetch(`${BASE}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: BASE },
-    body: JSON.stringify({ username: USER, password: PASSWORD }),
-  });
-  if (!res.ok)
-    throw new Error(`login as ${USER} failed: ${res.status} ${await res.text()} (is the stack seeded?)`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  if (!cookie) throw new Error('login returned no session cookie');
-  return cookie;
+  try {
+    return (await signIn(BASE, USER, PASSWORD)).cookie;
+  } catch (err) {
+    throw new Error(`${err.message} (is the stack seeded?)`);
+  }
 }
 
 async function measure(title, url, headers = {}, { warm = true } = {}) {

@@ -7,6 +7,7 @@
 //   node load/chat-cost.mjs [N=90]
 import { cpuByComponent, latencySummary, perOperation } from './lib/process-cpu.mjs';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { signIn } from './lib/sign-in.cjs';
 
 const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const N = Math.max(1, Number(process.argv[2] || 90));
@@ -37,8 +38,6 @@ async function call(path, body, cookie, method = 'POST') {
 
 const username = `ccost_${Date.now().toString(36)}`;
 const password = 'ChatCost@123';
-const signIn = async (u, p, portal = 'user') =>
-  (await call('/api/login', { username: u, password: p, portal })).cookie;
 const { body: registered } = await call('/api/register', {
   username,
   password,
@@ -49,9 +48,9 @@ const { body: registered } = await call('/api/register', {
   phoneNumber: '',
   role: 'Army',
 });
-const admin = await signIn('admin', process.env.ADMIN_PASSWORD || 'Admin@12345', 'admin');
+const { cookie: admin } = await signIn(BASE, 'admin', process.env.ADMIN_PASSWORD || 'Admin@12345', 'admin');
 await call(`/api/users/${registered.user.id}/status`, { status: 'approved' }, admin, 'PATCH');
-const cookie = await signIn(username, password);
+const { cookie } = await signIn(BASE, username, password);
 
 const latencies = [];
 let sessionId = null;

@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { signIn } from './lib/sign-in.cjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 loopbackOnly(BASE_URL);
@@ -29,18 +30,9 @@ const SETTLE_MS = 2000;
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
 
 /** Signs in through the API (as a browser would, with Origin) and hands the session cookie to the context. */
-async function signIn(context, username, password) {
-  const res = await fetch(`${BASE_URL}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: BASE_URL },
-    body: JSON.stringify({ username, password, portal: 'user' }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in as ${username}: ${res.status}`);
-  const cookies = res.headers.getSetCookie().map((c) => {
-    const [name, ...value] = c.split(';')[0].split('=');
-    return { name, value: value.join('='), url: BASE_URL };
-  });
-  await context.addCookies(cookies);
+async function signInTo(context, username, password) {
+  const { cookies } = await signIn(BASE_URL, username, password);
+  await context.addCookies(cookies.map((c) => ({ ...c, url: BASE_URL })));
 }
 
 const browser = await chromium.launch({
@@ -50,7 +42,7 @@ const browser = await chromium.launch({
 const scripts = [];
 try {
   const context = await browser.newContext();
-  if (AS) await signIn(context, ...AS.split(':'));
+  if (AS) await signInTo(context, ...AS.split(':'));
   const page = await context.newPage();
   const pending = [];
   page.on('response', (response) => {

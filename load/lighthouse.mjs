@@ -30,6 +30,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { registerApproved, signedInClient, topUp } from '../e2e/lib/api.mjs';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { signIn } from './lib/sign-in.cjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 loopbackOnly(BASE_URL);
@@ -85,19 +86,6 @@ async function registerBuyers() {
   await topUp(await signedInClient(BASE_URL, FUNDED[0], password), '5000');
 }
 
-async function sessionCookie([username, password, portal]) {
-  const res = await fetch(`${BASE_URL}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: BASE_URL },
-    body: JSON.stringify({ username, password, portal }),
-  });
-  if (res.status !== 200) throw new Error(`sign-in as ${username}: ${res.status}`);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
-
 /** The production build's entry file name carries a content hash (frontends/rspack.shared.mjs). */
 async function buildServed() {
   const html = await (await fetch(`${BASE_URL}/`, { headers: { accept: 'text/html' } })).text();
@@ -122,7 +110,7 @@ const rows = [];
 try {
   await registerBuyers();
   for (const page of PAGES) {
-    const cookie = page.as ? await sessionCookie(page.as) : undefined;
+    const cookie = page.as ? (await signIn(BASE_URL, ...page.as)).cookie : undefined;
     const audit = async () =>
       (
         await lighthouse(

@@ -16,7 +16,7 @@ import {
   runWithContext,
   signingKeyFrom,
 } from '@qm/platform';
-import { loopbackOnly } from './lib/loopback.cjs';
+import { signIn, signOut } from './lib/sign-in.cjs';
 
 const { values } = parseArgs({
   options: {
@@ -38,12 +38,6 @@ if (!Number.isSafeInteger(count) || count < 1) {
   process.exit(2);
 }
 
-interface SignedIn {
-  id: number;
-  username: string;
-  role: string;
-}
-
 interface Caller {
   userId: number;
   username: string;
@@ -59,21 +53,9 @@ async function manufacturer(): Promise<Caller> {
     return { userId, username, roles: ['Manufacturer'] };
   }
   const base = values.gateway!;
-  loopbackOnly(base);
-  const res = await fetch(`${base}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ username, password: values.password, portal: 'user' }),
-  });
-  const text = await res.text();
-  const user = res.status === 200 ? (JSON.parse(text) as { user?: SignedIn }).user : undefined;
-  if (!user) throw new Error(`sign-in as ${username}: ${res.status} ${text.slice(0, 300)}`);
+  const { user, cookie } = await signIn(base, username, values.password!);
   // Only the id was wanted: the session is closed again rather than left to expire.
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  await fetch(`${base}/api/logout`, { method: 'POST', headers: { origin: base, cookie } });
+  await signOut(base, cookie);
   if (user.role !== 'Manufacturer') throw new Error(`${username} is not a Manufacturer`);
   return { userId: user.id, username: user.username, roles: ['Manufacturer'] };
 }

@@ -10,6 +10,7 @@
 // Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
 import { cpuByComponent, latencySummary, perOperation } from './lib/process-cpu.mjs';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { signIn } from './lib/sign-in.cjs';
 
 const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const N = Math.max(1, Number(process.argv[2] || 100));
@@ -18,20 +19,7 @@ loopbackOnly(BASE);
 const json = { 'content-type': 'application/json', origin: BASE };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-const signedIn = await fetch(`${BASE}/api/login`, {
-  method: 'POST',
-  headers: json,
-  body: JSON.stringify({
-    username: 'maker_demo',
-    password: process.env.MAKER_PASSWORD || 'Maker@12345',
-    portal: 'user',
-  }),
-});
-if (signedIn.status !== 200) throw new Error(`sign-in ${signedIn.status}: ${await signedIn.text()}`);
-const cookie = signedIn.headers
-  .getSetCookie()
-  .map((c) => c.split(';')[0])
-  .join('; ');
+const { cookie } = await signIn(BASE, 'maker_demo', process.env.MAKER_PASSWORD || 'Maker@12345');
 
 const created = [];
 const latencies = [];
