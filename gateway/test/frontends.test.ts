@@ -38,6 +38,9 @@ describe('frontend files (production)', () => {
     writeFileSync(join(shell, 'theme-init.js'), 'document.documentElement.dataset.x = "1";');
     writeFileSync(join(shell, 'main.0123abcd.js'), CHUNK);
     writeFileSync(join(shell, 'main.0123abcd.js.br'), brotliCompressSync(CHUNK));
+    // Listed at start and removed by the test below, as a build replacing the folder would.
+    writeFileSync(join(shell, 'gone.0123abcd.js'), CHUNK);
+    writeFileSync(join(shell, 'gone.0123abcd.js.br'), brotliCompressSync(CHUNK));
     const market = join(dist, 'market', 'dist');
     mkdirSync(market, { recursive: true });
     writeFileSync(join(market, 'remoteEntry.js'), ENTRY);
@@ -90,6 +93,16 @@ describe('frontend files (production)', () => {
     // A file the build left uncompressed is served as it is to everyone.
     const theme = await fetch(`${url}/theme-init.js`, { headers: { 'Accept-Encoding': 'br' } });
     expect(theme.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('never labels another answer with the encoding of a compressed file that has gone since start', async () => {
+    rmSync(join(dist, 'shell', 'dist', 'gone.0123abcd.js.br'));
+    rmSync(join(dist, 'shell', 'dist', 'gone.0123abcd.js'));
+    const res = await fetch(`${url}/gone.0123abcd.js`, { headers: { 'Accept-Encoding': 'br' } });
+    // The SPA fallback's page, as for any other missing file, and labelled as what it is.
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('<script src="/theme-init.js"></script>');
   });
 
   it("answers a visitor's / with the prerendered landing page and every other page with the plain shell", async () => {

@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { type Response, type Router } from 'express';
+import { type RequestHandler, type Response, type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
 import {
   FRAME_SENTINEL_BALANCE,
@@ -144,8 +144,8 @@ const PRECOMPRESSED = /\.br$/;
  * quick pass, and no CPU per request. Anything else (a client without brotli, a file without a `.br`)
  * is served as is and compressed on the way out as before.
  */
-function staticDir(dir: string) {
-  return expressStaticGzip(dir, {
+function staticDir(dir: string): RequestHandler {
+  const serve = expressStaticGzip(dir, {
     enableBrotli: true,
     orderPreference: ['br'],
     index: false,
@@ -161,5 +161,16 @@ function staticDir(dir: string) {
         );
       },
     },
-  });
+  }) as RequestHandler;
+  // The middleware lists the `.br` files once, at start, and labels the answer before it looks for
+  // the file. When the file has gone since (a build replaced the folder), the request goes on to the
+  // next handler, which must not send its own body under the compressed file's encoding and type.
+  return (req, res, next) =>
+    serve(req, res, (err?: unknown) => {
+      if (!res.headersSent) {
+        res.removeHeader('Content-Encoding');
+        res.removeHeader('Content-Type');
+      }
+      next(err);
+    });
 }
