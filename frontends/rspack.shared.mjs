@@ -227,7 +227,7 @@ const PRECOMPRESSED_ASSETS = /\.(js|css|json|svg)$/;
 
 /**
  * Writes each script, stylesheet and manifest also as `<name>.br`, at brotli's highest quality, which is
- * too slow to run per request: 15 % smaller than what the gateway's compression middleware sends
+ * too slow to run per request: about 15 % smaller than what the gateway's compression middleware sends
  * (brotli at quality 4), and no CPU per request. The gateway sends it to browsers that take brotli
  * (gateway/src/http/frontends.ts). A file it would not make smaller is left without one.
  */
