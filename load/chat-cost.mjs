@@ -32,13 +32,12 @@ async function call(path, body, cookie, method = 'POST') {
     body: JSON.stringify(body),
   });
   if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  return { body: await res.json(), cookie: cookies.join('; ') };
+  return res.json();
 }
 
 const username = `ccost_${Date.now().toString(36)}`;
 const password = 'ChatCost@123';
-const { body: registered } = await call('/api/register', {
+const registered = await call('/api/register', {
   username,
   password,
   confirmPassword: password,
@@ -57,7 +56,7 @@ let sessionId = null;
 const before = cpuByComponent();
 for (let i = 0; i < N; i++) {
   const started = performance.now();
-  const { body } = await call(
+  const body = await call(
     '/api/chat/message',
     { message: QUESTIONS[i % QUESTIONS.length], sessionId },
     cookie,
