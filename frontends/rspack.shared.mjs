@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const brotliCompress = promisify(zlib.brotliCompress);
 
 /** Evergreen browsers only (ES2022, CSS nesting-era); keeps the output small. */
-const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 16.4';
+export const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 16.4';
 
 /** Dev-server ports (docs/CONVENTIONS.md). */
 export const DEV_PORTS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
@@ -71,7 +71,7 @@ function packageVersion(name, entry = name) {
  * React Router's production build. Its package exports only the development build (with its warnings
  * switched on) to every condition a bundler asks for, so a production bundle has to name the other.
  */
-const REACT_ROUTER_PRODUCTION = (() => {
+export const REACT_ROUTER_PRODUCTION = (() => {
   const dist = path.join(path.dirname(require.resolve('react-router')), '..', 'production');
   const files = { 'react-router$': 'index.mjs', 'react-router/dom$': 'dom-export.mjs' };
   return Object.fromEntries(
@@ -231,7 +231,7 @@ const PRECOMPRESSED_ASSETS = /\.(js|css|json|svg)$/;
  * (brotli at quality 4), and no CPU per request. The gateway sends it to browsers that take brotli
  * (gateway/src/http/frontends.ts). A file it would not make smaller is left without one.
  */
-class PrecompressPlugin {
+export class PrecompressPlugin {
   apply(compiler) {
     compiler.hooks.thisCompilation.tap('PrecompressPlugin', (compilation) => {
       compilation.hooks.processAssets.tapPromise(

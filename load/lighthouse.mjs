@@ -8,7 +8,7 @@
 //   npm run build:frontends && node scripts/dev.mjs --prod   (performance means something only there;
 //   make dev serves unminified development bundles, and the script says which build it audits)
 //   node load/lighthouse.mjs [--desktop] [--check] [--budget] [--pages=/,/market] [--reports]
-//                            [--cpu-slowdown=4]
+//                            [--cpu-slowdown=4] [--floor]
 //
 // Signed-in pages get the session cookie of a real sign-in as an extra header. Prints one row per page
 // and writes the reports' scores to load/results/lighthouse-<preset>.json. With --check it exits 1 when
@@ -16,6 +16,11 @@
 // on /, /market or either /wallet, performance is below 90, accessibility below 95 or the largest paint
 // later than 2.5 s (the performance budget). With --reports it also writes each page's whole report
 // (load/results/lighthouse-<preset><page>.json) to see what its LCP waited for.
+//
+// With --floor it also audits /market's phone floor (load/lib/phone-floor.mjs): the same first cards drawn
+// by a page without a framework, by React alone, and by React, React Router, React Query and Mantine with
+// the market's card in one bundle, built and served by this script, read as /market's buyer, in the same
+// run as /market.
 //
 // Lighthouse multiplies the main-thread time it measures by a CPU slowdown (4 on mobile), tuned for a
 // host whose benchmarkIndex is about 1,500. Each row shows the index Lighthouse measured for its run:
@@ -30,6 +35,7 @@ import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { registerApproved, signedInClient, topUp } from '../e2e/lib/api.mjs';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { startPhoneFloor } from './lib/phone-floor.mjs';
 import { signIn } from './lib/sign-in.cjs';
 
 const BASE_URL = (process.env.BASE_URL ?? 'http://localhost:8080').replace(/\/$/, '');
@@ -38,6 +44,7 @@ const DESKTOP = process.argv.includes('--desktop');
 const CHECK = process.argv.includes('--check');
 const BUDGET = process.argv.includes('--budget');
 const REPORTS = process.argv.includes('--reports');
+const FLOOR = process.argv.includes('--floor');
 const CPU_SLOWDOWN = process.argv.find((a) => a.startsWith('--cpu-slowdown='))?.split('=')[1];
 if (CPU_SLOWDOWN !== undefined && !(Number(CPU_SLOWDOWN) >= 1))
   throw new Error(`--cpu-slowdown must be a number of at least 1: ${CPU_SLOWDOWN}`);
@@ -107,14 +114,17 @@ const chrome = await chromeLauncher.launch({
   chromeFlags: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
 });
 const rows = [];
+let floor;
 try {
   await registerBuyers();
-  for (const page of PAGES) {
+  if (FLOOR)
+    floor = await startPhoneFloor({ base: BASE_URL, cookie: (await signIn(BASE_URL, ...BUYER)).cookie });
+  for (const page of [...PAGES, ...(floor?.pages ?? [])]) {
     const cookie = page.as ? (await signIn(BASE_URL, ...page.as)).cookie : undefined;
     const audit = async () =>
       (
         await lighthouse(
-          `${BASE_URL}${page.path}`,
+          page.url ?? `${BASE_URL}${page.path}`,
           {
             port: chrome.port,
             output: 'json',
@@ -163,6 +173,7 @@ try {
   }
 } finally {
   await chrome.kill();
+  await floor?.close();
 }
 
 console.log(

@@ -15,6 +15,8 @@ const dirs = [
   'scripts',
   'e2e',
   'load',
+  // The phone floor's pages (load/lib/phone-floor.mjs) are browser code: DOM types, JSX.
+  'load/phone-floor',
   'k8s/keycloak',
 ].filter((d) => existsSync(join(root, d, 'tsconfig.json')));
 
