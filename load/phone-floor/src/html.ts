@@ -6,6 +6,7 @@ void firstProducts().then((products) => {
   for (const product of products) {
     const card = document.createElement('article');
     card.className = 'card';
+    card.dataset.testid = 'product-card';
     const name = document.createElement('h2');
     name.textContent = product.name;
     const description = document.createElement('p');

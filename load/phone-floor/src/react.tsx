@@ -10,7 +10,7 @@ function Cards() {
   return (
     <>
       {products.map((product) => (
-        <article className="card" key={product.id}>
+        <article className="card" key={product.id} data-testid="product-card">
           <h2>{product.name}</h2>
           <p>{product.description || 'No description provided.'}</p>
           <p>₹{product.price}</p>
