@@ -142,7 +142,8 @@ try {
     if (RERUN_ERRORS.has(lhr.runtimeError?.code)) lhr = await audit();
     if (REPORTS) {
       mkdirSync(RESULTS, { recursive: true });
-      const name = `lighthouse-${DESKTOP ? 'desktop' : 'mobile'}${nameOf(page).replace(/\W+/g, '-')}.json`;
+      const slug = nameOf(page).replace(/\W+/g, '-');
+      const name = `lighthouse-${DESKTOP ? 'desktop' : 'mobile'}${slug.startsWith('-') ? '' : '-'}${slug}.json`;
       writeFileSync(path.join(RESULTS, name), JSON.stringify(lhr));
     }
     const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
