@@ -14,7 +14,7 @@ const require = createRequire(import.meta.url);
 const brotliCompress = promisify(zlib.brotliCompress);
 
 /** Evergreen browsers only (ES2022, CSS nesting-era); keeps the output small. */
-export const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 16.4';
+const BROWSER_TARGETS = 'chrome >= 111, edge >= 111, firefox >= 113, safari >= 16.4';
 
 /** Dev-server ports (docs/CONVENTIONS.md). */
 export const DEV_PORTS = { shell: 3000, market: 3001, wallet: 3002, admin: 3003 };
@@ -328,6 +328,27 @@ function devServerConfig({ name, isHost, port, publicPath }) {
 }
 
 /**
+ * Our TypeScript and JSX, compiled by SWC for the browsers we support; in development with Fast
+ * Refresh. The frontends' builds and the phone floor's pages (load/lib/phone-floor.mjs) use it.
+ */
+export function sourceRule({ isDev = false } = {}) {
+  return {
+    test: /\.[cm]?[jt]sx?$/,
+    exclude: /node_modules/,
+    loader: 'builtin:swc-loader',
+    /** @type {import('@rspack/core').SwcLoaderOptions} */
+    options: {
+      jsc: {
+        parser: { syntax: 'typescript', tsx: true },
+        transform: { react: { runtime: 'automatic', development: isDev, refresh: isDev } },
+      },
+      env: { targets: BROWSER_TARGETS },
+    },
+    type: 'javascript/auto',
+  };
+}
+
+/**
  * @param {object} o
  * @param {string} o.name      shell | market | wallet | admin
  * @param {string} o.dir       the frontend's directory (import.meta.dirname of its config)
@@ -374,20 +395,7 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
     experiments: { css: true },
     module: {
       rules: [
-        {
-          test: /\.[cm]?[jt]sx?$/,
-          exclude: /node_modules/,
-          loader: 'builtin:swc-loader',
-          /** @type {import('@rspack/core').SwcLoaderOptions} */
-          options: {
-            jsc: {
-              parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic', development: isDev, refresh: isDev } },
-            },
-            env: { targets: BROWSER_TARGETS },
-          },
-          type: 'javascript/auto',
-        },
+        sourceRule({ isDev }),
         // Our own CSS goes through postcss-preset-mantine; library CSS (Mantine's styles.css) is prebuilt.
         { test: /\.css$/, exclude: /node_modules/, use: [{ loader: 'postcss-loader' }], type: 'css/auto' },
         { test: /\.css$/, include: /node_modules/, type: 'css/auto' },

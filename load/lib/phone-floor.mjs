@@ -12,11 +12,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rspack } from '@rspack/core';
-import {
-  BROWSER_TARGETS,
-  PrecompressPlugin,
-  REACT_ROUTER_PRODUCTION,
-} from '../../frontends/rspack.shared.mjs';
+import { PrecompressPlugin, REACT_ROUTER_PRODUCTION, sourceRule } from '../../frontends/rspack.shared.mjs';
 import { loopbackOnly } from './loopback.cjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -48,22 +44,7 @@ function config() {
     },
     experiments: { css: true },
     module: {
-      rules: [
-        {
-          test: /\.[cm]?[jt]sx?$/,
-          exclude: /node_modules/,
-          loader: 'builtin:swc-loader',
-          options: {
-            jsc: {
-              parser: { syntax: 'typescript', tsx: true },
-              transform: { react: { runtime: 'automatic' } },
-            },
-            env: { targets: BROWSER_TARGETS },
-          },
-          type: 'javascript/auto',
-        },
-        { test: /\.css$/, type: 'css/auto' },
-      ],
+      rules: [sourceRule(), { test: /\.css$/, type: 'css/auto' }],
     },
     // One script per page: the floor is the best case, with no chunk to wait for.
     optimization: { splitChunks: false, runtimeChunk: false },
