@@ -7,7 +7,7 @@
 //          without the shell, its frame or Module Federation.
 // Each page's HTML holds the frame's heading, so the text painted first is what /market paints first.
 // Scripts and styles are served as the gateway serves them: brotli at build, hashed and immutable.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -119,8 +119,9 @@ export async function startPhoneFloor({ base, cookie }) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
       return void res.end(readFileSync(path.join(OUT, `${name}.html`)));
     }
+    // path.join keeps a normalised absolute path under OUT; a folder (/ itself) is not a file to send.
     const file = path.join(OUT, path.normalize(url.pathname));
-    if (file.startsWith(OUT) && existsSync(file)) return sendAsset(req, res, file);
+    if (statSync(file, { throwIfNoEntry: false })?.isFile()) return sendAsset(req, res, file);
     res.writeHead(404).end();
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
