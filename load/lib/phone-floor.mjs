@@ -7,7 +7,7 @@
 //          without the shell, its frame or Module Federation.
 // Each page's HTML holds the frame's heading, so the text painted first is what /market paints first.
 // Scripts and styles are served as the gateway serves them: brotli at build, hashed and immutable.
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,7 +107,7 @@ async function proxyApi(base, cookie, req, res) {
 export async function startPhoneFloor({ base, cookie }) {
   loopbackOnly(base);
   const files = await build();
-  for (const name of FLOOR_PAGES) writeFileSync(path.join(OUT, `${name}.html`), pageHtml(name, files[name]));
+  const html = new Map(FLOOR_PAGES.map((name) => [name, pageHtml(name, files[name])]));
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://floor');
     const name = url.pathname.slice(1);
@@ -115,9 +115,9 @@ export async function startPhoneFloor({ base, cookie }) {
       return void proxyApi(base, cookie, req, res).catch((err) => {
         res.writeHead(502).end(String(err));
       });
-    if (FLOOR_PAGES.includes(name)) {
+    if (html.has(name)) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-      return void res.end(readFileSync(path.join(OUT, `${name}.html`)));
+      return void res.end(html.get(name));
     }
     // path.join keeps a normalised absolute path under OUT; a folder (/ itself) is not a file to send.
     const file = path.join(OUT, path.normalize(url.pathname));
