@@ -48,9 +48,11 @@ export function MarketPage() {
   // The grid and the pagination under it render an answer deferred: React Query delivers it as a
   // synchronous update, and a page of cards rendered in one go held the main thread for 200–250 ms
   // (Lighthouse's total blocking time); deferred, React renders it in slices, showing the previous state
-  // meanwhile. The same on the first render, when the answer may already be there (prefetched): null,
-  // skeletons first. Both from the same value, or the pagination lands under the skeletons and moves.
-  const products = useDeferredValue<typeof latest | null>(latest, null);
+  // meanwhile. A first render whose answer is already there (prefetched with the remote) draws it at
+  // once: that render is already sliced (the shell's is a transition), and a skeleton pass before the
+  // cards put the first card 8 % later on a phone (docs/performance/2026-12-03-market-first-render.md).
+  // Grid and pagination read the same value, or the pagination lands under the skeletons and moves.
+  const products = useDeferredValue<typeof latest | null>(latest, latest.isSuccess ? latest : null);
 
   const total = products?.data?.total ?? 0;
   const totalPages = Math.max(1, Math.ceil(total / MARKET_PAGE_SIZE));
