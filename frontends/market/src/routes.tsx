@@ -1,10 +1,17 @@
 import { ModalsProvider } from '@mantine/modals';
 import type { RemoteRoute } from '@qm/ui';
-import { CreateProductPage } from './pages/CreateProductPage';
+import { lazy } from 'react';
 import { MarketPage } from './pages/MarketPage';
-import { OrdersPage } from './pages/OrdersPage';
-import { PaymentPage } from './pages/PaymentPage';
 import { marketProductsQuery, readMarketView } from './pages/marketQuery';
+
+// /market comes with this module; the other pages are fetched when opened (the shell's remote boundary
+// shows the page's frame meanwhile). Their forms, zod and @mantine/form were most of the module that
+// /market waited for (71 KiB of 20 KiB compressed; docs/performance/2026-12-03-market-first-render.md).
+const PaymentPage = lazy(() => import('./pages/PaymentPage').then((m) => ({ default: m.PaymentPage })));
+const CreateProductPage = lazy(() =>
+  import('./pages/CreateProductPage').then((m) => ({ default: m.CreateProductPage })),
+);
+const OrdersPage = lazy(() => import('./pages/OrdersPage').then((m) => ({ default: m.OrdersPage })));
 
 /** Exposed as `./routes`. Paths match the shell's route table (the shell applies the guards). */
 const routes: RemoteRoute[] = [

@@ -4,13 +4,17 @@ import { PRODUCT_TYPES } from '@qm/contracts/rest';
 import { PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, useEffect, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MARKET_PAGE_SIZE, MARKET_REFETCH_MS, type Product } from '../api';
-import { EditProductDialog } from '../components/EditProductDialog';
 import { MarketPagination, MarketResults } from './MarketResults';
 import { marketProductsQuery, readMarketView } from './marketQuery';
 import { useConfirmDeleteProduct } from './useConfirmDeleteProduct';
+
+/** Only a product's manufacturer edits it: its form (and zod, @mantine/form) is fetched on the first Edit. */
+const EditProductDialog = lazy(() =>
+  import('../components/EditProductDialog').then((m) => ({ default: m.EditProductDialog })),
+);
 
 const ALL_TYPES = 'all';
 const SEARCH_DEBOUNCE_MS = 300;
@@ -22,6 +26,12 @@ export function MarketPage() {
   const { page, type, q } = view;
   const [searchText, setSearchText] = useState(q ?? '');
   const [editing, setEditing] = useState<Product | null>(null);
+  // Mounted from the first Edit on, so that closing the dialog still plays its exit transition.
+  const [editorUsed, setEditorUsed] = useState(false);
+  const edit = (product: Product) => {
+    setEditorUsed(true);
+    setEditing(product);
+  };
 
   /** Changes filters in the URL (so Back from a product returns to the same view); any change resets paging. */
   const setFilters = (changes: { page?: number; type?: string; q?: string }) => {
@@ -112,7 +122,7 @@ export function MarketPage() {
         filtered={filtered}
         isOwner={(product) => user !== null && user.id === product.manufacturerId}
         canPurchase={!isAdmin}
-        onEdit={setEditing}
+        onEdit={edit}
         onDelete={confirmDelete}
         onClearFilters={() => {
           setSearchText('');
@@ -129,7 +139,11 @@ export function MarketPage() {
         />
       )}
 
-      <EditProductDialog product={editing} onClose={() => setEditing(null)} />
+      {editorUsed && (
+        <Suspense fallback={null}>
+          <EditProductDialog product={editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      )}
     </>
   );
 }
