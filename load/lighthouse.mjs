@@ -8,7 +8,7 @@
 //   npm run build:frontends && node scripts/dev.mjs --prod   (performance means something only there;
 //   make dev serves unminified development bundles, and the script says which build it audits)
 //   node load/lighthouse.mjs [--desktop] [--check] [--budget] [--pages=/,/market] [--reports]
-//                            [--cpu-slowdown=4] [--floor]
+//                            [--cpu-slowdown=4] [--floor] [--http2]
 //
 // Signed-in pages get the session cookie of a real sign-in as an extra header. Prints one row per page
 // and writes the reports' scores to load/results/lighthouse-<preset>.json. With --check it exits 1 when
@@ -27,6 +27,11 @@
 // on a slower or busier host the same page scores lower. The budget is judged at the default; Lighthouse's
 // docs (throttling.md, "Calibrating the CPU slowdown") give the slowdown that emulates the same phone on
 // another host, for --cpu-slowdown.
+//
+// With --http2 the pages are audited through HTTPS and HTTP/2 (load/lib/https-front.mjs), as the
+// chart's ingress serves them, instead of the local gateway's HTTP/1.1, on which a page of forty files
+// waits for six connections at a time (docs/adr/036-phone-budget-over-http2.md). The floor's pages,
+// of five requests each, stay on HTTP/1.1.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +39,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { registerApproved, signedInClient, topUp } from '../e2e/lib/api.mjs';
+import { startHttpsFront } from './lib/https-front.mjs';
 import { loopbackOnly } from './lib/loopback.cjs';
 import { startPhoneFloor } from './lib/phone-floor.mjs';
 import { signIn } from './lib/sign-in.cjs';
@@ -45,6 +51,7 @@ const CHECK = process.argv.includes('--check');
 const BUDGET = process.argv.includes('--budget');
 const REPORTS = process.argv.includes('--reports');
 const FLOOR = process.argv.includes('--floor');
+const HTTP2 = process.argv.includes('--http2');
 const CPU_SLOWDOWN = process.argv.find((a) => a.startsWith('--cpu-slowdown='))?.split('=')[1];
 if (CPU_SLOWDOWN !== undefined && !(Number(CPU_SLOWDOWN) >= 1))
   throw new Error(`--cpu-slowdown must be a number of at least 1: ${CPU_SLOWDOWN}`);
@@ -111,11 +118,22 @@ const RERUN_ERRORS = new Set([
 const build = await buildServed();
 const chrome = await chromeLauncher.launch({
   chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  chromeFlags: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'],
+  chromeFlags: [
+    '--no-sandbox',
+    '--headless',
+    '--disable-gpu',
+    '--disable-background-networking',
+    // The front's certificate is its own, made for this run.
+    ...(HTTP2 ? ['--ignore-certificate-errors'] : []),
+  ],
 });
 const rows = [];
 let floor;
+/** Where the audited pages are served from: the gateway, or the HTTPS front before it. */
+let front;
 try {
+  if (HTTP2) front = await startHttpsFront({ target: BASE_URL });
+  const pagesBase = front?.url ?? BASE_URL;
   await registerBuyers();
   if (FLOOR)
     floor = await startPhoneFloor({ base: BASE_URL, cookie: (await signIn(BASE_URL, ...BUYER)).cookie });
@@ -124,7 +142,7 @@ try {
     const audit = async () =>
       (
         await lighthouse(
-          page.url ?? `${BASE_URL}${page.path}`,
+          page.url ?? `${pagesBase}${page.path}`,
           {
             port: chrome.port,
             output: 'json',
@@ -175,10 +193,11 @@ try {
 } finally {
   await chrome.kill();
   await floor?.close();
+  await front?.close();
 }
 
 console.log(
-  `Lighthouse ${DESKTOP ? 'desktop' : 'mobile'} on ${BASE_URL} (${build} build` +
+  `Lighthouse ${DESKTOP ? 'desktop' : 'mobile'} on ${BASE_URL}${HTTP2 ? ' through HTTPS and HTTP/2' : ''} (${build} build` +
     `${CPU_SLOWDOWN ? `, CPU slowdown ${CPU_SLOWDOWN}` : ''})`,
 );
 console.log(
@@ -192,7 +211,13 @@ mkdirSync(RESULTS, { recursive: true });
 writeFileSync(
   path.join(RESULTS, `lighthouse-${DESKTOP ? 'desktop' : 'mobile'}.json`),
   JSON.stringify(
-    { build, preset: DESKTOP ? 'desktop' : 'mobile', cpuSlowdown: CPU_SLOWDOWN ?? 'default', pages: rows },
+    {
+      build,
+      preset: DESKTOP ? 'desktop' : 'mobile',
+      cpuSlowdown: CPU_SLOWDOWN ?? 'default',
+      protocol: HTTP2 ? 'h2' : 'http/1.1',
+      pages: rows,
+    },
     null,
     2,
   ),
