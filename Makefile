@@ -78,9 +78,9 @@ fuzz: deps ## schemathesis against the running stack's OpenAPI document, as ever
 	node e2e/api-fuzz.mjs
 
 .PHONY: budgets
-budgets: deps ## frontend budgets on the production stack (node scripts/dev.mjs --prod): landing-page JS ≤ 150 KiB gzip, Lighthouse
+budgets: deps ## frontend budgets on the production stack (node scripts/dev.mjs --prod): landing-page JS ≤ 150 KiB gzip, Lighthouse through HTTPS and HTTP/2 (ADR 036)
 	node load/landing-js.mjs
-	node load/lighthouse.mjs --budget
+	node load/lighthouse.mjs --budget --http2
 
 .PHONY: chaos
 chaos: deps ## Jepsen-style run: every role under load while processes are SIGKILLed, then no money, stock, order or event lost or duplicated (CHAOS_VUS=100 CHAOS_DURATION=10m CHAOS_KILL_EVERY=10s REPLICAS=1 STORE_ENGINE=ferretdb-postgresql)
