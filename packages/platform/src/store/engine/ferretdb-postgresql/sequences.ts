@@ -33,6 +33,10 @@ export function postgresSequences(
     const client = await poolOf().connect();
     try {
       await client.query('BEGIN');
+      // CREATE TABLE IF NOT EXISTS is not safe against itself: of two processes making the table at the
+      // same moment, one fails on the catalog's unique keys (23505, or 42710 for the table's row type).
+      // The lock, held to the end of the transaction, makes the second wait and then find the table.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${conn.name}.${TABLE}`]);
       await client.query(`CREATE TABLE IF NOT EXISTS ${table} (name text PRIMARY KEY, seq bigint NOT NULL)`);
       if (legacy) {
         const from = `${schema}.${quoteIdent(legacy)}`;
@@ -45,8 +49,7 @@ export function postgresSequences(
       await client.query('COMMIT');
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
-      // Another process made the table at the same moment (CREATE TABLE IF NOT EXISTS races).
-      if ((err as { code?: string }).code !== '23505') throw err;
+      throw err;
     } finally {
       client.release();
     }
