@@ -5,9 +5,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const CONTRACTS_DEEP_IMPORTS = {
-  // The package root and any path but the three entry points (e.g. @qm/contracts/src/api/identity).
-  regex: '^@qm/contracts(/(?!(grpc|rest|events)$).*)?$',
-  message: 'Import @qm/contracts through its entry points: @qm/contracts/grpc, /rest or /events.',
+  // The package root and any path but the four entry points (e.g. @qm/contracts/src/api/identity).
+  regex: '^@qm/contracts(/(?!(grpc|rest|rules|events)$).*)?$',
+  message: 'Import @qm/contracts through its entry points: @qm/contracts/grpc, /rest, /rules or /events.',
 };
 // docs/adr/024: the store engine's internals (its SQL, FerretDB's storage names, the driver fix) stay
 // in @qm/platform's store/engine/; everyone else uses the StoreEngine interface from '@qm/platform'.

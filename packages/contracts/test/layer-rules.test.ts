@@ -58,7 +58,8 @@ const ENTRY_POINTS = [
   "import { identityV1 } from '@qm/contracts/grpc';",
   "import { RegisterBody } from '@qm/contracts/rest';",
   "import { STREAMS } from '@qm/contracts/events';",
-  'export const all = [identityV1, RegisterBody, STREAMS];',
+  "import { PRODUCT_TYPES } from '@qm/contracts/rules';",
+  'export const all = [identityV1, RegisterBody, STREAMS, PRODUCT_TYPES];',
 ].join('\n');
 const DOMAIN_ALLOWED = [
   "import { PRODUCT_LIMITS } from '@qm/contracts/rest';",

@@ -4,7 +4,7 @@ import {
   transactionCredited,
   transactionStatusLabel,
   transactionTypeLabel,
-} from '../src/api/wallet';
+} from '../src/api/wallet-rules';
 
 describe('transactionStatusLabel', () => {
   it('reads a line by its status', () => {

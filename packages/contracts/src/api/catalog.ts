@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { parseRupees } from './money';
 import { idParam, NUMBER_LIMITS, pagingFields } from './numbers';
+import { PRODUCT_TYPES } from './product-types';
 
-/** REST shapes of docs/product.md §7 for products, shared by the gateway (validation, OpenAPI) and the market UI. */
-export const PRODUCT_TYPES = ['Weapon', 'Vehicle', 'Equipment', 'Ammunition', 'Other'] as const;
-export type ProductTypeName = (typeof PRODUCT_TYPES)[number];
+// REST shapes of docs/product.md §7 for products, shared by the gateway (validation, OpenAPI) and the market UI.
 
 /**
  * Bounds of a product (docs/product.md §5). The catalog service checks the same bounds with the same messages,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PRODUCT_LIMITS, type ProductTypeName } from './catalog';
+import { PRODUCT_LIMITS } from './catalog';
+import type { ProductTypeName } from './product-types';
 import type { UserRole } from './identity';
 import { parseRupees } from './money';
 import { idParam, NUMBER_LIMITS, pagingQuery } from './numbers';

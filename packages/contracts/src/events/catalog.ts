@@ -1,4 +1,4 @@
-import type { ProductTypeName } from '../api/catalog';
+import type { ProductTypeName } from '../api/product-types';
 
 /** What the catalog publishes (stream QM_CATALOG) and the activity it records (QM_ACTIVITY). */
 export const CATALOG_SUBJECTS = {

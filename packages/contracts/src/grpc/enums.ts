@@ -1,9 +1,9 @@
-import type { ProductTypeName } from '../api/catalog';
+import type { ProductTypeName } from '../api/product-types';
 import type { UserRole, UserStatusName } from '../api/identity';
 import { ProductType } from '../gen/qm/catalog/v1/catalog';
 import { Role, UserStatus } from '../gen/qm/identity/v1/identity';
 import { TransactionSort, TransactionStatus, TransactionType } from '../gen/qm/wallet/v1/wallet';
-import type { TransactionSortName, TransactionStatusName, TransactionTypeName } from '../api/wallet';
+import type { TransactionSortName, TransactionStatusName, TransactionTypeName } from '../api/wallet-rules';
 import type { OrderScopeName, OrderStatusName, PaymentStatusName } from '../api/orders';
 import { OrderScope, OrderStatus, PaymentStatus } from '../gen/qm/orders/v1/orders';
 import type { QueryStatusName } from '../api/support';
