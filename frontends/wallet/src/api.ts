@@ -1,13 +1,13 @@
-import {
-  type EligibilityView,
-  type PaymentOrderView,
-  type SandboxPaymentView,
-  type TransactionsPage,
-  type TransactionStatusName,
-  type OwnWalletView,
-  type VerifyPaymentBody,
-  WALLET_LIMITS,
+import type {
+  EligibilityView,
+  PaymentOrderView,
+  SandboxPaymentView,
+  TransactionsPage,
+  TransactionStatusName,
+  OwnWalletView,
+  VerifyPaymentBody,
 } from '@qm/contracts/rest';
+import { WALLET_LIMITS } from '@qm/contracts/rules';
 import {
   apiFetch,
   historyPageKey,

@@ -1,9 +1,9 @@
+import type { TransactionView } from '@qm/contracts/rest';
 import {
   type TransactionStatusName,
   type TransactionTypeLabel,
   transactionTypeLabel,
-  type TransactionView,
-} from '@qm/contracts/rest';
+} from '@qm/contracts/rules';
 
 export type TransactionLabel = TransactionTypeLabel;
 

@@ -1,6 +1,6 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { PRODUCT_TYPES } from '@qm/contracts/rest';
+import { PRODUCT_TYPES } from '@qm/contracts/rules';
 import { PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';

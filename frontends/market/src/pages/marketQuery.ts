@@ -1,4 +1,4 @@
-import { PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/rest';
+import { PRODUCT_TYPES, type ProductTypeName } from '@qm/contracts/rules';
 import { MARKET_PAGE_SIZE, MARKET_STALE_MS, productsPageQuery } from '../api';
 
 /** What the market shows, from its URL (so Back from a product returns to the same view). */

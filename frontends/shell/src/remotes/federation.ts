@@ -1,4 +1,5 @@
 import type { createInstance, ModuleFederation } from '@module-federation/runtime';
+import type { RemoteName } from './registry';
 
 type UserOptions = Parameters<typeof createInstance>[0];
 
@@ -62,23 +63,36 @@ function sharedOptions(): NonNullable<UserOptions['shared']> {
   );
 }
 
+/**
+ * Shared modules a remote's first page does not use, left out of what is fetched ahead. The market's
+ * and the wallet's first screens take their rules from @qm/contracts/rules, so the shared schemas and
+ * their zod (23 KiB gzip, and 180 ms of evaluation on Lighthouse's phone) wait until a form asks for
+ * them (docs/adr/037-first-screens-without-zod.md; test/first-screens.test.ts holds the screens to it).
+ */
+export const NOT_ON_FIRST_PAGE: Partial<Record<RemoteName, readonly SharedName[]>> = {
+  market: ['@qm/contracts/rest'],
+  wallet: ['@qm/contracts/rest'],
+};
+
 let instance: Promise<ModuleFederation> | undefined;
 
 /**
- * Every remote page consumes all the shared modules, and the runtime asks for them one after another as
- * the remote's chunks need them: four round trips of chunks before a page could render. Fetching them all
- * side by side with the runtime leaves one. A failed fetch is retried by the import that needs it.
+ * A remote page consumes the shared modules, and the runtime asks for them one after another as the
+ * remote's chunks need them: four round trips of chunks before a page could render. Fetching them side
+ * by side with the runtime leaves one: all of them, but those the first remote's first page does not
+ * use. A failed fetch is retried by the import that needs it.
  */
-function warmShared(): void {
-  for (const load of Object.values(PROVIDERS)) load().catch(() => undefined);
+function warmShared(first: RemoteName | undefined): void {
+  const skipped = new Set<string>(first ? NOT_ON_FIRST_PAGE[first] : []);
+  for (const [name, load] of Object.entries(PROVIDERS)) if (!skipped.has(name)) load().catch(() => undefined);
 }
 
 /**
- * The Module Federation runtime, created the first time a remote is needed: a visitor's pages never
- * download it (ADR 017). The shell registers its shared modules before any remote entry initialises, and
- * with loaded-first a remote keeps them over its own copies of the same version.
+ * The Module Federation runtime, created the first time a remote is needed (`first`, when known): a
+ * visitor's pages never download it (ADR 017). The shell registers its shared modules before any remote
+ * entry initialises, and with loaded-first a remote keeps them over its own copies of the same version.
  */
-export function federation(): Promise<ModuleFederation> {
+export function federation(first?: RemoteName): Promise<ModuleFederation> {
   if (instance) return instance;
   instance = Promise.all([
     // The ES builds of both, so that they are one runtime core (enhanced/runtime is CommonJS).
@@ -100,6 +114,6 @@ export function federation(): Promise<ModuleFederation> {
       throw error;
     },
   );
-  warmShared(); // after the runtime's own chunk, which the remote's manifest waits for
+  warmShared(first); // after the runtime's own chunk, which the remote's manifest waits for
   return instance;
 }

@@ -25,9 +25,12 @@ export function manifestUrl(remote: RemoteName, attempt = 0): string {
   return url.href;
 }
 
-/** The runtime, with every remote registered and the ones reset since the last load registered afresh. */
-async function runtime(): Promise<ModuleFederation> {
-  const mf = await federation();
+/**
+ * The runtime, with every remote registered and the ones reset since the last load registered afresh;
+ * `remote` is the one about to load (the first one decides what is fetched ahead, federation.ts).
+ */
+async function runtime(remote: RemoteName): Promise<ModuleFederation> {
+  const mf = await federation(remote);
   if (!registered) {
     mf.registerRemotes(REMOTES.map((name) => ({ name, entry: manifestUrl(name) })));
     registered = true;
@@ -101,7 +104,7 @@ export function loadRemoteModule<T>(remote: RemoteName, expose: string): Promise
   const id = `${remote}/${expose}`;
   let promise = modules.get(id) as Promise<T> | undefined;
   if (!promise) {
-    const load = runtime()
+    const load = runtime(remote)
       .then((mf) => mf.loadRemote<T>(id))
       .then(
         (mod) => {

@@ -1,5 +1,6 @@
 import { Badge, Card, Group, List, Text, Title } from '@mantine/core';
-import { isNonZeroAmount, type OwnWalletView } from '@qm/contracts/rest';
+import type { OwnWalletView } from '@qm/contracts/rest';
+import { isNonZeroAmount } from '@qm/contracts/rules';
 import { exactDate, formatINR } from '@qm/ui';
 import { heldSaleLabel } from '../proceeds';
 

@@ -11,12 +11,17 @@ import {
 import { IconPlus, IconSend, IconWalletOff } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { walletViewQuery } from '../api';
-import { AddMoneyDialog } from '../checkout/AddMoneyDialog';
 import { HeldProceeds } from '../components/HeldProceeds';
 import { TransactionHistory } from '../components/TransactionHistory';
 import { useTransferFlow } from '../transfer/TransferFlow';
+
+// Its form and checkout, with their schemas and zod, are fetched when it is first opened: the page's
+// first screen needs none of them (docs/adr/037-first-screens-without-zod.md).
+const AddMoneyDialog = lazy(() =>
+  import('../checkout/AddMoneyDialog').then((m) => ({ default: m.AddMoneyDialog })),
+);
 
 /** /wallet (docs/product.md §2): Current Balance, Actions (Add Money, Transfer) and Transaction History. */
 export function WalletPage() {
@@ -53,6 +58,11 @@ function NoAdminWallet() {
 function Wallet() {
   const wallet = useQuery(walletViewQuery());
   const [adding, setAdding] = useState(false);
+  const [addMoneyUsed, setAddMoneyUsed] = useState(false);
+  const addMoney = () => {
+    setAddMoneyUsed(true);
+    setAdding(true);
+  };
   const transferFlow = useTransferFlow(wallet.data?.availableBalance);
 
   return (
@@ -77,7 +87,7 @@ function Wallet() {
         }
         actions={
           <Group grow preventGrowOverflow={false}>
-            <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
+            <Button leftSection={<IconPlus size={16} />} onClick={addMoney}>
               Add Money
             </Button>
             <Button
@@ -93,7 +103,11 @@ function Wallet() {
       />
       {wallet.data && <HeldProceeds wallet={wallet.data} />}
       <TransactionHistory />
-      <AddMoneyDialog opened={adding} onClose={() => setAdding(false)} />
+      {addMoneyUsed && (
+        <Suspense fallback={null}>
+          <AddMoneyDialog opened={adding} onClose={() => setAdding(false)} />
+        </Suspense>
+      )}
       {transferFlow.dialogs}
     </>
   );

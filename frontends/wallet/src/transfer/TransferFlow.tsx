@@ -1,11 +1,14 @@
 import { Loader, Stack, Text } from '@mantine/core';
 import { toast, errorMessage } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import { pinStatusQuery } from '../api';
 import { WalletModal } from '../components/WalletModal';
-import { SetupPinDialog } from './SetupPinDialog';
-import { TransferDialog } from './TransferDialog';
+
+// Fetched while the PIN status is checked, the first time Transfer is pressed: with their schemas and
+// zod, they are not part of the page's first screen (docs/adr/037-first-screens-without-zod.md).
+const SetupPinDialog = lazy(() => import('./SetupPinDialog').then((m) => ({ default: m.SetupPinDialog })));
+const TransferDialog = lazy(() => import('./TransferDialog').then((m) => ({ default: m.TransferDialog })));
 
 type Step = 'idle' | 'checking' | 'setup-pin' | 'transfer';
 
@@ -17,6 +20,7 @@ type Step = 'idle' | 'checking' | 'setup-pin' | 'transfer';
 export function useTransferFlow(available: string | undefined) {
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>('idle');
+  const [started, setStarted] = useState(false);
 
   const check = useMutation({
     mutationFn: () => queryClient.fetchQuery(pinStatusQuery()),
@@ -31,6 +35,7 @@ export function useTransferFlow(available: string | undefined) {
   });
 
   const start = () => {
+    setStarted(true);
     setStep('checking');
     check.mutate();
   };
@@ -55,8 +60,12 @@ export function useTransferFlow(available: string | undefined) {
           </Text>
         </Stack>
       </WalletModal>
-      <SetupPinDialog opened={step === 'setup-pin'} onClose={close} onDone={openTransfer} />
-      <TransferDialog opened={step === 'transfer'} onClose={close} available={available} />
+      {started && (
+        <Suspense fallback={null}>
+          <SetupPinDialog opened={step === 'setup-pin'} onClose={close} onDone={openTransfer} />
+          <TransferDialog opened={step === 'transfer'} onClose={close} available={available} />
+        </Suspense>
+      )}
     </>
   );
 
