@@ -68,6 +68,8 @@ export function MessageList({ messages, greeting, chips, restoring, pending, onC
       role="log"
       aria-live="polite"
       aria-label="Conversation"
+      // A long conversation scrolls, and may hold nothing focusable: a keyboard reaches it to scroll it.
+      tabIndex={0}
       data-testid="assistant-messages"
     >
       {restoring && empty ? (
