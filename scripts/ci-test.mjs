@@ -298,7 +298,7 @@ async function e2e() {
   await withStack(
     'browser journeys',
     { dataDir: '.data/test-e2e', prod: true, frontends: false },
-    async () => {
+    async (stack) => {
       section('browser journeys (headless Chromium)');
       const journeys = readdirSync(path.join(ROOT, 'e2e'))
         .filter((f) => f.endsWith('.e2e.mjs'))
@@ -318,7 +318,7 @@ async function e2e() {
       // stack here is not seeded (journeys make their own accounts): `make seed` makes army_demo, a
       // buyer with the demo products on /market, and so runs in CI too.
       await check('seed', 'npm', ['run', 'seed', '--silent'], LIMITS.landingJs, {
-        QM_DATA_DIR: path.join(ROOT, '.data/test-e2e'),
+        QM_DATA_DIR: stack.dataDir,
       });
       for (const page of ['market', 'wallet'])
         await check(
