@@ -54,13 +54,15 @@ export async function startHttpsFront({ target }) {
   loopbackOnly(target);
   const upstream = new URL(target);
   const server = http2.createSecureServer({ ...(await localhostCertificate()), allowHTTP1: true });
+  // Its own, so that close() can end the connections to the gateway too.
+  const agent = new http.Agent({ keepAlive: true });
   let front;
   server.on('request', (req, res) => {
     const headers = { ...passable(req.headers), host: upstream.host };
     if (headers.origin) headers.origin = upstream.origin;
     if (headers.referer) headers.referer = headers.referer.replace(front.origin, upstream.origin);
     const hop = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+      { agent, host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, passable(answer.headers));
         answer.pipe(res);
@@ -70,6 +72,9 @@ export async function startHttpsFront({ target }) {
       if (res.headersSent) res.destroy(error);
       else res.writeHead(502, { 'content-type': 'text/plain' }).end(`gateway unreachable: ${error.message}`);
     });
+    // A stream that never ends by itself (the live events) ends with the browser's request: left open,
+    // it kept the process of a finished audit running.
+    res.on('close', () => hop.destroy());
     req.pipe(hop);
   });
   // Chromium keeps its HTTP/2 connection open: close() alone would wait for it.
@@ -86,6 +91,7 @@ export async function startHttpsFront({ target }) {
       new Promise((resolve) => {
         server.close(() => resolve());
         for (const session of sessions) session.destroy();
+        agent.destroy();
       }),
   };
 }
