@@ -328,6 +328,20 @@ function devServerConfig({ name, isHost, port, publicPath }) {
 }
 
 /**
+ * The shell's chunk of the modules it shares with the remotes (the webpackChunkName of their imports in
+ * frontends/shell/src/remotes/federation.ts). It is kept whole: split as the other lazy chunks are, a
+ * remote's page fetched it as about twenty chunks, those of its Mantine components that the shell's own
+ * lazy pages use too each split out of it. Those pages keep their own copies.
+ */
+export const SHARED_CHUNK = 'qm-shared';
+/**
+ * Chunks a signed-in page loads beside SHARED_CHUNK (the navigation's, named in
+ * frontends/shell/src/layout/Navigation.tsx): what they have in common with it is split out once, as
+ * usual, instead of being repeated on every signed-in page.
+ */
+export const SIGNED_IN_CHUNKS = [SHARED_CHUNK, 'user-nav', 'admin-nav'];
+
+/**
  * Our TypeScript and JSX, compiled by SWC for the browsers we support; in development with Fast
  * Refresh. The frontends' builds and the phone floor's pages (load/lib/phone-floor.mjs) use it.
  */
@@ -410,7 +424,23 @@ export function createFrontendConfig({ name, dir, exposes, mode }) {
           // copy is left out of the expose's assets in the manifest, so the runtime fetched it only when
           // the page's code ran, one round trip after the rest. The fallback copies (used only by a remote
           // served alone) repeat those modules instead.
-          ...(isHost ? {} : { splitChunks: false }),
+          // The shell splits its lazy chunks as usual (the entry stays one script), all but SHARED_CHUNK,
+          // which shares only with the other chunks of a signed-in page.
+          ...(isHost
+            ? {
+                splitChunks: {
+                  chunks: (chunk) => chunk.name !== 'main' && chunk.name !== SHARED_CHUNK,
+                  cacheGroups: {
+                    signedIn: {
+                      chunks: (chunk) => SIGNED_IN_CHUNKS.includes(chunk.name),
+                      minChunks: 2,
+                      priority: 10,
+                      reuseExistingChunk: true,
+                    },
+                  },
+                },
+              }
+            : { splitChunks: false }),
           minimizer: [
             new rspack.SwcJsMinimizerRspackPlugin(),
             // Without explicit targets lightningcss lowers for old browsers and doubles Mantine's CSS.

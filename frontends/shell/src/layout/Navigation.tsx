@@ -2,9 +2,14 @@ import { useCurrentUser } from '@qm/ui';
 import { lazy, Suspense, useEffect } from 'react';
 import { PublicNav, type NavProps } from './PublicNav';
 
-// Signed-in navigation (menus, avatar) is its own chunk: a visitor's landing page never loads it.
-const UserNav = lazy(() => import('./UserNav').then((m) => ({ default: m.UserNav })));
-const AdminNav = lazy(() => import('./AdminNav').then((m) => ({ default: m.AdminNav })));
+// Signed-in navigation (menus, avatar) is its own chunk: a visitor's landing page never loads it. Named
+// for the build, which shares its Mantine components with the remotes' (SIGNED_IN_CHUNKS, rspack.shared.mjs).
+const UserNav = lazy(() =>
+  import(/* webpackChunkName: "user-nav" */ './UserNav').then((m) => ({ default: m.UserNav })),
+);
+const AdminNav = lazy(() =>
+  import(/* webpackChunkName: "admin-nav" */ './AdminNav').then((m) => ({ default: m.AdminNav })),
+);
 // The drawer's links for visitors (NavLink, icons) come with the drawer, not with every page.
 const PublicDrawerNav = lazy(() => import('./PublicDrawerNav').then((m) => ({ default: m.PublicDrawerNav })));
 

@@ -28,21 +28,28 @@ type SharedName =
  * @qm/ui and @qm/contracts/rest are the names the remotes import (`qm-shared/*`,
  * frontends/shared-exports.mjs), React Router the same module for both of its package names; the others
  * are whole packages. The shell's pages keep importing only what they use.
+ *
+ * All but the schemas are built into one chunk, "qm-shared" (SHARED_CHUNK of frontends/rspack.shared.mjs,
+ * which keeps it whole): a remote page fetched them as about twenty chunks, the Mantine components its
+ * pages share with the shell's own lazy pages split out of it, each a request and a script to start.
+ * The schemas stay a chunk of their own, which the market's and the wallet's first pages do not fetch.
+ * In the order they are warmed: the first fetches the chunk; React and React DOM are the shell's own.
  */
 const PROVIDERS: Record<SharedName, () => Promise<unknown>> = {
-  react: () => import('react'),
-  'react/jsx-runtime': () => import('react/jsx-runtime'),
-  'react/jsx-dev-runtime': () => import('react/jsx-dev-runtime'),
-  'react-dom': () => import('react-dom'),
-  'react-dom/client': () => import('react-dom/client'),
-  'react-router': () => import('qm-shared/react-router-dom'),
-  'react-router-dom': () => import('qm-shared/react-router-dom'),
-  '@tanstack/react-query': () => import('qm-shared/@tanstack/react-query'),
-  '@mantine/core': () => import('qm-shared/@mantine/core'),
-  '@mantine/hooks': () => import('qm-shared/@mantine/hooks'),
-  '@mantine/notifications': () => import('@mantine/notifications'),
-  '@mantine/modals': () => import('@mantine/modals'),
-  '@qm/ui': () => import('qm-shared/@qm/ui'),
+  '@mantine/hooks': () => import(/* webpackChunkName: "qm-shared" */ 'qm-shared/@mantine/hooks'),
+  '@mantine/core': () => import(/* webpackChunkName: "qm-shared" */ 'qm-shared/@mantine/core'),
+  '@mantine/notifications': () => import(/* webpackChunkName: "qm-shared" */ '@mantine/notifications'),
+  '@mantine/modals': () => import(/* webpackChunkName: "qm-shared" */ '@mantine/modals'),
+  '@tanstack/react-query': () =>
+    import(/* webpackChunkName: "qm-shared" */ 'qm-shared/@tanstack/react-query'),
+  'react-router': () => import(/* webpackChunkName: "qm-shared" */ 'qm-shared/react-router-dom'),
+  'react-router-dom': () => import(/* webpackChunkName: "qm-shared" */ 'qm-shared/react-router-dom'),
+  '@qm/ui': () => import(/* webpackChunkName: "qm-shared" */ 'qm-shared/@qm/ui'),
+  react: () => import(/* webpackChunkName: "qm-shared" */ 'react'),
+  'react/jsx-runtime': () => import(/* webpackChunkName: "qm-shared" */ 'react/jsx-runtime'),
+  'react/jsx-dev-runtime': () => import(/* webpackChunkName: "qm-shared" */ 'react/jsx-dev-runtime'),
+  'react-dom': () => import(/* webpackChunkName: "qm-shared" */ 'react-dom'),
+  'react-dom/client': () => import(/* webpackChunkName: "qm-shared" */ 'react-dom/client'),
   '@qm/contracts/rest': () => import('qm-shared/@qm/contracts/rest'),
 };
 
@@ -76,16 +83,35 @@ export const NOT_ON_FIRST_PAGE: Partial<Record<RemoteName, readonly SharedName[]
 
 let instance: Promise<ModuleFederation> | undefined;
 
+/** The one shared module built outside the shared chunk: the schemas, and their zod. */
+const OWN_CHUNK: SharedName = '@qm/contracts/rest';
+
 /**
  * A remote page consumes the shared modules, and the runtime asks for them one after another as the
  * remote's chunks need them: four round trips of chunks before a page could render. Fetching them side
  * by side with the runtime leaves one: all of them, but those the first remote's first page does not
  * use. A failed fetch is retried by the import that needs it.
+ *
+ * The first of the shared chunk's modules fetches it, and each evaluates in a task of its own: in the
+ * task the chunk arrived in, all of them held a phone's main thread for 300–450 ms at Lighthouse's
+ * slowdown (docs/performance/2026-12-03-shared-chunk-and-formats.md).
  */
-function warmShared(first: RemoteName | undefined): void {
+export async function warmShared(
+  first: RemoteName | undefined,
+  providers: Partial<Record<SharedName, () => Promise<unknown>>> = PROVIDERS,
+): Promise<void> {
   const skipped = new Set<string>(first ? NOT_ON_FIRST_PAGE[first] : []);
-  for (const [name, load] of Object.entries(PROVIDERS)) if (!skipped.has(name)) load().catch(() => undefined);
+  const wanted = Object.entries(providers).filter(([name]) => !skipped.has(name));
+  for (const [name, load] of wanted) if (name === OWN_CHUNK) load().catch(() => undefined);
+  for (const [name, load] of wanted) {
+    if (name === OWN_CHUNK) continue;
+    await load().catch(() => undefined);
+    await nextTask();
+  }
 }
+
+/** Resolves in a task of its own, after whatever the browser has queued (input, paint, network). */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
  * The Module Federation runtime, created the first time a remote is needed (`first`, when known): a
@@ -114,6 +140,6 @@ export function federation(first?: RemoteName): Promise<ModuleFederation> {
       throw error;
     },
   );
-  warmShared(first); // after the runtime's own chunk, which the remote's manifest waits for
+  void warmShared(first); // after the runtime's own chunk, which the remote's manifest waits for
   return instance;
 }
