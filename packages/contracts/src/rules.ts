@@ -3,6 +3,7 @@
 // (23 KiB gzip, and 180 ms of evaluation on Lighthouse's phone) before the page can draw
 // (docs/adr/037-first-screens-without-zod.md). `@qm/contracts/rest` exports the same values. Nothing
 // here may import zod or a module that does (frontends/market/test/first-screen-imports.test.ts).
+export * from './api/display';
 export * from './api/money';
 export * from './api/product-types';
 export * from './api/wallet-rules';

@@ -15,12 +15,17 @@ export interface OpenedPage extends RemotePageLocation {
 }
 
 /**
- * Fetches a remote page's frame and the federation runtime ahead of need; with a remote, also its
- * pages, and then the first queries of the page opened. A failure here is not reported: the page that
- * needs the remote shows it (RemoteBoundary).
+ * Fetches a remote page's frame and the federation runtime ahead of need, and loads the locale data of
+ * prices and dates off the main thread (warmFormats.ts); with a remote, also its pages, and then the
+ * first queries of the page opened. A failure here is not reported: the page that needs the remote
+ * shows it (RemoteBoundary).
  */
 export function warmRemotes(remote?: RemoteName, opened?: OpenedPage): void {
   void import('./RemotePage').catch(() => undefined);
+  void import('./warmFormats').then(
+    (m) => m.warmFormats(),
+    () => undefined,
+  );
   if (remote)
     loadRemoteModule<RemoteRoutesModule>(remote, 'routes').then(
       (mod) => opened && prefetchOpenedPage(queryClient, mod, opened),
