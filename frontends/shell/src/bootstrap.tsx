@@ -9,6 +9,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { App } from './App';
 import { seedPageData, startAsVisitor } from './queryClient';
+import { warmFormats } from './remotes/warmFormats';
 import { preloadRemoteOf, routes } from './router';
 
 const container = document.getElementById('root');
@@ -21,7 +22,9 @@ const prerendered = container.dataset.prerendered === 'visitor';
 // already drawn, so its first render keeps the scroll where it is: a visitor who scrolled the
 // prerendered page while it loaded was sent back to the top, and a click under way missed its link.
 const router = createBrowserRouter(routes, prerendered ? { hydrationData: {} } : undefined);
-if (!prerendered) seedPageData();
+// A signed-in page's frame may show a price in its first render (/wallet's balance): the worker that
+// loads the locale data starts before it (remotes/warmFormats.ts).
+if (!prerendered && seedPageData()) warmFormats();
 const app = (
   <StrictMode>
     <App router={router} />
