@@ -8,6 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { queryClient } from '../queryClient';
 import { federation } from './federation';
 import { loadRemoteModule, type RemoteName } from './registry';
+import { warmFormats } from './warmFormats';
 
 /** The remote page the application was opened on (a route of the shell's table and where it matched). */
 export interface OpenedPage extends RemotePageLocation {
@@ -22,10 +23,7 @@ export interface OpenedPage extends RemotePageLocation {
  */
 export function warmRemotes(remote?: RemoteName, opened?: OpenedPage): void {
   void import('./RemotePage').catch(() => undefined);
-  void import('./warmFormats').then(
-    (m) => m.warmFormats(),
-    () => undefined,
-  );
+  warmFormats();
   if (remote)
     loadRemoteModule<RemoteRoutesModule>(remote, 'routes').then(
       (mod) => opened && prefetchOpenedPage(queryClient, mod, opened),
