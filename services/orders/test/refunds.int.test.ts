@@ -157,9 +157,12 @@ describe('orders: refunds', () => {
         { _id: `escrow:order-${orderId}` as never },
         { $set: { releaseAt: new Date(Date.now() - 1) } },
       );
+    // A release debits the escrow a step before it credits the seller: wait for both.
     await eventually(async () => (await escrowOf(orderId))?.balance === 0, 20_000);
-    const seller = paise((await wallet(as.maker)).balance);
-    expect(seller).toBeGreaterThanOrEqual(200_00);
+    const seller = await eventually(async () => {
+      const balance = paise((await wallet(as.maker)).balance);
+      return balance >= 200_00 && balance;
+    }, 20_000);
     await request(as.army, orderId);
     const approved = await decide(orderId, { decision: 'approved' });
     expect(approved.body).toMatchObject({
