@@ -377,6 +377,17 @@ await step(
     assert(html.includes('id="qm-page-data"'), 'the page came without its data');
     await page.getByRole('button', { name: 'Add Money' }).waitFor();
     await expectBalance(page, '₹500.00');
+    // The theme's CSS variables came with the frame and were kept, not worked out again: one copy,
+    // beside #root rather than in it (frontends/shell/src/themeVariables.ts).
+    const variables = await page.evaluate(() =>
+      [...document.querySelectorAll('style[data-mantine-styles="true"]')].map(
+        (style) => style.parentElement?.id || style.parentElement?.tagName,
+      ),
+    );
+    assert(
+      variables.length === 1 && variables[0] === 'BODY',
+      `the theme's variables are in ${variables.join(', ') || 'no element'}`,
+    );
     // The view is still recorded by the page's own POST; who is signed in came with the page.
     await viewed;
     assert(asked.includes('POST /api/wallet/views'), `the page did not record its view: ${asked.join(', ')}`);

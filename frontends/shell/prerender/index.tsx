@@ -28,6 +28,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { AppProviders } from '../src/App';
 import { queryClient, startAsVisitor } from '../src/queryClient';
 import { routes } from '../src/router';
+import { separateThemeVariables } from '../src/themeVariables';
 
 const DIST = path.join(__dirname, '..', 'dist');
 const ROOT = '<div id="root"></div>';
@@ -56,8 +57,17 @@ async function main(): Promise<void> {
   Object.assign(globalThis, { __QM_BUILD_YEAR__: new Date().getFullYear() });
   const template = readFileSync(path.join(DIST, 'index.html'), 'utf8');
   if (!template.includes(ROOT)) throw new Error(`dist/index.html has no ${ROOT}`);
-  const page = (kind: 'visitor' | 'frame', markup: string) =>
-    template.replace(ROOT, `<div id="root" data-prerendered="${kind}">${markup}</div>`);
+  const page = (kind: 'visitor' | 'frame', markup: string) => {
+    // The landing page is hydrated: its markup stays as rendered. A frame is replaced by the first
+    // render, all but its theme's variables, which stand beside it (themeVariables.ts).
+    if (kind === 'visitor')
+      return template.replace(ROOT, `<div id="root" data-prerendered="visitor">${markup}</div>`);
+    const frame = separateThemeVariables(markup);
+    return template.replace(
+      ROOT,
+      `<div id="root" data-prerendered="frame">${frame.markup}</div>${frame.variables}`,
+    );
+  };
 
   startAsVisitor();
   const landing = await render('/');

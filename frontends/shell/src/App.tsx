@@ -6,13 +6,23 @@ import { Toasts } from './layout/Toasts';
 import { queryClient } from './queryClient';
 import { colorSchemeManager, cssVariablesResolver, theme } from './theme';
 
-/** Theme, server state and toasts around the router: the same in the browser and in the prerender. */
-export function AppProviders({ children }: { children: ReactNode }) {
+/**
+ * Theme, server state and toasts around the router: the same in the browser and in the prerender.
+ * `themeVariablesInPage`: the page already holds the theme's CSS variables (themeVariables.ts).
+ */
+export function AppProviders({
+  children,
+  themeVariablesInPage = false,
+}: {
+  children: ReactNode;
+  themeVariablesInPage?: boolean;
+}) {
   return (
     <MantineProvider
       theme={theme}
       colorSchemeManager={colorSchemeManager}
       cssVariablesResolver={cssVariablesResolver}
+      withCssVariables={!themeVariablesInPage}
       defaultColorScheme="auto"
     >
       <QueryClientProvider client={queryClient}>
@@ -23,9 +33,15 @@ export function AppProviders({ children }: { children: ReactNode }) {
   );
 }
 
-export function App({ router }: { router: ReturnType<typeof createBrowserRouter> }) {
+export function App({
+  router,
+  themeVariablesInPage,
+}: {
+  router: ReturnType<typeof createBrowserRouter>;
+  themeVariablesInPage?: boolean;
+}) {
   return (
-    <AppProviders>
+    <AppProviders themeVariablesInPage={themeVariablesInPage}>
       <RouterProvider router={router} />
     </AppProviders>
   );

@@ -11,6 +11,7 @@ import { App } from './App';
 import { seedPageData, startAsVisitor } from './queryClient';
 import { warmFormats } from './remotes/warmFormats';
 import { preloadRemoteOf, routes } from './router';
+import { themeVariablesBeside } from './themeVariables';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('#root element missing from index.html');
@@ -25,9 +26,11 @@ const router = createBrowserRouter(routes, prerendered ? { hydrationData: {} } :
 // A signed-in page's frame may show a price in its first render (/wallet's balance): the worker that
 // loads the locale data starts before it (remotes/warmFormats.ts).
 if (!prerendered && seedPageData()) warmFormats();
+// A remote page's frame comes with the theme's CSS variables beside #root: kept, not worked out again.
+const themeVariablesInPage = !prerendered && themeVariablesBeside(container);
 const app = (
   <StrictMode>
-    <App router={router} />
+    <App router={router} themeVariablesInPage={themeVariablesInPage} />
   </StrictMode>
 );
 // As a transition the first render yields to the browser every few milliseconds instead of holding
