@@ -34,6 +34,7 @@ export type { CurrentUser, CurrentUserState, UserRole, UserStatus } from './user
 export { PageLoader } from './components/PageLoader';
 export { RefreshingLoader } from './components/RefreshingLoader';
 export { RelativeTime } from './components/RelativeTime';
+export { MountedFromFirstOpening, useOpenedOnce } from './components/MountedFromFirstOpening';
 export type { PageLoaderProps } from './components/PageLoader';
 export { EmptyState } from './components/EmptyState';
 export { LoadError } from './components/LoadError';

@@ -1,10 +1,10 @@
 import { Button, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { PRODUCT_TYPES } from '@qm/contracts/rules';
-import { PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
+import { MountedFromFirstOpening, PAGE_HEADINGS, PageHeader, useCurrentUser } from '@qm/ui';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
+import { lazy, useDeferredValue, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { MARKET_PAGE_SIZE, MARKET_REFETCH_MS, type Product } from '../api';
 import { MarketPagination, MarketResults } from './MarketResults';
@@ -26,12 +26,6 @@ export function MarketPage() {
   const { page, type, q } = view;
   const [searchText, setSearchText] = useState(q ?? '');
   const [editing, setEditing] = useState<Product | null>(null);
-  // Mounted from the first Edit on, so that closing the dialog still plays its exit transition.
-  const [editorUsed, setEditorUsed] = useState(false);
-  const edit = (product: Product) => {
-    setEditorUsed(true);
-    setEditing(product);
-  };
 
   /** Changes filters in the URL (so Back from a product returns to the same view); any change resets paging. */
   const setFilters = (changes: { page?: number; type?: string; q?: string }) => {
@@ -122,7 +116,7 @@ export function MarketPage() {
         filtered={filtered}
         isOwner={(product) => user !== null && user.id === product.manufacturerId}
         canPurchase={!isAdmin}
-        onEdit={edit}
+        onEdit={setEditing}
         onDelete={confirmDelete}
         onClearFilters={() => {
           setSearchText('');
@@ -139,11 +133,9 @@ export function MarketPage() {
         />
       )}
 
-      {editorUsed && (
-        <Suspense fallback={null}>
-          <EditProductDialog product={editing} onClose={() => setEditing(null)} />
-        </Suspense>
-      )}
+      <MountedFromFirstOpening opened={editing !== null}>
+        <EditProductDialog product={editing} onClose={() => setEditing(null)} />
+      </MountedFromFirstOpening>
     </>
   );
 }

@@ -1,5 +1,5 @@
-import type { CurrentUser } from '@qm/ui';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { type CurrentUser, MountedFromFirstOpening, useOpenedOnce } from '@qm/ui';
+import { lazy, useCallback, useRef, useState } from 'react';
 import { AssistantButton } from './AssistantButton';
 
 const loadSession = () => import('./AssistantSession');
@@ -11,7 +11,7 @@ const AssistantSession = lazy(loadSession);
  */
 export default function AssistantWidget({ user }: { user: CurrentUser }) {
   const [opened, setOpened] = useState(false);
-  const [used, setUsed] = useState(false);
+  const used = useOpenedOnce(opened);
   const button = useRef<HTMLButtonElement>(null);
 
   const close = useCallback(() => {
@@ -21,17 +21,14 @@ export default function AssistantWidget({ user }: { user: CurrentUser }) {
   const toggle = () => {
     if (opened) return close();
     setOpened(true);
-    setUsed(true);
   };
   const prepare = () => void loadSession().catch(() => undefined);
 
   return (
     <>
-      {used && (
-        <Suspense fallback={null}>
-          <AssistantSession user={user} opened={opened} onClose={close} />
-        </Suspense>
-      )}
+      <MountedFromFirstOpening opened={opened}>
+        <AssistantSession user={user} opened={opened} onClose={close} />
+      </MountedFromFirstOpening>
       <AssistantButton
         opened={opened}
         onToggle={toggle}

@@ -1,5 +1,6 @@
 import { Burger, Group } from '@mantine/core';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { MountedFromFirstOpening } from '@qm/ui';
+import { lazy, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Logo } from './Logo';
 import { Navigation } from './Navigation';
@@ -17,8 +18,6 @@ export interface HeaderProps {
 /** Sticky header; below 768 px the links and the theme toggle move into a side drawer. */
 export function Header({ drawerOpened, toggleDrawer, closeDrawer }: HeaderProps) {
   const location = useLocation();
-  const [drawerUsed, setDrawerUsed] = useState(false);
-  if (drawerOpened && !drawerUsed) setDrawerUsed(true);
 
   // The drawer closes on any navigation.
   useEffect(() => {
@@ -40,11 +39,9 @@ export function Header({ drawerOpened, toggleDrawer, closeDrawer }: HeaderProps)
           aria-label={drawerOpened ? 'Close navigation' : 'Open navigation'}
         />
       </Group>
-      {drawerUsed && (
-        <Suspense fallback={null}>
-          <NavDrawer opened={drawerOpened} onClose={closeDrawer} />
-        </Suspense>
-      )}
+      <MountedFromFirstOpening opened={drawerOpened}>
+        <NavDrawer opened={drawerOpened} onClose={closeDrawer} />
+      </MountedFromFirstOpening>
     </>
   );
 }

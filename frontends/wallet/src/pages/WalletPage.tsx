@@ -3,6 +3,7 @@ import {
   BalanceFigure,
   EmptyState,
   LoadError,
+  MountedFromFirstOpening,
   PAGE_HEADINGS,
   PageHeader,
   useCurrentUser,
@@ -11,7 +12,7 @@ import {
 import { IconPlus, IconSend, IconWalletOff } from '@tabler/icons-react';
 import { Link } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, useState } from 'react';
 import { walletViewQuery } from '../api';
 import { HeldProceeds } from '../components/HeldProceeds';
 import { TransactionHistory } from '../components/TransactionHistory';
@@ -58,11 +59,6 @@ function NoAdminWallet() {
 function Wallet() {
   const wallet = useQuery(walletViewQuery());
   const [adding, setAdding] = useState(false);
-  const [addMoneyUsed, setAddMoneyUsed] = useState(false);
-  const addMoney = () => {
-    setAddMoneyUsed(true);
-    setAdding(true);
-  };
   const transferFlow = useTransferFlow(wallet.data?.availableBalance);
 
   return (
@@ -87,7 +83,7 @@ function Wallet() {
         }
         actions={
           <Group grow preventGrowOverflow={false}>
-            <Button leftSection={<IconPlus size={16} />} onClick={addMoney}>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setAdding(true)}>
               Add Money
             </Button>
             <Button
@@ -103,11 +99,9 @@ function Wallet() {
       />
       {wallet.data && <HeldProceeds wallet={wallet.data} />}
       <TransactionHistory />
-      {addMoneyUsed && (
-        <Suspense fallback={null}>
-          <AddMoneyDialog opened={adding} onClose={() => setAdding(false)} />
-        </Suspense>
-      )}
+      <MountedFromFirstOpening opened={adding}>
+        <AddMoneyDialog opened={adding} onClose={() => setAdding(false)} />
+      </MountedFromFirstOpening>
       {transferFlow.dialogs}
     </>
   );

@@ -1,7 +1,7 @@
 import { Loader, Stack, Text } from '@mantine/core';
-import { toast, errorMessage } from '@qm/ui';
+import { errorMessage, MountedFromFirstOpening, toast } from '@qm/ui';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, useCallback, useState } from 'react';
 import { pinStatusQuery } from '../api';
 import { WalletModal } from '../components/WalletModal';
 
@@ -20,7 +20,6 @@ type Step = 'idle' | 'checking' | 'setup-pin' | 'transfer';
 export function useTransferFlow(available: string | undefined) {
   const queryClient = useQueryClient();
   const [step, setStep] = useState<Step>('idle');
-  const [started, setStarted] = useState(false);
 
   const check = useMutation({
     mutationFn: () => queryClient.fetchQuery(pinStatusQuery()),
@@ -35,7 +34,6 @@ export function useTransferFlow(available: string | undefined) {
   });
 
   const start = () => {
-    setStarted(true);
     setStep('checking');
     check.mutate();
   };
@@ -60,12 +58,11 @@ export function useTransferFlow(available: string | undefined) {
           </Text>
         </Stack>
       </WalletModal>
-      {started && (
-        <Suspense fallback={null}>
-          <SetupPinDialog opened={step === 'setup-pin'} onClose={close} onDone={openTransfer} />
-          <TransferDialog opened={step === 'transfer'} onClose={close} available={available} />
-        </Suspense>
-      )}
+      {/* From the PIN check on: their code arrives while it runs. */}
+      <MountedFromFirstOpening opened={step !== 'idle'}>
+        <SetupPinDialog opened={step === 'setup-pin'} onClose={close} onDone={openTransfer} />
+        <TransferDialog opened={step === 'transfer'} onClose={close} available={available} />
+      </MountedFromFirstOpening>
     </>
   );
 
