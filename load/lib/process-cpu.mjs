@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
 const PROCESS_NAMES =
-  /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)|(bare-express)|(bare-grpc)|(grpc-floor)/;
+  /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)|(bare-express)|(bare-grpc)|(bare-obliged)|(grpc-floor)/;
 
 /** `read(pid)` summed by stack component over every process in this network namespace but this one. */
 function byComponent(read) {
