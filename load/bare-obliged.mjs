@@ -100,8 +100,17 @@ if (role === 'service') {
   const signingKey = await importPKCS8(privateKey, 'EdDSA');
   const Users = makeGenericClientConstructor({ get: GET_USER }, 'bare.Users');
   const client = new Users(`127.0.0.1:${grpcPort}`, credentials.createInsecure());
-  // Written where nothing reads it: a pipe to a reader (the stack's log collector) costs more.
-  const log = pino(pino.destination({ dest: '/dev/null', sync: true }));
+  // The services' log format (packages/platform/src/logger.ts) on stdout, which the bench drains
+  // as the stack's log collector drains the gateway's.
+  const log = pino({
+    name: 'bare-obliged',
+    base: { service: 'bare-obliged' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin() {
+      const ctx = context.getStore();
+      return ctx ? { requestId: ctx.requestId, userId: ctx.caller?.userId } : {};
+    },
+  });
   const registry = new Registry();
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
@@ -140,7 +149,6 @@ if (role === 'service') {
       res.once('finish', () =>
         log.info(
           {
-            requestId: ctx.requestId,
             req: { id: ctx.requestId, method: req.method, url: req.originalUrl, remoteAddress: req.ip },
             res: { statusCode: res.statusCode },
             responseTime: Number(process.hrtime.bigint() - ctx.started) / 1e6,
@@ -186,11 +194,13 @@ if (role === 'service') {
       if (sessions.has(key)) caller = sessions.get(key);
       else sessions.set(key, caller);
     }
+    const ctx = context.getStore();
+    if (ctx) ctx.caller = caller;
     res.setHeader('Cache-Control', 'no-store');
     const id = Number(req.params.id);
     if (!Number.isSafeInteger(id) || id < 1) return res.status(400).json({ message: 'Invalid id' });
     const md = new Metadata();
-    md.set('x-request-id', context.getStore()?.requestId ?? randomUUID());
+    md.set('x-request-id', ctx?.requestId ?? randomUUID());
     if (!without.has('caller')) md.set('x-qm-caller', await assertionFor(caller));
     client.get({ id }, md, { deadline: Date.now() + 5_000 }, (err, reply) => {
       if (err) return res.status(502).json({ message: err.message });

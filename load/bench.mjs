@@ -87,11 +87,10 @@ const obligedService = fork(path.join(here, 'bare-obliged.mjs'), ['service'], {
 const obligedFront = fork(
   path.join(here, 'bare-obliged.mjs'),
   ['front', String(await portOf(obligedService))],
-  {
-    stdio: 'inherit',
-    env: { ...process.env, BARE_OBLIGED_KEYS: keys },
-  },
+  { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, BARE_OBLIGED_KEYS: keys } },
 );
+// Its access log, read and dropped, as the stack's log collector reads the gateway's.
+obligedFront.stdout.resume();
 const obligedPort = await portOf(obligedFront);
 try {
   const cookie = await login();
