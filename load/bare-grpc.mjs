@@ -30,26 +30,31 @@ export const CARD_FIELDS = {
   licenseNumber: 1,
 };
 
-// Started as a process of its own (bench.mjs forks it); bare-express.mjs imports only the definitions.
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/** The users collection of the identity database, on a pool as large as the service's. */
+export async function connectUsers() {
   const mongo = new MongoClient(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 10 });
-  const users = mongo.db(process.env.IDENTITY_DB ?? 'qm_identity').collection('users');
   await mongo.connect();
+  return { mongo, users: mongo.db(process.env.IDENTITY_DB ?? 'qm_identity').collection('users') };
+}
+
+/** Serves `get` as the one method on a free loopback port, tells the parent which, and stops on SIGTERM. */
+export function serveUsers(get, mongo) {
   const server = new Server();
-  server.addService(
-    { get: GET_USER },
-    {
-      get: ({ request }, done) => {
-        users.findOne({ id: request.id }, { projection: CARD_FIELDS }).then(
-          (user) => done(null, { user }),
-          (err) => done(err),
-        );
-      },
-    },
-  );
+  server.addService({ get: GET_USER }, { get });
   server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, port) => {
     if (err) throw err;
     process.send?.({ port });
   });
   process.on('SIGTERM', () => server.tryShutdown(() => mongo.close().then(() => process.exit(0))));
+}
+
+// Started as a process of its own (bench.mjs forks it); the other scripts import only the definitions.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { mongo, users } = await connectUsers();
+  serveUsers(({ request }, done) => {
+    users.findOne({ id: request.id }, { projection: CARD_FIELDS }).then(
+      (user) => done(null, { user }),
+      (err) => done(err),
+    );
+  }, mongo);
 }

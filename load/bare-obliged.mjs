@@ -12,19 +12,12 @@
 //   node load/bare-obliged.mjs front <grpc port> | service   (forked by load/bench.mjs)
 // BARE_OBLIGED_WITHOUT=log,helmet,... leaves out the named obligations (context, log, helmet,
 // compression, metrics, session, caller), to see what each one costs.
-import {
-  credentials,
-  makeGenericClientConstructor,
-  Metadata,
-  Server,
-  ServerCredentials,
-} from '@grpc/grpc-js';
+import { credentials, makeGenericClientConstructor, Metadata } from '@grpc/grpc-js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
-import { MongoClient } from 'mongodb';
-import { CARD_FIELDS, GET_USER } from './bare-grpc.mjs';
+import { CARD_FIELDS, connectUsers, GET_USER, serveUsers } from './bare-grpc.mjs';
 
 // The gateway's own copies of its libraries (Express 5 among them), not whatever the root holds.
 const gatewayRequire = createRequire(new URL('../gateway/package.json', import.meta.url));
@@ -35,7 +28,6 @@ const cookieParser = gatewayRequire('cookie-parser');
 const { Histogram, Registry } = gatewayRequire('prom-client');
 const pino = gatewayRequire('pino');
 
-const MONGO_URL = process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017';
 const context = new AsyncLocalStorage();
 const [role, grpcPort] = process.argv.slice(2);
 // The service the assertions are meant for, as the gateway names identity.
@@ -66,35 +58,22 @@ if (role === 'service') {
     verified.set(token, entry);
     return entry.caller;
   }
-  const mongo = new MongoClient(MONGO_URL, { maxPoolSize: 10 });
-  const users = mongo.db(process.env.IDENTITY_DB ?? 'qm_identity').collection('users');
-  await mongo.connect();
-  const server = new Server();
-  server.addService(
-    { get: GET_USER },
-    {
-      get: ({ request, metadata }, done) => {
-        const [token] = metadata.get('x-qm-caller');
-        const ctx = { requestId: String(metadata.get('x-request-id')[0] ?? randomUUID()) };
-        inContext(ctx, () =>
-          (without.has('caller') ? Promise.resolve(undefined) : callerOf(String(token)))
-            .then((caller) => {
-              ctx.caller = caller;
-              return users.findOne({ id: request.id }, { projection: CARD_FIELDS });
-            })
-            .then(
-              (user) => done(null, { user }),
-              (err) => done(err),
-            ),
-        );
-      },
-    },
-  );
-  server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (err, port) => {
-    if (err) throw err;
-    process.send?.({ port });
-  });
-  process.on('SIGTERM', () => server.tryShutdown(() => mongo.close().then(() => process.exit(0))));
+  const { mongo, users } = await connectUsers();
+  serveUsers(({ request, metadata }, done) => {
+    const [token] = metadata.get('x-qm-caller');
+    const ctx = { requestId: String(metadata.get('x-request-id')[0] ?? randomUUID()) };
+    inContext(ctx, () =>
+      (without.has('caller') ? Promise.resolve(undefined) : callerOf(String(token)))
+        .then((caller) => {
+          ctx.caller = caller;
+          return users.findOne({ id: request.id }, { projection: CARD_FIELDS });
+        })
+        .then(
+          (user) => done(null, { user }),
+          (err) => done(err),
+        ),
+    );
+  }, mongo);
 } else if (role === 'front') {
   const { privateKey } = JSON.parse(process.env.BARE_OBLIGED_KEYS ?? '{}');
   const signingKey = await importPKCS8(privateKey, 'EdDSA');

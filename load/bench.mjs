@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `make bench`: a simple read through gateway → gRPC → database against a bare Express handler on
-// the same machine in the same run, both driven from loopback by autocannon.
+// the same machine in the same run, both driven from loopback by autocannon, with two floors beside
+// it: two bare processes and one gRPC hop (bare-grpc.mjs), and the same with the obligations of a
+// request (bare-obliged.mjs, docs/adr/040).
 // Uses the running stack at BENCH_URL (default http://127.0.0.1:8080; `make dev` or `make infra`+services),
 // signs in as BENCH_USER (default the seeded army_demo) and writes load/results/bench-<time>.json.
 import { fork } from 'node:child_process';
