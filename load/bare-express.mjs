@@ -5,17 +5,14 @@
 // BARE_GRPC_PORT names it), and a bare update.
 import { credentials, makeGenericClientConstructor } from '@grpc/grpc-js';
 import express from 'express';
-import { MongoClient } from 'mongodb';
-import { CARD_FIELDS, GET_USER } from './bare-grpc.mjs';
+import { CARD_FIELDS, connectUsers, GET_USER } from './bare-grpc.mjs';
 
 const app = express();
 const body = { id: 1, name: 'Night vision goggles', price: '12500.50', stock: 4 };
 app.get('/bare', (_req, res) => res.json(body));
 
-// The identity service's pool size (DEFAULT_POOL_SIZE in @qm/platform), so both paths get as many
-// database connections.
-const mongo = new MongoClient(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 10 });
-const users = mongo.db(process.env.IDENTITY_DB ?? 'qm_identity').collection('users');
+// On the identity service's pool size, so both paths get as many database connections.
+const { mongo, users } = await connectUsers();
 /** The route's user id, or undefined after answering 400. */
 function userId(req, res) {
   const id = Number(req.params.id);
@@ -57,7 +54,6 @@ app.post('/bare-db/update', async (_req, res) => {
   res.json({ n: doc?.n ?? 0 });
 });
 
-await mongo.connect();
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   process.send?.({ port: server.address().port });
 });

@@ -30,7 +30,7 @@ export const CARD_FIELDS = {
   licenseNumber: 1,
 };
 
-/** The users collection of the identity database, on a pool as large as the service's. */
+/** The users collection of the identity database, on a pool as large as the service's (DEFAULT_POOL_SIZE in @qm/platform). */
 export async function connectUsers() {
   const mongo = new MongoClient(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 10 });
   await mongo.connect();
