@@ -5,12 +5,17 @@
 // by the gateway's admission control (docs/adr/026, retried by the client as Retry-After says).
 // Exits non-zero when k6 failed (its checks) or a ratio is missed.
 //
+// It also prints how full the machine's cores were during the load, and each process's share of a
+// core: a ratio missed with the cores full is queueing for CPU the workload asks more of than the
+// machine has; one missed with a process near one core is that process's event loop queueing.
+//
 //   node load/k6-ratios.mjs load/wallet.js transfer=5 transactions=3
 //   node load/k6-ratios.mjs load/purchase.js purchase=12.5
 import { spawn, fork } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuByComponent, machineCpu } from './lib/process-cpu.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const [script, ...budgetArgs] = process.argv.slice(2);
@@ -25,6 +30,11 @@ const port = await new Promise((resolve) => bare.once('message', (m) => resolve(
 const dir = path.join(here, 'results');
 mkdirSync(dir, { recursive: true });
 const summaryFile = path.join(dir, `${path.basename(script, '.js')}-${Date.now()}.json`);
+// A reading of every process's and the machine's CPU each second; the load's are the last DURATION.
+const readings = [];
+const read = () => readings.push({ at: performance.now(), stack: cpuByComponent(), machine: machineCpu() });
+read();
+const reader = setInterval(read, 1000);
 let code;
 try {
   code = await new Promise((resolve) => {
@@ -36,6 +46,8 @@ try {
     k6.on('exit', (c) => resolve(c ?? 1));
   });
 } finally {
+  clearInterval(reader);
+  read();
   bare.kill('SIGTERM');
 }
 
@@ -72,7 +84,36 @@ rows.push({
   'p95 ms': +probe['p(95)'].toFixed(1),
 });
 console.table(rows);
+printCpuDuringLoad();
 console.log(`summary: ${path.relative(process.cwd(), summaryFile)}`);
 for (const m of missed) console.error(`budget missed: ${m}`);
 if (code !== 0) console.error(`k6 exited with ${code}`);
 process.exit(code || (missed.length ? 1 : 0));
+
+/** Seconds of a k6 duration such as `60s`, `2m` or `1m30s`. */
+function seconds(duration) {
+  const parts = [...duration.matchAll(/(\d+(?:\.\d+)?)(h|m|s)/g)];
+  return parts.reduce((s, [, n, unit]) => s + Number(n) * { h: 3600, m: 60, s: 1 }[unit], 0) || 60;
+}
+
+/**
+ * The CPU of the load's last DURATION seconds (the scripts' scenarios run that long after their
+ * setup): how full the cores were, and each process's share of one core.
+ */
+function printCpuDuringLoad() {
+  const end = readings.at(-1);
+  const from = end.at - seconds(process.env.DURATION || '60s') * 1000;
+  const start = readings.find((r) => r.at >= from) ?? readings[0];
+  const wallMs = end.at - start.at;
+  const full = (end.machine.busy - start.machine.busy) / (end.machine.total - start.machine.total);
+  const cores = (end.machine.total - start.machine.total) / wallMs;
+  const shares = Object.keys(end.stack)
+    .map((k) => [k, (end.stack[k] - (start.stack[k] ?? 0)) / wallMs])
+    .filter(([, share]) => share >= 0.01)
+    .sort((a, b) => b[1] - a[1]);
+  console.log(
+    `CPU over the load's last ${(wallMs / 1000).toFixed(0)} s: the machine's ${cores.toFixed(0)} cores ` +
+      `${(full * 100).toFixed(0)} % busy; share of one core: ` +
+      shares.map(([k, share]) => `${k} ${share.toFixed(2)}`).join(', '),
+  );
+}

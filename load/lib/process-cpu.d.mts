@@ -1,5 +1,6 @@
 /** Types of process-cpu.mjs for the TypeScript load scripts. */
 export function cpuByComponent(): Record<string, number>;
+export function machineCpu(): { busy: number; total: number };
 export function writesByComponent(): Record<string, number>;
 export function ownWrites(): number;
 export function perOperation(

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 const CLK_TCK_MS = 10; // USER_HZ is 100 on Linux
 const PROCESS_NAMES =
-  /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)|(bare-express)|(bare-grpc)|(bare-obliged)|(grpc-floor)/;
+  /services\/(\w+)\/|(gateway)|(ferretdb)|(postgres)|(nats-server)|(keycloak)|(maildev)|(bare-express)|(bare-grpc)|(bare-obliged)|(grpc-floor)|\/(k6) run/;
 
 /** `read(pid)` summed by stack component over every process in this network namespace but this one. */
 function byComponent(read) {
@@ -26,13 +26,28 @@ function byComponent(read) {
   return out;
 }
 
+/** CPU milliseconds (user and system) that process `pid` has spent so far. */
+function cpuMsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS;
+}
+
 /** CPU milliseconds so far of every process in this network namespace, by stack component. */
 export function cpuByComponent() {
-  return byComponent((pid) => {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * CLK_TCK_MS;
-  });
+  return byComponent(cpuMsOf);
+}
+
+/**
+ * The machine's CPU milliseconds so far, over all its cores, from /proc/stat: `busy` (everything but
+ * idle and I/O wait) and `total`. Between two readings, Δbusy ÷ Δtotal is how full the cores were.
+ */
+export function machineCpu() {
+  const [, ...jiffies] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+  // user nice system idle iowait irq softirq steal (guest time is already inside user and nice)
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = jiffies.map(Number);
+  const busy = user + nice + system + irq + softirq + steal;
+  return { busy: busy * CLK_TCK_MS, total: (busy + idle + iowait) * CLK_TCK_MS };
 }
 
 /** `syscw` of a /proc io file: write system calls so far. */
