@@ -18,6 +18,7 @@ import {
 import type { ServiceName } from '@qm/roster';
 import { type AdmissionLimits, createAdmission } from './admission';
 import type { GatewayConfig } from './config';
+import { inReadingRequest } from './http/context';
 
 /**
  * The generated contract of each service of the roster that is built; add a line here when a
@@ -84,15 +85,22 @@ export const clientsFromConfig = (
     config.admission,
   );
 
-/** The client with each of its calls run through one admission control of its own. */
+/**
+ * The client with each of its calls run through one of its two admission controls: the reads' when
+ * the request making it only reads, the changes' otherwise. A read then never waits in line behind
+ * the service's purchases or transfers (docs/adr/041).
+ */
 function admitted<C extends object>(client: C, limits: AdmissionLimits): C {
-  const gate = createAdmission(limits);
+  const reads = createAdmission(limits);
+  const changes = createAdmission(limits);
   return new Proxy(client, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function' || prop === 'close') return value;
       return (...args: unknown[]) =>
-        gate.run(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+        (inReadingRequest() ? reads : changes).run(() =>
+          (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+        );
     },
   });
 }

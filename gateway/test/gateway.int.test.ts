@@ -16,6 +16,7 @@ import { callerAssertion } from '@qm/testkit';
 import { headerSessions, json, log, startGateway } from '@qm/testkit/src/gateway';
 
 const army = { userId: 7, username: 'sepoy', roles: ['Army' as const] };
+const maker = { userId: 2, username: 'forge', roles: ['Manufacturer' as const] };
 const product: catalogV1.Product = {
   id: 1,
   name: 'Night vision goggles',
@@ -55,7 +56,10 @@ async function fakeCatalog(delayMs: () => number) {
       if (req.id !== 1) throw notFound('Product not found');
       return { product };
     },
-    createProduct: async () => ({ product }),
+    createProduct: async () => {
+      await new Promise((r) => setTimeout(r, delayMs()).unref());
+      return { product };
+    },
     updateProduct: async () => ({ product }),
     deleteProduct: async () => ({}),
     adjustStock: async () => ({ product }),
@@ -262,6 +266,37 @@ describe('gateway admission control (docs/adr/026)', () => {
       expect(catalog.seen).toHaveLength(1);
       // Its slot is free again.
       expect((await get()).status).toBe(200);
+    } finally {
+      await gw.stop();
+      await catalog.grpc.close();
+    }
+  });
+});
+
+describe('gateway admission control: reads and changes each in their own line (docs/adr/041)', () => {
+  it('serves a read while the changes to the same service fill their slots, and sheds the change past them', async () => {
+    const catalog = await fakeCatalog(() => 300);
+    const gw = await startGateway(
+      {
+        CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`,
+        ADMISSION_MAX_IN_FLIGHT: '1',
+        ADMISSION_MAX_WAITING: '0',
+      },
+      headerSessions({ army, maker }),
+    );
+    try {
+      const create = () =>
+        fetch(`${gw.url}/api/products`, {
+          method: 'POST',
+          headers: { 'x-test-user': 'maker', 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Field radio', type: 'Equipment', price: '100.00', stock: 1 }),
+        });
+      const first = create();
+      await new Promise((r) => setTimeout(r, 50));
+      expect((await create()).status).toBe(503);
+      const read = await fetch(`${gw.url}/api/products/1`, { headers: { 'x-test-user': 'army' } });
+      expect(read.status).toBe(200);
+      expect((await first).status).toBe(201);
     } finally {
       await gw.stop();
       await catalog.grpc.close();
