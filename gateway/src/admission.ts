@@ -1,12 +1,13 @@
 import { HttpError } from './http/errors';
 
 /**
- * Admission control in front of one line of one service (docs/adr/026, 041). At most `maxInFlight` calls run at
- * once; the next wait in line, first come first served, for at most `maxWaitMs`, and at most
- * `maxWaiting` of them. A call that cannot start in time is refused before it is sent, so the
- * client learns at once, with a 503 and Retry-After, that nothing happened and that the same
- * request (with the same Idempotency-Key) may be sent again. Without it a burst is admitted whole,
- * every call slows together and the gateway's deadline answers 504, whose outcome nobody knows.
+ * Admission control in front of one line of one service (docs/adr/026, 041). At most
+ * `maxInFlight` calls run at once; the next wait in line, first come first served, for at most
+ * `maxWaitMs`, and at most `maxWaiting` of them. A call that cannot start in time is refused
+ * before it is sent, so the client learns at once, with a 503 and Retry-After, that nothing happened
+ * and that the same request (with the same Idempotency-Key) may be sent again. Without it a burst
+ * is admitted whole, every call slows together and the gateway's deadline answers 504, whose
+ * outcome nobody knows.
  */
 export interface AdmissionLimits {
   maxInFlight: number;

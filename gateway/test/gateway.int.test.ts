@@ -241,18 +241,36 @@ describe('gateway → gRPC (real servers on loopback)', () => {
   });
 });
 
+/**
+ * A gateway before a catalog whose calls take 300 ms, admitting one call at a time to it and none
+ * waiting (in each of its lines), for `test`; both are stopped afterwards.
+ */
+async function withOneCallAtATime(
+  test: (
+    gw: Awaited<ReturnType<typeof startGateway>>,
+    catalog: Awaited<ReturnType<typeof fakeCatalog>>,
+  ) => Promise<void>,
+) {
+  const catalog = await fakeCatalog(() => 300);
+  const gw = await startGateway(
+    {
+      CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`,
+      ADMISSION_MAX_IN_FLIGHT: '1',
+      ADMISSION_MAX_WAITING: '0',
+    },
+    headerSessions({ army, maker }),
+  );
+  try {
+    await test(gw, catalog);
+  } finally {
+    await gw.stop();
+    await catalog.grpc.close();
+  }
+}
+
 describe('gateway admission control (docs/adr/026)', () => {
-  it('refuses a call past the limit at once with 503 and Retry-After, without sending it', async () => {
-    const catalog = await fakeCatalog(() => 300);
-    const gw = await startGateway(
-      {
-        CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`,
-        ADMISSION_MAX_IN_FLIGHT: '1',
-        ADMISSION_MAX_WAITING: '0',
-      },
-      headerSessions({ army }),
-    );
-    try {
+  it('refuses a call past the limit at once with 503 and Retry-After, without sending it', () =>
+    withOneCallAtATime(async (gw, catalog) => {
       const get = () => fetch(`${gw.url}/api/products`, { headers: { 'x-test-user': 'army' } });
       const first = get();
       await new Promise((r) => setTimeout(r, 50));
@@ -266,25 +284,12 @@ describe('gateway admission control (docs/adr/026)', () => {
       expect(catalog.seen).toHaveLength(1);
       // Its slot is free again.
       expect((await get()).status).toBe(200);
-    } finally {
-      await gw.stop();
-      await catalog.grpc.close();
-    }
-  });
+    }));
 });
 
 describe('gateway admission control: reads and changes each in their own line (docs/adr/041)', () => {
-  it('serves a read while the changes to the same service fill their slots, and sheds the change past them', async () => {
-    const catalog = await fakeCatalog(() => 300);
-    const gw = await startGateway(
-      {
-        CATALOG_GRPC_ADDR: `127.0.0.1:${catalog.port}`,
-        ADMISSION_MAX_IN_FLIGHT: '1',
-        ADMISSION_MAX_WAITING: '0',
-      },
-      headerSessions({ army, maker }),
-    );
-    try {
+  it('serves a read while the changes to the same service fill their slots, and sheds the change past them', () =>
+    withOneCallAtATime(async (gw) => {
       const create = () =>
         fetch(`${gw.url}/api/products`, {
           method: 'POST',
@@ -297,11 +302,7 @@ describe('gateway admission control: reads and changes each in their own line (d
       const read = await fetch(`${gw.url}/api/products/1`, { headers: { 'x-test-user': 'army' } });
       expect(read.status).toBe(200);
       expect((await first).status).toBe(201);
-    } finally {
-      await gw.stop();
-      await catalog.grpc.close();
-    }
-  });
+    }));
 });
 
 describe('gateway with a service that is down', () => {
