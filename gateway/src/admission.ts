@@ -17,6 +17,14 @@ export interface AdmissionLimits {
   retryAfterSeconds: number;
 }
 
+/** What an admission control reports, for the gateway's metrics (http/metrics.ts). */
+export interface AdmissionObserver {
+  /** A call was sent after `waitedMs` in line (0 when a slot was free). */
+  admitted(waitedMs: number): void;
+  /** A call was refused: the line was full, or it waited maxWaitMs without a slot. */
+  refused(reason: 'line-full' | 'waited-too-long'): void;
+}
+
 export interface Admission {
   run<T>(call: () => Promise<T>): Promise<T>;
   readonly inFlight: number;
@@ -33,7 +41,7 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-export function createAdmission(limits: AdmissionLimits): Admission {
+export function createAdmission(limits: AdmissionLimits, observer?: AdmissionObserver): Admission {
   let inFlight = 0;
   const line: Waiter[] = [];
 
@@ -47,19 +55,27 @@ export function createAdmission(limits: AdmissionLimits): Admission {
   }
 
   async function run<T>(call: () => Promise<T>): Promise<T> {
+    let waitedMs = 0;
     if (inFlight < limits.maxInFlight) inFlight++;
-    else if (line.length >= limits.maxWaiting) throw overloaded(limits.retryAfterSeconds);
-    else
+    else if (line.length >= limits.maxWaiting) {
+      observer?.refused('line-full');
+      throw overloaded(limits.retryAfterSeconds);
+    } else {
+      const queuedAt = performance.now();
       await new Promise<void>((start, refuse) => {
         const waiter: Waiter = {
           start,
           timer: setTimeout(() => {
             line.splice(line.indexOf(waiter), 1);
+            observer?.refused('waited-too-long');
             refuse(overloaded(limits.retryAfterSeconds));
           }, limits.maxWaitMs),
         };
         line.push(waiter);
       });
+      waitedMs = performance.now() - queuedAt;
+    }
+    observer?.admitted(waitedMs);
     try {
       return await call();
     } finally {

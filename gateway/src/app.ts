@@ -33,7 +33,7 @@ export function createApp(deps: GatewayDeps): {
   // X-Forwarded-For (the client address of rate limits and logs) only from the configured proxies:
   // anyone else could pick their own address with it.
   app.set('trust proxy', config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false);
-  const metrics = createMetrics();
+  const metrics = createMetrics(deps.callMetrics);
   const keycloakOrigin = new URL(config.KEYCLOAK_PUBLIC_URL).origin;
 
   app.use(requestContext);

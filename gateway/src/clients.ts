@@ -19,6 +19,7 @@ import type { ServiceName } from '@qm/roster';
 import { type AdmissionLimits, createAdmission } from './admission';
 import type { GatewayConfig } from './config';
 import { inReadingRequest } from './http/context';
+import { callMetrics, type CallMetrics } from './http/metrics';
 
 /**
  * The generated contract of each service of the roster that is built; add a line here when a
@@ -49,6 +50,7 @@ function createClients(
   signer: CallerSigner,
   admission: AdmissionLimits,
 ) {
+  const metrics = callMetrics();
   const made: Partial<Record<Defined, { close(): void }>> = {};
   const clients = {} as Clients;
   for (const name of Object.keys(DEFINITIONS) as Defined[]) {
@@ -58,7 +60,7 @@ function createClients(
         defaultDeadlineMs: deadlineMs,
         signer,
       });
-      (clients as Record<string, unknown>)[name] = admitted(made[name], admission);
+      (clients as Record<string, unknown>)[name] = admitted(made[name], name, admission, metrics);
     } else {
       (clients as Record<string, unknown>)[name] = new Proxy(
         {},
@@ -70,6 +72,8 @@ function createClients(
   }
   return {
     clients,
+    /** What the calls spend in line and in the services, for the app's /metrics. */
+    metrics,
     close: () => Object.values(made).forEach((c) => c?.close()),
   };
 }
@@ -90,17 +94,27 @@ export const clientsFromConfig = (
  * the request making it only reads, the changes' otherwise. A read then never waits in line behind
  * the service's purchases or transfers (docs/adr/041).
  */
-function admitted<C extends object>(client: C, limits: AdmissionLimits): C {
-  const reads = createAdmission(limits);
-  const changes = createAdmission(limits);
+function admitted<C extends object>(
+  client: C,
+  service: string,
+  limits: AdmissionLimits,
+  metrics: CallMetrics,
+): C {
+  const reads = createAdmission(limits, metrics.line(service, 'reads'));
+  const changes = createAdmission(limits, metrics.line(service, 'changes'));
   return new Proxy(client, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
       if (typeof value !== 'function' || prop === 'close') return value;
       return (...args: unknown[]) =>
-        (inReadingRequest() ? reads : changes).run(() =>
-          (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
-        );
+        (inReadingRequest() ? reads : changes).run(async () => {
+          const done = metrics.timeCall(service, String(prop));
+          try {
+            return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          } finally {
+            done();
+          }
+        });
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { Logger } from '@qm/platform';
 import type { Clients } from './clients';
+import type { CallMetrics } from './http/metrics';
 import type { GatewayConfig } from './config';
 import type { HitCounter } from './http/rate-limit-store';
 import type { SessionResolver } from './http/session';
@@ -18,4 +19,6 @@ export interface GatewayDeps {
    * things) each limiter counts in this process's memory.
    */
   rateLimits?: HitCounter;
+  /** What the clients' calls spend in line and in the services, served on /metrics beside the rest. */
+  callMetrics?: CallMetrics;
 }

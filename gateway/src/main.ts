@@ -13,7 +13,7 @@ if (initTracing({ serviceName: 'gateway', env: config }))
     { otlp: config.OTEL_EXPORTER_OTLP_ENDPOINT, zipkin: config.OTEL_EXPORTER_ZIPKIN_ENDPOINT },
     'tracing on',
   );
-const { clients, close } = clientsFromConfig(config);
+const { clients, metrics: callMetrics, close } = clientsFromConfig(config);
 
 async function main() {
   // Sessions in MongoDB (qm_gateway), tokens refreshed through the identity service.
@@ -26,7 +26,15 @@ async function main() {
     db: config.MONGO_DB,
     engine: config.storeEngine,
   });
-  const { app, metrics, upgrade } = createApp({ config, log, clients, sessions, live, rateLimits });
+  const { app, metrics, upgrade } = createApp({
+    config,
+    log,
+    clients,
+    sessions,
+    live,
+    rateLimits,
+    callMetrics,
+  });
 
   const server = app.listen(config.PORT, () => {
     log.info({ port: config.PORT, services: config.services }, `gateway listening on ${config.PUBLIC_URL}`);

@@ -70,4 +70,30 @@ describe('admission control (docs/adr/026)', () => {
     await tick();
     expect(gate.inFlight).toBe(0);
   });
+
+  it('tells its observer how long each sent call waited, and why each refused one was refused', async () => {
+    const observer = { admitted: jest.fn(), refused: jest.fn() };
+    const gate = createAdmission({ ...limits, maxWaitMs: 200 }, observer);
+    const running = [held(), held()];
+    running.forEach((c) => void gate.run(c.call));
+    const queued = held();
+    const waiting = gate.run(queued.call);
+    await expect(gate.run(held().call)).rejects.toMatchObject({ status: 503 });
+    expect(observer.refused).toHaveBeenLastCalledWith('line-full');
+    await new Promise((r) => setTimeout(r, 30));
+    running[0]!.finish('x');
+    await tick();
+    expect(queued.call).toHaveBeenCalledTimes(1);
+    const waits = observer.admitted.mock.calls.map(([ms]: [number]) => ms);
+    expect(waits).toHaveLength(3);
+    expect(waits.slice(0, 2)).toEqual([0, 0]);
+    expect(waits[2]).toBeGreaterThanOrEqual(25);
+    // The next one waits its 200 ms in vain.
+    await expect(gate.run(held().call)).rejects.toMatchObject({ status: 503 });
+    expect(observer.refused).toHaveBeenLastCalledWith('waited-too-long');
+    expect(observer.admitted).toHaveBeenCalledTimes(3);
+    running[1]!.finish('y');
+    queued.finish('q');
+    await waiting;
+  });
 });

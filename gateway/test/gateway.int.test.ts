@@ -228,18 +228,23 @@ describe('gateway → gRPC (real servers on loopback)', () => {
     // The public port (the one the ingress routes) has no metrics.
     for (const accept of ['*/*', 'text/html', 'text/plain'])
       expect((await fetch(`${gw.url}/metrics`, { headers: { accept } })).status).toBe(404);
-    const server = gw.metrics.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
-      expect(res.status).toBe(200);
-      expect(await res.text()).toContain('http_request_duration_seconds_bucket');
-    } finally {
-      await new Promise((r) => server.close(r));
-    }
+    expect(await scrape(gw)).toContain('http_request_duration_seconds_bucket');
   });
 });
+
+/** The gateway's private metrics app, served for one GET /metrics. */
+async function scrape(gw: Awaited<ReturnType<typeof startGateway>>) {
+  const server = gw.metrics.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(res.status).toBe(200);
+    return await res.text();
+  } finally {
+    await new Promise((r) => server.close(r));
+  }
+}
 
 /**
  * A gateway before a catalog whose calls take 300 ms, admitting one call at a time to it and none
@@ -284,6 +289,18 @@ describe('gateway admission control (docs/adr/026)', () => {
       expect(catalog.seen).toHaveLength(1);
       // Its slot is free again.
       expect((await get()).status).toBe(200);
+      // Operators see the refusal, the waits and the calls themselves on /metrics.
+      const metrics = await scrape(gw);
+      expect(metrics).toContain(
+        'gateway_admission_refused_total{service="catalog",line="reads",reason="line-full"} 1',
+      );
+      expect(metrics).toContain('gateway_admission_wait_seconds_count{service="catalog",line="reads"} 2');
+      expect(metrics).toMatch(
+        /gateway_upstream_call_seconds_bucket\{le="0\.5",service="catalog",method="listProducts"\} 2/,
+      );
+      expect(metrics).toMatch(
+        /gateway_upstream_call_seconds_bucket\{le="0\.25",service="catalog",method="listProducts"\} 0/,
+      );
     }));
 });
 

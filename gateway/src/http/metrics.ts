@@ -1,10 +1,15 @@
 import type { RequestHandler, Router } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, type Metric, Registry } from 'prom-client';
+import type { AdmissionObserver } from '../admission';
 
-/** Prometheus metrics: process defaults plus request latency by route and status. */
-export function createMetrics() {
+/**
+ * Prometheus metrics: process defaults, request latency by route and status, and `calls`, the
+ * clients' own (callMetrics below).
+ */
+export function createMetrics(calls?: CallMetrics) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const metric of calls?.metrics ?? []) registry.registerMetric(metric);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency',
@@ -30,4 +35,63 @@ export function createMetrics() {
       res.type(registry.contentType).send(await registry.metrics());
     });
   return { registry, middleware, expose };
+}
+
+/** Which of a service's two admission lines a call stood in (docs/adr/041). */
+export type Line = 'reads' | 'changes';
+
+/**
+ * What the gateway's calls to its services spend: the wait in their admission line, the calls
+ * refused at it, and the call itself once sent. A request's latency is then split between the
+ * gateway's queue and the service, which is what tells more slots from a slower service apart.
+ */
+export interface CallMetrics {
+  line(service: string, line: Line): AdmissionObserver;
+  /** Starts timing a call that was sent; the returned function ends it. */
+  timeCall(service: string, method: string): () => void;
+  readonly metrics: Metric[];
+}
+
+/** Sub-millisecond to the admission wait's limit (ADMISSION_MAX_WAIT_MS, 1 s by default). */
+const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+export function callMetrics(): CallMetrics {
+  const waited = new Histogram({
+    name: 'gateway_admission_wait_seconds',
+    help: 'Time a call to a service waited in its admission line before it was sent (0 when a slot was free)',
+    labelNames: ['service', 'line'],
+    buckets: [0, ...BUCKETS],
+    registers: [],
+  });
+  const refused = new Counter({
+    name: 'gateway_admission_refused_total',
+    help: 'Calls refused by admission control with 503, never sent',
+    labelNames: ['service', 'line', 'reason'],
+    registers: [],
+  });
+  const called = new Histogram({
+    name: 'gateway_upstream_call_seconds',
+    help: 'Time from sending a call to a service to its answer, by gRPC method',
+    labelNames: ['service', 'method'],
+    buckets: BUCKETS,
+    registers: [],
+  });
+  // Label sets bound once, not hashed again on every call of the request path.
+  const methods = new Map<string, Histogram.Internal<'service' | 'method'>>();
+  return {
+    line: (service, line) => {
+      const wait = waited.labels({ service, line });
+      return {
+        admitted: (waitedMs) => wait.observe(waitedMs / 1000),
+        refused: (reason) => refused.inc({ service, line, reason }),
+      };
+    },
+    timeCall: (service, method) => {
+      const key = `${service}.${method}`;
+      let timer = methods.get(key);
+      if (!timer) methods.set(key, (timer = called.labels({ service, method })));
+      return timer.startTimer();
+    },
+    metrics: [waited, refused, called],
+  };
 }

@@ -28,7 +28,7 @@ export async function startGateway<R extends SessionResolver>(
   extra: { live?: LiveHub; rateLimits?: HitCounter } = {},
 ) {
   const config = parseGatewayConfig({ LOG_LEVEL: 'silent', ...env });
-  const { clients, close } = clientsFromConfig(config);
+  const { clients, metrics: callMetrics, close } = clientsFromConfig(config);
   const resolver = typeof sessions === 'function' ? sessions({ config, clients }) : sessions;
   const { app, metrics } = createApp({
     config,
@@ -37,6 +37,7 @@ export async function startGateway<R extends SessionResolver>(
     sessions: resolver,
     live: extra.live,
     rateLimits: extra.rateLimits,
+    callMetrics,
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
