@@ -8,6 +8,8 @@
 // It also prints how full the machine's cores were during the load, and each process's share of a
 // core: a ratio missed with the cores full is queueing for CPU the workload asks more of than the
 // machine has; one missed with a process near one core is that process's event loop queueing.
+// And, from the gateway's /metrics (GATEWAY_METRICS_URL), how long calls waited in each admission
+// line and how long each service's methods took once sent: the two halves of an endpoint's latency.
 //
 //   node load/k6-ratios.mjs load/wallet.js transfer=5 transactions=3
 //   node load/k6-ratios.mjs load/purchase.js purchase=12.5
@@ -15,6 +17,8 @@ import { spawn, fork } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loopbackOnly } from './lib/loopback.cjs';
+import { countersBetween, histogramsBetween, quantile } from './lib/prometheus.cjs';
 import { cpuByComponent, machineCpu } from './lib/process-cpu.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,9 +34,19 @@ const port = await new Promise((resolve) => bare.once('message', (m) => resolve(
 const dir = path.join(here, 'results');
 mkdirSync(dir, { recursive: true });
 const summaryFile = path.join(dir, `${path.basename(script, '.js')}-${Date.now()}.json`);
-// A reading of every process's and the machine's CPU each second; the load's are the last DURATION.
+const metricsUrl = process.env.GATEWAY_METRICS_URL ?? 'http://127.0.0.1:9464/metrics';
+loopbackOnly(metricsUrl);
+// A reading each second of every process's and the machine's CPU, and of the gateway's metrics
+// (their text arrives a moment later); the load's are the last DURATION.
 const readings = [];
-const read = () => readings.push({ at: performance.now(), stack: cpuByComponent(), machine: machineCpu() });
+const read = () => {
+  const reading = { at: performance.now(), stack: cpuByComponent(), machine: machineCpu() };
+  readings.push(reading);
+  fetch(metricsUrl)
+    .then((res) => (res.ok ? res.text() : undefined))
+    .then((text) => (reading.metrics = text))
+    .catch(() => undefined);
+};
 read();
 const reader = setInterval(read, 1000);
 let code;
@@ -84,7 +98,10 @@ rows.push({
   'p95 ms': +probe['p(95)'].toFixed(1),
 });
 console.table(rows);
-printCpuDuringLoad();
+const load = loadWindow();
+printCpuDuringLoad(load);
+await new Promise((r) => setTimeout(r, 200)); // the last scrape's text
+printGatewaySplit(load);
 console.log(`summary: ${path.relative(process.cwd(), summaryFile)}`);
 for (const m of missed) console.error(`budget missed: ${m}`);
 if (code !== 0) console.error(`k6 exited with ${code}`);
@@ -96,14 +113,15 @@ function seconds(duration) {
   return parts.reduce((s, [, n, unit]) => s + Number(n) * { h: 3600, m: 60, s: 1 }[unit], 0) || 60;
 }
 
-/**
- * The CPU of the load's last DURATION seconds (the scripts' scenarios run that long after their
- * setup): how full the cores were, and each process's share of one core.
- */
-function printCpuDuringLoad() {
+/** The first and last readings of the load's last DURATION seconds (the scripts' scenarios run that long after their setup). */
+function loadWindow() {
   const end = readings.at(-1);
   const from = end.at - seconds(process.env.DURATION || '60s') * 1000;
-  const start = readings.find((r) => r.at >= from) ?? readings[0];
+  return { start: readings.find((r) => r.at >= from) ?? readings[0], end };
+}
+
+/** The CPU of the load: how full the cores were, and each process's share of one core. */
+function printCpuDuringLoad({ start, end }) {
   const wallMs = end.at - start.at;
   const full = (end.machine.busy - start.machine.busy) / (end.machine.total - start.machine.total);
   const cores = (end.machine.total - start.machine.total) / wallMs;
@@ -116,4 +134,37 @@ function printCpuDuringLoad() {
       `${(full * 100).toFixed(0)} % busy; share of one core: ` +
       shares.map(([k, share]) => `${k} ${share.toFixed(2)}`).join(', '),
   );
+}
+
+/**
+ * What the gateway's calls spent during the load: the wait in each admission line (docs/adr/041)
+ * and the busiest methods' time once sent (quantiles interpolated within the metrics' buckets).
+ */
+function printGatewaySplit({ start }) {
+  const first = readings.find((r) => r.at >= start.at && r.metrics);
+  const last = readings.findLast((r) => r.metrics);
+  if (!first || !last || first === last) {
+    console.log(`the gateway's metrics (${metricsUrl}) were not readable: no split of the latencies`);
+    return;
+  }
+  const ms = (seconds) => +(seconds * 1000).toFixed(1);
+  const summary = (h) => ({
+    calls: h.count,
+    'mean ms': ms(h.sum / h.count),
+    'p50 ms ≈': ms(quantile(0.5, h)),
+    'p95 ms ≈': ms(quantile(0.95, h)),
+  });
+  const lines = histogramsBetween(first.metrics, last.metrics, 'gateway_admission_wait_seconds');
+  const calls = histogramsBetween(first.metrics, last.metrics, 'gateway_upstream_call_seconds')
+    .sort((a, b) => b.sum - a.sum)
+    .slice(0, 8);
+  console.log(`the gateway during the load's last ${((last.at - first.at) / 1000).toFixed(0)} s:`);
+  console.table(
+    lines.map((h) => ({ 'waited in line': `${h.labels.service} ${h.labels.line}`, ...summary(h) })),
+  );
+  console.table(
+    calls.map((h) => ({ 'call, once sent': `${h.labels.service}.${h.labels.method}`, ...summary(h) })),
+  );
+  for (const c of countersBetween(first.metrics, last.metrics, 'gateway_admission_refused_total'))
+    console.log(`refused: ${c.labels.service} ${c.labels.line} (${c.labels.reason}) × ${c.value}`);
 }
