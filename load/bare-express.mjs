@@ -45,12 +45,25 @@ if (process.env.BARE_GRPC_PORT) {
 // The bare-update probe of the k6 runs (load/k6-ratios.mjs): one findOneAndUpdate({ _id }, { $inc })
 // per request, the unit their latency budgets are ratios of (load/lib/bue.mjs prices CPU in it).
 const probes = mongo.db('qm_probe').collection('counters');
-app.post('/bare-db/update', async (_req, res) => {
-  const doc = await probes.findOneAndUpdate(
+const bump = () =>
+  probes.findOneAndUpdate(
     { _id: `probe:${Math.floor(Math.random() * 50)}` },
     { $inc: { n: 1 } },
     { upsert: true, returnDocument: 'after' },
   );
+app.post('/bare-db/update', async (_req, res) => {
+  const doc = await bump();
+  res.json({ n: doc?.n ?? 0 });
+});
+
+// The sequence probe: `n` of the same update one after another in one request, the floor of any
+// design whose operation needs n database round trips in a row (no logic, no hop, no service).
+app.post('/bare-db/updates', async (req, res) => {
+  const n = Number(req.query.n);
+  if (!Number.isSafeInteger(n) || n < 1 || n > 100)
+    return res.status(400).json({ message: 'n must be a whole number from 1 to 100' });
+  let doc;
+  for (let i = 0; i < n; i++) doc = await bump();
   res.json({ n: doc?.n ?? 0 });
 });
 

@@ -3,6 +3,8 @@
 // is "this endpoint's p95 ≤ R × the probe's p95" in the same run, so it holds on any machine, busy
 // or not. Prints every endpoint's p50/p95 beside the probe's, and how many answers were 503s shed
 // by the gateway's admission control (docs/adr/026, retried by the client as Retry-After says).
+// Beside them, the sequence probe (SEQUENCE_STEPS bare updates in a row, load/lib/k6-probe.js): the
+// ratio that a design needing that many database round trips one after another cannot go below.
 // Exits non-zero when k6 failed (its checks) or a ratio is missed.
 //
 // It also prints how full the machine's cores were during the load, and each process's share of a
@@ -55,7 +57,14 @@ try {
     const k6 = spawn(
       path.join(here, '..', '.tools', 'bin', 'k6'),
       ['run', `--summary-export=${summaryFile}`, script],
-      { stdio: 'inherit', env: { ...process.env, PROBE_URL: `http://127.0.0.1:${port}/bare-db/update` } },
+      {
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          PROBE_URL: `http://127.0.0.1:${port}/bare-db/update`,
+          PROBE_SEQUENCE_URL: `http://127.0.0.1:${port}/bare-db/updates`,
+        },
+      },
     );
     k6.on('exit', (c) => resolve(c ?? 1));
   });
@@ -97,6 +106,15 @@ rows.push({
   'p50 ms': +probe.med.toFixed(1),
   'p95 ms': +probe['p(95)'].toFixed(1),
 });
+// The floor of a design with that many round trips in a row: no budget, a reference beside them.
+const sequence = trend('probe-sequence');
+if (sequence)
+  rows.push({
+    endpoint: `${process.env.SEQUENCE_STEPS || 10} bare updates in a row`,
+    'p50 ms': +sequence.med.toFixed(1),
+    'p95 ms': +sequence['p(95)'].toFixed(1),
+    'p95 ÷ probe p95': +(sequence['p(95)'] / probe['p(95)']).toFixed(1),
+  });
 console.table(rows);
 const load = loadWindow();
 printCpuDuringLoad(load);

@@ -19,7 +19,7 @@
 // `p(95)` of http_req_duration{endpoint:purchase}.
 import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
-import { probe as sendProbe, probeOptions } from './lib/k6-probe.js';
+import { probe as sendProbe, probeOptions, probeSequence as sendSequence } from './lib/k6-probe.js';
 import { client, loopbackOnly, must } from './lib/k6-api.js';
 import { catalogPlan, purchaseOutcome, totalPrice } from './lib/purchase-plan.ts';
 
@@ -142,8 +142,9 @@ function retryPurchase(cookie) {
   });
 }
 
-/** The probe scenario's iteration (load/lib/k6-probe.js). */
+/** The probe scenarios' iterations (load/lib/k6-probe.js). */
 export const probe = () => sendProbe(THINK_SECONDS);
+export const probeSequence = () => sendSequence(THINK_SECONDS);
 
 export default function (data) {
   const cookie = data.buyers[(__VU - 1) % data.buyers.length];

@@ -17,7 +17,7 @@
 // wallets, not 50 tight loops on a 2-core machine. p50 is `med`, p95 `p(95)` of
 // http_req_duration{endpoint:…}.
 import { check, sleep } from 'k6';
-import { probe as sendProbe, probeOptions } from './lib/k6-probe.js';
+import { probe as sendProbe, probeOptions, probeSequence as sendSequence } from './lib/k6-probe.js';
 import { client, loopbackOnly, mailbox, must, step } from './lib/k6-api.js';
 
 const BASE = __ENV.BASE_URL || 'http://127.0.0.1:8080';
@@ -85,8 +85,9 @@ export function setup() {
 let iteration = 0;
 let lastTransfer = null;
 
-/** The probe scenario's iteration (load/lib/k6-probe.js). */
+/** The probe scenarios' iterations (load/lib/k6-probe.js). */
 export const probe = () => sendProbe(THINK_SECONDS);
+export const probeSequence = () => sendSequence(THINK_SECONDS);
 
 export default function (data) {
   const me = data.users[(__VU - 1) % data.users.length];
