@@ -52,7 +52,7 @@ export interface CallMetrics {
   readonly metrics: Metric[];
 }
 
-/** Sub-millisecond to the admission wait's limit (ADMISSION_MAX_WAIT_MS, 1 s by default). */
+/** From a millisecond past the admission wait's limit (1 s) to the gRPC deadline (GRPC_DEADLINE_MS, 5 s). */
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 export function callMetrics(): CallMetrics {
