@@ -39,15 +39,15 @@ const summaryFile = path.join(dir, `${path.basename(script, '.js')}-${Date.now()
 const metricsUrl = process.env.GATEWAY_METRICS_URL ?? 'http://127.0.0.1:9464/metrics';
 loopbackOnly(metricsUrl);
 // A reading each second of every process's and the machine's CPU, and of the gateway's metrics
-// (their text arrives a moment later); the load's are the last DURATION.
+// (`scraped`: their text, which arrives a moment later); the load's are the last DURATION.
 const readings = [];
 const read = () => {
   const reading = { at: performance.now(), stack: cpuByComponent(), machine: machineCpu() };
-  readings.push(reading);
-  fetch(metricsUrl)
+  reading.scraped = fetch(metricsUrl)
     .then((res) => (res.ok ? res.text() : undefined))
     .then((text) => (reading.metrics = text))
     .catch(() => undefined);
+  readings.push(reading);
 };
 read();
 const reader = setInterval(read, 1000);
@@ -118,7 +118,7 @@ if (sequence)
 console.table(rows);
 const load = loadWindow();
 printCpuDuringLoad(load);
-await new Promise((r) => setTimeout(r, 200)); // the last scrape's text
+await Promise.all(readings.map((r) => r.scraped));
 printGatewaySplit(load);
 console.log(`summary: ${path.relative(process.cwd(), summaryFile)}`);
 for (const m of missed) console.error(`budget missed: ${m}`);
@@ -131,7 +131,10 @@ function seconds(duration) {
   return parts.reduce((s, [, n, unit]) => s + Number(n) * { h: 3600, m: 60, s: 1 }[unit], 0) || 60;
 }
 
-/** The first and last readings of the load's last DURATION seconds (the scripts' scenarios run that long after their setup). */
+/**
+ * The first and last readings of the load's last DURATION seconds (the scripts' scenarios run that
+ * long after their setup).
+ */
 function loadWindow() {
   const end = readings.at(-1);
   const from = end.at - seconds(process.env.DURATION || '60s') * 1000;

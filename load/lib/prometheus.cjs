@@ -19,41 +19,45 @@ function parseSamples(text) {
 const inFamily = (name, family) => ['_bucket', '_sum', '_count'].some((end) => name === family + end);
 const bound = (le) => (le === '+Inf' ? Infinity : Number(le));
 
-const keyOf = (labels) =>
+const labelsText = (labels, without) =>
   Object.entries(labels)
-    .filter(([k]) => k !== 'le')
+    .filter(([k]) => k !== without)
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
 
 /**
- * Each series of the histogram `family` with what it counted between the scrapes `before` and
- * `after` (texts): its labels (without `le`), count, sum and cumulative buckets. Series that
- * counted nothing are left out; a series missing from `before` counts from zero.
+ * The samples of `after` that `wanted` picks, each less the same sample (name and labels) in
+ * `before`; a sample missing from `before` counts from zero.
  */
-function histogramsBetween(before, after, family) {
+function samplesBetween(before, after, wanted) {
+  const id = (s) => `${s.name}{${labelsText(s.labels)}}`;
   const previous = new Map(
     parseSamples(before)
-      .filter((s) => inFamily(s.name, family))
-      .map((s) => [`${s.name}|${keyOf(s.labels)}|${s.labels.le ?? ''}`, s.value]),
+      .filter(wanted)
+      .map((s) => [id(s), s.value]),
   );
+  return parseSamples(after)
+    .filter(wanted)
+    .map((s) => ({ ...s, value: s.value - (previous.get(id(s)) ?? 0) }));
+}
+
+/**
+ * Each series of the histogram `family` with what it counted between the scrapes `before` and
+ * `after` (texts): its labels (without `le`), count, sum and cumulative buckets. Series that
+ * counted nothing are left out.
+ */
+function histogramsBetween(before, after, family) {
   const series = new Map();
-  for (const s of parseSamples(after)) {
-    if (!inFamily(s.name, family)) continue;
-    const key = keyOf(s.labels);
-    const delta = s.value - (previous.get(`${s.name}|${key}|${s.labels.le ?? ''}`) ?? 0);
-    const h =
-      series.get(key) ??
-      series
-        .set(key, {
-          labels: Object.fromEntries(Object.entries(s.labels).filter(([k]) => k !== 'le')),
-          count: 0,
-          sum: 0,
-          buckets: [],
-        })
-        .get(key);
-    if (s.name === `${family}_count`) h.count = delta;
-    else if (s.name === `${family}_sum`) h.sum = delta;
-    else if (s.name === `${family}_bucket`) h.buckets.push([bound(s.labels.le), delta]);
+  for (const s of samplesBetween(before, after, (s) => inFamily(s.name, family))) {
+    const key = labelsText(s.labels, 'le');
+    let h = series.get(key);
+    if (!h) {
+      const { le: _le, ...labels } = s.labels;
+      series.set(key, (h = { labels, count: 0, sum: 0, buckets: [] }));
+    }
+    if (s.name === `${family}_count`) h.count = s.value;
+    else if (s.name === `${family}_sum`) h.sum = s.value;
+    else h.buckets.push([bound(s.labels.le), s.value]);
   }
   return [...series.values()]
     .filter((h) => h.count > 0)
@@ -79,17 +83,11 @@ function quantile(q, { buckets, count }) {
   return lower;
 }
 
-/** The sum, by label set, of the counter `name` between the scrapes. */
+/** The increase, by label set, of the counter `name` between the scrapes; series that did not grow are left out. */
 function countersBetween(before, after, name) {
-  const previous = new Map(
-    parseSamples(before)
-      .filter((s) => s.name === name)
-      .map((s) => [keyOf(s.labels), s.value]),
-  );
-  return parseSamples(after)
-    .filter((s) => s.name === name)
-    .map((s) => ({ labels: s.labels, value: s.value - (previous.get(keyOf(s.labels)) ?? 0) }))
-    .filter((c) => c.value > 0);
+  return samplesBetween(before, after, (s) => s.name === name)
+    .filter((s) => s.value > 0)
+    .map(({ labels, value }) => ({ labels, value }));
 }
 
 module.exports = { parseSamples, histogramsBetween, quantile, countersBetween };
