@@ -49,6 +49,8 @@ export interface World {
   };
   /** The user's posted balance, its entries' sum and count, and the clearing account's balance. */
   money(caller: Caller): Promise<{ balance: number; entriesSum: number; entries: number; clearing: number }>;
+  /** What `fn` asks of the database through this world's models: `collection.method`, with its filter. */
+  operations(fn: () => Promise<unknown>): Promise<{ op: string; filter: unknown }[]>;
   stop(): Promise<void>;
 }
 
@@ -120,6 +122,18 @@ export async function startWorld(
         entries: entries.length,
         clearing: clearing?.balance ?? 0,
       };
+    },
+    async operations(fn) {
+      const sent: { op: string; filter: unknown }[] = [];
+      conn.set('debug', (collection: string, method: string, filter: unknown) => {
+        sent.push({ op: `${collection}.${method}`, filter });
+      });
+      try {
+        await fn();
+      } finally {
+        conn.set('debug', false);
+      }
+      return sent;
     },
     async stop() {
       if (!join) await conn.dropDatabase().catch(() => undefined);

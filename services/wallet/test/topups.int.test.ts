@@ -205,6 +205,30 @@ describe('verify-payment', () => {
     expect((await lineOf(order.id)).status).toBe('pending');
   });
 
+  it('asks the database only what a credit needs: no second claim, the clearing account once, a credited webhook one read', async () => {
+    await verify(await pay((await create(100 * RUPEES)).id));
+    const order = await create(200 * RUPEES);
+    const proof = await pay(order.id);
+    const hook = w.providers.sandbox.webhookFor(order.id, proof.providerPaymentId);
+    const onPage = await w.operations(() => verify(proof));
+    const onWebhook = await w.operations(() =>
+      w.topUps.handleWebhook({
+        provider: 'sandbox',
+        payload: Buffer.from(hook.body),
+        signature: hook.signature,
+      }),
+    );
+    const onTopUps = onPage.filter(({ op }) => op.startsWith('topups.')).map(({ op }) => op);
+    // Its read, the lease and the completion: the payment was claimed by the checkout already.
+    expect(onTopUps).toEqual(['topups.findOne', 'topups.findOneAndUpdate', 'topups.findOneAndUpdate']);
+    const clearingReads = onPage.filter(
+      ({ op, filter }) => op === 'accounts.findOne' && JSON.stringify(filter).includes('provider:'),
+    );
+    expect(clearingReads).toEqual([]);
+    expect(onWebhook.map(({ op }) => op)).toEqual(['topups.findOne']);
+    expect((await lineOf(order.id)).status).toBe('completed');
+  });
+
   it('is idempotent with its key: the retry answers the first outcome', async () => {
     const order = await create(400 * RUPEES);
     const proof = await pay(order.id);

@@ -114,7 +114,7 @@ async function record(
   // Users' wallets and escrows are opened by the use cases (with what they name); a clearing account
   // on first use.
   for (const account of [req.debit, req.credit])
-    if (isClearingAccount(account)) await accounts.ensure(account);
+    if (isClearingAccount(account)) await accounts.ensureClearing(account);
   const id = randomUUID();
   const now = new Date();
   const { created, transfer } = await transfers.insert(

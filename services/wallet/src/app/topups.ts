@@ -109,7 +109,6 @@ function createCrediting(d: TopUpDeps): Credit {
       await topups.markLineClosed(t._id);
     }
     const clearing = providerAccount(t.provider);
-    await accounts.ensure(clearing);
     const wallet = await accounts.ensure(userAccount(t.userId), t.userId, t.username);
     const line = lineOf(t, wallet.walletId);
     await history.annotate(line._id, { providerPaymentId: paymentId, transferReference: key });
@@ -138,14 +137,17 @@ function createCrediting(d: TopUpDeps): Credit {
     // A top-up's debit is the clearing account, which never refuses: anything short of posted
     // is a transfer another process is still driving (the sweeper finishes it).
     if (transfer.state !== 'posted') throw unavailable('Your payment is being credited. Please check again.');
-    await topups.complete(t._id, transfer._id);
-    return (await topups.byId(t._id))!;
+    return (await topups.complete(t._id, transfer._id)) ?? (await topups.byId(t._id))!;
   }
 
   /** Credits the payment the provider vouched for, once, whoever calls first. */
   async function credit(topUp: TopUp, payment: ConfirmedPayment | null): Promise<TopUp> {
     if (!payment || !matches(topUp, payment)) throw verificationFailed();
-    let t = await topups.claimPayment(topUp._id, payment.providerPaymentId, new Date());
+    // A payment id, once claimed, is never replaced: a top-up read with one needs no claim (the
+    // page's proof and the webhook both come after the checkout's own claim).
+    let t = topUp.providerPaymentId
+      ? topUp
+      : await topups.claimPayment(topUp._id, payment.providerPaymentId, new Date());
     // Another payment already took this top-up: it is the only one it credits.
     if (!t || t.providerPaymentId !== payment.providerPaymentId) throw verificationFailed();
     const until = Date.now() + CREDIT_WAIT_MS;

@@ -131,6 +131,11 @@ export interface AccountStore {
   get(id: AccountId): Promise<Account | null>;
   /** Creates the account once; concurrent first uses all get the same one. A new username is recorded. */
   ensure(id: AccountId, userId?: number, username?: string): Promise<Account>;
+  /**
+   * Opens a payment provider's clearing account once. It is never closed, so each process asks the
+   * database only the first time.
+   */
+  ensureClearing(id: AccountId): Promise<void>;
   /** Opens a sale's escrow once (an existing one is answered as it is). */
   ensureEscrow(sale: {
     reference: string;
@@ -189,6 +194,16 @@ const stamped = (update: Record<string, unknown>) => ({
 /** Escrows still holding proceeds (a released or refunded one is empty). */
 const funded = { kind: 'escrow', available: { $gt: 0 } };
 
+/** `open` for each id the first time only: for accounts that are never closed. */
+function onceEach(open: (id: AccountId) => Promise<unknown>): (id: AccountId) => Promise<void> {
+  const opened = new Set<AccountId>();
+  return async (id) => {
+    if (opened.has(id)) return;
+    await open(id);
+    opened.add(id);
+  };
+}
+
 export function createAccountStore(conn: Connection): AccountStore {
   const Accounts = conn.model<Account>('Account', accountSchema);
   const now = () => new Date();
@@ -230,6 +245,7 @@ export function createAccountStore(conn: Connection): AccountStore {
     model: Accounts,
     get,
     ensure,
+    ensureClearing: onceEach(ensure),
     ...escrowQueries(Accounts, get),
 
     async close(id: AccountId, at: Date): Promise<boolean> {

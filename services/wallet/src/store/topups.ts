@@ -81,8 +81,8 @@ export interface TopUpStore {
   claimPayment(id: number, paymentId: string, at: Date): Promise<TopUp | null>;
   /** Takes the right to post the credit of a paid top-up for `ms` (a caller that dies loses it). */
   lease(id: number, ms: number): Promise<TopUp | null>;
-  /** paid → completed once; true for the caller that moved it. */
-  complete(id: number, transferId: string): Promise<boolean>;
+  /** paid → completed once; the top-up after, or null for a caller that did not move it. */
+  complete(id: number, transferId: string): Promise<TopUp | null>;
   /**
    * created → failed (a declined card) or expired (never paid in time), with the reason its line
    * will show; the line is closed next (lineClosed). The top-up as this call left it, or null when
@@ -148,13 +148,15 @@ export function createTopUpStore(conn: Connection): TopUpStore {
         .exec();
     },
 
-    async complete(id: number, transferId: string): Promise<boolean> {
+    complete(id: number, transferId: string): Promise<TopUp | null> {
       const now = new Date();
-      const r = await TopUps.updateOne(
+      return TopUps.findOneAndUpdate(
         { _id: id, status: 'paid' },
         { $set: { status: 'completed', transferId, completedAt: now, updatedAt: now, creditingUntil: null } },
-      );
-      return r.modifiedCount === 1;
+        { new: true },
+      )
+        .lean<TopUp>()
+        .exec();
     },
 
     fail: (id: number, status: 'failed' | 'expired', failureReason: string) =>
