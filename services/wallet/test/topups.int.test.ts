@@ -46,8 +46,13 @@ describe('create-order', () => {
     }
   });
 
-  it('opens the pending credit line the payment later completes', async () => {
-    const order = await create(250 * RUPEES);
+  it('opens the pending credit line the payment later completes, with no lookup first', async () => {
+    let order!: Awaited<ReturnType<typeof create>>;
+    const sent = await w.operations(async () => {
+      order = await create(250 * RUPEES);
+    });
+    // The top-up's id is new, so is its line: nothing to look up before writing it.
+    expect(sent.filter(({ op }) => op.startsWith('transactions.find'))).toEqual([]);
     expect(await lineOf(order.id)).toMatchObject({
       userId: users.asha.userId,
       amount: 250 * RUPEES,

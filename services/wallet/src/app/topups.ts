@@ -287,7 +287,8 @@ export function createTopUps(d: TopUpDeps): TopUps {
       },
       now,
     );
-    await history.open(lineOf(topUp, account.walletId), now);
+    // The top-up's id is new, so its line is too: written and numbered at once, without a lookup.
+    await history.openNew([lineOf(topUp, account.walletId)], now);
     return {
       id: order.providerOrderId,
       amountPaise: amount,
