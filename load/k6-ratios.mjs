@@ -101,6 +101,18 @@ for (const [endpoint, max] of Object.entries(budgets)) {
     '503 shed': shed(endpoint),
   });
 }
+// A kind of an endpoint's requests the script reports on its own (a threshold on
+// `{endpoint:…,expected_response:true,<tag>:<value>}`), beside the whole endpoint, without a budget.
+for (const [key, t] of Object.entries(metrics)) {
+  const kind = /^http_req_duration\{endpoint:([\w-]+),expected_response:true,(\w+):([\w-]+)\}$/.exec(key);
+  if (!kind || !(kind[1] in budgets)) continue;
+  rows.push({
+    endpoint: `${kind[1]}, ${kind[2]} ${kind[3]}`,
+    'p50 ms': +t.med.toFixed(1),
+    'p95 ms': +t['p(95)'].toFixed(1),
+    'p95 ÷ probe p95': +(t['p(95)'] / probe['p(95)']).toFixed(1),
+  });
+}
 rows.push({
   endpoint: 'probe (bare update)',
   'p50 ms': +probe.med.toFixed(1),

@@ -69,12 +69,15 @@ export function mailbox(url) {
 export function client(base) {
   const JSON_HEADERS = { 'content-type': 'application/json', origin: base };
 
-  /** `expect`: statuses that are answers, not failures, in http_req_failed (k6 counts ≥ 400). */
-  function post(path, body, { cookie, key, endpoint = 'setup', expect } = {}) {
+  /**
+   * `expect`: statuses that are answers, not failures, in http_req_failed (k6 counts ≥ 400).
+   * `tags`: more tags beside the endpoint, to report a kind of its requests on its own.
+   */
+  function post(path, body, { cookie, key, endpoint = 'setup', expect, tags = {} } = {}) {
     const headers = { ...JSON_HEADERS };
     if (cookie) headers.cookie = cookie;
     if (key) headers['idempotency-key'] = key;
-    const params = { headers, tags: { endpoint } };
+    const params = { headers, tags: { ...tags, endpoint } };
     if (expect) params.responseCallback = http.expectedStatuses(...expect);
     return honouringRetryAfter(() => http.post(`${base}${path}`, JSON.stringify(body), params));
   }
