@@ -105,4 +105,38 @@ describe('the outbox run', () => {
     await outbox.run(events, () => Promise.resolve());
     expect(commands.map(([name]) => name)).toEqual(['insertMany', 'deleteMany']);
   });
+
+  /** A bus that holds every acknowledgement until `ackAll`, counting what was sent before. */
+  function heldBus() {
+    const sent: string[] = [];
+    const held: (() => void)[] = [];
+    const bus = {
+      publish: (subject: string) => {
+        sent.push(subject);
+        return new Promise<void>((resolve) => held.push(resolve));
+      },
+    } as unknown as EventBus;
+    return { bus, sent, ackAll: () => held.splice(0).forEach((ack) => ack()) };
+  }
+
+  // A transfer announces two events, a top-up three: one round trip to the stream, not one each.
+  it.each(['run', 'publish'] as const)(
+    'sends every event of a %s before waiting for the first acknowledgement',
+    async (how) => {
+      const { conn } = recordingConn();
+      const { bus, sent, ackAll } = heldBus();
+      const outbox = createOutbox({
+        conn,
+        bus,
+        log: createLogger('test', 'silent'),
+        confirm: () => Promise.resolve(true),
+      });
+      const events = ['first', 'second', 'third'].map((s) => outgoingEvent(s, {}));
+      const done = how === 'run' ? outbox.run(events, () => Promise.resolve()) : outbox.publish(events);
+      for (let i = 0; i < 20 && sent.length < events.length; i++) await sleep(1);
+      expect(sent).toEqual(['first', 'second', 'third']);
+      ackAll();
+      await done;
+    },
+  );
 });
