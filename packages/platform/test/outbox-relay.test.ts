@@ -47,6 +47,9 @@ describe('the outbox relay', () => {
 });
 
 describe('the outbox run', () => {
+  const quietOutbox = (conn: Connection, bus: EventBus) =>
+    createOutbox({ conn, bus, log: createLogger('test', 'silent'), confirm: () => Promise.resolve(true) });
+
   /** A collection that records the commands it is sent. */
   function recordingConn() {
     const commands: [string, unknown][] = [];
@@ -75,12 +78,7 @@ describe('the outbox run', () => {
         return Promise.resolve();
       },
     } as unknown as EventBus;
-    const outbox = createOutbox({
-      conn,
-      bus,
-      log: createLogger('test', 'silent'),
-      confirm: () => Promise.resolve(true),
-    });
+    const outbox = quietOutbox(conn, bus);
     const events = ['first', 'refused', 'third'].map((s) => outgoingEvent(s, {}));
 
     await expect(outbox.run(events, () => Promise.resolve('done'))).resolves.toBe('done');
@@ -95,12 +93,7 @@ describe('the outbox run', () => {
   it('sends two commands when every event is published: written, then removed', async () => {
     const { commands, conn } = recordingConn();
     const bus = { publish: () => Promise.resolve() } as unknown as EventBus;
-    const outbox = createOutbox({
-      conn,
-      bus,
-      log: createLogger('test', 'silent'),
-      confirm: () => Promise.resolve(true),
-    });
+    const outbox = quietOutbox(conn, bus);
     const events = ['first', 'second'].map((s) => outgoingEvent(s, {}));
     await outbox.run(events, () => Promise.resolve());
     expect(commands.map(([name]) => name)).toEqual(['insertMany', 'deleteMany']);
@@ -125,12 +118,7 @@ describe('the outbox run', () => {
     async (how) => {
       const { conn } = recordingConn();
       const { bus, sent, ackAll } = heldBus();
-      const outbox = createOutbox({
-        conn,
-        bus,
-        log: createLogger('test', 'silent'),
-        confirm: () => Promise.resolve(true),
-      });
+      const outbox = quietOutbox(conn, bus);
       const events = ['first', 'second', 'third'].map((s) => outgoingEvent(s, {}));
       const done = how === 'run' ? outbox.run(events, () => Promise.resolve()) : outbox.publish(events);
       for (let i = 0; i < 20 && sent.length < events.length; i++) await sleep(1);
