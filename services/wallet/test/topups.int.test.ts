@@ -210,7 +210,7 @@ describe('verify-payment', () => {
     expect((await lineOf(order.id)).status).toBe('pending');
   });
 
-  it('asks the database only what a credit needs: no second claim, the clearing account once, a credited webhook one read', async () => {
+  it('asks the database only what a credit needs: no second claim, the clearing account once, the wallet twice, a credited webhook one read', async () => {
     await verify(await pay((await create(100 * RUPEES)).id));
     const order = await create(200 * RUPEES);
     const proof = await pay(order.id);
@@ -230,6 +230,12 @@ describe('verify-payment', () => {
       ({ op, filter }) => op === 'accounts.findOne' && JSON.stringify(filter).includes('provider:'),
     );
     expect(clearingReads).toEqual([]);
+    // The wallet: once by the credit, once for the answer; the checkout opened it already.
+    const walletReads = onPage.filter(
+      ({ op, filter }) =>
+        op === 'accounts.findOne' && JSON.stringify(filter).includes(`user:${users.asha.userId}`),
+    );
+    expect(walletReads).toHaveLength(2);
     expect(onWebhook.map(({ op }) => op)).toEqual(['topups.findOne']);
     expect((await lineOf(order.id)).status).toBe('completed');
   });

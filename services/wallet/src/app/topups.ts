@@ -31,7 +31,7 @@ import type { Account, AccountStore } from '../store/accounts';
 import type { HistoryLine, HistoryStore, NewHistoryLine } from '../store/history';
 import type { TopUp, TopUpStore } from '../store/topups';
 import type { Ledger } from './ledger';
-import { ownAccount } from './wallets';
+import { ownAccount, ownAccountId } from './wallets';
 
 export interface TopUpDeps {
   accounts: AccountStore;
@@ -301,14 +301,17 @@ export function createTopUps(d: TopUpDeps): TopUps {
   }
 
   async function verify(caller: Caller, proof: PaymentProof) {
-    const account = await ownAccount(accounts, caller);
+    const walletId = ownAccountId(caller);
     const topUp = await topups.byProviderOrderId(proof.providerOrderId);
     // Someone else's order is as unknown as no order: nothing about it is revealed.
     if (!topUp || topUp.userId !== caller.userId) throw verificationFailed();
     const provider = providers.byName(topUp.provider);
     if (!provider) throw verificationFailed();
     const done = await credit(topUp, await provider.confirm(proof));
-    return { account: (await accounts.get(account._id))!, line: (await history.byKey(done.lineId))! };
+    // The checkout opened the wallet and the credit went to it: it is read once, after (opened
+    // here only if something removed it in between).
+    const [account, line] = await Promise.all([accounts.get(walletId), history.byKey(done.lineId)]);
+    return { account: account ?? (await ownAccount(accounts, caller)), line: line! };
   }
 
   /** The sandbox's checkout: charges a test card and answers the signed proof, recording its webhook first. */

@@ -11,7 +11,7 @@ import {
   type Outbox,
   outgoingEvent,
 } from '@qm/platform';
-import { userAccount, validAmount } from '../domain/ledger';
+import { type AccountId, userAccount, validAmount } from '../domain/ledger';
 import { eligibility, type Eligibility } from '../domain/eligibility';
 import type { Account, AccountStore } from '../store/accounts';
 import type { HistoryLine, HistorySort, HistoryStore } from '../store/history';
@@ -88,10 +88,16 @@ export function transferReceivedEvent(data: TransferReceivedData) {
 }
 
 /** The caller's own wallet, created on first use; administrators have none (docs/product.md §6). */
-export async function ownAccount(accounts: AccountStore, caller: Caller | undefined): Promise<Account> {
+/** The caller's wallet's id; a missing caller and an administrator (who has no wallet) are refused. */
+export function ownAccountId(caller: Caller | undefined): AccountId {
   if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
   if (hasRole(caller, ADMIN)) throw forbidden(WALLET_MESSAGES.adminNoWallet);
-  return accounts.ensure(userAccount(caller.userId), caller.userId, caller.username);
+  return userAccount(caller.userId);
+}
+
+export async function ownAccount(accounts: AccountStore, caller: Caller | undefined): Promise<Account> {
+  const id = ownAccountId(caller);
+  return accounts.ensure(id, caller!.userId, caller!.username);
 }
 
 export function createWallets(d: WalletDeps): Wallets {
