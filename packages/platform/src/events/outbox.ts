@@ -196,9 +196,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 }
 
 /**
- * Sends every event before waiting for any acknowledgement: the client writes them to the server
- * in one write, in this order, and the caller waits one round trip instead of one per event. Each
- * event's outcome is its own, as when they went one after another.
+ * Sends every event before waiting for any acknowledgement: the NATS client writes them to the
+ * server together, and the caller waits one round trip instead of one per event. Each event's
+ * outcome is its own, as when they went one after another. Their order was never a promise: an event
+ * left to the relay already reached the stream after later ones.
  */
 function publishSideBySide(bus: EventBus, events: OutgoingEvent[]) {
   return Promise.allSettled(events.map((e) => bus.publish(e.subject, e.event)));
