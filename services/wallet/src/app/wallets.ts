@@ -87,7 +87,6 @@ export function transferReceivedEvent(data: TransferReceivedData) {
   return outgoingEvent<TransferReceivedData>(WALLET_SUBJECTS.transferReceived, data);
 }
 
-/** The caller's own wallet, created on first use; administrators have none (docs/product.md §6). */
 /** The caller's wallet's id; a missing caller and an administrator (who has no wallet) are refused. */
 export function ownAccountId(caller: Caller | undefined): AccountId {
   if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
@@ -95,6 +94,7 @@ export function ownAccountId(caller: Caller | undefined): AccountId {
   return userAccount(caller.userId);
 }
 
+/** The caller's own wallet, created on first use; administrators have none (docs/product.md §6). */
 export async function ownAccount(accounts: AccountStore, caller: Caller | undefined): Promise<Account> {
   const id = ownAccountId(caller);
   return accounts.ensure(id, caller!.userId, caller!.username);
