@@ -6,10 +6,9 @@
 //   node load/publish-side-by-side.mjs [pairs per round = 2000]
 //
 // Linux only (nats-server's CPU from /proc); loopback only.
-import { execSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { connect } from 'nats';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { cpuByComponent } from './lib/process-cpu.mjs';
 
 const url = process.env.NATS_URL || 'nats://127.0.0.1:4222';
 loopbackOnly(url);
@@ -25,12 +24,8 @@ const body = new TextEncoder().encode(JSON.stringify({ id: 'x'.repeat(36), data:
 let n = 0;
 const publish = () => js.publish(`qm-publish-bench.e${n % 2}`, body, { msgID: `${process.pid}-${n++}` });
 
-const [natsPid] = execSync('pgrep -x nats-server').toString().trim().split('\n');
-const ticksPerMs = 100 / 1000; // USER_HZ
-const natsCpuMs = () => {
-  const fields = readFileSync(`/proc/${natsPid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
-};
+// The stack's nats-server in this network namespace, as the other cost scripts read it.
+const natsCpuMs = () => cpuByComponent()['nats-server'] ?? 0;
 const ownCpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
