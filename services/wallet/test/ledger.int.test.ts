@@ -22,7 +22,7 @@ import { type AccountId, escrowAccount, providerAccount, userAccount } from '../
 import { type AccountStore, createAccountStore } from '../src/store/accounts';
 import { createEntryStore } from '../src/store/entries';
 import { createHistoryStore, type HistoryStore } from '../src/store/history';
-import { createTransferStore, type TransferStore } from '../src/store/transfers';
+import { createTransferStore, SETTLED_WINDOW_MS, type TransferStore, windowOf } from '../src/store/transfers';
 
 const log = createLogger('ledger-test', 'silent');
 let conn: Connection;
@@ -145,6 +145,46 @@ describe('single-phase transfers', () => {
     );
     expect((await accounts.get(a.account))!.applied).not.toContain(`${first._id}:debit`);
     expect((await accounts.get(b.account))!.applied).not.toContain(`${first._id}:credit`);
+  });
+
+  it('a sweeper reads every marked transfer once, then only the windows that came due', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const asked = { everyMarked: 0, windows: [] as number[] };
+    const counted: TransferStore = {
+      ...transfers,
+      settledWithMarkers: (before, limit) => (
+        asked.everyMarked++,
+        transfers.settledWithMarkers(before, limit)
+      ),
+      settledInWindow: (window) => (asked.windows.push(window), transfers.settledInWindow(window)),
+    };
+    const sweeper = createSweeper({
+      accounts,
+      transfers: counted,
+      ledger,
+      log,
+      graceMs: 60_000,
+      markerRetentionMs: 0,
+      batch: 100_000,
+    });
+    await sweeper.sweep(new Date());
+    expect(asked.everyMarked).toBe(1);
+
+    const t = await ledger.transfer(move(`p2p:${a.id}:windows`, a.account, b.account, 1_00));
+    const settled = windowOf(t.settledAt!);
+    expect(t).toMatchObject({ state: 'posted', settledWindow: settled });
+    // Not yet: its window has not ended.
+    await sweeper.sweep(new Date((settled + 1) * SETTLED_WINDOW_MS - 1));
+    expect((await accounts.get(b.account))!.applied).toContain(`${t._id}:credit`);
+    await sweeper.sweep(new Date((settled + 1) * SETTLED_WINDOW_MS + 1));
+    expect((await accounts.get(a.account))!.applied).not.toContain(`${t._id}:debit`);
+    expect((await accounts.get(b.account))!.applied).not.toContain(`${t._id}:credit`);
+    expect((await transfers.byId(t._id))!.markersCleared).toBe(true);
+    expect(asked.everyMarked).toBe(1);
+    expect(asked.windows).toContain(settled);
+    expect(new Set(asked.windows).size).toBe(asked.windows.length);
   });
 
   it('refuses more than the available balance: failed, nothing moved, lines failed', async () => {

@@ -10,7 +10,7 @@ import {
 import type { Account, AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
 import type { HistoryLine, HistoryStore, NewHistoryLine } from '../store/history';
-import type { Transfer, TransferStore } from '../store/transfers';
+import { settling, type Transfer, type TransferStore } from '../store/transfers';
 import type { TransferKind } from '../domain/ledger';
 
 /**
@@ -219,10 +219,7 @@ export function createLedger(d: LedgerDeps): Ledger {
     ]);
     // After the credit (a receipt makes the receiver's page read the balance), before `posted`.
     await announce(d, t);
-    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', {
-      settled: true,
-      settledAt: at,
-    });
+    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', settling(at));
     return withWritten(await advance(transfer), { lines });
   }
 

@@ -23,6 +23,8 @@ export interface Transfer {
   /** Markers cleared and any failed step compensated: nothing left for the sweeper. */
   settled: boolean;
   settledAt?: Date | null;
+  /** The window of SETTLED_WINDOW_MS it settled in: the sweeper clears markers a window at a time. */
+  settledWindow?: number;
   /** The accounts' markers of this transfer are gone (some time after settling). */
   markersCleared: boolean;
   /** The users' history lines it writes (pending) and then completes or fails (store/history.ts). */
@@ -52,6 +54,7 @@ const transferSchema = new Schema<Transfer>(
     timeoutAt: { type: Date },
     settled: { type: Boolean, required: true },
     settledAt: { type: Date },
+    settledWindow: { type: Number },
     markersCleared: { type: Boolean, default: false },
     history: { type: Schema.Types.Mixed, default: [] },
     announcements: { type: Schema.Types.Mixed, default: [] },
@@ -65,9 +68,23 @@ transferSchema.index({ key: 1 }, { unique: true });
 // The sweeper's two questions: what is unsettled, and which holds outlived their timeout.
 transferSchema.index({ settled: 1 });
 transferSchema.index({ markersCleared: 1 });
+transferSchema.index({ settledWindow: 1 }, { sparse: true });
 transferSchema.index({ state: 1 });
 
 export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' | 'createdAt' | 'updatedAt'>;
+
+/**
+ * Settled transfers are filed by the window they settled in, so that the sweeper asks for the
+ * transfers whose markers came due by one equality, which every store engine serves from an index
+ * (ADR 004), instead of reading every transfer still marked at every sweep.
+ */
+export const SETTLED_WINDOW_MS = 10_000;
+export const windowOf = (at: Date) => Math.floor(at.getTime() / SETTLED_WINDOW_MS);
+
+/** What settling a transfer at `at` sets on it. */
+export const settling = (at: Date) => ({ settled: true, settledAt: at, settledWindow: windowOf(at) });
+
+type SettlingFields = 'failureReason' | 'settled' | 'settledAt' | 'settledWindow';
 
 export interface TransferStore {
   model: Model<Transfer>;
@@ -80,17 +97,26 @@ export interface TransferStore {
     id: string,
     from: TransferState[],
     to: TransferState,
-    extra?: Partial<Pick<Transfer, 'failureReason' | 'settled' | 'settledAt'>>,
+    extra?: Partial<Pick<Transfer, SettlingFields>>,
   ): Promise<{ moved: boolean; transfer: Transfer }>;
   markSettled(id: string): Promise<UpdateWriteOpResult>;
   /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
   stale(before: Date, limit: number): Promise<Transfer[]>;
   /** Holds past their timeout. */
   expiredHolds(now: Date, limit: number): Promise<Transfer[]>;
-  /** Settled before `before` with their markers still on the accounts (only the fields clearing reads). */
+  /**
+   * Settled before `before` with their markers still on the accounts (only the fields clearing
+   * reads). It reads every transfer still marked: the sweeper's catch-up when a process starts.
+   */
   settledWithMarkers(before: Date, limit: number): Promise<Transfer[]>;
-  markMarkersCleared(ids: string[]): Promise<UpdateWriteOpResult>;
+  /** Settled in `window` (windowOf) with their markers still on the accounts, as settledWithMarkers. */
+  settledInWindow(window: number): Promise<Transfer[]>;
+  /** Records the markers of `ids` cleared; `window`, when they all settled in it, narrows the rows read. */
+  markMarkersCleared(ids: string[], window?: number): Promise<UpdateWriteOpResult>;
 }
+
+/** Only what clearing markers needs: not the history lines and announcements a transfer carries. */
+const CLEARING = { debitAccount: 1, creditAccount: 1, settled: 1, settledAt: 1 };
 
 export function createTransferStore(conn: Connection): TransferStore {
   const Transfers = conn.model<Transfer>('Transfer', transferSchema);
@@ -124,7 +150,7 @@ export function createTransferStore(conn: Connection): TransferStore {
       id: string,
       from: TransferState[],
       to: TransferState,
-      extra: Partial<Pick<Transfer, 'failureReason' | 'settled' | 'settledAt'>> = {},
+      extra: Partial<Pick<Transfer, SettlingFields>> = {},
     ): Promise<{ moved: boolean; transfer: Transfer }> {
       const moved = await Transfers.findOneAndUpdate(
         { _id: id, state: { $in: from } },
@@ -140,7 +166,7 @@ export function createTransferStore(conn: Connection): TransferStore {
     markSettled: (id: string) =>
       Transfers.updateOne(
         { _id: id, settled: false },
-        { $set: { settled: true, settledAt: new Date(), updatedAt: new Date() } },
+        { $set: { ...settling(new Date()), updatedAt: new Date() } },
       ).exec(),
 
     // The sweeper's questions ask by one equality, which every store engine answers from an index (ADR 004);
@@ -157,20 +183,29 @@ export function createTransferStore(conn: Connection): TransferStore {
     },
 
     async settledWithMarkers(before: Date, limit: number): Promise<Transfer[]> {
-      // Only what clearing needs: under load these are every transfer of the last minutes, each with
-      // its history lines and announcements, read every sweep.
+      // Under load these are every transfer of the last minutes.
       const marked = await Transfers.find({ markersCleared: false })
-        .select({ debitAccount: 1, creditAccount: 1, settled: 1, settledAt: 1 })
+        .select(CLEARING)
         .lean<Transfer[]>()
         .exec();
       return marked.filter((t) => t.settled && t.settledAt && new Date(t.settledAt) < before).slice(0, limit);
     },
 
-    // The equality narrows the rows the local engine reads to the few still marked (ADR 004); `_id: {$in}` alone is
+    settledInWindow: (window: number) =>
+      Transfers.find({ settledWindow: window, markersCleared: false })
+        .select(CLEARING)
+        .lean<Transfer[]>()
+        .exec(),
+
+    // The equalities narrow the rows the local engine reads to the few still marked (ADR 004); `_id: {$in}` alone is
     // not pushed down and read every transfer.
-    markMarkersCleared: (ids: string[]) =>
+    markMarkersCleared: (ids: string[], window?: number) =>
       Transfers.updateMany(
-        { markersCleared: false, _id: { $in: ids } },
+        {
+          markersCleared: false,
+          ...(window === undefined ? {} : { settledWindow: window }),
+          _id: { $in: ids },
+        },
         { $set: { markersCleared: true } },
       ).exec(),
   };
