@@ -8,6 +8,7 @@ export * from './db-health';
 export * from './store/engine';
 export * from './feeds';
 export * from './feed-tally';
+export * from './windows';
 export * from './idempotency';
 export * from './one-time-codes';
 export * from './mail';

@@ -110,9 +110,16 @@ export const countEqual = <T>(model: Model<T>, equals: Record<string, Scalar>): 
 
 /**
  * Collections @qm/platform itself keeps in every service database (sequences, consumers, outbox,
- * idempotency keys). They have no mongoose model, so they are listed here.
+ * idempotency keys), with their indexes besides `_id`. They have no mongoose model, so they are
+ * listed here.
  */
-const PLATFORM_COLLECTIONS = ['counters', 'processed_events', 'outbox', 'idempotency_keys'];
+const PLATFORM_COLLECTIONS: Record<string, Record<string, 1 | -1>[]> = {
+  counters: [],
+  processed_events: [],
+  outbox: [],
+  // Their sweep asks for the keys that expired by their window (idempotency.ts).
+  idempotency_keys: [{ expiresWindow: 1 }],
+};
 
 async function createCollection(conn: Connection, name: string): Promise<void> {
   await conn.createCollection(name).catch((err: unknown) => {
@@ -128,10 +135,8 @@ async function createCollection(conn: Connection, name: string): Promise<void> {
  */
 export async function ensureIndexes(conn: Connection): Promise<void> {
   const engine = engineOf(conn);
-  for (const name of PLATFORM_COLLECTIONS) {
-    await createCollection(conn, name);
-    await engine.serveIndexes(name, []);
-  }
+  for (const [name, indexes] of Object.entries(PLATFORM_COLLECTIONS))
+    await ensureCollectionIndexes(conn, name, indexes);
   for (const model of Object.values(conn.models)) {
     await createCollection(conn, model.collection.collectionName);
     await model.createIndexes();
