@@ -22,7 +22,12 @@ import { type AccountId, escrowAccount, providerAccount, userAccount } from '../
 import { type AccountStore, createAccountStore } from '../src/store/accounts';
 import { createEntryStore } from '../src/store/entries';
 import { createHistoryStore, type HistoryStore } from '../src/store/history';
-import { createTransferStore, SETTLED_WINDOW_MS, type TransferStore, windowOf } from '../src/store/transfers';
+import {
+  createTransferStore,
+  SETTLED_WINDOW_MS,
+  settledWindowOf,
+  type TransferStore,
+} from '../src/store/transfers';
 
 const log = createLogger('ledger-test', 'silent');
 let conn: Connection;
@@ -173,7 +178,7 @@ describe('single-phase transfers', () => {
     expect(asked.everyMarked).toBe(1);
 
     const t = await ledger.transfer(move(`p2p:${a.id}:windows`, a.account, b.account, 1_00));
-    const settled = windowOf(t.settledAt!);
+    const settled = settledWindowOf(t.settledAt!);
     expect(t).toMatchObject({ state: 'posted', settledWindow: settled });
     // Not yet: its window has not ended.
     await sweeper.sweep(new Date((settled + 1) * SETTLED_WINDOW_MS - 1));

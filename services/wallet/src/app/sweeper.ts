@@ -1,7 +1,7 @@
-import type { Logger } from '@qm/platform';
+import { type Logger, windowedSweep } from '@qm/platform';
 import type { AccountId } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
-import { type Transfer, type TransferStore, windowOf } from '../store/transfers';
+import { SETTLED_WINDOW_MS, type Transfer, type TransferStore } from '../store/transfers';
 import type { Escrows } from './escrows';
 import type { Ledger } from './ledger';
 
@@ -29,15 +29,20 @@ export function createSweeper(opts: {
   const { accounts, transfers, ledger, log } = opts;
   const batch = opts.batch ?? 200;
   const retentionMs = opts.markerRetentionMs ?? 120_000;
-  const catchUpEveryMs = opts.markerCatchUpEveryMs ?? 60 * 60_000;
   /**
-   * The last settling window (store/transfers.ts) whose markers this process cleared; undefined
-   * while it catches up with every transfer due, as it does when it starts and then every
-   * `catchUpEveryMs` (for a transfer whose settling was written after its window was cleared, by a
-   * process that stalled or whose clock was behind).
+   * Drops the markers of transfers settled before its `due` (their drivers are long gone). A process
+   * first catches up with everything due, reading every transfer still marked, a batch per sweep;
+   * then it asks only for the settling windows that came due since (store/transfers.ts).
    */
-  let clearedThrough: number | undefined;
-  let caughtUpAt = 0;
+  const clearSettledMarkers = windowedSweep({
+    windowMs: SETTLED_WINDOW_MS,
+    catchUpEveryMs: opts.markerCatchUpEveryMs ?? 60 * 60_000,
+    async catchUp(due) {
+      const done = await transfers.settledWithMarkers(due, batch);
+      return { handled: await clearMarkersOf(done), complete: done.length < batch };
+    },
+    window: async (window) => clearMarkersOf(await transfers.settledInWindow(window), window),
+  });
 
   /** Drops the markers of `done`: one update per account however many of its transfers settled. */
   async function clearMarkersOf(done: Transfer[], window?: number): Promise<number> {
@@ -52,33 +57,6 @@ export function createSweeper(opts: {
       window,
     );
     return done.length;
-  }
-
-  /**
-   * Drops the markers of transfers settled before `before` (their drivers are long gone). A process
-   * first catches up with everything due, reading every transfer still marked, a batch per sweep;
-   * then it asks only for the windows that came due since, so a sweep reads what it clears and
-   * not every transfer of the last minutes.
-   */
-  async function clearSettledMarkers(now: Date): Promise<number> {
-    const before = new Date(now.getTime() - retentionMs);
-    // The last window that ended before `before`.
-    const due = windowOf(before) - 1;
-    if (now.getTime() - caughtUpAt >= catchUpEveryMs) clearedThrough = undefined;
-    if (clearedThrough === undefined) {
-      const done = await transfers.settledWithMarkers(before, batch);
-      if (done.length < batch) {
-        clearedThrough = due;
-        caughtUpAt = now.getTime();
-      }
-      return clearMarkersOf(done);
-    }
-    let cleared = 0;
-    for (let window = clearedThrough + 1; window <= due; window++) {
-      cleared += await clearMarkersOf(await transfers.settledInWindow(window), window);
-      clearedThrough = window;
-    }
-    return cleared;
   }
 
   return {
@@ -104,7 +82,7 @@ export function createSweeper(opts: {
         }
       }
       const released = (await opts.escrows?.releaseDue(now, batch)) ?? 0;
-      const cleared = await clearSettledMarkers(now);
+      const cleared = await clearSettledMarkers(new Date(now.getTime() - retentionMs), now);
       return { resumed, expired, released, cleared };
     },
   };

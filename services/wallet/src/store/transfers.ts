@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type OutgoingEvent } from '@qm/platform';
+import { isDuplicateKeyError, type OutgoingEvent, windowOf } from '@qm/platform';
 import { type Connection, type Model, Schema, type UpdateWriteOpResult } from 'mongoose';
 import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
 import type { NewHistoryLine } from './history';
@@ -79,10 +79,10 @@ export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' 
  * (ADR 004), instead of reading every transfer still marked at every sweep.
  */
 export const SETTLED_WINDOW_MS = 10_000;
-export const windowOf = (at: Date) => Math.floor(at.getTime() / SETTLED_WINDOW_MS);
+export const settledWindowOf = (at: Date) => windowOf(at, SETTLED_WINDOW_MS);
 
 /** What settling a transfer at `at` sets on it. */
-export const settling = (at: Date) => ({ settled: true, settledAt: at, settledWindow: windowOf(at) });
+export const settling = (at: Date) => ({ settled: true, settledAt: at, settledWindow: settledWindowOf(at) });
 
 type SettlingFields = 'failureReason' | 'settled' | 'settledAt' | 'settledWindow';
 
@@ -109,7 +109,7 @@ export interface TransferStore {
    * reads). It reads every transfer still marked: the sweeper's catch-up when a process starts.
    */
   settledWithMarkers(before: Date, limit: number): Promise<Transfer[]>;
-  /** Settled in `window` (windowOf) with their markers still on the accounts, as settledWithMarkers. */
+  /** Settled in `window` (settledWindowOf) with their markers still on the accounts, as settledWithMarkers. */
   settledInWindow(window: number): Promise<Transfer[]>;
   /** Records the markers of `ids` cleared; `window`, when they all settled in it, narrows the rows read. */
   markMarkersCleared(ids: string[], window?: number): Promise<UpdateWriteOpResult>;
