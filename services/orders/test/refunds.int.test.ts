@@ -2,6 +2,7 @@ import { ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
 import { eventually } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
 import { checkSystem } from '../../../load/system/check';
+import { createOrderStore } from '../src/store/orders';
 import { listProduct, type OrdersStack, startOrdersStack } from './stack';
 
 /**
@@ -196,8 +197,11 @@ describe('orders: refunds', () => {
     const before = paise((await wallet(as.army)).balance);
     const stock = await stockOf(productId);
     await request(as.army, orderId);
+    const ordersCol = s.orders.rt.conn.collection('orders');
+    // The sweeper's one equality: present while the refund is not settled.
+    expect(await ordersCol.findOne({ _id: orderId as never })).toMatchObject({ refundOpen: true });
     // As a process that died right after moving the request to approving (attempt 1) leaves it.
-    await s.orders.rt.conn.collection('orders').updateOne(
+    await ordersCol.updateOne(
       { _id: orderId as never },
       {
         $set: {
@@ -214,8 +218,26 @@ describe('orders: refunds', () => {
       return o?.status === 'refunded' && o;
     }, 30_000);
     expect(done.refund).toMatchObject({ status: 'approved', source: 'escrow' });
+    expect(done).not.toHaveProperty('refundOpen');
     expect(paise((await wallet(as.army)).balance)).toBe(before + 200_00);
     expect(await stockOf(productId)).toBe(stock + 2);
+    expect(await ordersCol.findOne({ _id: orderId as never })).not.toHaveProperty('refundOpen');
+  });
+
+  it('the sweeper asks for open refunds only; one opened before refundOpen existed is marked once', async () => {
+    const { orderId } = await purchase();
+    await request(as.army, orderId);
+    const store = createOrderStore(s.orders.rt.conn);
+    const later = new Date(Date.now() + 60_000);
+    const open = async () => (await store.unsettledRefunds(later)).map((o) => o.id);
+    // As an order written before the field: its request unsettled, not held yet, no refundOpen.
+    await s.orders.rt.conn
+      .collection('orders')
+      .updateOne({ _id: orderId as never }, { $unset: { refundOpen: '' }, $set: { 'refund.held': null } });
+    expect(await open()).not.toContain(orderId);
+    expect(await store.markOpenRefunds()).toBeGreaterThanOrEqual(1);
+    expect(await open()).toContain(orderId);
+    expect(await store.markOpenRefunds()).toBe(0);
   });
 
   it('leaves the whole system consistent: ledger, stock and every order against its payments', async () => {

@@ -101,6 +101,7 @@ export function createRefunds(d: {
   graceMs: number;
 }): Refunds {
   const { orders, partners, log } = d;
+  let marking: Promise<number> | undefined;
 
   function assertAdmin(caller: Caller | undefined): asserts caller is Caller {
     if (!caller) throw unauthenticated();
@@ -218,6 +219,12 @@ export function createRefunds(d: {
     },
 
     async sweep(now = new Date()) {
+      // Once per process: refunds opened before `refundOpen` was written carry none yet.
+      marking ??= orders.markOpenRefunds();
+      await marking.catch((err: unknown) => {
+        marking = undefined;
+        throw err;
+      });
       let finished = 0;
       for (const o of await orders.unsettledRefunds(new Date(now.getTime() - d.graceMs))) {
         try {
