@@ -16,7 +16,14 @@
 // Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
 import { perOperationStatements, printStatements, settle, tableCounters } from './lib/db-statements.mjs';
 import { bareUpdateCpuMs, inBue } from './lib/bue.mjs';
-import { cpuByComponent, latencySummary, perOperation, writesByComponent } from './lib/process-cpu.mjs';
+import {
+  chargeAgainstIdle,
+  cpuByComponent,
+  cpuReading,
+  latencySummary,
+  perOperation,
+  writesByComponent,
+} from './lib/process-cpu.mjs';
 import { transfer, walletUsers } from './lib/wallet-users.mjs';
 import { markersCleared } from './lib/wallet-markers.mjs';
 
@@ -31,7 +38,7 @@ console.log(
   bue.per,
 );
 
-const idle = LATER ? await idleRate(Number(process.env.LATER_IDLE_MS || 15_000)) : undefined;
+const idle = LATER ? await idleStretch(Number(process.env.LATER_IDLE_MS || 15_000)) : undefined;
 const latencies = [];
 const tablesBefore = await tableCounters();
 const before = cpuByComponent();
@@ -42,7 +49,8 @@ for (let i = 0; i < N; i++) {
   latencies.push(performance.now() - started);
   if (res.status !== 200) throw new Error(`transfer ${i}: ${res.status} ${res.body}`);
 }
-const after = cpuByComponent();
+const afterReading = cpuReading();
+const after = afterReading.cpu;
 const writesAfter = writesByComponent();
 await settle();
 const tablesAfter = await tableCounters();
@@ -60,15 +68,16 @@ console.log(
 printStatements('transfer', perOperationStatements(tablesBefore, tablesAfter, N));
 let charged = total;
 if (LATER) {
-  const later = await markersCleared([sender.username, receiver.username], after, idle);
-  const perLater = perOperation({}, later.cpu, N);
+  await markersCleared([sender.username, receiver.username]);
+  const later = chargeAgainstIdle(idle.from, idle.to, cpuReading(), afterReading);
+  const perLater = perOperation({}, later.per, N);
   console.log(
-    `later, until the sweeper cleared both accounts' markers (${(later.ms / 1000).toFixed(0)} s, ` +
-      `idle ${idle.total.toFixed(1)} ms of CPU per s subtracted): CPU ms per transfer:`,
+    `later, until the sweeper cleared both accounts' markers (${(later.workMs / 1000).toFixed(0)} s, ` +
+      `idle ${later.idlePerS.toFixed(1)} ms of CPU per s subtracted): CPU ms per transfer:`,
     perLater.per,
   );
   // Every process's share counts, below its idle rate too, or noise would only ever add.
-  const laterTotal = Object.values(later.cpu).reduce((a, b) => a + b, 0) / N;
+  const laterTotal = Object.values(later.per).reduce((a, b) => a + b, 0) / N;
   console.log(
     `later work per transfer: ${laterTotal.toFixed(1)} ms of CPU = ${(laterTotal / bue.ms).toFixed(1)} BUE`,
   );
@@ -77,13 +86,9 @@ if (LATER) {
 const met = inBue('CPU per transfer, whole stack', charged, bue.ms, 20);
 process.exit(met ? 0 : 1);
 
-/** The stack's CPU per second of each process while nothing is asked of it. */
-async function idleRate(ms) {
-  const from = cpuByComponent();
+/** Readings `ms` apart while nothing is asked of the stack: its idle rate (chargeAgainstIdle). */
+async function idleStretch(ms) {
+  const from = cpuReading();
   await new Promise((r) => setTimeout(r, ms));
-  const to = cpuByComponent();
-  const per = Object.fromEntries(
-    Object.keys(to).map((k) => [k, ((to[k] ?? 0) - (from[k] ?? 0)) / (ms / 1000)]),
-  );
-  return { per, total: Object.values(per).reduce((a, b) => a + b, 0) };
+  return { from, to: cpuReading() };
 }

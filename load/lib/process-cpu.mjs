@@ -140,7 +140,7 @@ export async function laterWorkCpu(remaining, { pollMs = 500, timeoutMs, quietMs
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   // What came before (consumers, mails) finishes first, or it would pass for idle.
   await sleep(quietMs);
-  const idleFrom = { cpu: cpuByComponent(), at: performance.now() };
+  const idleFrom = cpuReading();
   const total = await remaining();
   let idleTo = idleFrom;
   // Work already under way would pass for idle: measure nothing rather than something wrong.
@@ -150,23 +150,32 @@ export async function laterWorkCpu(remaining, { pollMs = 500, timeoutMs, quietMs
     if (performance.now() > deadline) return undefined;
     await sleep(pollMs);
     const left = await remaining();
-    const reading = { cpu: cpuByComponent(), at: performance.now() };
+    const reading = cpuReading();
     if (left === total) idleTo = reading;
     else if (left === 0) {
       // The last step's consumers (activity, mails) finish a moment after it.
       await sleep(settleMs);
-      return chargeAgainstIdle(idleFrom, idleTo, { cpu: cpuByComponent(), at: performance.now() });
+      return chargeAgainstIdle(idleFrom, idleTo, cpuReading());
     }
   }
 }
 
-function chargeAgainstIdle(idleFrom, idleTo, end) {
+/** A reading of every component's CPU ms so far, and when it was taken. */
+export const cpuReading = () => ({ cpu: cpuByComponent(), at: performance.now() });
+
+/**
+ * The CPU ms per component from `workFrom` to `end` (cpuReadings), less the idle rate of the stretch
+ * from `idleFrom` to `idleTo` over that time; `idlePerS` is that rate, all components summed.
+ */
+export function chargeAgainstIdle(idleFrom, idleTo, end, workFrom = idleTo) {
   const idleMs = idleTo.at - idleFrom.at;
-  const workMs = end.at - idleTo.at;
+  const workMs = end.at - workFrom.at;
   const per = {};
+  let idlePerMs = 0;
   for (const k of Object.keys(end.cpu)) {
     const idleRate = idleMs > 0 ? ((idleTo.cpu[k] ?? 0) - (idleFrom.cpu[k] ?? 0)) / idleMs : 0;
-    per[k] = end.cpu[k] - (idleTo.cpu[k] ?? 0) - idleRate * workMs;
+    idlePerMs += idleRate;
+    per[k] = end.cpu[k] - (workFrom.cpu[k] ?? 0) - idleRate * workMs;
   }
-  return { per, idleMs, workMs };
+  return { per, idleMs, workMs, idlePerS: idlePerMs * 1000 };
 }

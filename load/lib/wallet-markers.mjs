@@ -3,19 +3,14 @@
 // the wallet's database directly (loopback only), by `_id` once the accounts are found, so that the
 // polling itself costs two point reads.
 import { MongoClient } from 'mongodb';
-import { cpuByComponent } from './process-cpu.mjs';
 import { loopbackOnly } from './loopback.cjs';
 
 const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017';
 const WALLET_DB = process.env.WALLET_DB || 'qm_wallet';
 loopbackOnly(MONGO_URL);
 
-/**
- * Waits until the wallets of `usernames` carry no marker, and answers the stack's CPU (ms per
- * process) spent from `from` (a cpuByComponent() reading) until then, less `idle.per` (ms per s)
- * over that time, and how long it took.
- */
-export async function markersCleared(usernames, from, idle, { pollMs = 2000, timeoutMs = 600_000 } = {}) {
+/** Waits until the wallets of `usernames` carry no marker. */
+export async function markersCleared(usernames, { pollMs = 2000, timeoutMs = 600_000 } = {}) {
   const client = await MongoClient.connect(MONGO_URL);
   const started = performance.now();
   try {
@@ -27,17 +22,11 @@ export async function markersCleared(usernames, from, idle, { pollMs = 2000, tim
       const found = await Promise.all(
         ids.map((_id) => accounts.findOne({ _id }, { projection: { applied: 1 } })),
       );
-      if (found.every((a) => a.applied.length === 0)) break;
+      if (found.every((a) => a.applied.length === 0)) return;
       if (performance.now() - started > timeoutMs) throw new Error('the markers were not cleared in time');
       await new Promise((r) => setTimeout(r, pollMs));
     }
   } finally {
     await client.close();
   }
-  const to = cpuByComponent();
-  const ms = performance.now() - started;
-  const cpu = Object.fromEntries(
-    Object.keys(to).map((k) => [k, to[k] - (from[k] ?? 0) - (idle.per[k] ?? 0) * (ms / 1000)]),
-  );
-  return { cpu, ms };
 }
