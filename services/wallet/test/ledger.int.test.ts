@@ -19,7 +19,12 @@ import { createSaleRefunds, refundKey, SELLER_SHORT } from '../src/app/sale-refu
 import { createSweeper } from '../src/app/sweeper';
 import { failedTransfer } from '../src/app/wallets';
 import { type AccountId, escrowAccount, providerAccount, userAccount } from '../src/domain/ledger';
-import { type AccountStore, createAccountStore } from '../src/store/accounts';
+import {
+  type AccountStore,
+  createAccountStore,
+  RELEASE_WINDOW_MS,
+  releaseWindowOf,
+} from '../src/store/accounts';
 import { createEntryStore } from '../src/store/entries';
 import { createHistoryStore, type HistoryStore } from '../src/store/history';
 import {
@@ -671,12 +676,20 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
       log,
     });
 
-  /** A completed sale of `amount` from a funded buyer to `seller`, by the orders service's calls. */
-  async function sell(buyer: { id: number }, seller: { id: number }, amount: number) {
+  /**
+   * A completed sale of `amount` from a funded buyer to `seller`, by the orders service's calls,
+   * its proceeds released `releaseInMs` from now.
+   */
+  async function sell(
+    buyer: { id: number },
+    seller: { id: number },
+    amount: number,
+    releaseInMs = WINDOW_MS,
+  ) {
     const reference = uniqueName('order');
     const holds = holdsOf(saleLedger());
     // The orders service names the end of the refund window when it asks for the hold.
-    const releaseAt = new Date(Date.now() + WINDOW_MS).toISOString();
+    const releaseAt = new Date(Date.now() + releaseInMs).toISOString();
     const req = { reference, debitUserId: buyer.id, creditUserId: seller.id, amountPaise: amount, releaseAt };
     await holds.create('orders', { ...req, timeoutSeconds: 0, description: 'Field Radio × 1' });
     expect((await holds.post('orders', reference)).state).toBe('posted');
@@ -809,6 +822,152 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
       details: `₹12.50 from ${reference} released to the wallet balance`,
     });
     expect((await accounts.get(seller.account))!.balance).toBe(12_50);
+  });
+
+  describe('asked for a release window at a time (ADR 042)', () => {
+    /** Escrows of `store` that count the catch-ups and the windows they ask for. */
+    function counting(directory: Pick<Parameters<typeof createEscrows>[0], 'directory'>['directory']) {
+      const asked = { caughtUp: 0, windows: [] as number[] };
+      const counted: AccountStore = {
+        ...accounts,
+        dueEscrows: (now, limit) => (asked.caughtUp++, accounts.dueEscrows(now, limit)),
+        escrowsDueIn: (window) => (asked.windows.push(window), accounts.escrowsDueIn(window)),
+      };
+      return { asked, escrows: createEscrows({ accounts: counted, ledger: saleLedger(), directory, log }) };
+    }
+    const nobody = { byId: async () => null };
+    /** The start of the window after `window`: the first moment a sweep asks for `window`. */
+    const after = (window: number) => new Date((window + 1) * RELEASE_WINDOW_MS);
+    /** Files an escrow under a window swept long ago, as if it had been due then. */
+    const fileLongAgo = (reference: string) =>
+      accounts.model
+        .updateOne(
+          { _id: escrowAccount(reference) },
+          { $set: { releaseWindow: releaseWindowOf(new Date()) - 6 } },
+        )
+        .exec();
+
+    it('after one catch-up, each escrow is asked for once, in the window after the one it came due in', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const { asked, escrows } = counting(nobody);
+      await escrows.releaseDue(new Date(), 100_000);
+      expect(asked.caughtUp).toBe(1);
+      const reference = await sell(buyer, seller, 20_00);
+      const escrow = (await accounts.get(escrowAccount(reference)))!;
+      const window = releaseWindowOf(escrow.releaseAt!);
+      expect(escrow).toMatchObject({ proceedsHeld: true, releaseWindow: window });
+      await escrows.releaseDue(new Date(after(window).getTime() - 1));
+      expect((await accounts.get(escrowAccount(reference)))!.balance).toBe(20_00);
+      await escrows.releaseDue(after(window));
+      expect((await accounts.get(seller.account))!.balance).toBe(20_00);
+      expect(await accounts.get(escrowAccount(reference))).toMatchObject({ balance: 0 });
+      expect((await accounts.get(escrowAccount(reference)))!.proceedsHeld).toBeUndefined();
+      expect(asked.caughtUp).toBe(1);
+      expect(asked.windows).toContain(window);
+      expect(new Set(asked.windows).size).toBe(asked.windows.length);
+    });
+
+    it('proceeds paid in after their window was swept are released in the next window', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const { asked, escrows } = counting(nobody);
+      const reference = uniqueName('order');
+      const holds = holdsOf(saleLedger());
+      // Due a minute ago: its window was swept before the hold was posted.
+      const releaseAt = new Date(Date.now() - 60_000).toISOString();
+      const req = {
+        reference,
+        debitUserId: buyer.id,
+        creditUserId: seller.id,
+        amountPaise: 15_00,
+        releaseAt,
+      };
+      await holds.create('orders', { ...req, timeoutSeconds: 0, description: 'late post' });
+      await escrows.releaseDue(new Date(), 100_000);
+      await holds.post('orders', reference);
+      const filed = (await accounts.get(escrowAccount(reference)))!.releaseWindow!;
+      expect(filed).toBe(releaseWindowOf(new Date()));
+      await escrows.releaseDue(after(filed));
+      expect((await accounts.get(seller.account))!.balance).toBe(15_00);
+      expect(asked.caughtUp).toBe(1);
+    });
+
+    it('unfrozen after its window was swept, an escrow is released in the next window', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const { asked, escrows } = counting(nobody);
+      const reference = await sell(buyer, seller, 35_00, -60_000);
+      await fileLongAgo(reference);
+      const refunds = createSaleRefunds({ accounts, transfers, ledger: saleLedger() });
+      expect(await refunds.hold('orders', reference)).toEqual({ held: true });
+      await escrows.releaseDue(new Date(), 100_000);
+      expect((await accounts.get(seller.account))!.balance).toBe(0);
+      await refunds.unhold('orders', reference);
+      const filed = (await accounts.get(escrowAccount(reference)))!.releaseWindow!;
+      expect(filed).toBe(releaseWindowOf(new Date()));
+      await escrows.releaseDue(after(filed));
+      expect((await accounts.get(seller.account))!.balance).toBe(35_00);
+      expect(asked.caughtUp).toBe(1);
+    });
+
+    it('a release that failed is asked for again in a later window', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      let identityAnswers = false;
+      const { asked, escrows } = counting({
+        byId: async () => {
+          if (!identityAnswers) throw new Error('identity is not answering');
+          return null;
+        },
+      });
+      const reference = await sell(buyer, seller, 5_00, -60_000);
+      await fileLongAgo(reference);
+      const now = new Date();
+      await escrows.releaseDue(now, 100_000);
+      expect((await accounts.get(escrowAccount(reference)))!.releaseWindow).toBe(releaseWindowOf(now));
+      identityAnswers = true;
+      await escrows.releaseDue(after(releaseWindowOf(now)));
+      expect((await accounts.get(seller.account))!.balance).toBe(5_00);
+      expect(asked.caughtUp).toBe(1);
+    });
+
+    it('held proceeds are read by their flag: set by the money paid in, dropped once emptied; older escrows are marked once', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 100_00);
+      const [kept, released] = [
+        // Kept beyond every other test's sweeps.
+        await sell(buyer, seller, 10_00, 30 * 86_400_000),
+        await sell(buyer, seller, 20_00, -60_000),
+      ];
+      /** What every escrow ever made holds, read the slow way. */
+      const inEveryEscrow = async () =>
+        (await accounts.model.find({ kind: 'escrow' }, { balance: 1 }).lean<{ balance: number }[]>()).reduce(
+          (sum, a) => sum + a.balance,
+          0,
+        );
+      await escrowsOf(saleLedger()).releaseDue(new Date());
+      expect((await accounts.get(escrowAccount(released)))!.proceedsHeld).toBeUndefined();
+      expect(await accounts.escrowed()).toBe(await inEveryEscrow());
+      expect((await accounts.heldProceeds(seller.id)).map((p) => p.reference)).toEqual([kept]);
+      // Written before the flag existed: not read until marked.
+      await accounts.model
+        .updateOne({ _id: escrowAccount(kept) }, { $unset: { proceedsHeld: '', releaseWindow: '' } })
+        .exec();
+      // Emptied by a debit whose process died before it dropped the flag.
+      await accounts.model
+        .updateOne({ _id: escrowAccount(released) }, { $set: { proceedsHeld: true } })
+        .exec();
+      expect(await accounts.heldProceeds(seller.id)).toEqual([]);
+      expect(await accounts.escrowed()).toBe((await inEveryEscrow()) - 10_00);
+      expect(await accounts.markHeldProceeds()).toBeGreaterThanOrEqual(2);
+      expect(await accounts.markHeldProceeds()).toBe(0);
+      const escrow = (await accounts.get(escrowAccount(kept)))!;
+      expect(escrow).toMatchObject({ proceedsHeld: true, releaseWindow: releaseWindowOf(escrow.releaseAt!) });
+      expect((await accounts.get(escrowAccount(released)))!.proceedsHeld).toBeUndefined();
+      expect((await accounts.heldProceeds(seller.id)).map((p) => p.reference)).toEqual([kept]);
+      expect(await accounts.escrowed()).toBe(await inEveryEscrow());
+    });
   });
 
   describe("a sale's refund", () => {

@@ -1,8 +1,14 @@
 import { activityEvent } from '@qm/contracts/events';
 import { formatMoney } from '@qm/contracts/rest';
-import type { Logger } from '@qm/platform';
+import { type Logger, windowedSweep } from '@qm/platform';
 import { userAccount } from '../domain/ledger';
-import type { Account, AccountStore, HeldProceeds } from '../store/accounts';
+import {
+  type Account,
+  type AccountStore,
+  type HeldProceeds,
+  RELEASE_WINDOW_MS,
+  releaseWindowOf,
+} from '../store/accounts';
 import type { Transfer } from '../store/transfers';
 import type { Directory } from './identity';
 import type { Ledger } from './ledger';
@@ -19,7 +25,9 @@ export interface Escrows {
   heldFor(sellerId: number): Promise<{ totalPaise: number; items: HeldProceeds[] }>;
   /**
    * Releases each escrow due by `now` to its seller: a keyed transfer of its whole balance, so a
-   * release repeated by another replica or after a crash moves the money once.
+   * release repeated by another replica or after a crash moves the money once. A process first
+   * catches up with every escrow holding proceeds, then asks only for the release windows that
+   * ended since (docs/adr/042).
    */
   releaseDue(now?: Date, batch?: number): Promise<number>;
 }
@@ -36,8 +44,14 @@ export function createEscrows(d: {
   ledger: Ledger;
   directory: Pick<Directory, 'byId'>;
   log: Logger;
+  /** How often a process reads every escrow holding proceeds again (default 1 hour). */
+  catchUpEveryMs?: number;
 }): Escrows {
   const { accounts, ledger, log } = d;
+  /** The run in progress: its time and its batch. */
+  let run = { now: new Date(), batch: 200 };
+  /** Escrows written before their flag and window existed are marked once per process. */
+  let marking: Promise<number> | undefined;
 
   async function release(escrow: Account): Promise<Transfer> {
     const reference = escrow.reference!;
@@ -60,6 +74,35 @@ export function createEscrows(d: {
     });
   }
 
+  /** Releases each of `due`; one that failed is asked for again in the window that holds `run.now`. */
+  async function releaseAll(due: Account[]): Promise<number> {
+    let released = 0;
+    for (const escrow of due) {
+      try {
+        const t = await release(escrow);
+        if (t.state === 'posted') released++;
+        // Refused: frozen or emptied since it was read; a rejected request's unfreeze files it again.
+        else log.warn({ escrow: escrow._id, state: t.state }, 'an escrow release did not post');
+      } catch (err) {
+        log.error({ err, escrow: escrow._id }, 'could not release an escrow');
+        await accounts
+          .refileEscrow(escrow._id, releaseWindowOf(run.now))
+          .catch((e: unknown) => log.error({ err: e, escrow: escrow._id }, 'could not file an escrow again'));
+      }
+    }
+    return released;
+  }
+
+  const releaseInWindows = windowedSweep({
+    windowMs: RELEASE_WINDOW_MS,
+    catchUpEveryMs: d.catchUpEveryMs ?? 60 * 60_000,
+    async catchUp(due) {
+      const found = await accounts.dueEscrows(due, run.batch);
+      return { handled: await releaseAll(found), complete: found.length < run.batch };
+    },
+    window: async (window) => releaseAll(await accounts.escrowsDueIn(window)),
+  });
+
   return {
     async heldFor(sellerId) {
       // Every held sale for the sum: a seller's sales within one refund window.
@@ -71,17 +114,14 @@ export function createEscrows(d: {
     },
 
     async releaseDue(now = new Date(), batch = 200) {
-      let released = 0;
-      for (const escrow of await accounts.dueEscrows(now, batch)) {
-        try {
-          const t = await release(escrow);
-          if (t.state === 'posted') released++;
-          else log.warn({ escrow: escrow._id, state: t.state }, 'an escrow release did not post');
-        } catch (err) {
-          log.error({ err, escrow: escrow._id }, 'could not release an escrow');
-        }
+      try {
+        await (marking ??= accounts.markHeldProceeds());
+      } catch (err) {
+        marking = undefined;
+        throw err;
       }
-      return released;
+      run = { now, batch };
+      return releaseInWindows(now, now);
     },
   };
 }

@@ -1,6 +1,6 @@
-import { containsText, isDuplicateKeyError, nextSequence } from '@qm/platform';
+import { containsText, isDuplicateKeyError, nextSequence, windowOf } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
-import { type AccountId, escrowAccount, isClearingAccount, marker } from '../domain/ledger';
+import { type AccountId, escrowAccount, isClearingAccount, isEscrowAccount, marker } from '../domain/ledger';
 
 /**
  * Ledger accounts: one per user wallet, one clearing account per payment provider and one escrow
@@ -43,6 +43,17 @@ export interface Account {
   frozen?: boolean;
   /** Escrows: how many times it was frozen (names each release attempt: app/escrows.ts). */
   freezes?: number;
+  /**
+   * Escrows: true on every escrow whose balance is above zero (set by the update that pays money in,
+   * removed once a debit emptied it), so a seller's held proceeds and the sum of all are read by
+   * one equality, not from every escrow ever made (docs/adr/042).
+   */
+  proceedsHeld?: true;
+  /**
+   * Escrows: the window of RELEASE_WINDOW_MS in which the proceeds come due, moved on to the current
+   * window whenever they become releasable later (paid in late, unfrozen, a release that failed).
+   */
+  releaseWindow?: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -73,6 +84,8 @@ const accountSchema = new Schema<Account>(
     releaseAt: { type: Date },
     frozen: { type: Boolean },
     freezes: { type: Number },
+    proceedsHeld: { type: Boolean },
+    releaseWindow: { type: Number },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -81,9 +94,35 @@ const accountSchema = new Schema<Account>(
 accountSchema.index({ userId: 1 }, { unique: true, sparse: true });
 accountSchema.index({ walletId: 1 }, { unique: true, sparse: true });
 accountSchema.index({ kind: 1 });
-// A seller's escrows, and the sweeper's question: which proceeds are due.
-accountSchema.index({ sellerId: 1, releaseAt: 1 }, { sparse: true });
-accountSchema.index({ releaseAt: 1 }, { sparse: true });
+// A seller's held proceeds, all held proceeds, and the sweeper's question: what came due in a window.
+accountSchema.index({ sellerId: 1, proceedsHeld: 1, releaseAt: 1 }, { sparse: true });
+accountSchema.index({ proceedsHeld: 1, releaseAt: 1 }, { sparse: true });
+accountSchema.index({ releaseWindow: 1 }, { sparse: true });
+
+/** Escrows are released a window of time at a time (docs/adr/042). */
+export const RELEASE_WINDOW_MS = 10_000;
+export const releaseWindowOf = (at: Date) => windowOf(at, RELEASE_WINDOW_MS);
+
+/**
+ * An update that pays money into `id`; into an escrow it also marks the proceeds held, and due no
+ * earlier than the window it is in now, so money that arrives after its window was swept is still
+ * asked for.
+ */
+function payingIn(id: AccountId, at: Date, update: { $set: object } & Record<string, unknown>) {
+  if (!isEscrowAccount(id)) return update;
+  return {
+    ...update,
+    $set: { ...update.$set, proceedsHeld: true },
+    $max: { releaseWindow: releaseWindowOf(at) },
+  };
+}
+
+/** A debit applied; an escrow it emptied loses its flag (a credit since keeps it: its balance is above zero). */
+async function debited(Accounts: Model<Account>, id: AccountId, after: Account): Promise<Debit> {
+  if (isEscrowAccount(id) && after.balance === 0)
+    await Accounts.updateOne({ _id: id, balance: 0 }, { $unset: { proceedsHeld: '' } }).exec();
+  return { outcome: 'applied', after };
+}
 
 /** Whether a step found its marker already applied, applied it now, or could not (no funds). */
 export type StepOutcome = 'applied' | 'already' | 'refused';
@@ -172,14 +211,30 @@ export interface AccountStore {
   clearing(): Promise<Account[]>;
   /** A seller's proceeds still in escrow, the soonest released first. */
   heldProceeds(sellerId: number): Promise<HeldProceeds[]>;
-  /** Escrows whose proceeds were due by `now`, still there and not frozen (the sweeper releases them). */
+  /**
+   * Escrows whose proceeds were due by `now`, still there and not frozen, read from every escrow
+   * holding proceeds (the sweeper's catch-up).
+   */
   dueEscrows(now: Date, limit: number): Promise<Account[]>;
+  /** Escrows filed under a release window (releaseWindowOf), still there and not frozen. */
+  escrowsDueIn(window: number): Promise<Account[]>;
+  /** Files an escrow under a later release window (a release that failed is tried again then). */
+  refileEscrow(id: AccountId, window: number): Promise<void>;
+  /**
+   * Sets `proceedsHeld` and `releaseWindow` on escrows written before they existed, and drops the
+   * flag from an escrow emptied by a debit whose process died before it could (reads every escrow
+   * once); how many it changed.
+   */
+  markHeldProceeds(): Promise<number>;
   /**
    * Stops an escrow's release for a refund request: `held` while its proceeds are there (frozen now
    * or already), `emptied` once released or refunded.
    */
   freeze(id: AccountId): Promise<'held' | 'emptied'>;
-  /** Lets a frozen escrow be released again (its request was rejected). */
+  /**
+   * Lets a frozen escrow be released again (its request was rejected), in the current release window
+   * if its own has passed.
+   */
   unfreeze(id: AccountId): Promise<void>;
   /** What all escrows hold together (sales within their refund windows). */
   escrowed(): Promise<number>;
@@ -191,8 +246,10 @@ const stamped = (update: Record<string, unknown>) => ({
   $set: { ...(update.$set as object | undefined), updatedAt: new Date() },
 });
 
-/** Escrows still holding proceeds (a released or refunded one is empty). */
-const funded = { kind: 'escrow', available: { $gt: 0 } };
+/** Escrows still holding proceeds (a released or refunded one is empty), asked by their flag. */
+const funded = { proceedsHeld: true, available: { $gt: 0 } };
+/** Escrows whose proceeds may be released: held and not frozen by a refund request. */
+const releasable = { ...funded, frozen: { $ne: true } };
 
 /** `open` for each id the first time only: for accounts that are never closed. */
 function onceEach(open: (id: AccountId) => Promise<unknown>): (id: AccountId) => Promise<void> {
@@ -273,7 +330,7 @@ export function createAccountStore(conn: Connection): AccountStore {
       )
         .lean<Account>()
         .exec();
-      if (after) return { outcome: 'applied', after };
+      if (after) return debited(Accounts, id, after);
       return { outcome: (await carries(id, 'applied', m)) ? 'already' : 'refused' };
     },
 
@@ -282,11 +339,11 @@ export function createAccountStore(conn: Connection): AccountStore {
       return step(
         id,
         { applied: { $ne: m } },
-        {
+        payingIn(id, at, {
           $inc: { balance: amount, available: amount },
           $push: { applied: m },
           $set: { lastTransactionAt: at },
-        },
+        }),
         { field: 'applied', value: m },
       );
     },
@@ -328,13 +385,14 @@ export function createAccountStore(conn: Connection): AccountStore {
     },
 
     async refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean> {
+      const at = now();
       const r = await Accounts.updateOne(
         { _id: id, applied: marker(transferId, 'debit') },
-        {
+        payingIn(id, at, {
           $inc: { balance: amount, available: amount },
           $pull: { applied: marker(transferId, 'debit') },
-          $set: { updatedAt: now() },
-        },
+          $set: { updatedAt: at },
+        }),
       );
       return r.modifiedCount === 1;
     },
@@ -357,14 +415,29 @@ export function createAccountStore(conn: Connection): AccountStore {
 function escrowQueries(
   Accounts: Model<Account>,
   get: (id: AccountId) => Promise<Account | null>,
-): Pick<AccountStore, 'ensureEscrow' | 'heldProceeds' | 'dueEscrows' | 'freeze' | 'unfreeze' | 'escrowed'> {
+): Pick<
+  AccountStore,
+  | 'ensureEscrow'
+  | 'heldProceeds'
+  | 'dueEscrows'
+  | 'escrowsDueIn'
+  | 'refileEscrow'
+  | 'markHeldProceeds'
+  | 'freeze'
+  | 'unfreeze'
+  | 'escrowed'
+> {
   return {
     async ensureEscrow(sale) {
       const id = escrowAccount(sale.reference);
       const found = await get(id);
       if (found) return found;
       try {
-        await Accounts.create({ ...emptyAccount(id, 'escrow'), ...sale });
+        await Accounts.create({
+          ...emptyAccount(id, 'escrow'),
+          ...sale,
+          releaseWindow: releaseWindowOf(sale.releaseAt),
+        });
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
       }
@@ -379,12 +452,39 @@ function escrowQueries(
         .lean<HeldProceeds[]>()
         .exec(),
     dueEscrows: (now, limit) =>
-      Accounts.find({ ...funded, frozen: { $ne: true }, releaseAt: { $lte: now } }, null, {
-        sort: { releaseAt: 1 },
-        limit,
-      })
+      Accounts.find({ ...releasable, releaseAt: { $lte: now } }, null, { sort: { releaseAt: 1 }, limit })
         .lean<Account[]>()
         .exec(),
+    escrowsDueIn: (window) =>
+      Accounts.find({ releaseWindow: window, ...releasable })
+        .lean<Account[]>()
+        .exec(),
+    async refileEscrow(id, window) {
+      await Accounts.updateOne({ _id: id }, { $max: { releaseWindow: window } }).exec();
+    },
+    async markHeldProceeds() {
+      const all = await Accounts.find(
+        { kind: 'escrow' },
+        { balance: 1, proceedsHeld: 1, releaseAt: 1, releaseWindow: 1 },
+      )
+        .lean<Pick<Account, '_id' | 'balance' | 'proceedsHeld' | 'releaseAt' | 'releaseWindow'>[]>()
+        .exec();
+      let changed = 0;
+      for (const e of all) {
+        // Each change is conditional on the balance it is right for, so a debit or credit racing it wins.
+        const r =
+          e.balance > 0 && (!e.proceedsHeld || e.releaseWindow === undefined)
+            ? await Accounts.updateOne(
+                { _id: e._id, balance: { $gt: 0 } },
+                { $set: { proceedsHeld: true }, $max: { releaseWindow: releaseWindowOf(e.releaseAt!) } },
+              ).exec()
+            : e.balance === 0 && e.proceedsHeld
+              ? await Accounts.updateOne({ _id: e._id, balance: 0 }, { $unset: { proceedsHeld: '' } }).exec()
+              : { modifiedCount: 0 };
+        changed += r.modifiedCount;
+      }
+      return changed;
+    },
     async freeze(id) {
       await Accounts.updateOne(
         { _id: id, ...funded, frozen: { $ne: true } },
@@ -395,15 +495,19 @@ function escrowQueries(
       return after?.frozen && after.available > 0 ? 'held' : 'emptied';
     },
     async escrowed() {
-      const held = await Accounts.find({ kind: 'escrow', balance: { $gt: 0 } }, { balance: 1 })
+      const held = await Accounts.find({ proceedsHeld: true, balance: { $gt: 0 } }, { balance: 1 })
         .lean<Pick<Account, 'balance'>[]>()
         .exec();
       return held.reduce((sum, a) => sum + a.balance, 0);
     },
     async unfreeze(id) {
+      // Its window may have been swept while it was frozen: it is due again in the current one.
       await Accounts.updateOne(
         { _id: id, frozen: true },
-        { $set: { frozen: false, updatedAt: new Date() } },
+        {
+          $set: { frozen: false, updatedAt: new Date() },
+          $max: { releaseWindow: releaseWindowOf(new Date()) },
+        },
       ).exec();
     },
   };
