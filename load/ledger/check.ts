@@ -23,7 +23,8 @@ export type BreakKind =
   | 'payment-reused'
   | 'pending-timeout'
   | 'unsettled'
-  | 'release-overdue';
+  | 'release-overdue'
+  | 'proceeds-unflagged';
 
 export interface Break {
   kind: BreakKind;
@@ -71,6 +72,8 @@ interface AccountDoc {
   applied?: string[];
   holds?: string[];
   releaseAt?: Date | null;
+  frozen?: boolean;
+  proceedsHeld?: boolean;
 }
 
 interface TransferDoc {
@@ -93,6 +96,38 @@ const mustStayFunded = (id: string) => !id.startsWith('provider:');
 const age = (now: Date, at: Date | null | undefined) =>
   at ? `${Math.round((now.getTime() - new Date(at).getTime()) / 1000)} s` : 'unknown time';
 
+/** (b), (g), (h): what one account's own figures must satisfy. */
+function accountBreaks(
+  a: AccountDoc,
+  now: Date,
+  graceMs: number,
+  report: (kind: BreakKind, detail: string) => void,
+): void {
+  if (a.available !== a.balance - a.held)
+    report(
+      'available',
+      `${a._id}: available ${rupees(a.available)} ≠ balance ${rupees(a.balance)} − held ${rupees(a.held)}`,
+    );
+  if (mustStayFunded(a._id) && (a.balance < 0 || a.available < 0))
+    report('negative-balance', `${a._id}: balance ${rupees(a.balance)}, available ${rupees(a.available)}`);
+  // (g) a sale's proceeds reach its seller once its refund window closed (docs/adr/028), unless a
+  // refund request froze them for an administrator's decision.
+  if (
+    a.kind === 'escrow' &&
+    a.available > 0 &&
+    !a.frozen &&
+    a.releaseAt &&
+    now.getTime() - new Date(a.releaseAt).getTime() > graceMs
+  )
+    report(
+      'release-overdue',
+      `${a._id}: ${rupees(a.available)} still held ${age(now, a.releaseAt)} after its release time`,
+    );
+  // (h) the seller's held proceeds and the sum of all escrows are read by this flag (docs/adr/042).
+  if (a.kind === 'escrow' && a.balance > 0 && !a.proceedsHeld)
+    report('proceeds-unflagged', `${a._id}: holds ${rupees(a.balance)} without proceedsHeld`);
+}
+
 export async function checkLedger(
   db: Db,
   { now = new Date(), graceMs = GRACE_MS }: { now?: Date; graceMs?: number } = {},
@@ -107,27 +142,20 @@ export async function checkLedger(
 
   // (b) and the accounts' figures the other checks compare against.
   const accounts = new Map<string, AccountDoc>();
-  const projection = { balance: 1, held: 1, available: 1, applied: 1, holds: 1, kind: 1, releaseAt: 1 };
+  const projection = {
+    balance: 1,
+    held: 1,
+    available: 1,
+    applied: 1,
+    holds: 1,
+    kind: 1,
+    releaseAt: 1,
+    frozen: 1,
+    proceedsHeld: 1,
+  };
   for await (const a of accountsCol.find({}, { projection })) {
     accounts.set(a._id, a);
-    if (a.available !== a.balance - a.held)
-      report(
-        'available',
-        `${a._id}: available ${rupees(a.available)} ≠ balance ${rupees(a.balance)} − held ${rupees(a.held)}`,
-      );
-    if (mustStayFunded(a._id) && (a.balance < 0 || a.available < 0))
-      report('negative-balance', `${a._id}: balance ${rupees(a.balance)}, available ${rupees(a.available)}`);
-    // (g) a sale's proceeds reach its seller once its refund window closed (docs/adr/028).
-    if (
-      a.kind === 'escrow' &&
-      a.available > 0 &&
-      a.releaseAt &&
-      now.getTime() - new Date(a.releaseAt).getTime() > graceMs
-    )
-      report(
-        'release-overdue',
-        `${a._id}: ${rupees(a.available)} still held ${age(now, a.releaseAt)} after its release time`,
-      );
+    accountBreaks(a, now, graceMs, report);
   }
 
   // (a) and (c): one pass over the entries, summed per account here. Neither `$group` (FerretDB v1

@@ -255,6 +255,14 @@ describe('ledger:check on what the wallet service itself writes', () => {
 
     expect(await kinds(new Date(releaseAt + 59_000))).toEqual([]);
     expect(await kinds(new Date(releaseAt + 61_000))).toEqual(['release-overdue']);
+    // Frozen by a refund request, they wait for an administrator's decision.
+    await stores.accounts.model.updateOne({ _id: 'escrow:order-1' }, { $set: { frozen: true } }).exec();
+    expect(await kinds(new Date(releaseAt + 61_000))).toEqual([]);
+    await stores.accounts.unfreeze('escrow:order-1');
+    // Held without their flag, a seller's wallet would not show them.
+    await stores.accounts.model.updateOne({ _id: 'escrow:order-1' }, { $unset: { proceedsHeld: '' } }).exec();
+    expect(await kinds()).toEqual(['proceeds-unflagged']);
+    await stores.accounts.model.updateOne({ _id: 'escrow:order-1' }, { $set: { proceedsHeld: true } }).exec();
     const escrows = createEscrows({
       accounts: stores.accounts,
       ledger,
