@@ -185,4 +185,49 @@ describe("two identity replicas' sweepers over the same due work", () => {
     a.outbox.stop();
     b.outbox.stop();
   });
+
+  it('the sweeper asks for open work by flags only open work carries; what was written before them is marked once (ADR 042)', async () => {
+    const users = createUserStore(one);
+    const base = 2_000_000 + Math.floor(Math.random() * 1_000_000);
+    const user = (id: number, extra: Partial<StoredUser>) => ({
+      id,
+      username: `open${id}`,
+      usernameKey: `open${id}`,
+      email: `open${id}@example.test`,
+      emailKey: `open${id}@example.test`,
+      firstName: 'Asha',
+      lastName: 'Rao',
+      role: 'Army' as const,
+      ...extra,
+    });
+    // Written before the flags existed: a registration whose process died before it linked
+    // Keycloak's user, and an approval whose Keycloak user was not enabled.
+    await users.insert(user(base, { status: 'pending', kcId: null }));
+    await users.insert(user(base + 1, { status: 'approved', kcId: `kc-${base + 1}`, kcEnabled: false }));
+    // Written now, as registration writes it.
+    await users.insert(user(base + 2, { status: 'pending', kcId: null, linkPending: true }));
+    const cutoff = new Date(Date.now() + 60_000);
+    const ours = (found: StoredUser[]) =>
+      found
+        .map((u) => u.id)
+        .filter((id) => id >= base && id < base + 10)
+        .sort();
+    expect(ours(await users.unlinkedBefore(cutoff))).toEqual([base + 2]);
+    expect(ours(await users.approvedNotEnabled())).toEqual([]);
+    expect(await users.markOpenWork()).toBeGreaterThanOrEqual(2);
+    expect(await users.markOpenWork()).toBe(0);
+    expect(ours(await users.unlinkedBefore(cutoff))).toEqual([base, base + 2]);
+    expect(ours(await users.approvedNotEnabled())).toEqual([base + 1]);
+    // Linked, enabled: no longer open, and no longer flagged.
+    await users.setKcId(base, `kc-${base}`, false);
+    await users.setKcEnabled(base + 1, true);
+    expect(ours(await users.unlinkedBefore(cutoff))).toEqual([base + 2]);
+    expect(ours(await users.approvedNotEnabled())).toEqual([]);
+    expect(await users.byId(base)).not.toHaveProperty('linkPending');
+    expect(await users.byId(base + 1)).not.toHaveProperty('enablePending');
+    // An approval carries its flag until its Keycloak user is enabled; a rejection none.
+    await users.decide(base, { status: 'approved', rejectionReason: null }, 1, new Date());
+    await users.decide(base + 2, { status: 'rejected', rejectionReason: 'x' }, 1, new Date());
+    expect(ours(await users.approvedNotEnabled())).toEqual([base]);
+  });
 });

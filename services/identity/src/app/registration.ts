@@ -47,6 +47,8 @@ export async function register(d: Deps, req: RegistrationInput): Promise<StoredU
     status: 'pending',
     isAdmin: false,
     kcId: null,
+    // Until setKcId links it: a registration whose process died before is finished by the sweeper.
+    linkPending: true,
     kcEnabled: false,
     decisionMailPending: false,
     createdAt: now,

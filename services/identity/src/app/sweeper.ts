@@ -21,7 +21,16 @@ export interface Sweeper {
  * - sign-outs after a password change that Keycloak has not confirmed yet.
  */
 export function createSweeper(d: Deps, accounts: Accounts, signOuts: SignOuts): Sweeper {
+  /** Users written before the open-work flags existed are marked once per process. */
+  let marking: Promise<number> | undefined;
+
   async function once(): Promise<void> {
+    try {
+      await (marking ??= d.users.markOpenWork());
+    } catch (err) {
+      marking = undefined;
+      throw err;
+    }
     const now = d.clock();
     await d.otps.sweep(now);
     await signOuts.retryDue();

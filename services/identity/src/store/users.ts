@@ -13,6 +13,13 @@ export interface StoredUser extends UserRecord {
   decidedBy?: number | null;
   /** While in the future, one sweeper is sending the decision email (claimDecisionMail). */
   decisionMailClaimedUntil?: Date | null;
+  /**
+   * Open work for the sweeper, each carried only while it is open so that the sweeper asks for it by
+   * one indexed equality, not by reading every user (docs/adr/042): a registration not linked to its
+   * Keycloak user yet, an approval whose Keycloak user is not enabled yet.
+   */
+  linkPending?: true;
+  enablePending?: true;
 }
 
 const text = { type: String, default: undefined };
@@ -47,6 +54,8 @@ const userSchema = new Schema<StoredUser>(
     decidedAt: { type: Date, default: null },
     decidedBy: { type: Number, default: null },
     decisionMailClaimedUntil: { type: Date, default: null },
+    linkPending: { type: Boolean },
+    enablePending: { type: Boolean },
   },
   { collection: 'users', versionKey: false, timestamps: true, strict: true },
 );
@@ -58,6 +67,10 @@ userSchema.index({ kcId: 1 });
 userSchema.index({ status: 1 });
 // The dashboard's counts per role: an equality every store engine serves from this index (ADR 004).
 userSchema.index({ role: 1 });
+// The sweeper's open work (docs/adr/042).
+userSchema.index({ linkPending: 1 }, { sparse: true });
+userSchema.index({ enablePending: 1 }, { sparse: true });
+userSchema.index({ decisionMailPending: 1, decidedAt: 1 });
 
 /** The user profiles (collection `users`); lookups by key answer null when no user has it. */
 export interface UserStore {
@@ -102,6 +115,11 @@ export interface UserStore {
   approvedNotEnabled(): Promise<StoredUser[]>;
   /** Decisions older than `cutoff` whose email has not gone out. At most 100. */
   decisionMailsPending(cutoff: Date): Promise<StoredUser[]>;
+  /**
+   * Sets `linkPending` and `enablePending` on users written before they existed (reading every user
+   * once); how many it marked.
+   */
+  markOpenWork(): Promise<number>;
 }
 
 /** The administrators' user list: a text in the username, names or email, a status, a role, a page. */
@@ -145,10 +163,13 @@ export function createUserStore(conn: Connection): UserStore {
       await Users.create(user);
     },
     async setKcId(id: number, kcId: string, kcEnabled: boolean): Promise<void> {
-      await Users.updateOne({ id }, { $set: { kcId, kcEnabled } });
+      await Users.updateOne({ id }, { $set: { kcId, kcEnabled }, $unset: { linkPending: 1 } });
     },
     async setKcEnabled(id: number, kcEnabled: boolean): Promise<void> {
-      await Users.updateOne({ id }, { $set: { kcEnabled } });
+      await Users.updateOne(
+        { id },
+        kcEnabled ? { $set: { kcEnabled }, $unset: { enablePending: 1 } } : { $set: { kcEnabled } },
+      );
     },
     decide(id: number, decision: Decision, adminId: number, at: Date): Promise<StoredUser | null> {
       return Users.findOneAndUpdate(
@@ -160,6 +181,8 @@ export function createUserStore(conn: Connection): UserStore {
             decisionMailPending: true,
             decidedAt: at,
             decidedBy: adminId,
+            // An approval's Keycloak user is enabled next; the sweeper finishes it if that fails.
+            ...(decision.status === 'approved' ? { enablePending: true } : {}),
           },
         },
         { new: true },
@@ -216,16 +239,30 @@ export function createUserStore(conn: Connection): UserStore {
       return { users, total };
     },
     unlinkedBefore(cutoff: Date): Promise<StoredUser[]> {
-      return Users.find({ kcId: null, createdAt: { $lt: cutoff } })
+      return Users.find({ linkPending: true, kcId: null, createdAt: { $lt: cutoff } })
         .limit(100)
         .lean<StoredUser[]>()
         .exec();
     },
     approvedNotEnabled(): Promise<StoredUser[]> {
-      return Users.find({ status: 'approved', kcEnabled: false, kcId: { $ne: null } })
+      return Users.find({ enablePending: true, status: 'approved', kcEnabled: false, kcId: { $ne: null } })
         .limit(100)
         .lean<StoredUser[]>()
         .exec();
+    },
+    async markOpenWork(): Promise<number> {
+      // Each filter holds per document at the moment it is marked, so a link or an enabling racing it wins.
+      const [link, enable] = await Promise.all([
+        Users.updateMany(
+          { kcId: null, linkPending: { $exists: false } },
+          { $set: { linkPending: true } },
+        ).exec(),
+        Users.updateMany(
+          { status: 'approved', kcEnabled: false, enablePending: { $exists: false } },
+          { $set: { enablePending: true } },
+        ).exec(),
+      ]);
+      return link.modifiedCount + enable.modifiedCount;
     },
     decisionMailsPending(cutoff: Date): Promise<StoredUser[]> {
       return Users.find({ decisionMailPending: true, decidedAt: { $lt: cutoff } })
