@@ -240,6 +240,21 @@ describe('orders: refunds', () => {
     expect(await store.markOpenRefunds()).toBe(0);
   });
 
+  it("the administrators' list asks for refunds by refundAsked; one asked before it existed is marked once", async () => {
+    const { orderId } = await purchase();
+    await request(as.army, orderId);
+    const store = createOrderStore(s.orders.rt.conn);
+    const listed = async () => (await store.refunds({ page: 1, pageSize: 100 })).orders.map((o) => o.id);
+    expect(await listed()).toContain(orderId);
+    const ordersCol = s.orders.rt.conn.collection('orders');
+    expect(await ordersCol.findOne({ _id: orderId as never })).toMatchObject({ refundAsked: true });
+    await ordersCol.updateOne({ _id: orderId as never }, { $unset: { refundAsked: '' } });
+    expect(await listed()).not.toContain(orderId);
+    expect(await store.markOpenRefunds()).toBeGreaterThanOrEqual(1);
+    expect(await listed()).toContain(orderId);
+    expect((await store.refunds({ page: 1, pageSize: 100 })).orders[0]).not.toHaveProperty('refundAsked');
+  });
+
   it('leaves the whole system consistent: ledger, stock and every order against its payments', async () => {
     const report = await checkSystem({
       wallet: s.wallet.rt.conn.db!,

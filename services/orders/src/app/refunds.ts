@@ -219,7 +219,7 @@ export function createRefunds(d: {
     },
 
     async sweep(now = new Date()) {
-      // Once per process: refunds opened before `refundOpen` was written carry none yet.
+      // Once per process: refunds opened before `refundOpen` and `refundAsked` were written carry neither.
       marking ??= orders.markOpenRefunds();
       await marking.catch((err: unknown) => {
         marking = undefined;

@@ -27,6 +27,11 @@ interface OrderDoc extends OrderRecord {
    * every order ever placed to find the few refunds under way.
    */
   refundOpen?: true;
+  /**
+   * Present, and true, on every order with a refund request: the administrators' refund list asks
+   * for it by this equality instead of `refund: {$exists: true}`, which reads every order ever.
+   */
+  refundAsked?: true;
 }
 
 const party = { id: Number, name: String, username: String, role: String };
@@ -79,6 +84,7 @@ const orderSchema = new Schema<OrderDoc>(
     requestKey: { type: String },
     endEvent: { type: String },
     refundOpen: { type: Boolean },
+    refundAsked: { type: Boolean },
   },
   { collection: 'orders', versionKey: false, strict: true, autoIndex: false },
 );
@@ -88,6 +94,7 @@ orderSchema.index({ status: 1 });
 // A purchase retried under its Idempotency-Key after its first run died finds that run's order.
 orderSchema.index({ requestKey: 1 });
 orderSchema.index({ refundOpen: 1 }, { sparse: true });
+orderSchema.index({ refundAsked: 1 }, { sparse: true });
 
 /**
  * buyer: a user's purchases; seller: a manufacturer's sales; all: the administrators' list;
@@ -105,7 +112,12 @@ const ALL = 'all';
 
 export type OrderFeed = (typeof FEEDS)[number];
 
-const toRecord = ({ _id, refundOpen: _open, ...d }: OrderDoc & Record<string, unknown>): OrderRecord => {
+const toRecord = ({
+  _id,
+  refundOpen: _open,
+  refundAsked: _asked,
+  ...d
+}: OrderDoc & Record<string, unknown>): OrderRecord => {
   for (const k of Object.keys(d)) if (k.startsWith('feed')) delete d[k];
   return d as OrderRecord;
 };
@@ -167,8 +179,8 @@ export interface OrderStore {
   /** Refunds whose decision (or hold) is not done, untouched since `before` (the sweeper's). */
   unsettledRefunds(before: Date): Promise<OrderRecord[]>;
   /**
-   * Marks `refundOpen` on the unsettled refunds of orders written before it existed (reading every
-   * order once); how many it marked.
+   * Marks `refundOpen` on the unsettled refunds, and `refundAsked` on every refund, of orders written
+   * before they existed (reading every order once); how many it marked.
    */
   markOpenRefunds(): Promise<number>;
 }
@@ -255,7 +267,7 @@ function refundQueries(
         Orders,
         id,
         { buyerId, status: 'completed', refund: { $exists: false } },
-        { $set: { refund, refundOpen: true, updatedAt: new Date() } },
+        { $set: { refund, refundOpen: true, refundAsked: true, updatedAt: new Date() } },
       ),
     async moveRefund(id, from, set, order = {}) {
       // The number is taken first; if the move is another driver's, it is a gap the tally passes.
@@ -283,7 +295,7 @@ function refundQueries(
     async refunds({ page, pageSize, status, search }) {
       const text = containsText(search);
       const filter = {
-        refund: { $exists: true },
+        refundAsked: true,
         ...(status ? { 'refund.status': { $in: status } } : {}),
         ...(text ? { $or: [{ 'buyer.username': text }, { 'seller.username': text }] } : {}),
       };
@@ -313,11 +325,17 @@ function refundQueries(
       return docs.map((d) => toRecord(d as never));
     },
     async markOpenRefunds() {
-      const r = await Orders.updateMany(
-        { 'refund.settled': false, refundOpen: { $exists: false } },
-        { $set: { refundOpen: true } },
-      ).exec();
-      return r.modifiedCount;
+      const [open, asked] = await Promise.all([
+        Orders.updateMany(
+          { 'refund.settled': false, refundOpen: { $exists: false } },
+          { $set: { refundOpen: true } },
+        ).exec(),
+        Orders.updateMany(
+          { refund: { $exists: true }, refundAsked: { $exists: false } },
+          { $set: { refundAsked: true } },
+        ).exec(),
+      ]);
+      return open.modifiedCount + asked.modifiedCount;
     },
   };
 }
