@@ -1,6 +1,7 @@
+import { windowOf } from '@qm/platform';
 import { INFRA, uniqueName } from '@qm/testkit';
 import { cachedSessionStore } from '../src/session/cache';
-import { mongoSessionStore, type SessionDoc } from '../src/session/store';
+import { mongoSessionStore, SESSION_WINDOW_MS, type SessionDoc } from '../src/session/store';
 
 const { MONGO_URL } = INFRA;
 
@@ -95,5 +96,30 @@ describe('session cache in front of the real session store', () => {
     for (const k of ['k3', 'k4', 'k5']) await replicaA.insert(session(k));
     await backing.remove('k3'); // behind the cache's back: only visible once k3 was evicted
     expect(await replicaA.get('k3')).toBeNull();
+  });
+});
+
+describe('the session sweep (docs/adr/042)', () => {
+  const store = mongoSessionStore({ url: MONGO_URL, db: uniqueName('qm_test_session_sweep') });
+  afterAll(() => store.close());
+  const at = (ms: number) => new Date(Date.now() + ms);
+
+  it('catches up once, then deletes a window of endings once it ended; a refresh moves its session on', async () => {
+    await store.insert({ ...session('ended'), refreshExpiresAt: at(-1_000) });
+    expect(await store.sweep(new Date())).toBe(1);
+    const soon = { ...session('soon'), refreshExpiresAt: at(30_000) };
+    await store.insert(soon);
+    await store.insert({ ...session('refreshed'), refreshExpiresAt: at(30_000) });
+    await store.update('refreshed', { refreshExpiresAt: at(600_000) });
+    // Past its limit but filed under a window already swept (as a writer whose clock is behind
+    // would file it): the windows do not read it; the next catch-up does.
+    await store.insert({ ...session('late'), refreshExpiresAt: at(-120_000) });
+    await store.sweep(new Date((windowOf(soon.refreshExpiresAt, SESSION_WINDOW_MS) + 1) * SESSION_WINDOW_MS));
+    expect(await store.get('soon')).toBeNull();
+    expect(await store.get('refreshed')).not.toBeNull();
+    expect(await store.get('late')).not.toBeNull();
+    await store.sweep(at(2 * 3_600_000));
+    expect(await store.get('late')).toBeNull();
+    expect(await store.get('refreshed')).toBeNull();
   });
 });

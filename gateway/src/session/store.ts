@@ -1,5 +1,13 @@
 import type { UserRole } from '@qm/contracts/rest';
-import { connectMongo, ensureCollectionIndexes, openStoreEngine, type StoreEngineChoice } from '@qm/platform';
+import type { Filter } from 'mongodb';
+import {
+  connectMongo,
+  ensureCollectionIndexes,
+  openStoreEngine,
+  type StoreEngineChoice,
+  windowedSweep,
+  windowOf,
+} from '@qm/platform';
 
 type Connection = Awaited<ReturnType<typeof connectMongo>>;
 
@@ -22,7 +30,22 @@ export interface SessionDoc {
   expiresAt: Date;
   createdAt: Date;
   userAgent: string;
+  /**
+   * The window of SESSION_WINDOW_MS in which the session ends (the earlier of its two limits),
+   * moved on by each refresh: the sweep deletes a window at a time (docs/adr/042).
+   */
+  dueWindow?: number;
 }
+
+/** Sessions are swept a minute of endings at a time. */
+export const SESSION_WINDOW_MS = 60_000;
+/** The window a session ends in: the earlier of its limits (a refresh never extends past the absolute one). */
+const dueWindowOf = (limits: { expiresAt?: Date; refreshExpiresAt?: Date }): number | undefined => {
+  const times = [limits.expiresAt, limits.refreshExpiresAt].filter((d): d is Date => !!d);
+  return times.length
+    ? windowOf(new Date(Math.min(...times.map((d) => d.getTime()))), SESSION_WINDOW_MS)
+    : undefined;
+};
 
 export interface SessionStore {
   get(key: string): Promise<SessionDoc | null>;
@@ -31,7 +54,10 @@ export interface SessionStore {
   remove(key: string): Promise<SessionDoc | null>;
   /** Deletes the user's sessions created before `before` (their password changed); answers how many. */
   removeUser(userId: number, before: Date): Promise<number>;
-  /** Deletes sessions past either limit; expiry is checked in code, not by a TTL index. */
+  /**
+   * Deletes sessions past either limit; expiry is checked in code, not by a TTL index. A process
+   * first catches up with every session (then hourly), then deletes the windows that ended since.
+   */
   sweep(now: Date): Promise<number>;
   close(): Promise<void>;
 }
@@ -50,7 +76,7 @@ export function mongoSessionStore(opts: {
         const c = await connectMongo(opts.url, opts.db, { maxPoolSize: opts.maxPoolSize ?? 1 });
         const engine = await openStoreEngine(c, opts.engine ?? { engine: 'mongodb' });
         try {
-          await ensureCollectionIndexes(c, 'sessions', [{ userId: 1 }, { expiresAt: 1 }]);
+          await ensureCollectionIndexes(c, 'sessions', [{ userId: 1 }, { expiresAt: 1 }, { dueWindow: 1 }]);
         } finally {
           await engine.close();
         }
@@ -64,16 +90,30 @@ export function mongoSessionStore(opts: {
     return connecting;
   };
   const sessions = async () => (await conn()).collection<SessionDoc>('sessions');
+  const deleted = async (filter: Filter<SessionDoc>) =>
+    (await (await sessions()).deleteMany(filter)).deletedCount;
+  const ended = (due: Date) => ({ $or: [{ expiresAt: { $lt: due } }, { refreshExpiresAt: { $lt: due } }] });
+  const sweepWindows = windowedSweep({
+    windowMs: SESSION_WINDOW_MS,
+    catchUpEveryMs: 60 * 60_000,
+    catchUp: async (due) => ({ handled: await deleted(ended(due)), complete: true }),
+    // Every session filed under a window ended within it; the condition keeps one that a write
+    // raced to a later limit.
+    window: (window) => deleted({ dueWindow: window, ...ended(new Date((window + 1) * SESSION_WINDOW_MS)) }),
+  });
 
   return {
     async get(key) {
       return (await sessions()).findOne({ _id: key });
     },
     async insert(doc) {
-      await (await sessions()).insertOne(doc);
+      await (await sessions()).insertOne({ ...doc, dueWindow: dueWindowOf(doc) });
     },
     async update(key, fields) {
-      await (await sessions()).updateOne({ _id: key }, { $set: fields });
+      const dueWindow = dueWindowOf(fields);
+      await (
+        await sessions()
+      ).updateOne({ _id: key }, { $set: dueWindow === undefined ? fields : { ...fields, dueWindow } });
     },
     async remove(key) {
       const col = await sessions();
@@ -81,16 +121,8 @@ export function mongoSessionStore(opts: {
       if (doc) await col.deleteOne({ _id: key });
       return doc;
     },
-    async removeUser(userId, before) {
-      const res = await (await sessions()).deleteMany({ userId, createdAt: { $lt: before } });
-      return res.deletedCount;
-    },
-    async sweep(now) {
-      const res = await (
-        await sessions()
-      ).deleteMany({ $or: [{ expiresAt: { $lt: now } }, { refreshExpiresAt: { $lt: now } }] });
-      return res.deletedCount;
-    },
+    removeUser: (userId, before) => deleted({ userId, createdAt: { $lt: before } }),
+    sweep: (now) => sweepWindows(now, now),
     async close() {
       if (!connecting) return;
       const c = await connecting.catch(() => undefined);
