@@ -1,13 +1,8 @@
-// What grows with use on the local engine, priced in the same run as one bare update (BUE):
-//   - a credit against the markers its account carries (every transfer of the last
-//     MARKER_RETENTION_MS leaves one on both accounts, ADR 006): the cost of a hot account;
-//   - the sweeper's question for escrows due (store/accounts.ts dueEscrows) against the escrows ever
-//     made, all of them released: every purchase opens one (ADR 028) and the sweep asks every 5 s;
-//   - the orders' refund sweep (every 5 s) against the orders ever placed, by its filter before
-//     ADR 042 (a dotted path, not passed down) and by `refundOpen: true`. The scratch collection has
-//     no index on it (the services' GIN indexes come with their schemas), so the new figure is an
-//     upper bound: PostgreSQL still scans, FerretDB only decodes the matches.
-// Both run in scratch databases, with documents shaped like the wallet's, then dropped.
+// What grows with use on the local engine, priced in the same run as one bare update (BUE): a
+// credit against the markers its account carries (every transfer of the last MARKER_RETENTION_MS
+// leaves one on both accounts, ADR 006): the cost of a hot account. It runs in a scratch database,
+// with documents shaped like the wallet's, then dropped. The periodic questions that read what grows
+// with history are priced by load/sweep-cost.ts (ADR 042).
 //
 //   node load/growth-cost.mjs            (a running stack's MongoDB API; loopback only)
 import { randomUUID } from 'node:crypto';
@@ -57,73 +52,6 @@ try {
       );
     };
     row(`a credit to an account carrying ${markers} markers`, await engineCpuPerCall(20, credit, 0));
-  }
-
-  const escrows = db.collection('escrows');
-  await escrows.createIndex({ kind: 1 });
-  const released = new Date(Date.now() - 3_600_000);
-  for (const made of [500, 2000, 5000]) {
-    const have = await escrows.countDocuments();
-    const docs = Array.from({ length: made - have }, (_, i) =>
-      account(`escrow:ORD-${have + i}`, { kind: 'escrow', sellerId: 7, buyerId: 9, releaseAt: released }),
-    );
-    for (let i = 0; i < docs.length; i += 500) await escrows.insertMany(docs.slice(i, i + 500));
-    const due = () =>
-      escrows
-        .find(
-          { kind: 'escrow', available: { $gt: 0 }, frozen: { $ne: true }, releaseAt: { $lte: new Date() } },
-          { sort: { releaseAt: 1 }, limit: 200 },
-        )
-        .toArray();
-    row(`the sweep's escrows due, ${made} escrows made, none due`, await engineCpuPerCall(5, due, 1));
-  }
-
-  const orders = db.collection('orders');
-  const before = () => new Date(Date.now() - 10_000);
-  const questions = {
-    'before ADR 042': () =>
-      orders
-        .find({
-          'refund.settled': false,
-          $or: [{ 'refund.status': { $ne: 'requested' } }, { 'refund.held': null }],
-          updatedAt: { $lt: before() },
-        })
-        .toArray(),
-    'by refundOpen': () =>
-      orders
-        .find({
-          refundOpen: true,
-          'refund.settled': false,
-          $or: [{ 'refund.status': { $ne: 'requested' } }, { 'refund.held': null }],
-          updatedAt: { $lt: before() },
-        })
-        .toArray(),
-  };
-  const old = new Date(Date.now() - 3_600_000);
-  for (const placed of [1000, 5000]) {
-    const have = await orders.countDocuments();
-    const docs = Array.from({ length: placed - have }, (_, i) => ({
-      _id: have + i + 1,
-      id: have + i + 1,
-      reference: `order-${have + i + 1}`,
-      status: 'completed',
-      step: 'done',
-      buyerId: 9,
-      sellerId: 7,
-      quantity: 1,
-      unitPricePaise: 10_000,
-      totalPaise: 10_000,
-      product: { name: 'Ration Pack', type: 'Food', description: 'One day' },
-      buyer: { id: 9, name: 'Buyer', username: 'army_buyer', role: 'Army' },
-      seller: { id: 7, name: 'Maker', username: 'maker', role: 'Manufacturer' },
-      // One in a hundred was refunded, long settled.
-      ...(i % 100 === 0 ? { refund: { status: 'approved', settled: true, held: true } } : {}),
-      createdAt: old,
-      updatedAt: old,
-    }));
-    for (let i = 0; i < docs.length; i += 500) await orders.insertMany(docs.slice(i, i + 500));
-    for (const [name, ask] of Object.entries(questions))
-      row(`the refund sweep ${name}, ${placed} orders placed, none open`, await engineCpuPerCall(5, ask, 1));
   }
 } finally {
   await db.dropDatabase();
