@@ -216,9 +216,8 @@ export function createWallets(d: WalletDeps): Wallets {
     // ---- administrators ----------------------------------------------------------------------------
     async listWallets(caller: Caller | undefined, page: number, pageSize: number, search?: string) {
       assertAdmin(caller);
-      const [wallets, total, totalBalance] = await Promise.all([
-        accounts.list((page - 1) * pageSize, pageSize, search),
-        accounts.countUsers(search),
+      const [{ items: wallets, total }, totalBalance] = await Promise.all([
+        accounts.usersPage((page - 1) * pageSize, pageSize, search),
         totalUserBalance(accounts),
       ]);
       return { wallets, total, totalBalance };

@@ -1,4 +1,4 @@
-import { containsText, isDuplicateKeyError, nextSequence, windowOf } from '@qm/platform';
+import { containsText, isDuplicateKeyError, nextSequence, orderedPage, windowOf } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import { type AccountId, escrowAccount, isClearingAccount, isEscrowAccount, marker } from '../domain/ledger';
 
@@ -94,6 +94,8 @@ const accountSchema = new Schema<Account>(
 accountSchema.index({ userId: 1 }, { unique: true, sparse: true });
 accountSchema.index({ walletId: 1 }, { unique: true, sparse: true });
 accountSchema.index({ kind: 1 });
+// The administrators' wallet list (orderedPage).
+accountSchema.index({ kind: 1, walletId: 1 });
 // A seller's held proceeds, all held proceeds, and the sweeper's question: what came due in a window.
 accountSchema.index({ sellerId: 1, proceedsHeld: 1, releaseAt: 1 }, { sparse: true });
 accountSchema.index({ proceedsHeld: 1, releaseAt: 1 }, { sparse: true });
@@ -159,10 +161,28 @@ const newAccount = async (
   ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
 });
 
-/** User wallets, optionally only those whose username contains the search (any case). */
-function userWallets(search?: string): Record<string, unknown> {
+/**
+ * One page of the user wallets in wallet order, and how many there are: without a search, ordered and
+ * counted by the engine through the index (every wallet ever stays); a search for a part of the
+ * username (any case) reads every wallet.
+ */
+async function userWalletsPage(
+  Accounts: Model<Account>,
+  skip: number,
+  limit: number,
+  search?: string,
+): Promise<{ items: Account[]; total: number }> {
   const username = containsText(search);
-  return username ? { kind: 'user', username } : { kind: 'user' };
+  if (!username)
+    return orderedPage(Accounts, { equals: { kind: 'user' }, sort: [['walletId', 1]], skip, limit });
+  const filter = { kind: 'user', username };
+  const [items, total] = await Promise.all([
+    Accounts.find(filter, null, { sort: { walletId: 1 }, skip, limit })
+      .lean<Account[]>()
+      .exec(),
+    Accounts.countDocuments(filter).exec(),
+  ]);
+  return { items, total };
 }
 
 export interface AccountStore {
@@ -204,9 +224,8 @@ export interface AccountStore {
   refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean>;
   /** Drops settled transfers' markers (their effect stays; only the bookkeeping goes). */
   clearMarkers(id: AccountId, transferIds: string[]): Promise<void>;
-  /** User wallets in wallet order, optionally only those whose username contains `search`. */
-  list(skip: number, limit: number, search?: string): Promise<Account[]>;
-  countUsers(search?: string): Promise<number>;
+  /** User wallets in wallet order, optionally only those whose username contains `search`, and their count. */
+  usersPage(skip: number, limit: number, search?: string): Promise<{ items: Account[]; total: number }>;
   /** The payment providers' clearing accounts. */
   clearing(): Promise<Account[]>;
   /** A seller's proceeds still in escrow, the soonest released first. */
@@ -402,11 +421,7 @@ export function createAccountStore(conn: Connection): AccountStore {
       await Accounts.updateOne({ _id: id }, { $pullAll: { applied: markers } });
     },
 
-    list: (skip: number, limit: number, search?: string) =>
-      Accounts.find(userWallets(search), null, { sort: { walletId: 1 }, skip, limit })
-        .lean<Account[]>()
-        .exec(),
-    countUsers: (search?: string) => Accounts.countDocuments(userWallets(search)).exec(),
+    usersPage: (skip, limit, search) => userWalletsPage(Accounts, skip, limit, search),
     clearing: () => Accounts.find({ kind: 'clearing' }).lean<Account[]>().exec(),
   };
 }
