@@ -1,18 +1,20 @@
-// What the services' periodic questions, and the reads that asked like them, cost as history grows
-// (docs/adr/042): each asked as it was before and as it is now, through the services' own stores, on
+// What the services' periodic questions, and the reads on request paths that asked like them, cost as
+// history grows (docs/adr/042, 013): each asked as it was before and as it is now, through the services' own stores, on
 // a scratch database with the indexes the services declare (the engine's GIN indexes locally), priced
 // in the same run's bare-update equivalents (BUE). History is what a marketplace accumulates: escrows
 // of released sales, users long approved, orders long done with a refund now and then, sessions of
 // people signed in.
 //
-//   npm run bench:sweeps [-- 500,2000,5000]      (a running stack's databases; loopback only)
+//   npm run bench:history [-- 500,2000,5000]      (a running stack's databases; loopback only)
 import { connectMongo, ensureIndexes, LOCAL_POSTGRESQL_URL, openStoreEngine, windowOf } from '@qm/platform';
 import { INFRA } from '@qm/testkit';
 import type { Connection } from 'mongoose';
 import { mongoSessionStore, SESSION_WINDOW_MS } from '../gateway/src/session/store';
 import { createUserStore } from '../services/identity/src/store/users';
+import { USER_ROLES, USER_STATUSES } from '@qm/contracts/rest';
 import { createOrderStore } from '../services/orders/src/store/orders';
 import { createAccountStore, releaseWindowOf } from '../services/wallet/src/store/accounts';
+import { createHistoryStore } from '../services/wallet/src/store/history';
 import { loopbackOnly } from './lib/loopback.cjs';
 
 const SIZES = (process.argv[2] ?? '500,2000,5000').split(',').map(Number);
@@ -23,7 +25,7 @@ const choice = INFRA.STORE_ENGINE;
 
 /** A scratch database with the engine attached and the stores' indexes served, dropped after. */
 async function scratch(name: string, use: (conn: Connection) => Promise<void>): Promise<void> {
-  const conn = await connectMongo(INFRA.MONGO_URL, `qm_sweeps_${name}_${Date.now().toString(36)}`);
+  const conn = await connectMongo(INFRA.MONGO_URL, `qm_history_${name}_${Date.now().toString(36)}`);
   const engine = await openStoreEngine(conn, choice);
   try {
     await use(conn);
@@ -96,7 +98,77 @@ function walletQuestions(price: Price): Promise<void> {
   });
 }
 
-/** Identity's sweep (every 30 s). */
+/** The wallet's administrators' list of wallets, and a user's lines of one status (`GET /api/transactions?status=`). */
+function walletListQuestions(price: Price): Promise<void> {
+  return scratch('wallet_lists', async (conn) => {
+    const accounts = createAccountStore(conn);
+    const history = createHistoryStore(conn);
+    await ensureIndexes(conn);
+    const wallet = (i: number) => ({
+      _id: `user:${i + 1}`,
+      kind: 'user',
+      userId: i + 1,
+      walletId: i + 1,
+      username: `user${i + 1}`,
+      balance: 0,
+      available: 0,
+      held: 0,
+      applied: [],
+      holds: [],
+      currency: 'INR',
+      isActive: true,
+      createdAt: HOUR_AGO,
+      updatedAt: HOUR_AGO,
+    });
+    // One manufacturer's sales, each a completed line of theirs.
+    const line = (i: number) => ({
+      _id: `hold:ORD-${i}:in`,
+      id: i + 1,
+      userId: 7,
+      amount: 10_000,
+      type: 'credit',
+      status: 'completed',
+      description: 'Sale: Field Radio × 1',
+      counterparty: 'army_buyer',
+      transferId: `t${i}`,
+      transferReference: `ORD-${i}`,
+      providerOrderId: '',
+      providerPaymentId: '',
+      senderWalletId: null,
+      receiverWalletId: null,
+      createdAt: new Date(HOUR_AGO.getTime() + i * 1000),
+      updatedAt: HOUR_AGO,
+    });
+    for (const size of SIZES) {
+      await grow(conn, 'accounts', size, wallet);
+      await grow(conn, 'transactions', size, line);
+      await price(`the administrators' wallet list, ${size} wallets`, {
+        before: () =>
+          Promise.all([
+            accounts.model
+              .find({ kind: 'user' }, null, { sort: { walletId: 1 }, limit: 20 })
+              .lean()
+              .exec(),
+            accounts.model.countDocuments({ kind: 'user' }).exec(),
+          ]),
+        now: () => accounts.usersPage(0, 20),
+      });
+      await price(`a seller's completed lines (GET /api/transactions?status=completed), ${size} sales`, {
+        before: () =>
+          Promise.all([
+            history.model
+              .find({ userId: 7, status: 'completed' }, null, { sort: { createdAt: -1, id: -1 }, limit: 20 })
+              .lean()
+              .exec(),
+            history.model.countDocuments({ userId: 7, status: 'completed' }).exec(),
+          ]),
+        now: () => history.ofUser(7, 1, 20, 'completed'),
+      });
+    }
+  });
+}
+
+/** Identity's sweep (every 30 s) and the dashboard's user counts. */
 function identityQuestions(price: Price): Promise<void> {
   return scratch('identity', async (conn) => {
     const users = createUserStore(conn);
@@ -139,6 +211,18 @@ function identityQuestions(price: Price): Promise<void> {
           await users.approvedNotEnabled();
           await users.decisionMailsPending(cutoff);
         },
+      });
+      await price(`the dashboard's user counts (GET /api/admin/stats/users), ${size} users`, {
+        before: () =>
+          Promise.all([
+            ...USER_STATUSES.map((status) => users.model.countDocuments({ status }).exec()),
+            ...USER_ROLES.map((role) => users.model.countDocuments({ role }).exec()),
+          ]),
+        now: () =>
+          Promise.all([
+            ...USER_STATUSES.map((status) => users.count({ status })),
+            ...USER_ROLES.map((role) => users.count({ role })),
+          ]),
       });
     }
   });
@@ -205,7 +289,7 @@ function orderQuestions(price: Price): Promise<void> {
 
 /** The gateway's session sweep (every minute): every session lives a while before it ends. */
 async function sessionQuestions(price: Price): Promise<void> {
-  const db = `qm_sweeps_gateway_${Date.now().toString(36)}`;
+  const db = `qm_history_gateway_${Date.now().toString(36)}`;
   const store = mongoSessionStore({ url: INFRA.MONGO_URL, db, engine: choice });
   const conn = await connectMongo(INFRA.MONGO_URL, db);
   try {
@@ -260,6 +344,7 @@ async function main() {
   };
 
   await walletQuestions(price);
+  await walletListQuestions(price);
   await identityQuestions(price);
   await orderQuestions(price);
   await sessionQuestions(price);
