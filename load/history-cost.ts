@@ -98,7 +98,10 @@ function walletQuestions(price: Price): Promise<void> {
   });
 }
 
-/** The wallet's administrators' list of wallets, and a user's lines of one status (`GET /api/transactions?status=`). */
+/**
+ * The wallet's administrators' list of wallets and their completed amount, and a user's lines of one
+ * status (`GET /api/transactions?status=`).
+ */
 function walletListQuestions(price: Price): Promise<void> {
   return scratch('wallet_lists', async (conn) => {
     const accounts = createAccountStore(conn);
@@ -163,6 +166,16 @@ function walletListQuestions(price: Price): Promise<void> {
             history.model.countDocuments({ userId: 7, status: 'completed' }).exec(),
           ]),
         now: () => history.ofUser(7, 1, 20, 'completed'),
+      });
+      await price(`the completed amount (GET /api/admin/transactions), ${size} lines`, {
+        before: () =>
+          history.model
+            .aggregate([
+              { $match: { status: 'completed' } },
+              { $group: { _id: null, total: { $sum: '$amount' } } },
+            ])
+            .exec(),
+        now: () => history.completedAmount(),
       });
     }
   });

@@ -2,6 +2,7 @@ import mongoose, { type Connection } from 'mongoose';
 import {
   countEqual,
   engineOf,
+  sumEqual,
   ensureIndexes,
   nextSequence,
   orderedPage,
@@ -131,6 +132,19 @@ describe.each<[string, StoreEngineChoice | undefined]>([
     expect(await countEqual(Docs, { status: 'failed', owner: 'o1' })).toBe(
       DOCS.filter((d) => d.status === 'failed' && d.owner === 'o1').length,
     );
+  });
+
+  it('sums a field by the database, with and without a filter; what is no number adds nothing', async () => {
+    const sum = (docs: Doc[]) => docs.reduce((t, d) => t + d.amount, 0);
+    expect(await sumEqual(Docs, {}, 'amount')).toBe(sum(DOCS));
+    expect(await sumEqual(Docs, { status: 'failed' }, 'amount')).toBe(
+      sum(DOCS.filter((d) => d.status === 'failed')),
+    );
+    expect(await sumEqual(Docs, { status: 'failed', owner: 'o1' }, 'amount')).toBe(
+      sum(DOCS.filter((d) => d.status === 'failed' && d.owner === 'o1')),
+    );
+    expect(await sumEqual(Docs, { status: 'nope' }, 'amount')).toBe(0);
+    expect(await sumEqual(Docs, {}, 'note')).toBe(0);
   });
 
   it('text search: a literal substring, newest first, with equality filters and paging', async () => {

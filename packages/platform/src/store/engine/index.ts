@@ -108,6 +108,13 @@ export const queryPage = plainOrderedPage;
 export const countEqual = <T>(model: Model<T>, equals: Record<string, Scalar>): Promise<number> =>
   engineOf(model.db).countEqual(model, equals);
 
+/** The sum of `field` over `model`'s documents with these top-level values, added up by the database. */
+export const sumEqual = <T>(
+  model: Model<T>,
+  equals: Record<string, Scalar>,
+  field: string,
+): Promise<number> => engineOf(model.db).sumEqual(model, equals, field);
+
 /**
  * Collections @qm/platform itself keeps in every service database (sequences, consumers, outbox,
  * idempotency keys), with their indexes besides `_id`. They have no mongoose model, so they are

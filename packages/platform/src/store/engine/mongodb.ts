@@ -111,6 +111,15 @@ export function mongodbEngine(conn: Connection): StoreEngine {
     serveIndexes: async () => undefined,
     orderedPage: plainOrderedPage,
     countEqual: (model, equals) => model.countDocuments(equals as never).exec(),
+    async sumEqual(model, equals, field) {
+      const [out] = await model
+        .aggregate<{ total: number }>([
+          { $match: equals },
+          { $group: { _id: null, total: { $sum: `$${field}` } } },
+        ])
+        .exec();
+      return out?.total ?? 0;
+    },
     textSearch: async (spec) => regexTextSearch(conn, spec),
     // MongoDB keeps no indexes of its own beyond the declared ones, and plans from the data itself.
     beginBulkLoad: async () => undefined,

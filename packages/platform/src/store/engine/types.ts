@@ -92,6 +92,8 @@ export interface StoreEngine {
   ): Promise<{ items: T[]; total: number }>;
   /** How many of `model`'s documents have these top-level values (a status count on a large collection). */
   countEqual<T>(model: Model<T>, equals: Record<string, Scalar>): Promise<number>;
+  /** The sum of a numeric top-level `field` over the documents with these values, added up by the database. */
+  sumEqual<T>(model: Model<T>, equals: Record<string, Scalar>, field: string): Promise<number>;
   /** Substring search of a collection, with whatever indexes it needs created now. */
   textSearch(spec: TextSearchSpec): Promise<TextSearch>;
   /**

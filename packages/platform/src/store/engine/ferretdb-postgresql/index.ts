@@ -1,7 +1,7 @@
 import type { Connection } from 'mongoose';
 import type { StoreEngine } from '../types';
 import { analyzeCollection, dropOwnIndexes, ensureGinIndexes } from './indexes';
-import { postgresCount, postgresOrderedPage } from './ordered';
+import { postgresCount, postgresSum, postgresOrderedPage } from './ordered';
 import { postgresTextSearch } from './search';
 import { postgresSequences } from './sequences';
 import { lazyPool, tableNames } from './sql';
@@ -40,6 +40,8 @@ export function ferretdbPostgresqlEngine(
       ),
     countEqual: async (model, equals) =>
       postgresCount(reads.get(), await tableOf(model.db.name, model.collection.collectionName), equals),
+    sumEqual: async (model, equals, field) =>
+      postgresSum(reads.get(), await tableOf(model.db.name, model.collection.collectionName), equals, field),
     textSearch: (spec) => postgresTextSearch(conn, reads.get(), spec, { rareBelow: textRareBelow }),
     beginBulkLoad: (collection) => dropOwnIndexes(setup.get(), conn.name, collection),
     endBulkLoad: (collection) => analyzeCollection(setup.get(), conn.name, collection),

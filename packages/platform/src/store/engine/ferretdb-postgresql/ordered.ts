@@ -30,6 +30,26 @@ export async function postgresCount(pool: pg.Pool, table: string, equals: Record
   return Number(rows.rows[0]!.n);
 }
 
+/**
+ * FerretDB's `$group` reads every matching document into its own process; PostgreSQL adds the field
+ * up where the rows are (a document without a number there adds nothing).
+ */
+export async function postgresSum(
+  pool: pg.Pool,
+  table: string,
+  equals: Record<string, Scalar>,
+  field: string,
+): Promise<number> {
+  const args: unknown[] = [];
+  const value = ferretdbFieldExpression(field);
+  const rows = await pool.query<{ total: string }>(
+    `SELECT coalesce(sum((${value})::numeric) FILTER (WHERE jsonb_typeof(${value}) = 'number'), 0) AS total ` +
+      `FROM ${table}${where(equals, args)}`,
+    args,
+  );
+  return Number(rows.rows[0]!.total);
+}
+
 export async function postgresOrderedPage<T extends { _id: string | number }>(
   pool: pg.Pool,
   table: string,
