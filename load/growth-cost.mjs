@@ -2,7 +2,7 @@
 // credit against the markers its account carries (every transfer of the last MARKER_RETENTION_MS
 // leaves one on both accounts, ADR 006): the cost of a hot account. It runs in a scratch database,
 // with documents shaped like the wallet's, then dropped. The periodic questions that read what grows
-// with history are priced by load/sweep-cost.ts (ADR 042).
+// with history are priced by load/history-cost.ts (ADR 042).
 //
 //   node load/growth-cost.mjs            (a running stack's MongoDB API; loopback only)
 import { randomUUID } from 'node:crypto';
