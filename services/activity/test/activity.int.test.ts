@@ -4,6 +4,7 @@ import { ACTIVITY_ACTIONS, ACTIVITY_MESSAGES, type ActivityView } from '@qm/cont
 import { detachedStoreEngine, type EventBus, makeEvent } from '@qm/platform';
 import { eventually, INFRA } from '@qm/testkit';
 import { Browser, latestCode, type Registered } from '@qm/testkit/src/identity-stack';
+import { releaseWindowOf } from '@qm/wallet/src/store/accounts';
 import { JSONCodec } from 'nats';
 import { createActivityStore } from '../src/store/activities';
 import { type ActivitySearch, createActivitySearch } from '../src/store/search';
@@ -102,10 +103,14 @@ describe('every action of docs/product.md §3, recorded by the service that know
       (await s.admin.patch(`/api/admin/refunds/${kept.body.id}`, { decision: 'rejected', reason: 'Used' }))
         .status,
     ).toBe(200);
-    // The refund window is 48 hours: its end is brought forward for the wallet's sweeper.
+    // The refund window is 48 hours: its end is brought forward for the wallet's sweeper, into the
+    // current release window.
     await s.wallet.rt.conn
       .collection('accounts')
-      .updateOne({ _id: `escrow:order-${kept.body.id}` as never }, { $set: { releaseAt: new Date(0) } });
+      .updateOne(
+        { _id: `escrow:order-${kept.body.id}` as never },
+        { $set: { releaseAt: new Date(0), releaseWindow: releaseWindowOf(new Date()) } },
+      );
     const doomed = await maker.as.post('/api/products', { ...product, name: 'Spare Radio' });
     expect((await maker.as.delete(`/api/products/${doomed.body.id}`)).status).toBeLessThan(300);
     // password_change_otp_requested, password_change, password_reset_request, logout

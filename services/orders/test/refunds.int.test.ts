@@ -1,6 +1,7 @@
 import { ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
 import { eventually } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
+import { releaseWindowOf } from '@qm/wallet/src/store/accounts';
 import { checkSystem } from '../../../load/system/check';
 import { createOrderStore } from '../src/store/orders';
 import { listProduct, type OrdersStack, startOrdersStack } from './stack';
@@ -151,15 +152,16 @@ describe('orders: refunds', () => {
 
   it("after the proceeds' release, an approval pays the buyer back from the seller's balance", async () => {
     const { orderId } = await purchase();
-    // The window of this sale closes now in the wallet: its sweeper releases the proceeds.
+    // The window of this sale closes now in the wallet: filed under the current release window, its
+    // sweeper releases the proceeds once that window ends.
     await s.wallet.rt.conn
       .collection('accounts')
       .updateOne(
         { _id: `escrow:order-${orderId}` as never },
-        { $set: { releaseAt: new Date(Date.now() - 1) } },
+        { $set: { releaseAt: new Date(Date.now() - 1), releaseWindow: releaseWindowOf(new Date()) } },
       );
     // A release debits the escrow a step before it credits the seller: wait for both.
-    await eventually(async () => (await escrowOf(orderId))?.balance === 0, 20_000);
+    await eventually(async () => (await escrowOf(orderId))?.balance === 0, 30_000);
     const seller = await eventually(async () => {
       const balance = paise((await wallet(as.maker)).balance);
       return balance >= 200_00 && balance;
