@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { createLogger, storeEngineOfStack, storeEngineVariables } from '@qm/platform';
 
@@ -59,14 +60,44 @@ export async function eventually<T>(
   }
 }
 
-/** A port nobody listens on right now (the platform's port schema refuses GRPC_PORT=0 in some places). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The first port the kernel hands to outgoing connections (Linux; its default elsewhere). */
+function ephemeralPortsFrom(): number {
+  try {
+    const first = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    if (Number.isInteger(first) && first > 0) return first;
+  } catch {
+    // not Linux: the usual range
+  }
+  return 32768;
+}
+
+/** `port` (0: any the kernel picks) if a listener can have it on loopback now; undefined if not. */
+function listenable(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
+    srv.once('error', () => resolve(undefined));
+    srv.listen(port, '127.0.0.1', () => {
+      const { port: bound } = srv.address() as AddressInfo;
+      srv.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A port nobody listens on right now (the platform's port schema refuses GRPC_PORT=0 in some places),
+ * taken below the kernel's range for outgoing connections: a port from that range could be handed to
+ * a client's connection (to the database, NATS) before the service binds it, which failed CI once
+ * with EADDRINUSE. Random, so that suites asking at once rarely draw the same one.
+ */
+export async function freePort(): Promise<number> {
+  const below = Math.min(ephemeralPortsFrom(), 32768);
+  for (let attempt = 0; below > 20_001 && attempt < 50; attempt++) {
+    const port = await listenable(randomInt(20_000, below));
+    if (port) return port;
+  }
+  const any = await listenable(0);
+  if (!any) throw new Error('no port can be listened on');
+  return any;
 }
