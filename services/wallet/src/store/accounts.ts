@@ -1,4 +1,11 @@
-import { containsText, isDuplicateKeyError, nextSequence, orderedPage, windowOf } from '@qm/platform';
+import {
+  containsText,
+  isDuplicateKeyError,
+  nextSequence,
+  orderedPage,
+  sumEqual,
+  windowOf,
+} from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import { type AccountId, escrowAccount, isClearingAccount, isEscrowAccount, marker } from '../domain/ledger';
 
@@ -485,18 +492,21 @@ function escrowQueries(
         .lean<Pick<Account, '_id' | 'balance' | 'proceedsHeld' | 'releaseAt' | 'releaseWindow'>[]>()
         .exec();
       let changed = 0;
+      // Each change is conditional on the balance it is right for, so a debit or credit racing it wins.
       for (const e of all) {
-        // Each change is conditional on the balance it is right for, so a debit or credit racing it wins.
-        const r =
-          e.balance > 0 && (!e.proceedsHeld || e.releaseWindow === undefined)
-            ? await Accounts.updateOne(
-                { _id: e._id, balance: { $gt: 0 } },
-                { $set: { proceedsHeld: true }, $max: { releaseWindow: releaseWindowOf(e.releaseAt!) } },
-              ).exec()
-            : e.balance === 0 && e.proceedsHeld
-              ? await Accounts.updateOne({ _id: e._id, balance: 0 }, { $unset: { proceedsHeld: '' } }).exec()
-              : { modifiedCount: 0 };
-        changed += r.modifiedCount;
+        if (e.balance > 0 && (!e.proceedsHeld || e.releaseWindow === undefined)) {
+          const r = await Accounts.updateOne(
+            { _id: e._id, balance: { $gt: 0 } },
+            { $set: { proceedsHeld: true }, $max: { releaseWindow: releaseWindowOf(e.releaseAt!) } },
+          ).exec();
+          changed += r.modifiedCount;
+        } else if (e.balance === 0 && e.proceedsHeld) {
+          const r = await Accounts.updateOne(
+            { _id: e._id, balance: 0 },
+            { $unset: { proceedsHeld: '' } },
+          ).exec();
+          changed += r.modifiedCount;
+        }
       }
       return changed;
     },
@@ -509,12 +519,8 @@ function escrowQueries(
       const after = await get(id);
       return after?.frozen && after.available > 0 ? 'held' : 'emptied';
     },
-    async escrowed() {
-      const held = await Accounts.find({ proceedsHeld: true, balance: { $gt: 0 } }, { balance: 1 })
-        .lean<Pick<Account, 'balance'>[]>()
-        .exec();
-      return held.reduce((sum, a) => sum + a.balance, 0);
-    },
+    // Added up by the database; an escrow still flagged after a crash emptied it adds its 0.
+    escrowed: () => sumEqual(Accounts, { proceedsHeld: true }, 'balance'),
     async unfreeze(id) {
       // Its window may have been swept while it was frozen: it is due again in the current one.
       await Accounts.updateOne(
