@@ -1093,6 +1093,90 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
   });
 });
 
+describe('a hot account: steps without a funds check grouped per account (ADR 006, 2026-12-04)', () => {
+  /** The account updates sent for `id` while `run` ran, by the store's model method `method`. */
+  async function updatesOf(
+    id: AccountId,
+    method: 'updateOne' | 'findOneAndUpdate',
+    run: () => Promise<unknown>,
+  ) {
+    const spy = jest.spyOn(accounts.model, method);
+    try {
+      await run();
+      return spy.mock.calls.filter(([filter]) => (filter as { _id?: string })._id === id).length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('300 payments at once into one wallet, 10 % sent twice: each credited once, in far fewer updates', async () => {
+    const payee = await newUser();
+    const payers = await Promise.all(Array.from({ length: 30 }, () => newUser()));
+    for (const p of payers) await topUp(p.account, 1_000_00);
+    const requests = Array.from({ length: 300 }, (_, i) =>
+      move(`p2p:hot:${base}:${i}`, payers[i % 30]!.account, payee.account, 100 + i),
+    );
+    const retried = requests.filter((_, i) => i % 10 === 0);
+    let results: Awaited<ReturnType<Ledger['transfer']>>[] = [];
+    const updates = await updatesOf(payee.account, 'updateOne', async () => {
+      results = await Promise.all([...requests, ...retried].map((r) => ledger.transfer(r)));
+    });
+    expect(results.every((t) => t.state === 'posted')).toBe(true);
+    const [after] = await balances([payee.account]);
+    expect(after!.balance).toBe(requests.reduce((sum, r) => sum + r.amount, 0));
+    // Each transfer's credit marker is on the account exactly once.
+    const ids = [...new Set(results.map((t) => t._id))];
+    expect(ids).toHaveLength(300);
+    expect(after!.applied.filter((m) => m.endsWith(':credit')).sort()).toEqual(
+      ids.map((id) => `${id}:credit`).sort(),
+    );
+    // One update per credit before; now a credit in flight gathers the ones that arrive meanwhile.
+    expect(updates).toBeLessThan(150);
+  }, 120_000);
+
+  it('a step already applied, or driven twice in one group, is applied once; the rest of its group still is', async () => {
+    const { account } = await newUser();
+    const id = (i: number) => `hot-twice-${base}-${i}`;
+    let groups = 0;
+    /** One credit in flight, then `ids` at once (they wait for it and go as one group). */
+    const group = async (ids: number[]) => {
+      const outcomes = await Promise.all(
+        [1000 + ++groups, ...ids].map((i) => accounts.credit(account, id(i), 1_00, new Date())),
+      );
+      return outcomes.slice(1);
+    };
+    // Five transfers driven twice in the same group, none applied before.
+    const twice = await group([...Array.from({ length: 10 }, (_, i) => i), 5, 6, 7, 8, 9]);
+    expect(twice.slice(0, 5)).toEqual(Array(5).fill('applied'));
+    for (let i = 5; i < 10; i++) expect([twice[i], twice[i + 5]].sort()).toEqual(['already', 'applied']);
+    // A group with five transfers already applied (a retry, the sweeper) and ten new ones.
+    const again = await group([0, 1, 2, 3, 4, ...Array.from({ length: 10 }, (_, i) => 20 + i)]);
+    expect(again).toEqual([...Array(5).fill('already'), ...Array(10).fill('applied')]);
+    const [after] = await balances([account]);
+    // 10 + 10, and the two that went first, alone.
+    expect(after!.balance).toBe(22 * 1_00);
+    expect(new Set(after!.applied).size).toBe(after!.applied.length);
+    // Credits alone, without their transfers' debits and entries: not left for the whole-ledger audit.
+    await accounts.model.deleteOne({ _id: account });
+  });
+
+  it("100 top-ups at once debit the provider's clearing account once each, in far fewer updates", async () => {
+    const users = await Promise.all(Array.from({ length: 10 }, () => newUser()));
+    const provider = providerAccount('test');
+    const [before] = await balances([provider]);
+    let results: Awaited<ReturnType<Ledger['transfer']>>[] = [];
+    const updates = await updatesOf(provider, 'findOneAndUpdate', async () => {
+      results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => topUp(users[i % 10]!.account, 1_00 + i)),
+      );
+    });
+    expect(results.every((t) => t.state === 'posted')).toBe(true);
+    const [after] = await balances([provider]);
+    expect(before!.balance - after!.balance).toBe(100 * 1_00 + (99 * 100) / 2);
+    expect(updates).toBeLessThan(50);
+  }, 120_000);
+});
+
 describe('the whole ledger', () => {
   it('is consistent after every test above', async () => {
     const result = await audit();

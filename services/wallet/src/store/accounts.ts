@@ -8,6 +8,7 @@ import {
 } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import { type AccountId, escrowAccount, isClearingAccount, isEscrowAccount, marker } from '../domain/ledger';
+import { groupCommit } from './group-commit';
 
 /**
  * Ledger accounts: one per user wallet, one clearing account per payment provider and one escrow
@@ -131,6 +132,40 @@ async function debited(Accounts: Model<Account>, id: AccountId, after: Account):
   if (isEscrowAccount(id) && after.balance === 0)
     await Accounts.updateOne({ _id: id, balance: 0 }, { $unset: { proceedsHeld: '' } }).exec();
   return { outcome: 'applied', after };
+}
+
+/** A step without a funds check, waiting to be applied with others to the same account. */
+interface Posting {
+  marker: string;
+  amount: number;
+  at: Date;
+}
+
+/** At most this many steps in one update: a hot account's document grows by their markers at once. */
+const MAX_GROUPED_STEPS = 100;
+
+/**
+ * Steps without a funds check that reach one account while another of its steps is in flight
+ * (groupCommit): applied `together` in one update when none of them is applied yet; otherwise (a
+ * transfer driven twice, by a retry or the sweeper) `alone`, one by one, so each finds its own
+ * marker. `together` answers null when its update changed nothing.
+ */
+function grouped<R>(
+  together: (id: AccountId, markers: string[], amount: number, at: Date) => Promise<R | null>,
+  alone: (id: AccountId, step: Posting) => Promise<R>,
+): (id: AccountId, step: Posting) => Promise<R> {
+  return groupCommit(async (id: AccountId, steps: Posting[]) => {
+    const markers = steps.map((s) => s.marker);
+    if (steps.length > 1 && new Set(markers).size === markers.length) {
+      const amount = steps.reduce((sum, s) => sum + s.amount, 0);
+      const at = new Date(Math.max(...steps.map((s) => s.at.getTime())));
+      const applied = await together(id, markers, amount, at);
+      if (applied !== null) return steps.map(() => applied);
+    }
+    const outcomes: R[] = [];
+    for (const s of steps) outcomes.push(await alone(id, s));
+    return outcomes;
+  }, MAX_GROUPED_STEPS);
 }
 
 /** Whether a step found its marker already applied, applied it now, or could not (no funds). */
@@ -287,6 +322,94 @@ function onceEach(open: (id: AccountId) => Promise<unknown>): (id: AccountId) =>
   };
 }
 
+/**
+ * The conditional updates that change an account's balance, each carrying its transfer step's marker
+ * (docs/adr/006); steps without a funds check are grouped per account (`grouped`).
+ */
+function markedSteps(Accounts: Model<Account>) {
+  /** Whether the account now carries the marker (the step was applied by someone). */
+  const carries = async (id: AccountId, field: 'applied' | 'holds', value: string) =>
+    !!(await Accounts.exists({ _id: id, [field]: value }));
+
+  async function step(
+    id: AccountId,
+    filter: Record<string, unknown>,
+    update: Record<string, unknown>,
+    proof: { field: 'applied' | 'holds'; value: string },
+  ): Promise<StepOutcome> {
+    const r = await Accounts.updateOne({ _id: id, ...filter }, stamped(update));
+    if (r.modifiedCount === 1) return 'applied';
+    return (await carries(id, proof.field, proof.value)) ? 'already' : 'refused';
+  }
+
+  /** One credit, applied once: its marker is in the filter and the update. */
+  const creditOne = (id: AccountId, c: Posting) =>
+    step(
+      id,
+      { applied: { $ne: c.marker } },
+      payingIn(id, c.at, {
+        $inc: { balance: c.amount, available: c.amount },
+        $push: { applied: c.marker },
+        $set: { lastTransactionAt: c.at },
+      }),
+      { field: 'applied', value: c.marker },
+    );
+  const groupedCredit = grouped<StepOutcome>(async (id, markers, amount, at) => {
+    const r = await Accounts.updateOne(
+      { _id: id, applied: { $nin: markers } },
+      stamped(
+        payingIn(id, at, {
+          $inc: { balance: amount, available: amount },
+          $push: { applied: { $each: markers } },
+          $set: { lastTransactionAt: at },
+        }),
+      ),
+    );
+    return r.modifiedCount === 1 ? 'applied' : null;
+  }, creditOne);
+
+  async function debitOne(id: AccountId, m: string, amount: number, unlessFrozen = false): Promise<Debit> {
+    const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
+    if (unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
+    // Answering the account as it left it spares the payer's response a read of it afterwards.
+    const after = await Accounts.findOneAndUpdate(
+      { _id: id, ...funds, applied: { $ne: m } },
+      stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: m } }),
+      { returnDocument: 'after' },
+    )
+      .lean<Account>()
+      .exec();
+    if (after) return debited(Accounts, id, after);
+    return { outcome: (await carries(id, 'applied', m)) ? 'already' : 'refused' };
+  }
+  // A clearing account may go below zero, so its debits need no funds and group like credits.
+  const groupedClearingDebit = grouped<Debit>(
+    async (id, markers, amount) => {
+      const after = await Accounts.findOneAndUpdate(
+        { _id: id, applied: { $nin: markers } },
+        stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: { $each: markers } } }),
+        { returnDocument: 'after' },
+      )
+        .lean<Account>()
+        .exec();
+      return after && { outcome: 'applied', after };
+    },
+    (id, d) => debitOne(id, d.marker, d.amount),
+  );
+
+  return {
+    carries,
+    step,
+    debit(id: AccountId, transferId: string, amount: number, opts: { unlessFrozen?: boolean } = {}) {
+      const m = marker(transferId, 'debit');
+      if (isClearingAccount(id)) return groupedClearingDebit(id, { marker: m, amount, at: new Date() });
+      return debitOne(id, m, amount, opts.unlessFrozen);
+    },
+    credit: (id: AccountId, transferId: string, amount: number, at: Date) =>
+      groupedCredit(id, { marker: marker(transferId, 'credit'), amount, at }),
+  };
+}
+
 export function createAccountStore(conn: Connection): AccountStore {
   const Accounts = conn.model<Account>('Account', accountSchema);
   const now = () => new Date();
@@ -309,20 +432,7 @@ export function createAccountStore(conn: Connection): AccountStore {
     return (await get(id))!;
   }
 
-  /** Whether the account now carries the marker (the step was applied by someone). */
-  const carries = async (id: AccountId, field: 'applied' | 'holds', value: string) =>
-    !!(await Accounts.exists({ _id: id, [field]: value }));
-
-  async function step(
-    id: AccountId,
-    filter: Record<string, unknown>,
-    update: Record<string, unknown>,
-    proof: { field: 'applied' | 'holds'; value: string },
-  ): Promise<StepOutcome> {
-    const r = await Accounts.updateOne({ _id: id, ...filter }, stamped(update));
-    if (r.modifiedCount === 1) return 'applied';
-    return (await carries(id, proof.field, proof.value)) ? 'already' : 'refused';
-  }
+  const { carries, step, credit, debit } = markedSteps(Accounts);
 
   return {
     model: Accounts,
@@ -339,40 +449,8 @@ export function createAccountStore(conn: Connection): AccountStore {
       return r.modifiedCount === 1;
     },
 
-    async debit(
-      id: AccountId,
-      transferId: string,
-      amount: number,
-      opts: { unlessFrozen?: boolean } = {},
-    ): Promise<Debit> {
-      const m = marker(transferId, 'debit');
-      const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
-      if (opts.unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
-      // Answering the account as it left it spares the payer's response a read of it afterwards.
-      const after = await Accounts.findOneAndUpdate(
-        { _id: id, ...funds, applied: { $ne: m } },
-        stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: m } }),
-        { returnDocument: 'after' },
-      )
-        .lean<Account>()
-        .exec();
-      if (after) return debited(Accounts, id, after);
-      return { outcome: (await carries(id, 'applied', m)) ? 'already' : 'refused' };
-    },
-
-    credit(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome> {
-      const m = marker(transferId, 'credit');
-      return step(
-        id,
-        { applied: { $ne: m } },
-        payingIn(id, at, {
-          $inc: { balance: amount, available: amount },
-          $push: { applied: m },
-          $set: { lastTransactionAt: at },
-        }),
-        { field: 'applied', value: m },
-      );
-    },
+    debit,
+    credit,
 
     hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
       return step(
