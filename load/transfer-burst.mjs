@@ -1,5 +1,6 @@
 // Hot wallets under a burst (docs/architecture.md §8): 120 P2P transfers sent at once among 4 wallets (every one
-// hot) and among 40 fresh ones (each first transfer pays its PIN check), against the rate of the
+// hot), among 40 fresh ones (each first transfer pays its PIN check), and from those 40 into one wallet
+// (a seller's case: one account takes every credit), against the rate of the
 // same transfers sent one after another in the same run. Each request must complete or be refused
 // at once with 503 and Retry-After (docs/adr/026), which the client honours by sending the same
 // request again with the same Idempotency-Key, as a real client would; a 504, whose outcome the
@@ -43,11 +44,11 @@ async function sequentialRate(wallets) {
   return SEQUENTIAL / ((performance.now() - started) / 1000);
 }
 
-async function burst(label, wallets, seqRate) {
+async function burst(label, wallets, seqRate, pairOf = pair) {
   const started = performance.now();
   const outcomes = await Promise.all(
     Array.from({ length: BURST }, (_, i) => {
-      const [from, to] = pair(wallets, i);
+      const [from, to] = pairOf(wallets, i);
       return untilDone(from, to, `burst-${label.replace(/\W+/g, '-')}-${run}-${i}`).then((o) => ({
         ...o,
         ms: performance.now() - started,
@@ -87,6 +88,10 @@ console.table([results[0].result]);
 const fresh = await walletUsers('burst_fresh', 40);
 results.push(await burst('40 fresh wallets', fresh, seqRate));
 console.table([results[1].result]);
+// A seller's case: many payers, one payee (whose account takes every credit), the payers' PINs now known.
+const [payee] = await walletUsers('burst_payee', 1, { funded: 0 });
+results.push(await burst('40 wallets paying one', fresh, seqRate, (w, i) => [w[i % w.length], payee]));
+console.table([results[2].result]);
 const failures = results.flatMap((r) => r.failures.map((f) => `${r.result.burst}: ${f}`));
 for (const f of failures) console.error(`budget missed: ${f}`);
 process.exit(failures.length ? 1 : 0);
