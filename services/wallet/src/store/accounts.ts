@@ -141,6 +141,11 @@ interface Posting {
   at: Date;
 }
 
+/** A step's filter on the markers: none of `markers` applied yet (one alone as before, a group at once). */
+const unapplied = (markers: string[]) => (markers.length === 1 ? { $ne: markers[0] } : { $nin: markers });
+/** A step's `$push` of its markers. */
+const pushed = (markers: string[]) => (markers.length === 1 ? markers[0] : { $each: markers });
+
 /** At most this many steps in one update: a hot account's document grows by their markers at once. */
 const MAX_GROUPED_STEPS = 100;
 
@@ -342,58 +347,53 @@ function markedSteps(Accounts: Model<Account>) {
     return (await carries(id, proof.field, proof.value)) ? 'already' : 'refused';
   }
 
-  /** One credit, applied once: its marker is in the filter and the update. */
-  const creditOne = (id: AccountId, c: Posting) =>
-    step(
-      id,
-      { applied: { $ne: c.marker } },
-      payingIn(id, c.at, {
-        $inc: { balance: c.amount, available: c.amount },
-        $push: { applied: c.marker },
-        $set: { lastTransactionAt: c.at },
-      }),
-      { field: 'applied', value: c.marker },
-    );
-  const groupedCredit = grouped<StepOutcome>(async (id, markers, amount, at) => {
+  /**
+   * Credits `amount` under `markers` (one step, or a group of them) unless one of them is already
+   * there; whether it did.
+   */
+  async function creditAll(id: AccountId, markers: string[], amount: number, at: Date) {
     const r = await Accounts.updateOne(
-      { _id: id, applied: { $nin: markers } },
+      { _id: id, applied: unapplied(markers) },
       stamped(
         payingIn(id, at, {
           $inc: { balance: amount, available: amount },
-          $push: { applied: { $each: markers } },
+          $push: { applied: pushed(markers) },
           $set: { lastTransactionAt: at },
         }),
       ),
     );
-    return r.modifiedCount === 1 ? 'applied' : null;
-  }, creditOne);
+    return r.modifiedCount === 1 ? ('applied' as const) : null;
+  }
+  /** One credit, applied once: its marker is in the filter and the update. */
+  const creditOne = async (id: AccountId, c: Posting): Promise<StepOutcome> =>
+    (await creditAll(id, [c.marker], c.amount, c.at)) ??
+    ((await carries(id, 'applied', c.marker)) ? 'already' : 'refused');
+  const groupedCredit = grouped<StepOutcome>(creditAll, creditOne);
 
-  async function debitOne(id: AccountId, m: string, amount: number, unlessFrozen = false): Promise<Debit> {
-    const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
-    if (unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
+  /**
+   * Debits `amount` under `markers` while `funds` hold and none of them is there; the account as it
+   * left it, or null.
+   */
+  async function debitAll(id: AccountId, markers: string[], amount: number, funds: object = {}) {
     // Answering the account as it left it spares the payer's response a read of it afterwards.
     const after = await Accounts.findOneAndUpdate(
-      { _id: id, ...funds, applied: { $ne: m } },
-      stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: m } }),
+      { _id: id, ...funds, applied: unapplied(markers) },
+      stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: pushed(markers) } }),
       { returnDocument: 'after' },
     )
       .lean<Account>()
       .exec();
-    if (after) return debited(Accounts, id, after);
-    return { outcome: (await carries(id, 'applied', m)) ? 'already' : 'refused' };
+    return after && debited(Accounts, id, after);
+  }
+  async function debitOne(id: AccountId, m: string, amount: number, unlessFrozen = false): Promise<Debit> {
+    const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
+    if (unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
+    const applied = await debitAll(id, [m], amount, funds);
+    return applied ?? { outcome: (await carries(id, 'applied', m)) ? 'already' : 'refused' };
   }
   // A clearing account may go below zero, so its debits need no funds and group like credits.
   const groupedClearingDebit = grouped<Debit>(
-    async (id, markers, amount) => {
-      const after = await Accounts.findOneAndUpdate(
-        { _id: id, applied: { $nin: markers } },
-        stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: { $each: markers } } }),
-        { returnDocument: 'after' },
-      )
-        .lean<Account>()
-        .exec();
-      return after && { outcome: 'applied', after };
-    },
+    (id, markers, amount) => debitAll(id, markers, amount),
     (id, d) => debitOne(id, d.marker, d.amount),
   );
 
