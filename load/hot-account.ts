@@ -69,7 +69,7 @@ async function main() {
       },
     ).exec();
   };
-  const grouped = (id: AccountId) => accounts.credit(id, randomUUID(), 1, new Date());
+  const grouped = (id: AccountId) => accounts.credit(id, randomUUID(), 1, new Date(), Date.now());
   const burst = (credit: (id: AccountId) => Promise<unknown>) => (id: AccountId) =>
     Promise.all(Array.from({ length: BURST }, () => credit(id)));
 

@@ -36,10 +36,18 @@ export const walletEnv = {
   /** A transfer untouched this long is taken to be abandoned by its process and finished by the sweeper. */
   SWEEP_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**
-   * How long a settled transfer's markers stay on the accounts: any driver still holding an older
-   * copy of the transfer within this time finds its step applied (docs/adr/006).
+   * How far apart the clocks of the wallet's processes and its database may be. A step driven from a
+   * copy of its transfer older than a clearing of its account's markers, by more than this, is fenced
+   * off and its transfer read again (docs/adr/006, "a fence instead of a deadline").
    */
-  MARKER_RETENTION_MS: z.coerce.number().int().min(0).default(120_000),
+  CLOCK_SKEW_MS: z.coerce.number().int().min(0).max(60_000).default(2_000),
+  /**
+   * How long a settled transfer's markers stay on the accounts: a step driven from a copy of its
+   * transfer older than this (less CLOCK_SKEW_MS) is fenced and reads the transfer again, so it costs
+   * a read, never a second movement. Each marker makes every update of its account larger, so a short
+   * time keeps a hot account small (docs/adr/006).
+   */
+  MARKER_RETENTION_MS: z.coerce.number().int().min(5_000).default(15_000),
   /**
    * Test-only fault injection: `after-debit` kills the process (SIGKILL) right after a transfer's
    * debit and before its credit, so the kill test can prove the sweeper finishes it. Refused in production.

@@ -35,7 +35,10 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
   async setup({ config, log, conn, bus, grpc, faults }) {
     if (config.WALLET_FAULT && config.NODE_ENV === 'production')
       throw new Error('WALLET_FAULT is for tests only');
-    const accounts = createAccountStore(conn);
+    // A copy younger than their difference is never fenced: requests and the sweeper act within it.
+    if (config.MARKER_RETENTION_MS < config.CLOCK_SKEW_MS + 5_000)
+      throw new Error('MARKER_RETENTION_MS must be at least CLOCK_SKEW_MS + 5000');
+    const accounts = createAccountStore(conn, { clockSkewMs: config.CLOCK_SKEW_MS });
     const transfers = createTransferStore(conn);
     const entries = createEntryStore(conn);
     const history = createHistoryStore(conn);

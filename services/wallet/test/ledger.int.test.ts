@@ -45,7 +45,9 @@ let nextUser = 0;
 
 beforeAll(async () => {
   conn = await connectMongo(INFRA.MONGO_URL, uniqueName('qm_test_wallet_ledger'));
-  accounts = createAccountStore(conn);
+  // These tests clear markers the moment a transfer settles (markerRetentionMs: 0), and go on at once
+  // with the same clearing account: no allowance for clocks apart, which are one clock here.
+  accounts = createAccountStore(conn, { clockSkewMs: 0 });
   transfers = createTransferStore(conn);
   history = createHistoryStore(conn);
   const entries = createEntryStore(conn);
@@ -437,10 +439,84 @@ describe('crash recovery by the sweeper', () => {
     const t = await ledger.transfer(move(`p2p:${a.id}:stale`, a.account, b.account, 3_00));
     expect([t.state, t.settled]).toEqual(['posted', true]);
     // A slow duplicate read the transfer while it was still `debited` / `initiated`.
-    await ledger.resume({ ...t, state: 'debited', settled: false });
-    await ledger.resume({ ...t, state: 'initiated', settled: false });
+    const seenAt = t.createdAt.getTime();
+    await ledger.resume({ ...t, state: 'debited', settled: false, seenAt });
+    await ledger.resume({ ...t, state: 'initiated', settled: false, seenAt });
     const [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([7_00, 3_00]);
+  });
+
+  describe('a fence instead of a deadline (ADR 006, 2026-12-04)', () => {
+    /** A posted transfer whose markers the sweeper cleared, and when a slow driver read it, before it settled. */
+    async function clearedTransfer(name: string) {
+      const a = await newUser();
+      const b = await newUser();
+      await topUp(a.account, 10_00);
+      const t = await ledger.transfer(move(`p2p:${a.id}:${name}`, a.account, b.account, 3_00));
+      const sweeper = createSweeper({
+        accounts,
+        transfers,
+        ledger,
+        log,
+        graceMs: 60_000,
+        markerRetentionMs: 0,
+        batch: 100_000,
+      });
+      await sweeper.sweep(new Date(Date.now() + 1000));
+      expect((await accounts.get(b.account))!.applied).not.toContain(`${t._id}:credit`);
+      return { a, b, t, seenAt: t.createdAt.getTime() };
+    }
+
+    it('a driver whose copy is older than the clearing of its markers reads the transfer again and moves nothing', async () => {
+      const { a, b, t, seenAt } = await clearedTransfer('fenced');
+      const credited = await ledger.resume({ ...t, state: 'debited', settled: false, seenAt });
+      expect([credited.state, credited.settled]).toEqual(['posted', true]);
+      // Each step says why: its marker may be gone, so it cannot tell applied from not.
+      expect(await accounts.credit(b.account, t._id, 3_00, new Date(), seenAt)).toBe('stale');
+      expect((await accounts.debit(a.account, t._id, 3_00, seenAt)).outcome).toBe('stale');
+      expect(await accounts.hold(a.account, t._id, 3_00, seenAt)).toBe('stale');
+      const [ra, rb] = await balances([a.account, b.account]);
+      expect([ra!.balance, ra!.held, rb!.balance]).toEqual([7_00, 0, 3_00]);
+      // A copy read after the clearing passes: the next transfer between them moves at once.
+      const next = await ledger.transfer(move(`p2p:${a.id}:after-fence`, a.account, b.account, 1_00));
+      expect(next.state).toBe('posted');
+    });
+
+    it('a group of credits with one fenced member applies the others, each once', async () => {
+      const { account } = await newUser();
+      // Markers of transfers settled until now were cleared; one driver read its copy a minute ago.
+      await accounts.clearMarkers(account, [], Date.now());
+      const id = (i: number) => `fenced-group-${base}-${i}`;
+      const credit = (i: number, seen: number) => accounts.credit(account, id(i), 1_00, new Date(), seen);
+      // The first goes alone; the other three arrive while it is in flight and go as one group.
+      const outcomes = await Promise.all([
+        credit(0, Date.now()),
+        credit(1, Date.now()),
+        credit(2, Date.now() - 60_000),
+        credit(3, Date.now()),
+      ]);
+      expect(outcomes).toEqual(['applied', 'applied', 'stale', 'applied']);
+      expect((await accounts.get(account))!.balance).toBe(3 * 1_00);
+      // Credits alone, without their transfers' debits and entries: not left for the whole-ledger audit.
+      await accounts.model.deleteOne({ _id: account });
+    });
+
+    it('clocks further apart than allowed refuse the transfer before any money moves', async () => {
+      const { a, b } = await clearedTransfer('skewed');
+      // As if this process's clock were an hour behind the database's.
+      const skewed = createLedger({
+        accounts: createAccountStore(conn, { clockSkewMs: 3_600_000 }),
+        transfers,
+        entries: createEntryStore(conn),
+        history,
+        log,
+      });
+      await expect(
+        skewed.transfer(move(`p2p:${a.id}:skewed-next`, a.account, b.account, 1_00)),
+      ).rejects.toThrow(/could not complete this transfer now/);
+      const [ra, rb] = await balances([a.account, b.account]);
+      expect([ra!.balance, rb!.balance]).toEqual([7_00, 3_00]);
+    });
   });
 
   it('finishes a transfer left between debit and credit', async () => {
@@ -549,7 +625,7 @@ describe('crash recovery by the sweeper', () => {
     const t = (await ledger.byKey(key))!;
     expect([t.state, t.failureReason, t.settled]).toEqual(['failed', 'abandoned', true]);
     // A slow first attempt debits after the failure: settling refunds it.
-    await accounts.debit(a.account, t._id, 4_00);
+    await accounts.debit(a.account, t._id, 4_00, t.seenAt);
     await ledger.resume({ ...t, settled: false });
     const [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, ra!.available, rb!.balance]).toEqual([9_00, 9_00, 0]);
@@ -625,7 +701,7 @@ describe('crash recovery by the sweeper', () => {
       expect(await announced()).toEqual([sent.event.id]);
 
       // A driver with a stale copy runs the last step again: the same id, still one event.
-      await finishing.resume({ ...t, state: 'debited', settled: false });
+      await finishing.resume({ ...t, state: 'debited', settled: false, seenAt: t.createdAt.getTime() });
       expect(await announced()).toEqual([sent.event.id]);
       const [ra, rb] = await balances([a.account, b.account]);
       expect([ra!.balance, rb!.balance]).toEqual([8_00, 2_00]);
@@ -1141,7 +1217,7 @@ describe('a hot account: steps without a funds check grouped per account (ADR 00
     /** One credit in flight, then `ids` at once (they wait for it and go as one group). */
     const group = async (ids: number[]) => {
       const outcomes = await Promise.all(
-        [1000 + ++groups, ...ids].map((i) => accounts.credit(account, id(i), 1_00, new Date())),
+        [1000 + ++groups, ...ids].map((i) => accounts.credit(account, id(i), 1_00, new Date(), Date.now())),
       );
       return outcomes.slice(1);
     };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, type Logger, type OutgoingEvent, type Outbox } from '@qm/platform';
+import { conflict, type Logger, type OutgoingEvent, type Outbox, unavailable } from '@qm/platform';
 import {
   type AccountId,
   FINAL_STATES,
@@ -10,7 +10,7 @@ import {
 import type { Account, AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
 import type { HistoryLine, HistoryStore, NewHistoryLine } from '../store/history';
-import { settling, type Transfer, type TransferStore } from '../store/transfers';
+import type { SeenTransfer, Transfer, TransferStore } from '../store/transfers';
 import type { TransferKind } from '../domain/ledger';
 
 /**
@@ -65,14 +65,14 @@ export interface Ledger {
   /** Voids the pending transfer under `key` once: voiding again answers it, a post is then refused. */
   void(key: string): Promise<Transfer>;
   /** The sweeper's expiry of one hold past its timeout (a concurrent post or void wins instead). */
-  expire(t: Transfer): Promise<Transfer>;
+  expire(t: SeenTransfer): Promise<Transfer>;
   /**
    * The sweeper's resumption: an `initiated` transfer never debited from a user's wallet is
    * abandoned (its client saw an error, so it must not move later); anything else goes on — a
    * provider's credit too, as that money was paid and its key (the payment id) is used up.
    */
-  resume(t: Transfer): Promise<Transfer>;
-  byKey(key: string): Promise<Transfer | null>;
+  resume(t: SeenTransfer): Promise<Transfer>;
+  byKey(key: string): Promise<SeenTransfer | null>;
 }
 
 type LineSide = Pick<NewHistoryLine, 'type' | 'description' | 'counterparty'>;
@@ -143,6 +143,9 @@ async function record(
   return { transfer, created };
 }
 
+/** A driver's copy of a transfer; `again` once it was read again after a fenced step (readAgain). */
+type Copy = SeenTransfer & { again?: true };
+
 const historyIdsOf = (t: Transfer) => t.history.map((l) => l._id);
 const linesOf = (t: Transfer) => t.history.map((line) => ({ ...line, transferId: t._id }));
 
@@ -184,6 +187,19 @@ async function announce({ outbox, log }: Pick<LedgerDeps, 'outbox' | 'log'>, t: 
   else log.error({ transfer: t._id }, 'a ledger without an outbox cannot announce this transfer');
 }
 
+/**
+ * After a step was fenced off (`stale`): its copy is older than a clearing of the account's markers,
+ * so the step may have been applied and its marker cleared since. The transfer is read again, to be
+ * driven from there, once: a copy read now passes every fence unless clocks are further apart than
+ * allowed.
+ */
+async function readAgain(transfers: TransferStore, t: Copy): Promise<Copy> {
+  if (t.again) throw unavailable('The wallet could not complete this transfer now. Please try again.');
+  const now = await transfers.byId(t._id);
+  if (!now) throw new Error(`transfer ${t._id} is gone`);
+  return { ...now, again: true };
+}
+
 /** Why a debit or hold was refused: the wallet was closed (its user deleted), or it did not hold enough. */
 async function refusal(accounts: AccountStore, t: Transfer): Promise<Transfer['failureReason']> {
   const account = await accounts.get(t.debitAccount);
@@ -193,14 +209,14 @@ async function refusal(accounts: AccountStore, t: Transfer): Promise<Transfer['f
 export function createLedger(d: LedgerDeps): Ledger {
   const { accounts, transfers, entries, history } = d;
 
-  async function start({ transfer, created }: { transfer: Transfer; created: boolean }) {
+  async function start({ transfer, created }: { transfer: SeenTransfer; created: boolean }) {
     // A transfer recorded just now has no lines yet, except a top-up's, opened when its payment began.
     await openHistory(history, transfer, created && transfer.kind !== 'topup');
     return advance(transfer);
   }
 
   /** Ends a transfer that could not take its money. */
-  async function fail(t: Transfer, reason: Transfer['failureReason']): Promise<Transfer> {
+  async function fail(t: SeenTransfer, reason: Transfer['failureReason']): Promise<Transfer> {
     const { transfer } = await transfers.move(t._id, ['initiated'], 'failed', { failureReason: reason });
     return advance(transfer);
   }
@@ -209,22 +225,23 @@ export function createLedger(d: LedgerDeps): Ledger {
    * Credit, entries, posted: the part of a transfer that can no longer fail. The users' lines are
    * completed first, so posting settles the transfer in the same update.
    */
-  async function complete(t: Transfer): Promise<Driven> {
+  async function complete(t: SeenTransfer): Promise<Driven> {
     const at = new Date();
     // Independent steps, each applied once whoever repeats them: one round trip instead of three.
-    const [, , lines] = await Promise.all([
-      accounts.credit(t.creditAccount, t._id, t.amount, at),
+    const [credit, , lines] = await Promise.all([
+      accounts.credit(t.creditAccount, t._id, t.amount, at, t.seenAt),
       entries.writePair(t, at),
       endHistory(history, t, 'completed'),
     ]);
+    if (credit === 'stale') return advance(await readAgain(transfers, t));
     // After the credit (a receipt makes the receiver's page read the balance), before `posted`.
     await announce(d, t);
-    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', settling(at));
+    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', { settles: true });
     return withWritten(await advance(transfer), { lines });
   }
 
   /** Clears markers, compensates what a failed or released transfer left, closes the history. */
-  async function settle(t: Transfer): Promise<Transfer> {
+  async function settle(t: SeenTransfer): Promise<Transfer> {
     if (t.state === 'posted') {
       await endHistory(history, t, 'completed');
     } else {
@@ -233,14 +250,14 @@ export function createLedger(d: LedgerDeps): Ledger {
       await accounts.releaseHold(t.debitAccount, t._id, t.amount);
       await endHistory(history, t, 'failed');
     }
-    // The markers stay until the sweeper clears them well after settling (clearSettledMarkers): a
-    // driver still holding an older copy of this transfer then finds its step applied, not undone.
+    // The markers stay until the sweeper clears them after settling (clearSettledMarkers): a driver
+    // still holding an older copy of this transfer finds its step applied, or else is fenced.
     await transfers.markSettled(t._id);
     return { ...t, settled: true };
   }
 
   /** Drives a transfer from whatever state it is in as far as it can go now. */
-  async function advance(t: Transfer): Promise<Driven> {
+  async function advance(t: Copy): Promise<Driven> {
     switch (t.state) {
       case 'initiated':
         return t.twoPhase ? placeHold(t) : takeDebit(t);
@@ -261,25 +278,27 @@ export function createLedger(d: LedgerDeps): Ledger {
     }
   }
 
-  async function takeDebit(t: Transfer): Promise<Driven> {
+  async function takeDebit(t: SeenTransfer): Promise<Driven> {
     // A release waits while a refund request holds its escrow (docs/adr/028).
-    const { outcome, after } = await accounts.debit(t.debitAccount, t._id, t.amount, {
+    const { outcome, after } = await accounts.debit(t.debitAccount, t._id, t.amount, t.seenAt, {
       unlessFrozen: t.kind === 'release',
     });
+    if (outcome === 'stale') return advance(await readAgain(transfers, t));
     if (outcome === 'refused') return fail(t, await refusal(accounts, t));
     d.fault?.('after-debit');
     const { transfer } = await transfers.move(t._id, ['initiated'], 'debited');
     return withWritten(await advance(transfer), { payer: after });
   }
 
-  async function placeHold(t: Transfer): Promise<Transfer> {
-    const outcome = await accounts.hold(t.debitAccount, t._id, t.amount);
+  async function placeHold(t: SeenTransfer): Promise<Transfer> {
+    const outcome = await accounts.hold(t.debitAccount, t._id, t.amount, t.seenAt);
+    if (outcome === 'stale') return advance(await readAgain(transfers, t));
     if (outcome === 'refused') return fail(t, await refusal(accounts, t));
     const { transfer } = await transfers.move(t._id, ['initiated'], 'pending');
     return advance(transfer);
   }
 
-  async function postHold(t: Transfer): Promise<Transfer> {
+  async function postHold(t: SeenTransfer): Promise<Transfer> {
     await accounts.postHold(t.debitAccount, t._id, t.amount, new Date());
     return complete(t);
   }
@@ -312,12 +331,12 @@ export function createLedger(d: LedgerDeps): Ledger {
     post: (key: string) => resolve(key, 'posting', 'posted'),
     void: (key: string) => resolve(key, 'voiding', 'voided'),
 
-    async expire(t: Transfer): Promise<Transfer> {
+    async expire(t: SeenTransfer): Promise<Transfer> {
       const { transfer } = await transfers.move(t._id, ['pending'], 'expiring');
       return advance(transfer);
     },
 
-    async resume(t: Transfer): Promise<Transfer> {
+    async resume(t: SeenTransfer): Promise<Transfer> {
       await openHistory(history, t);
       if (t.state === 'initiated' && isUserAccount(t.debitAccount)) {
         const acct = await accounts.get(t.debitAccount);

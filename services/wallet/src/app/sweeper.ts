@@ -20,7 +20,7 @@ export function createSweeper(opts: {
   escrows?: Escrows;
   log: Logger;
   graceMs: number;
-  /** How long a settled transfer keeps its markers on the accounts (default 2 minutes). */
+  /** How long a settled transfer keeps its markers on the accounts (default 15 s: MARKER_RETENTION_MS). */
   markerRetentionMs?: number;
   /** How often a process reads every marked transfer again, for any its windows missed (default 1 hour). */
   markerCatchUpEveryMs?: number;
@@ -28,7 +28,7 @@ export function createSweeper(opts: {
 }) {
   const { accounts, transfers, ledger, log } = opts;
   const batch = opts.batch ?? 200;
-  const retentionMs = opts.markerRetentionMs ?? 120_000;
+  const retentionMs = opts.markerRetentionMs ?? 15_000;
   /**
    * Drops the markers of transfers settled before its `due` (their drivers are long gone). A process
    * first catches up with everything due, reading every transfer still marked, a batch per sweep;
@@ -44,14 +44,26 @@ export function createSweeper(opts: {
     window: async (window) => clearMarkersOf(await transfers.settledInWindow(window), window),
   });
 
-  /** Drops the markers of `done`: one update per account however many of its transfers settled. */
+  /**
+   * Drops the markers of `done`: one update per account however many of its transfers settled, which
+   * also raises the account's fence past the latest of them.
+   */
   async function clearMarkersOf(done: Transfer[], window?: number): Promise<number> {
     if (done.length === 0) return 0;
-    const byAccount = new Map<AccountId, string[]>();
-    for (const t of done)
-      for (const account of [t.debitAccount, t.creditAccount])
-        byAccount.set(account, [...(byAccount.get(account) ?? []), t._id]);
-    for (const [account, ids] of byAccount) await accounts.clearMarkers(account, ids);
+    const byAccount = new Map<AccountId, { ids: string[]; settledBefore: number }>();
+    for (const t of done) {
+      // Settled without a time (none is now): the fence then stands at the clearing itself.
+      const after = (t.settledAt ? new Date(t.settledAt).getTime() : Date.now()) + 1;
+      for (const account of [t.debitAccount, t.creditAccount]) {
+        const cleared = byAccount.get(account) ?? { ids: [], settledBefore: 0 };
+        byAccount.set(account, {
+          ids: [...cleared.ids, t._id],
+          settledBefore: Math.max(cleared.settledBefore, after),
+        });
+      }
+    }
+    for (const [account, { ids, settledBefore }] of byAccount)
+      await accounts.clearMarkers(account, ids, settledBefore);
     await transfers.markMarkersCleared(
       done.map((t) => t._id),
       window,

@@ -36,6 +36,11 @@ export interface Account {
   available: number;
   applied: string[];
   holds: string[];
+  /**
+   * Every marker the sweeper cleared from this account was a transfer's that settled before this time
+   * (ms): a step driven from a copy read earlier may be one of them, and is fenced off (`fence`).
+   */
+  markersClearedBefore?: number;
   currency: 'INR';
   /** False once identity deleted the user: nothing may leave the wallet; what it holds stays on it. */
   isActive: boolean;
@@ -82,6 +87,7 @@ const accountSchema = new Schema<Account>(
     available: { type: Number, required: true },
     applied: { type: [String], default: [] },
     holds: { type: [String], default: [] },
+    markersClearedBefore: { type: Number },
     currency: { type: String, required: true },
     isActive: { type: Boolean, required: true },
     closedAt: { type: Date },
@@ -134,15 +140,29 @@ async function debited(Accounts: Model<Account>, id: AccountId, after: Account):
   return { outcome: 'applied', after };
 }
 
+/**
+ * A step's fence (docs/adr/006, amendment "a fence instead of a deadline"). The driver read its transfer
+ * unsettled at `seen`, so it settles later, and its `settledAt`, stamped on another process's clock,
+ * is no earlier than `seen - clockSkewMs`. A marker cleared from the account belonged to a transfer
+ * settled before `markersClearedBefore`. While that is at most `seen - clockSkewMs`, this step's
+ * marker, if it was ever applied, is still there to be found; otherwise the step is `stale`, and its
+ * driver reads the transfer again.
+ */
+const fence = (seen: number, clockSkewMs: number) => ({
+  markersClearedBefore: { $not: { $gt: seen - clockSkewMs } },
+});
+
 /** A step without a funds check, waiting to be applied with others to the same account. */
 interface Posting {
   marker: string;
   amount: number;
   at: Date;
+  /** When its driver read the transfer (SeenTransfer). */
+  seen: number;
 }
 
 /** A step's filter on the markers: none of `markers` applied yet (one alone as before, a group at once). */
-const unapplied = (markers: string[]) => (markers.length === 1 ? { $ne: markers[0] } : { $nin: markers });
+const notAmong = (markers: string[]) => (markers.length === 1 ? { $ne: markers[0] } : { $nin: markers });
 /** A step's `$push` of its markers. */
 const pushed = (markers: string[]) => (markers.length === 1 ? markers[0] : { $each: markers });
 
@@ -156,7 +176,7 @@ const MAX_GROUPED_STEPS = 100;
  * marker. `together` answers null when its update changed nothing.
  */
 function grouped<R>(
-  together: (id: AccountId, markers: string[], amount: number, at: Date) => Promise<R | null>,
+  together: (id: AccountId, markers: string[], amount: number, at: Date, seen: number) => Promise<R | null>,
   alone: (id: AccountId, step: Posting) => Promise<R>,
 ): (id: AccountId, step: Posting) => Promise<R> {
   return groupCommit(async (id: AccountId, steps: Posting[]) => {
@@ -164,7 +184,9 @@ function grouped<R>(
     if (steps.length > 1 && new Set(markers).size === markers.length) {
       const amount = steps.reduce((sum, s) => sum + s.amount, 0);
       const at = new Date(Math.max(...steps.map((s) => s.at.getTime())));
-      const applied = await together(id, markers, amount, at);
+      // The oldest copy's fence holds for all; if it fails, each goes alone under its own.
+      const seen = Math.min(...steps.map((s) => s.seen));
+      const applied = await together(id, markers, amount, at, seen);
       if (applied !== null) return steps.map(() => applied);
     }
     const outcomes: R[] = [];
@@ -173,8 +195,11 @@ function grouped<R>(
   }, MAX_GROUPED_STEPS);
 }
 
-/** Whether a step found its marker already applied, applied it now, or could not (no funds). */
-export type StepOutcome = 'applied' | 'already' | 'refused';
+/**
+ * Whether a step found its marker already applied, applied it now, could not (no funds), or was
+ * fenced off: its driver's copy of the transfer is older than a clearing of the account's markers.
+ */
+export type StepOutcome = 'applied' | 'already' | 'refused' | 'stale';
 
 /** A debit's outcome and, when this call applied it, the account as the debit left it. */
 export interface Debit {
@@ -257,20 +282,30 @@ export interface AccountStore {
   close(id: AccountId, at: Date): Promise<boolean>;
   /**
    * Takes amount off the account; a wallet or an escrow only while that much is available, and
-   * with `unlessFrozen` an escrow only while no refund request holds it.
+   * with `unlessFrozen` an escrow only while no refund request holds it. `seen`: when the driver read
+   * the transfer (SeenTransfer), for the step's fence, as for credit and hold.
    */
-  debit(id: AccountId, transferId: string, amount: number, opts?: { unlessFrozen?: boolean }): Promise<Debit>;
-  credit(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome>;
+  debit(
+    id: AccountId,
+    transferId: string,
+    amount: number,
+    seen: number,
+    opts?: { unlessFrozen?: boolean },
+  ): Promise<Debit>;
+  credit(id: AccountId, transferId: string, amount: number, at: Date, seen: number): Promise<StepOutcome>;
   /** Holds amount of the available balance for a pending transfer. */
-  hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome>;
+  hold(id: AccountId, transferId: string, amount: number, seen: number): Promise<StepOutcome>;
   /** A posted hold becomes the debit: held and balance drop together; available is unchanged. */
   postHold(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome>;
   /** Gives a voided or expired hold back to the available balance (no-op when not held). */
   releaseHold(id: AccountId, transferId: string, amount: number): Promise<boolean>;
   /** Puts back a debit of a transfer that ended failed (a debit that raced its failure). */
   refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean>;
-  /** Drops settled transfers' markers (their effect stays; only the bookkeeping goes). */
-  clearMarkers(id: AccountId, transferIds: string[]): Promise<void>;
+  /**
+   * Drops settled transfers' markers (their effect stays; only the bookkeeping goes); they all
+   * settled before `settledBefore` (ms), which fences off steps driven from older copies.
+   */
+  clearMarkers(id: AccountId, transferIds: string[], settledBefore: number): Promise<void>;
   /** User wallets in wallet order, optionally only those whose username contains `search`, and their count. */
   usersPage(skip: number, limit: number, search?: string): Promise<{ items: Account[]; total: number }>;
   /** The payment providers' clearing accounts. */
@@ -329,31 +364,44 @@ function onceEach(open: (id: AccountId) => Promise<unknown>): (id: AccountId) =>
 
 /**
  * The conditional updates that change an account's balance, each carrying its transfer step's marker
- * (docs/adr/006); steps without a funds check are grouped per account (`grouped`).
+ * and fenced by when its driver read the transfer (docs/adr/006); steps without a funds check are
+ * grouped per account (`grouped`).
  */
-function markedSteps(Accounts: Model<Account>) {
+function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
   /** Whether the account now carries the marker (the step was applied by someone). */
   const carries = async (id: AccountId, field: 'applied' | 'holds', value: string) =>
     !!(await Accounts.exists({ _id: id, [field]: value }));
+
+  /** Why a step's update changed nothing: applied by someone, fenced off, or refused. */
+  async function unapplied(
+    id: AccountId,
+    proof: { field: 'applied' | 'holds'; value: string },
+    seen: number,
+  ) {
+    if (await carries(id, proof.field, proof.value)) return 'already' as const;
+    return (await Accounts.exists({ _id: id, ...fence(seen, clockSkewMs) }))
+      ? ('refused' as const)
+      : ('stale' as const);
+  }
 
   async function step(
     id: AccountId,
     filter: Record<string, unknown>,
     update: Record<string, unknown>,
     proof: { field: 'applied' | 'holds'; value: string },
+    seen: number,
   ): Promise<StepOutcome> {
-    const r = await Accounts.updateOne({ _id: id, ...filter }, stamped(update));
-    if (r.modifiedCount === 1) return 'applied';
-    return (await carries(id, proof.field, proof.value)) ? 'already' : 'refused';
+    const r = await Accounts.updateOne({ _id: id, ...filter, ...fence(seen, clockSkewMs) }, stamped(update));
+    return r.modifiedCount === 1 ? 'applied' : unapplied(id, proof, seen);
   }
 
   /**
    * Credits `amount` under `markers` (one step, or a group of them) unless one of them is already
-   * there; whether it did.
+   * there or the fence stops it; whether it did.
    */
-  async function creditAll(id: AccountId, markers: string[], amount: number, at: Date) {
+  async function creditAll(id: AccountId, markers: string[], amount: number, at: Date, seen: number) {
     const r = await Accounts.updateOne(
-      { _id: id, applied: unapplied(markers) },
+      { _id: id, applied: notAmong(markers), ...fence(seen, clockSkewMs) },
       stamped(
         payingIn(id, at, {
           $inc: { balance: amount, available: amount },
@@ -366,18 +414,24 @@ function markedSteps(Accounts: Model<Account>) {
   }
   /** One credit, applied once: its marker is in the filter and the update. */
   const creditOne = async (id: AccountId, c: Posting): Promise<StepOutcome> =>
-    (await creditAll(id, [c.marker], c.amount, c.at)) ??
-    ((await carries(id, 'applied', c.marker)) ? 'already' : 'refused');
+    (await creditAll(id, [c.marker], c.amount, c.at, c.seen)) ??
+    unapplied(id, { field: 'applied', value: c.marker }, c.seen);
   const groupedCredit = grouped<StepOutcome>(creditAll, creditOne);
 
   /**
-   * Debits `amount` under `markers` while `funds` hold and none of them is there; the account as it
-   * left it, or null.
+   * Debits `amount` under `markers` while `funds` hold, none of them is there and the fence lets it;
+   * the account as it left it, or null.
    */
-  async function debitAll(id: AccountId, markers: string[], amount: number, funds: object = {}) {
+  async function debitAll(
+    id: AccountId,
+    markers: string[],
+    amount: number,
+    seen: number,
+    funds: object = {},
+  ) {
     // Answering the account as it left it spares the payer's response a read of it afterwards.
     const after = await Accounts.findOneAndUpdate(
-      { _id: id, ...funds, applied: unapplied(markers) },
+      { _id: id, ...funds, applied: notAmong(markers), ...fence(seen, clockSkewMs) },
       stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: pushed(markers) } }),
       { returnDocument: 'after' },
     )
@@ -385,32 +439,44 @@ function markedSteps(Accounts: Model<Account>) {
       .exec();
     return after && debited(Accounts, id, after);
   }
-  async function debitOne(id: AccountId, m: string, amount: number, unlessFrozen = false): Promise<Debit> {
-    const funds = isClearingAccount(id) ? {} : { available: { $gte: amount }, isActive: true };
+  async function debitOne(id: AccountId, d: Omit<Posting, 'at'>, unlessFrozen = false): Promise<Debit> {
+    const funds = isClearingAccount(id) ? {} : { available: { $gte: d.amount }, isActive: true };
     if (unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
-    const applied = await debitAll(id, [m], amount, funds);
-    return applied ?? { outcome: (await carries(id, 'applied', m)) ? 'already' : 'refused' };
+    const applied = await debitAll(id, [d.marker], d.amount, d.seen, funds);
+    return applied ?? { outcome: await unapplied(id, { field: 'applied', value: d.marker }, d.seen) };
   }
   // A clearing account may go below zero, so its debits need no funds and group like credits.
   const groupedClearingDebit = grouped<Debit>(
-    (id, markers, amount) => debitAll(id, markers, amount),
-    (id, d) => debitOne(id, d.marker, d.amount),
+    (id, markers, amount, _at, seen) => debitAll(id, markers, amount, seen),
+    (id, d) => debitOne(id, d),
   );
 
   return {
     carries,
     step,
-    debit(id: AccountId, transferId: string, amount: number, opts: { unlessFrozen?: boolean } = {}) {
-      const m = marker(transferId, 'debit');
-      if (isClearingAccount(id)) return groupedClearingDebit(id, { marker: m, amount, at: new Date() });
-      return debitOne(id, m, amount, opts.unlessFrozen);
+    debit(
+      id: AccountId,
+      transferId: string,
+      amount: number,
+      seen: number,
+      opts: { unlessFrozen?: boolean } = {},
+    ) {
+      const d = { marker: marker(transferId, 'debit'), amount, seen };
+      if (isClearingAccount(id)) return groupedClearingDebit(id, { ...d, at: new Date() });
+      return debitOne(id, d, opts.unlessFrozen);
     },
-    credit: (id: AccountId, transferId: string, amount: number, at: Date) =>
-      groupedCredit(id, { marker: marker(transferId, 'credit'), amount, at }),
+    credit: (id: AccountId, transferId: string, amount: number, at: Date, seen: number) =>
+      groupedCredit(id, { marker: marker(transferId, 'credit'), amount, at, seen }),
   };
 }
 
-export function createAccountStore(conn: Connection): AccountStore {
+/**
+ * How far apart the wallet processes' clocks may be (docs/adr/006): a step's fence allows for it.
+ * Markers must stay on the accounts well beyond it (MARKER_RETENTION_MS), or fresh steps are fenced.
+ */
+export const DEFAULT_CLOCK_SKEW_MS = 2_000;
+
+export function createAccountStore(conn: Connection, opts: { clockSkewMs?: number } = {}): AccountStore {
   const Accounts = conn.model<Account>('Account', accountSchema);
   const now = () => new Date();
 
@@ -432,7 +498,7 @@ export function createAccountStore(conn: Connection): AccountStore {
     return (await get(id))!;
   }
 
-  const { carries, step, credit, debit } = markedSteps(Accounts);
+  const { carries, step, credit, debit } = markedSteps(Accounts, opts.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS);
 
   return {
     model: Accounts,
@@ -452,12 +518,13 @@ export function createAccountStore(conn: Connection): AccountStore {
     debit,
     credit,
 
-    hold(id: AccountId, transferId: string, amount: number): Promise<StepOutcome> {
+    hold(id: AccountId, transferId: string, amount: number, seen: number): Promise<StepOutcome> {
       return step(
         id,
         { available: { $gte: amount }, isActive: true, holds: { $ne: transferId } },
         { $inc: { held: amount, available: -amount }, $push: { holds: transferId } },
         { field: 'holds', value: transferId },
+        seen,
       );
     },
 
@@ -501,9 +568,13 @@ export function createAccountStore(conn: Connection): AccountStore {
       return r.modifiedCount === 1;
     },
 
-    async clearMarkers(id: AccountId, transferIds: string[]): Promise<void> {
+    async clearMarkers(id: AccountId, transferIds: string[], settledBefore: number): Promise<void> {
       const markers = transferIds.flatMap((t) => [marker(t, 'debit'), marker(t, 'credit')]);
-      await Accounts.updateOne({ _id: id }, { $pullAll: { applied: markers } });
+      // One update: no step can find its marker gone without also meeting the fence.
+      await Accounts.updateOne(
+        { _id: id },
+        { $pullAll: { applied: markers }, $max: { markersClearedBefore: settledBefore } },
+      );
     },
 
     usersPage: (skip, limit, search) => userWalletsPage(Accounts, skip, limit, search),

@@ -74,6 +74,20 @@ transferSchema.index({ state: 1 });
 export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' | 'createdAt' | 'updatedAt'>;
 
 /**
+ * A transfer as a driver read it, with the time it asked, on this process's clock (`seenAt`, never
+ * stored). The transfer was not yet settled at any time after that, if it was not settled in the
+ * copy: a step on an account is fenced by it (store/accounts.ts `fence`).
+ */
+export type SeenTransfer = Transfer & { seenAt: number };
+
+/** `read`'s answer, stamped with when it was asked. */
+async function seen(read: () => Promise<Transfer | null>): Promise<SeenTransfer | null> {
+  const seenAt = Date.now();
+  const found = await read();
+  return found && { ...found, seenAt };
+}
+
+/**
  * Settled transfers are filed by the window they settled in, so that the sweeper asks for the
  * transfers whose markers came due by one equality, which every store engine serves from an index
  * (ADR 004), instead of reading every transfer still marked at every sweep.
@@ -81,29 +95,38 @@ export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' 
 export const SETTLED_WINDOW_MS = 10_000;
 export const settledWindowOf = (at: Date) => windowOf(at, SETTLED_WINDOW_MS);
 
-/** What settling a transfer at `at` sets on it. */
-export const settling = (at: Date) => ({ settled: true, settledAt: at, settledWindow: settledWindowOf(at) });
-
-type SettlingFields = 'failureReason' | 'settled' | 'settledAt' | 'settledWindow';
+/**
+ * What settling a transfer sets on it. `settledAt` is the database's time of that very update, so a
+ * driver that read the transfer unsettled asked before it: the accounts' fences rest on that
+ * (store/accounts.ts `fence`). The window is this process's guess of the same moment; it only says
+ * when the sweeper asks.
+ */
+const settling = () => ({
+  $set: { settled: true, settledWindow: settledWindowOf(new Date()), updatedAt: new Date() },
+  $currentDate: { settledAt: true },
+});
 
 export interface TransferStore {
   model: Model<Transfer>;
-  byId(id: string): Promise<Transfer | null>;
-  byKey(key: string): Promise<Transfer | null>;
+  byId(id: string): Promise<SeenTransfer | null>;
+  byKey(key: string): Promise<SeenTransfer | null>;
   /** Records a new transfer, or answers the one already recorded under its key. */
-  insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: Transfer }>;
-  /** Compare-and-set of the state; answers the transfer as it is afterwards, and whether it moved. */
+  insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: SeenTransfer }>;
+  /**
+   * Compare-and-set of the state; answers the transfer as it is afterwards, and whether it moved.
+   * `settles`: the move settles it too (a posted transfer whose every step is done).
+   */
   move(
     id: string,
     from: TransferState[],
     to: TransferState,
-    extra?: Partial<Pick<Transfer, SettlingFields>>,
-  ): Promise<{ moved: boolean; transfer: Transfer }>;
+    opts?: { failureReason?: FailureReason; settles?: boolean },
+  ): Promise<{ moved: boolean; transfer: SeenTransfer }>;
   markSettled(id: string): Promise<UpdateWriteOpResult>;
   /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
-  stale(before: Date, limit: number): Promise<Transfer[]>;
+  stale(before: Date, limit: number): Promise<SeenTransfer[]>;
   /** Holds past their timeout. */
-  expiredHolds(now: Date, limit: number): Promise<Transfer[]>;
+  expiredHolds(now: Date, limit: number): Promise<SeenTransfer[]>;
   /**
    * Settled before `before` with their markers still on the accounts (only the fields clearing
    * reads). It reads every transfer still marked: the sweeper's catch-up when a process starts.
@@ -123,10 +146,10 @@ export function createTransferStore(conn: Connection): TransferStore {
 
   return {
     model: Transfers,
-    byId: (id: string) => Transfers.findById(id).lean<Transfer>().exec(),
-    byKey: (key: string) => Transfers.findOne({ key }).lean<Transfer>().exec(),
+    byId: (id: string) => seen(() => Transfers.findById(id).lean<Transfer>().exec()),
+    byKey: (key: string) => seen(() => Transfers.findOne({ key }).lean<Transfer>().exec()),
 
-    async insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: Transfer }> {
+    async insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: SeenTransfer }> {
       const doc: Transfer = {
         ...t,
         state: 'initiated',
@@ -136,11 +159,12 @@ export function createTransferStore(conn: Connection): TransferStore {
         updatedAt: now,
       };
       try {
+        const seenAt = Date.now();
         await Transfers.create(doc);
-        return { created: true, transfer: doc };
+        return { created: true, transfer: { ...doc, seenAt } };
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        const existing = await Transfers.findOne({ key: t.key }).lean<Transfer>().exec();
+        const existing = await seen(() => Transfers.findOne({ key: t.key }).lean<Transfer>().exec());
         if (!existing) throw err;
         return { created: false, transfer: existing };
       }
@@ -150,36 +174,43 @@ export function createTransferStore(conn: Connection): TransferStore {
       id: string,
       from: TransferState[],
       to: TransferState,
-      extra: Partial<Pick<Transfer, SettlingFields>> = {},
-    ): Promise<{ moved: boolean; transfer: Transfer }> {
-      const moved = await Transfers.findOneAndUpdate(
-        { _id: id, state: { $in: from } },
-        { $set: { state: to, updatedAt: new Date(), ...extra } },
-        { new: true },
-      )
-        .lean<Transfer>()
-        .exec();
+      { failureReason, settles = false }: { failureReason?: FailureReason; settles?: boolean } = {},
+    ): Promise<{ moved: boolean; transfer: SeenTransfer }> {
+      const settled = settles ? settling() : { $set: {} };
+      const update = {
+        ...settled,
+        $set: { ...settled.$set, state: to, updatedAt: new Date(), ...(failureReason && { failureReason }) },
+      };
+      const moved = await seen(() =>
+        Transfers.findOneAndUpdate({ _id: id, state: { $in: from } }, update, { new: true })
+          .lean<Transfer>()
+          .exec(),
+      );
       if (moved) return { moved: true, transfer: moved };
-      return { moved: false, transfer: (await Transfers.findById(id).lean<Transfer>().exec())! };
+      return { moved: false, transfer: (await seen(() => Transfers.findById(id).lean<Transfer>().exec()))! };
     },
 
-    markSettled: (id: string) =>
-      Transfers.updateOne(
-        { _id: id, settled: false },
-        { $set: { ...settling(new Date()), updatedAt: new Date() } },
-      ).exec(),
+    markSettled: (id: string) => Transfers.updateOne({ _id: id, settled: false }, settling()).exec(),
 
     // The sweeper's questions ask by one equality, which every store engine answers from an index (ADR 004);
     // the rest is filtered here, on the few rows that match.
 
-    async stale(before: Date, limit: number): Promise<Transfer[]> {
+    async stale(before: Date, limit: number): Promise<SeenTransfer[]> {
+      const seenAt = Date.now();
       const unsettled = await Transfers.find({ settled: false }).lean<Transfer[]>().exec();
-      return unsettled.filter((t) => t.state !== 'pending' && new Date(t.updatedAt) < before).slice(0, limit);
+      return unsettled
+        .filter((t) => t.state !== 'pending' && new Date(t.updatedAt) < before)
+        .slice(0, limit)
+        .map((t) => ({ ...t, seenAt }));
     },
 
-    async expiredHolds(now: Date, limit: number): Promise<Transfer[]> {
+    async expiredHolds(now: Date, limit: number): Promise<SeenTransfer[]> {
+      const seenAt = Date.now();
       const held = await Transfers.find({ state: 'pending' }).lean<Transfer[]>().exec();
-      return held.filter((t) => t.timeoutAt && new Date(t.timeoutAt) < now).slice(0, limit);
+      return held
+        .filter((t) => t.timeoutAt && new Date(t.timeoutAt) < now)
+        .slice(0, limit)
+        .map((t) => ({ ...t, seenAt }));
     },
 
     async settledWithMarkers(before: Date, limit: number): Promise<Transfer[]> {
