@@ -1,7 +1,8 @@
 // A hot account on the local engine (docs/adr/006, amendment of 2026-12-04), priced in the same run's
 // bare-update equivalents (BUE): what one credit costs against the markers its account carries (every
-// transfer of the last MARKER_RETENTION_MS leaves one; an account paid 10 times a second carries about
-// 1,250), and what each credit of a burst costs when the burst's credits are sent one update each (the
+// transfer of about the last 20 s leaves one, MARKER_RETENTION_MS and up to a settling window and a
+// sweep: an account paid 35 times a second carries about 800; with two-minute markers, one paid 10
+// times a second carried 1,250), and what each credit of a burst costs when the burst's credits are sent one update each (the
 // wallet before) and when they go through the wallet's store, which groups the credits that reach an
 // account while one of its credits is in flight. Runs in a scratch database with the wallet's indexes,
 // dropped after.

@@ -1,8 +1,8 @@
 // A seller's wallet under steady payments (docs/adr/006, amendment of 2026-12-04: hot accounts): P2P
 // transfers from 20 payers into one payee at RATE a second, sent on a clock (open loop: a slow answer
-// does not slow the arrivals), for SECONDS, longer than the 2 minutes each credit's marker stays on the
-// payee's account. By the end the payee's document carries RATE × 125 markers, and every credit
-// rewrites it on the local engine. Each request is sent again with the same Idempotency-Key after a
+// does not slow the arrivals), for SECONDS, longer than each credit's marker stays on the payee's
+// account (MARKER_RETENTION_MS and up to a settling window and a sweep more). The payee's document
+// carries a marker per payment of that time, and every credit rewrites it on the local engine. Each request is sent again with the same Idempotency-Key after a
 // 503's Retry-After, as a real client would. Per 30 s: the transfers completed, their latency, the
 // stack's CPU per transfer, and the markers on the payee.
 //
