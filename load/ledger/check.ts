@@ -185,7 +185,8 @@ export async function checkLedger(
         report('balance-entries', `${a._id}: carries ${marker} of no recorded transfer`);
         continue;
       }
-      inFlight += side === 'debit' ? -t.amount : t.amount;
+      // A refund gave a raced debit back (both markers stay); a void barred a debit never taken.
+      inFlight += side === 'debit' ? -t.amount : side === 'void' ? 0 : t.amount;
     }
     const expected = (sums.get(a._id) ?? 0) + inFlight;
     if (a.balance !== expected)

@@ -235,6 +235,43 @@ describe('ledger:check on what the wallet service itself writes', () => {
     expect(await kinds(new Date(Date.now() + 61_000))).toEqual(['unsettled']);
   });
 
+  it('passes a debit given back after it raced its failure, and an abandoned transfer whose debit is barred', async () => {
+    await fund(1, 10_000);
+    await stores.accounts.ensure('user:2', 2);
+    const ledger = ledgerOf();
+    const recorded = async (key: string) =>
+      (
+        await stores.transfers.insert(
+          {
+            _id: `${key}-id`,
+            key,
+            kind: 'p2p',
+            debitAccount: 'user:1',
+            creditAccount: 'user:2',
+            amount: 3_000,
+            twoPhase: false,
+            timeoutAt: null,
+            history: [],
+            description: key,
+          },
+          new Date(),
+        )
+      ).transfer;
+    const raced = await recorded('raced');
+    await stores.accounts.debit('user:1', raced._id, 3_000, raced.seenAt);
+    const { transfer: failed } = await stores.transfers.move(raced._id, ['initiated'], 'failed');
+    await ledger.resume(failed);
+    // The sweeper's resumption of a transfer its request left before the debit.
+    expect(await ledger.resume(await recorded('abandoned'))).toMatchObject({ failureReason: 'abandoned' });
+    const account = await stores.accounts.get('user:1');
+    expect(account).toMatchObject({ balance: 10_000 });
+    expect(account!.applied).toEqual(
+      expect.arrayContaining(['raced-id:debit', 'raced-id:refund', 'abandoned-id:void']),
+    );
+
+    expect(await kinds()).toEqual([]);
+  });
+
   it("passes a sale's proceeds in escrow until their release time; still there after 60 s more, they break", async () => {
     await fund(1, 10_000);
     await stores.accounts.ensure('user:2', 2);

@@ -599,7 +599,7 @@ describe('crash recovery by the sweeper', () => {
     }
   }, 180_000);
 
-  it('abandons a transfer recorded but never debited, and refunds a debit that raced in after', async () => {
+  it('abandons a transfer recorded but never debited, barring its debit first: a late debit never lands', async () => {
     const a = await newUser();
     const b = await newUser();
     await topUp(a.account, 9_00);
@@ -624,9 +624,44 @@ describe('crash recovery by the sweeper', () => {
     await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     const t = (await ledger.byKey(key))!;
     expect([t.state, t.failureReason, t.settled]).toEqual(['failed', 'abandoned', true]);
-    // A slow first attempt debits after the failure: settling refunds it.
-    await accounts.debit(a.account, t._id, 4_00, t.seenAt);
-    await ledger.resume({ ...t, settled: false });
+    // A slow first attempt debits after the transfer was abandoned and settled: nothing would give
+    // that back, so the abandonment barred it.
+    expect((await accounts.debit(a.account, t._id, 4_00, t.seenAt)).outcome).toBe('refused');
+    expect(await accounts.hold(a.account, t._id, 4_00, t.seenAt)).toBe('refused');
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, ra!.available, ra!.held, rb!.balance]).toEqual([9_00, 9_00, 0, 0]);
+  });
+
+  it('gives back a debit that raced its transfer’s failure once, and a later copy finds that debit applied', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 9_00);
+    const key = `p2p:${a.id}:raced`;
+    const { transfer } = await transfers.insert(
+      {
+        _id: `${key}-id`,
+        key,
+        kind: 'p2p',
+        debitAccount: a.account,
+        creditAccount: b.account,
+        amount: 4_00,
+        twoPhase: false,
+        timeoutAt: null,
+        history: [],
+        description: key,
+      },
+      new Date(),
+    );
+    // One driver's debit lands while another moves the transfer to failed.
+    expect((await accounts.debit(a.account, transfer._id, 4_00, transfer.seenAt)).outcome).toBe('applied');
+    const { transfer: failed } = await transfers.move(transfer._id, ['initiated'], 'failed', {
+      failureReason: 'insufficient',
+    });
+    await ledger.resume(failed);
+    await ledger.resume({ ...failed, settled: false });
+    expect((await accounts.get(a.account))!.balance).toBe(9_00);
+    // A third driver, still holding the `initiated` copy, finds the debit applied: it is not taken again.
+    expect((await accounts.debit(a.account, transfer._id, 4_00, Date.now())).outcome).toBe('already');
     const [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, ra!.available, rb!.balance]).toEqual([9_00, 9_00, 0]);
   });

@@ -68,7 +68,8 @@ export interface Ledger {
   expire(t: SeenTransfer): Promise<Transfer>;
   /**
    * The sweeper's resumption: an `initiated` transfer never debited from a user's wallet is
-   * abandoned (its client saw an error, so it must not move later); anything else goes on — a
+   * abandoned, its debit barred first (its client saw an error, so it must not move later); anything
+   * else goes on — a
    * provider's credit too, as that money was paid and its key (the payment id) is used up.
    */
   resume(t: SeenTransfer): Promise<Transfer>;
@@ -339,9 +340,10 @@ export function createLedger(d: LedgerDeps): Ledger {
     async resume(t: SeenTransfer): Promise<Transfer> {
       await openHistory(history, t);
       if (t.state === 'initiated' && isUserAccount(t.debitAccount)) {
-        const acct = await accounts.get(t.debitAccount);
-        const started = t.twoPhase ? acct?.holds.includes(t._id) : acct?.applied.includes(`${t._id}:debit`);
-        if (!started) return fail(t, 'abandoned');
+        // Barring the debit first makes abandoning safe: a request's late debit or hold cannot follow.
+        const barred = await accounts.voidDebit(t.debitAccount, t._id, t.seenAt);
+        if (barred === 'stale') return advance(await readAgain(transfers, t));
+        if (barred !== 'refused') return fail(t, 'abandoned');
       }
       return advance(t);
     },

@@ -299,8 +299,14 @@ export interface AccountStore {
   postHold(id: AccountId, transferId: string, amount: number, at: Date): Promise<StepOutcome>;
   /** Gives a voided or expired hold back to the available balance (no-op when not held). */
   releaseHold(id: AccountId, transferId: string, amount: number): Promise<boolean>;
-  /** Puts back a debit of a transfer that ended failed (a debit that raced its failure). */
+  /** Puts back a debit of a transfer that ended failed (a debit that raced its failure), once. */
   refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean>;
+  /**
+   * Bars a transfer's debit or hold on the account for good, unless it was taken already: `applied`
+   * when barred now, `already` when barred before, `refused` when the debit or hold is there (the
+   * transfer goes on), `stale` when fenced. What the sweeper's abandonment does first.
+   */
+  voidDebit(id: AccountId, transferId: string, seen: number): Promise<StepOutcome>;
   /**
    * Drops settled transfers' markers (their effect stays; only the bookkeeping goes); they all
    * settled before `settledBefore` (ms), which fences off steps driven from older copies.
@@ -419,8 +425,8 @@ function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
   const groupedCredit = grouped<StepOutcome>(creditAll, creditOne);
 
   /**
-   * Debits `amount` under `markers` while `funds` hold, none of them is there and the fence lets it;
-   * the account as it left it, or null.
+   * Debits `amount` under `markers` while `funds` hold, none of them nor of `barred` is there and the
+   * fence lets it; the account as it left it, or null.
    */
   async function debitAll(
     id: AccountId,
@@ -428,10 +434,11 @@ function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
     amount: number,
     seen: number,
     funds: object = {},
+    barred: string[] = [],
   ) {
     // Answering the account as it left it spares the payer's response a read of it afterwards.
     const after = await Accounts.findOneAndUpdate(
-      { _id: id, ...funds, applied: notAmong(markers), ...fence(seen, clockSkewMs) },
+      { _id: id, ...funds, applied: notAmong([...markers, ...barred]), ...fence(seen, clockSkewMs) },
       stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: pushed(markers) } }),
       { returnDocument: 'after' },
     )
@@ -439,16 +446,22 @@ function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
       .exec();
     return after && debited(Accounts, id, after);
   }
-  async function debitOne(id: AccountId, d: Omit<Posting, 'at'>, unlessFrozen = false): Promise<Debit> {
-    const funds = isClearingAccount(id) ? {} : { available: { $gte: d.amount }, isActive: true };
-    if (unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
-    const applied = await debitAll(id, [d.marker], d.amount, d.seen, funds);
-    return applied ?? { outcome: await unapplied(id, { field: 'applied', value: d.marker }, d.seen) };
+  /** One debit under its marker `m`, as debitAll; its outcome. */
+  async function debitOne(
+    id: AccountId,
+    m: string,
+    amount: number,
+    seen: number,
+    funds: object = {},
+    barred: string[] = [],
+  ): Promise<Debit> {
+    const applied = await debitAll(id, [m], amount, seen, funds, barred);
+    return applied ?? { outcome: await unapplied(id, { field: 'applied', value: m }, seen) };
   }
   // A clearing account may go below zero, so its debits need no funds and group like credits.
   const groupedClearingDebit = grouped<Debit>(
     (id, markers, amount, _at, seen) => debitAll(id, markers, amount, seen),
-    (id, d) => debitOne(id, d),
+    (id, d) => debitOne(id, d.marker, d.amount, d.seen),
   );
 
   return {
@@ -461,9 +474,12 @@ function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
       seen: number,
       opts: { unlessFrozen?: boolean } = {},
     ) {
-      const d = { marker: marker(transferId, 'debit'), amount, seen };
-      if (isClearingAccount(id)) return groupedClearingDebit(id, { ...d, at: new Date() });
-      return debitOne(id, d, opts.unlessFrozen);
+      const m = marker(transferId, 'debit');
+      if (isClearingAccount(id)) return groupedClearingDebit(id, { marker: m, amount, seen, at: new Date() });
+      const funds = { available: { $gte: amount }, isActive: true };
+      if (opts.unlessFrozen) Object.assign(funds, { frozen: { $ne: true } });
+      // A debit its transfer's abandonment barred never applies (voidDebit).
+      return debitOne(id, m, amount, seen, funds, [marker(transferId, 'void')]);
     },
     credit: (id: AccountId, transferId: string, amount: number, at: Date, seen: number) =>
       groupedCredit(id, { marker: marker(transferId, 'credit'), amount, at, seen }),
@@ -521,7 +537,12 @@ export function createAccountStore(conn: Connection, opts: { clockSkewMs?: numbe
     hold(id: AccountId, transferId: string, amount: number, seen: number): Promise<StepOutcome> {
       return step(
         id,
-        { available: { $gte: amount }, isActive: true, holds: { $ne: transferId } },
+        {
+          available: { $gte: amount },
+          isActive: true,
+          holds: { $ne: transferId },
+          applied: { $ne: marker(transferId, 'void') },
+        },
         { $inc: { held: amount, available: -amount }, $push: { holds: transferId } },
         { field: 'holds', value: transferId },
         seen,
@@ -557,19 +578,35 @@ export function createAccountStore(conn: Connection, opts: { clockSkewMs?: numbe
 
     async refundDebit(id: AccountId, transferId: string, amount: number): Promise<boolean> {
       const at = now();
+      const refund = marker(transferId, 'refund');
+      // The debit's marker stays: a copy of the transfer driven later finds its debit applied.
       const r = await Accounts.updateOne(
-        { _id: id, applied: marker(transferId, 'debit') },
+        { _id: id, $and: [{ applied: marker(transferId, 'debit') }, { applied: { $ne: refund } }] },
         payingIn(id, at, {
           $inc: { balance: amount, available: amount },
-          $pull: { applied: marker(transferId, 'debit') },
+          $push: { applied: refund },
           $set: { updatedAt: at },
         }),
       );
       return r.modifiedCount === 1;
     },
 
+    async voidDebit(id: AccountId, transferId: string, seen: number): Promise<StepOutcome> {
+      const debit = marker(transferId, 'debit');
+      const barred = marker(transferId, 'void');
+      return step(
+        id,
+        { applied: { $nin: [debit, barred] }, holds: { $ne: transferId } },
+        { $push: { applied: barred } },
+        { field: 'applied', value: barred },
+        seen,
+      );
+    },
+
     async clearMarkers(id: AccountId, transferIds: string[], settledBefore: number): Promise<void> {
-      const markers = transferIds.flatMap((t) => [marker(t, 'debit'), marker(t, 'credit')]);
+      const markers = transferIds.flatMap((t) =>
+        (['debit', 'credit', 'refund', 'void'] as const).map((step) => marker(t, step)),
+      );
       // One update: no step can find its marker gone without also meeting the fence.
       await Accounts.updateOne(
         { _id: id },
