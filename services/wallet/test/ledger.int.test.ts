@@ -114,6 +114,26 @@ const dies = () => {
   throw new Error('process died');
 };
 
+/** A transfer recorded as its request records it, and nothing more: its process stopped there. */
+async function recorded(req: TransferRequest, at = new Date()) {
+  const { transfer } = await transfers.insert(
+    {
+      _id: `${req.key}-id`,
+      key: req.key,
+      kind: req.kind,
+      debitAccount: req.debit,
+      creditAccount: req.credit,
+      amount: req.amount,
+      twoPhase: false,
+      timeoutAt: null,
+      history: req.history,
+      description: req.key,
+    },
+    at,
+  );
+  return transfer;
+}
+
 async function balances(ids: AccountId[]) {
   return Promise.all(ids.map(async (id) => (await accounts.get(id))!));
 }
@@ -185,8 +205,10 @@ describe('single-phase transfers', () => {
     expect(asked.everyMarked).toBe(1);
 
     const t = await ledger.transfer(move(`p2p:${a.id}:windows`, a.account, b.account, 1_00));
-    const settled = settledWindowOf(t.settledAt!);
-    expect(t).toMatchObject({ state: 'posted', settledWindow: settled });
+    const settled = t.settledWindow!;
+    // The window is this process's reckoning of the moment the database stamped (settledAt).
+    expect(t.state).toBe('posted');
+    expect([settled, settled + 1]).toContain(settledWindowOf(t.settledAt!));
     // Not yet: its window has not ended.
     await sweeper.sweep(new Date((settled + 1) * SETTLED_WINDOW_MS - 1));
     expect((await accounts.get(b.account))!.applied).toContain(`${t._id}:credit`);
@@ -429,6 +451,33 @@ describe('two-phase transfers', () => {
     const [b] = await balances([buyer.account]);
     expect([b!.balance, b!.held, b!.available]).toEqual([7_00, 0, 7_00]);
   });
+
+  it('a late copy of a hold already posted or voided holds nothing', async () => {
+    const buyer = await newUser();
+    const seller = await newUser();
+    await topUp(buyer.account, 10_00);
+    const posted = await pending(
+      `hold:order-${base}-late-post`,
+      buyer.account,
+      seller.account,
+      3_00,
+      later(),
+    );
+    const voided = await pending(
+      `hold:order-${base}-late-void`,
+      buyer.account,
+      seller.account,
+      2_00,
+      later(),
+    );
+    await ledger.post(posted.key);
+    await ledger.void(voided.key);
+    // A slow driver still holding each `initiated` copy places its hold.
+    expect(await accounts.hold(buyer.account, posted._id, 3_00, Date.now())).toBe('refused');
+    expect(await accounts.hold(buyer.account, voided._id, 2_00, Date.now())).toBe('refused');
+    const [b] = await balances([buyer.account]);
+    expect([b!.balance, b!.held, b!.available]).toEqual([7_00, 0, 7_00]);
+  });
 });
 
 describe('crash recovery by the sweeper', () => {
@@ -604,23 +653,8 @@ describe('crash recovery by the sweeper', () => {
     const b = await newUser();
     await topUp(a.account, 9_00);
     const key = `p2p:${a.id}:abandoned`;
-    const req = move(key, a.account, b.account, 4_00);
     // Recorded, then the process died before the debit.
-    await transfers.insert(
-      {
-        _id: `${key}-id`,
-        key,
-        kind: 'p2p',
-        debitAccount: a.account,
-        creditAccount: b.account,
-        amount: 4_00,
-        twoPhase: false,
-        timeoutAt: null,
-        history: req.history,
-        description: key,
-      },
-      new Date(Date.now() - 60_000),
-    );
+    await recorded(move(key, a.account, b.account, 4_00), new Date(Date.now() - 60_000));
     await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     const t = (await ledger.byKey(key))!;
     expect([t.state, t.failureReason, t.settled]).toEqual(['failed', 'abandoned', true]);
@@ -636,22 +670,7 @@ describe('crash recovery by the sweeper', () => {
     const a = await newUser();
     const b = await newUser();
     await topUp(a.account, 9_00);
-    const key = `p2p:${a.id}:raced`;
-    const { transfer } = await transfers.insert(
-      {
-        _id: `${key}-id`,
-        key,
-        kind: 'p2p',
-        debitAccount: a.account,
-        creditAccount: b.account,
-        amount: 4_00,
-        twoPhase: false,
-        timeoutAt: null,
-        history: [],
-        description: key,
-      },
-      new Date(),
-    );
+    const transfer = await recorded(move(`p2p:${a.id}:raced`, a.account, b.account, 4_00, false));
     // One driver's debit lands while another moves the transfer to failed.
     expect((await accounts.debit(a.account, transfer._id, 4_00, transfer.seenAt)).outcome).toBe('applied');
     const { transfer: failed } = await transfers.move(transfer._id, ['initiated'], 'failed', {
@@ -669,22 +688,7 @@ describe('crash recovery by the sweeper', () => {
   it('finishes, never abandons, a top-up credit recorded but not yet debited from the clearing account', async () => {
     const a = await newUser();
     const key = `topup:test:abandoned-${base}`;
-    const req = move(key, providerAccount('test'), a.account, 6_00);
-    await transfers.insert(
-      {
-        _id: `${key}-id`,
-        key,
-        kind: 'topup',
-        debitAccount: providerAccount('test'),
-        creditAccount: a.account,
-        amount: 6_00,
-        twoPhase: false,
-        timeoutAt: null,
-        history: req.history,
-        description: key,
-      },
-      new Date(Date.now() - 60_000),
-    );
+    await recorded(move(key, providerAccount('test'), a.account, 6_00), new Date(Date.now() - 60_000));
     await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
     expect((await ledger.byKey(key))!.state).toBe('posted');
     expect((await accounts.get(a.account))!.balance).toBe(6_00);

@@ -69,8 +69,8 @@ export interface Ledger {
   /**
    * The sweeper's resumption: an `initiated` transfer never debited from a user's wallet is
    * abandoned, its debit barred first (its client saw an error, so it must not move later); anything
-   * else goes on — a
-   * provider's credit too, as that money was paid and its key (the payment id) is used up.
+   * else goes on — a provider's credit too, as that money was paid and its key (the payment id) is
+   * used up.
    */
   resume(t: SeenTransfer): Promise<Transfer>;
   byKey(key: string): Promise<SeenTransfer | null>;

@@ -100,7 +100,7 @@ export function validReference(reference: string): string {
  * The marker an account carries while a transfer's step on it is applied but not yet settled:
  * `debit` and `credit`; `refund`, a debit that raced its transfer's failure, given back (the debit's
  * marker stays, so a late copy finds the debit applied); `void`, a debit never taken and now barred
- * (its transfer was abandoned).
+ * (its transfer was abandoned, or its hold released).
  */
 export const marker = (transferId: string, step: 'debit' | 'credit' | 'refund' | 'void') =>
   `${transferId}:${step}`;

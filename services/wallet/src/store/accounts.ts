@@ -142,8 +142,8 @@ async function debited(Accounts: Model<Account>, id: AccountId, after: Account):
 
 /**
  * A step's fence (docs/adr/006, amendment "a fence instead of a deadline"). The driver read its transfer
- * unsettled at `seen`, so it settles later, and its `settledAt`, stamped on another process's clock,
- * is no earlier than `seen - clockSkewMs`. A marker cleared from the account belonged to a transfer
+ * unsettled at `seen`, so it settles later, and its `settledAt`, stamped by the database's clock, is
+ * no earlier than `seen - clockSkewMs`. A marker cleared from the account belonged to a transfer
  * settled before `markersClearedBefore`. While that is at most `seen - clockSkewMs`, this step's
  * marker, if it was ever applied, is still there to be found; otherwise the step is `stale`, and its
  * driver reads the transfer again.
@@ -541,7 +541,8 @@ export function createAccountStore(conn: Connection, opts: { clockSkewMs?: numbe
           available: { $gte: amount },
           isActive: true,
           holds: { $ne: transferId },
-          applied: { $ne: marker(transferId, 'void') },
+          // A hold posted (its debit's marker) or released or abandoned (void) is not placed again.
+          applied: { $nin: [marker(transferId, 'debit'), marker(transferId, 'void')] },
         },
         { $inc: { held: amount, available: -amount }, $push: { holds: transferId } },
         { field: 'holds', value: transferId },
@@ -570,6 +571,8 @@ export function createAccountStore(conn: Connection, opts: { clockSkewMs?: numbe
         {
           $inc: { held: -amount, available: amount },
           $pull: { holds: transferId },
+          // Its debit will never be taken: a late copy's hold is refused.
+          $push: { applied: marker(transferId, 'void') },
           $set: { updatedAt: now() },
         },
       );
