@@ -56,10 +56,9 @@ export function createSweeper(opts: {
       const after = (t.settledAt ? new Date(t.settledAt).getTime() : Date.now()) + 1;
       for (const account of [t.debitAccount, t.creditAccount]) {
         const cleared = byAccount.get(account) ?? { ids: [], settledBefore: 0 };
-        byAccount.set(account, {
-          ids: [...cleared.ids, t._id],
-          settledBefore: Math.max(cleared.settledBefore, after),
-        });
+        cleared.ids.push(t._id);
+        cleared.settledBefore = Math.max(cleared.settledBefore, after);
+        byAccount.set(account, cleared);
       }
     }
     for (const [account, { ids, settledBefore }] of byAccount)

@@ -80,7 +80,13 @@ export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' 
  */
 export type SeenTransfer = Transfer & { seenAt: number };
 
-/** `read`'s answer, stamped with when it was asked. */
+/** `read`'s answers, each stamped with when they were asked for. */
+async function seenAll(read: () => Promise<Transfer[]>): Promise<SeenTransfer[]> {
+  const seenAt = Date.now();
+  return (await read()).map((t) => ({ ...t, seenAt }));
+}
+
+/** `read`'s answer, if any, stamped with when it was asked for. */
 async function seen(read: () => Promise<Transfer | null>): Promise<SeenTransfer | null> {
   const seenAt = Date.now();
   const found = await read();
@@ -143,11 +149,13 @@ const CLEARING = { debitAccount: 1, creditAccount: 1, settled: 1, settledAt: 1 }
 
 export function createTransferStore(conn: Connection): TransferStore {
   const Transfers = conn.model<Transfer>('Transfer', transferSchema);
+  const byId = (id: string) => seen(() => Transfers.findById(id).lean<Transfer>().exec());
+  const byKey = (key: string) => seen(() => Transfers.findOne({ key }).lean<Transfer>().exec());
 
   return {
     model: Transfers,
-    byId: (id: string) => seen(() => Transfers.findById(id).lean<Transfer>().exec()),
-    byKey: (key: string) => seen(() => Transfers.findOne({ key }).lean<Transfer>().exec()),
+    byId,
+    byKey,
 
     async insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: SeenTransfer }> {
       const doc: Transfer = {
@@ -164,7 +172,7 @@ export function createTransferStore(conn: Connection): TransferStore {
         return { created: true, transfer: { ...doc, seenAt } };
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
-        const existing = await seen(() => Transfers.findOne({ key: t.key }).lean<Transfer>().exec());
+        const existing = await byKey(t.key);
         if (!existing) throw err;
         return { created: false, transfer: existing };
       }
@@ -187,7 +195,7 @@ export function createTransferStore(conn: Connection): TransferStore {
           .exec(),
       );
       if (moved) return { moved: true, transfer: moved };
-      return { moved: false, transfer: (await seen(() => Transfers.findById(id).lean<Transfer>().exec()))! };
+      return { moved: false, transfer: (await byId(id))! };
     },
 
     markSettled: (id: string) => Transfers.updateOne({ _id: id, settled: false }, settling()).exec(),
@@ -196,21 +204,13 @@ export function createTransferStore(conn: Connection): TransferStore {
     // the rest is filtered here, on the few rows that match.
 
     async stale(before: Date, limit: number): Promise<SeenTransfer[]> {
-      const seenAt = Date.now();
-      const unsettled = await Transfers.find({ settled: false }).lean<Transfer[]>().exec();
-      return unsettled
-        .filter((t) => t.state !== 'pending' && new Date(t.updatedAt) < before)
-        .slice(0, limit)
-        .map((t) => ({ ...t, seenAt }));
+      const unsettled = await seenAll(() => Transfers.find({ settled: false }).lean<Transfer[]>().exec());
+      return unsettled.filter((t) => t.state !== 'pending' && new Date(t.updatedAt) < before).slice(0, limit);
     },
 
     async expiredHolds(now: Date, limit: number): Promise<SeenTransfer[]> {
-      const seenAt = Date.now();
-      const held = await Transfers.find({ state: 'pending' }).lean<Transfer[]>().exec();
-      return held
-        .filter((t) => t.timeoutAt && new Date(t.timeoutAt) < now)
-        .slice(0, limit)
-        .map((t) => ({ ...t, seenAt }));
+      const held = await seenAll(() => Transfers.find({ state: 'pending' }).lean<Transfer[]>().exec());
+      return held.filter((t) => t.timeoutAt && new Date(t.timeoutAt) < now).slice(0, limit);
     },
 
     async settledWithMarkers(before: Date, limit: number): Promise<Transfer[]> {
