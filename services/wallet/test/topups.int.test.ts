@@ -282,7 +282,7 @@ describe('page and webhook racing for one payment', () => {
     expect(end.balance - start.balance).toBe(total);
     expect(end.entries - start.entries).toBe(rounds);
     expect(end.entriesSum).toBe(end.balance);
-    const account = await w.stores.accounts.get(`user:${caller.userId}`);
+    const account = await w.stores.accounts.markers(`user:${caller.userId}`);
     // Markers stay for a while after settling (ADR 006); none may belong to an unsettled transfer.
     const ids = account!.applied.map((m) => m.slice(0, m.lastIndexOf(':')));
     expect(await w.stores.transfers.model.countDocuments({ _id: { $in: ids }, settled: false })).toBe(0);

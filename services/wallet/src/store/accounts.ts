@@ -34,8 +34,6 @@ export interface Account {
   held: number;
   /** balance - held, kept in the same updates so a conditional debit can test it. */
   available: number;
-  applied: string[];
-  holds: string[];
   /**
    * Every marker the sweeper cleared from this account was a transfer's that settled before this time
    * (ms): a step driven from a copy read earlier may be one of them, and is fenced off (`fence`).
@@ -71,11 +69,29 @@ export interface Account {
   updatedAt: Date;
 }
 
+/**
+ * The markers an account carries (see above). Only the store's conditional updates name them: reads
+ * leave them out (`select: false`), as a hot account carries hundreds and every read through the
+ * local engine pays for each (2026-12-05 note).
+ */
+export interface AccountMarkers {
+  applied: string[];
+  holds: string[];
+}
+
+/** An account as stored: what reads answer, and its markers. */
+export type StoredAccount = Account & AccountMarkers;
+
+/** An account as reads answer it, from one read with its markers. */
+function withoutMarkers({ applied: _applied, holds: _holds, ...account }: StoredAccount): Account {
+  return account;
+}
+
 /** An escrow's proceeds as its seller sees them. */
 export type HeldProceeds = Required<Pick<Account, 'reference' | 'available' | 'releaseAt'>> &
   Pick<Account, 'frozen'>;
 
-const accountSchema = new Schema<Account>(
+const accountSchema = new Schema<StoredAccount>(
   {
     _id: { type: String, required: true },
     kind: { type: String, required: true },
@@ -85,8 +101,8 @@ const accountSchema = new Schema<Account>(
     balance: { type: Number, required: true },
     held: { type: Number, required: true },
     available: { type: Number, required: true },
-    applied: { type: [String], default: [] },
-    holds: { type: [String], default: [] },
+    applied: { type: [String], default: [], select: false },
+    holds: { type: [String], default: [], select: false },
     markersClearedBefore: { type: Number },
     currency: { type: String, required: true },
     isActive: { type: Boolean, required: true },
@@ -134,7 +150,7 @@ function payingIn(id: AccountId, at: Date, update: { $set: object } & Record<str
 }
 
 /** A debit applied; an escrow it emptied loses its flag (a credit since keeps it: its balance is above zero). */
-async function debited(Accounts: Model<Account>, id: AccountId, after: Account): Promise<Debit> {
+async function debited(Accounts: Model<StoredAccount>, id: AccountId, after: Account): Promise<Debit> {
   if (isEscrowAccount(id) && after.balance === 0)
     await Accounts.updateOne({ _id: id, balance: 0 }, { $unset: { proceedsHeld: '' } }).exec();
   return { outcome: 'applied', after };
@@ -207,7 +223,7 @@ export interface Debit {
   after?: Account;
 }
 
-const emptyAccount = (id: AccountId, kind: Account['kind']): Account => ({
+const emptyAccount = (id: AccountId, kind: Account['kind']): StoredAccount => ({
   _id: id,
   kind,
   balance: 0,
@@ -228,7 +244,7 @@ const newAccount = async (
   id: AccountId,
   userId?: number,
   username?: string,
-): Promise<Account> => ({
+): Promise<StoredAccount> => ({
   ...emptyAccount(id, userId === undefined ? 'clearing' : 'user'),
   ...(userId === undefined ? {} : { userId, username, walletId: await nextSequence(conn, 'wallets') }),
 });
@@ -239,7 +255,7 @@ const newAccount = async (
  * username (any case) reads every wallet.
  */
 async function userWalletsPage(
-  Accounts: Model<Account>,
+  Accounts: Model<StoredAccount>,
   skip: number,
   limit: number,
   search?: string,
@@ -258,8 +274,10 @@ async function userWalletsPage(
 }
 
 export interface AccountStore {
-  model: Model<Account>;
+  model: Model<StoredAccount>;
   get(id: AccountId): Promise<Account | null>;
+  /** The markers the account carries now, which reads leave out (tests, checks). */
+  markers(id: AccountId): Promise<AccountMarkers | null>;
   /** Creates the account once; concurrent first uses all get the same one. A new username is recorded. */
   ensure(id: AccountId, userId?: number, username?: string): Promise<Account>;
   /**
@@ -373,7 +391,7 @@ function onceEach(open: (id: AccountId) => Promise<unknown>): (id: AccountId) =>
  * and fenced by when its driver read the transfer (docs/adr/006); steps without a funds check are
  * grouped per account (`grouped`).
  */
-function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
+function markedSteps(Accounts: Model<StoredAccount>, clockSkewMs: number) {
   /** Whether the account now carries the marker (the step was applied by someone). */
   const carries = async (id: AccountId, field: 'applied' | 'holds', value: string) =>
     !!(await Accounts.exists({ _id: id, [field]: value }));
@@ -436,15 +454,17 @@ function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
     funds: object = {},
     barred: string[] = [],
   ) {
-    // Answering the account as it left it spares the payer's response a read of it afterwards.
+    // Answering the account as it left it spares the payer's response a read of it afterwards. The
+    // local engine cannot leave fields out of a findAndModify's answer, so its markers are dropped here.
     const after = await Accounts.findOneAndUpdate(
       { _id: id, ...funds, applied: notAmong([...markers, ...barred]), ...fence(seen, clockSkewMs) },
       stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: pushed(markers) } }),
       { returnDocument: 'after' },
     )
-      .lean<Account>()
+      .select('+applied +holds')
+      .lean<StoredAccount>()
       .exec();
-    return after && debited(Accounts, id, after);
+    return after && debited(Accounts, id, withoutMarkers(after));
   }
   /** One debit under its marker `m`, as debitAll; its outcome. */
   async function debitOne(
@@ -493,7 +513,7 @@ function markedSteps(Accounts: Model<Account>, clockSkewMs: number) {
 export const DEFAULT_CLOCK_SKEW_MS = 2_000;
 
 export function createAccountStore(conn: Connection, opts: { clockSkewMs?: number } = {}): AccountStore {
-  const Accounts = conn.model<Account>('Account', accountSchema);
+  const Accounts = conn.model<StoredAccount>('Account', accountSchema);
   const now = () => new Date();
 
   const get = (id: AccountId) => Accounts.findById(id).lean<Account>().exec();
@@ -519,6 +539,7 @@ export function createAccountStore(conn: Connection, opts: { clockSkewMs?: numbe
   return {
     model: Accounts,
     get,
+    markers: (id) => Accounts.findById(id).select('applied holds').lean<AccountMarkers>().exec(),
     ensure,
     ensureClearing: onceEach(ensure),
     ...escrowQueries(Accounts, get),
@@ -624,7 +645,7 @@ export function createAccountStore(conn: Connection, opts: { clockSkewMs?: numbe
 
 /** The escrows' part of the store (docs/adr/028). */
 function escrowQueries(
-  Accounts: Model<Account>,
+  Accounts: Model<StoredAccount>,
   get: (id: AccountId) => Promise<Account | null>,
 ): Pick<
   AccountStore,
