@@ -5,7 +5,12 @@
 // load/wallet.js is bounded by it, as load/purchase-cost.mjs bounds load/purchase.js.
 //
 //   AUTH_RATE_LIMIT_SCALE=100 make dev
-//   node load/transfer-cost.mjs [N=50] [--later]
+//   node load/transfer-cost.mjs [N=50] [--later] [--pairs=P]
+//
+// --pairs=P spreads the transfers over P senders, each paying a receiver of its own in turn, so that
+// no wallet is hot: with one pair (the default) both wallets take every transfer, and each carries a
+// marker per transfer of the last 15-30 s (ADR 006), which every step on it pays for. A seller paid
+// that often is the hot-account case (load/hot-payee.mjs); a P2P transfer between two people is not.
 //
 // --later also charges what the transfers cost after their answer: the wallet keeps each transfer's
 // markers on both accounts for MARKER_RETENTION_MS (15 s, ADR 006) and its sweeper then clears
@@ -29,8 +34,16 @@ import { markersCleared } from './lib/wallet-markers.mjs';
 
 const N = Math.max(1, Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) || 50));
 const LATER = process.argv.includes('--later');
-const [sender, receiver] = await walletUsers('cost', 2, { funded: 1 });
+const PAIRS = Math.max(1, Number(process.argv.find((a) => a.startsWith('--pairs='))?.slice(8) || 1));
+const users = await walletUsers('cost', 2 * PAIRS, { funded: PAIRS });
+const senders = users.slice(0, PAIRS);
+const receivers = users.slice(PAIRS);
 const run = Date.now().toString(36);
+
+// Each sender's first transfer hashes its PIN (scrypt, about 40 BUE; later ones within 15 minutes are
+// checked by the PIN the wallet remembers, ADR 009): made before the measurement, as k6-ratios splits it.
+for (const [i, sender] of senders.entries())
+  await transfer(sender, receivers[i], '0.01', `cost-${run}-first-${i}`);
 
 const bue = await bareUpdateCpuMs();
 console.log(
@@ -45,7 +58,7 @@ const before = cpuByComponent();
 const writesBefore = writesByComponent();
 for (let i = 0; i < N; i++) {
   const started = performance.now();
-  const res = await transfer(sender, receiver, '0.01', `cost-${run}-${i}`);
+  const res = await transfer(senders[i % PAIRS], receivers[i % PAIRS], '0.01', `cost-${run}-${i}`);
   latencies.push(performance.now() - started);
   if (res.status !== 200) throw new Error(`transfer ${i}: ${res.status} ${res.body}`);
 }
@@ -56,7 +69,9 @@ await settle();
 const tablesAfter = await tableCounters();
 
 const { per, total } = perOperation(before, after, N);
-console.log(`${N} transfers of ₹0.01 one after another`);
+console.log(
+  `${N} transfers of ₹0.01 one after another, between ${PAIRS === 1 ? 'one pair of wallets' : `${PAIRS} pairs in turn`}`,
+);
 console.log(`latency ms: ${latencySummary(latencies)}`);
 console.log('CPU ms per transfer:', per);
 console.log(`total ${total.toFixed(1)} ms → at most ${(2000 / total).toFixed(1)} transfers/s on two cores`);
@@ -68,7 +83,7 @@ console.log(
 printStatements('transfer', perOperationStatements(tablesBefore, tablesAfter, N));
 let charged = total;
 if (LATER) {
-  await markersCleared([sender.username, receiver.username]);
+  await markersCleared(users.map((u) => u.username));
   const later = chargeAgainstIdle(idle.from, idle.to, cpuReading(), afterReading);
   const perLater = perOperation({}, later.per, N);
   console.log(

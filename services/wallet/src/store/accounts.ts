@@ -72,7 +72,7 @@ export interface Account {
 /**
  * The markers an account carries (see above). Only the store's conditional updates name them: reads
  * leave them out (`select: false`), as a hot account carries hundreds and every read through the
- * local engine pays for each (2026-12-05 note).
+ * local engine pays for each (docs/performance/2026-12-05-reads-without-markers.md).
  */
 export interface AccountMarkers {
   applied: string[];
