@@ -89,7 +89,7 @@ chaos: deps ## Jepsen-style run: every role under load while processes are SIGKI
 
 .PHONY: cost
 cost: deps ## the cost budgets (docs/architecture.md §8) on a running stack (AUTH_RATE_LIMIT_SCALE=100): CPU per transfer and purchase in bare-update equivalents (and a card top-up's, which has no budget), then 120 transfers at once (docs/adr/026), then the ledger check
-	node load/transfer-cost.mjs 30 --later; t=$$?; node load/purchase-cost.mjs 15; p=$$?; node load/topup-cost.mjs 20; node load/transfer-burst.mjs; b=$$?; npx tsx load/ledger-check.ts && exit $$((t || p || b))
+	node load/transfer-cost.mjs 100 --later --pairs=20; t=$$?; node load/purchase-cost.mjs 15; p=$$?; node load/topup-cost.mjs 20; node load/transfer-burst.mjs; b=$$?; npx tsx load/ledger-check.ts && exit $$((t || p || b))
 
 .PHONY: bench
 bench: deps ## database scaling to 1 M rows (ADR 004), then gateway → gRPC → database vs bare Express (stack running and seeded)

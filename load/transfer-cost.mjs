@@ -87,7 +87,7 @@ if (LATER) {
   const later = chargeAgainstIdle(idle.from, idle.to, cpuReading(), afterReading);
   const perLater = perOperation({}, later.per, N);
   console.log(
-    `later, until the sweeper cleared both accounts' markers (${(later.workMs / 1000).toFixed(0)} s, ` +
+    `later, until the sweeper cleared the accounts' markers (${(later.workMs / 1000).toFixed(0)} s, ` +
       `idle ${later.idlePerS.toFixed(1)} ms of CPU per s subtracted): CPU ms per transfer:`,
     perLater.per,
   );
