@@ -1,4 +1,4 @@
-// What one P2P transfer costs, apart from queueing: two new approved users, the sender with a PIN
+// What one P2P transfer costs, apart from queueing: new approved users in pairs, each sender with a PIN
 // (set with the mailed code) and ₹1,000 from the sandbox, then N transfers of ₹0.01 one after
 // another, with the CPU every process of the local stack spent on them (from /proc) and the
 // statements FerretDB sent PostgreSQL for them (lib/db-statements.mjs). The k6 figure of
@@ -42,8 +42,10 @@ const run = Date.now().toString(36);
 
 // Each sender's first transfer hashes its PIN (scrypt, about 40 BUE; later ones within 15 minutes are
 // checked by the PIN the wallet remembers, ADR 009): made before the measurement, as k6-ratios splits it.
-for (const [i, sender] of senders.entries())
-  await transfer(sender, receivers[i], '0.01', `cost-${run}-first-${i}`);
+for (const [i, sender] of senders.entries()) {
+  const res = await transfer(sender, receivers[i], '0.01', `cost-${run}-first-${i}`);
+  if (res.status !== 200) throw new Error(`first transfer of sender ${i}: ${res.status} ${res.body}`);
+}
 
 const bue = await bareUpdateCpuMs();
 console.log(
