@@ -6,8 +6,8 @@
 //   AUTH_RATE_LIMIT_SCALE=100 make dev      (or any stack whose document engine is on 127.0.0.1:27017)
 //   node load/marker-reads.mjs [ROUNDS=3]
 //
-// Prints each figure as the CPU of client, document engine and PostgreSQL per call, and in BUE of the
-// same run. Writes only to a scratch database, which it drops. Loopback only.
+// Prints each figure as the CPU per call of client, document engine and PostgreSQL together, and in
+// BUE of the same run. Writes only to a scratch database, which it drops. Loopback only.
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { bareUpdateCpuMs } from './lib/bue.mjs';

@@ -14,7 +14,7 @@
 //
 // --later also charges what the transfers cost after their answer: the wallet keeps each transfer's
 // markers on both accounts for MARKER_RETENTION_MS (15 s, ADR 006) and its sweeper then clears
-// them. It waits until both accounts carry none, and charges the stack's CPU meanwhile, less its
+// them. It waits until none of its wallets carries one, and charges the stack's CPU meanwhile, less its
 // idle rate measured for LATER_IDLE_MS before the transfers. Start it on a stack that has moved no
 // money for the retention time, or the idle rate includes an earlier run's later work.
 //
