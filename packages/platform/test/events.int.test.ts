@@ -274,6 +274,43 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     }
   });
 
+  it('tells a consumer whether a delivery may repeat one it already handled', async () => {
+    const subject = `${subjectRoot}.repeat.item`;
+    const seen: [string, boolean | undefined][] = [];
+    const failOnce = new Set<string>();
+    await bus.consume({
+      stream,
+      durable: 'repeat-reader',
+      filterSubjects: [subject],
+      handle: async (e, _subject, delivery) => {
+        seen.push([(e.data as { name: string }).name, delivery?.mayRepeat]);
+        if (failOnce.delete(e.id)) throw new Error('fails on its first delivery');
+      },
+    });
+    const error = jest.spyOn(log, 'error').mockImplementation(() => undefined);
+    try {
+      await bus.publish(subject, makeEvent('repeat.item', { name: 'fresh' }));
+      const failing = makeEvent('repeat.item', { name: 'redelivered' });
+      failOnce.add(failing.id);
+      await bus.publish(subject, failing);
+      // Made before the duplicate window: the outbox relay may publish such an event again after it.
+      const old = makeEvent('repeat.item', { name: 'old' });
+      await bus.publish(subject, { ...old, occurredAt: new Date(Date.now() - 5 * 60_000).toISOString() });
+      await eventually(() => seen.length === 4 || undefined, 20_000);
+      await allAcked('repeat-reader');
+    } finally {
+      error.mockRestore();
+    }
+    expect(seen.sort()).toEqual(
+      [
+        ['fresh', false],
+        ['old', true],
+        ['redelivered', false],
+        ['redelivered', true],
+      ].sort(),
+    );
+  });
+
   it('hands a batch consumer everything waiting, each event once, and one at a time when quiet', async () => {
     const subject = `${subjectRoot}.batch.item`;
     const batches: number[][] = [];
@@ -311,6 +348,8 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     let hold!: () => void;
     const held = new Promise<void>((r) => (hold = r));
     let calls = 0;
+    const batchRepeats: boolean[] = [];
+    const fallbackRepeats: (boolean | undefined)[] = [];
     const handleOne = async (n: number) => {
       if (n === 3 && ++poisonTries < 3) throw new Error('transient failure of event 3');
       if (!stored.includes(n)) stored.push(n);
@@ -319,9 +358,13 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
       stream,
       durable: 'poison-reader',
       filterSubjects: [subject],
-      handle: (e) => handleOne((e.data as { n: number }).n),
+      handle: (e, _subject, delivery) => {
+        fallbackRepeats.push(delivery?.mayRepeat);
+        return handleOne((e.data as { n: number }).n);
+      },
       handleBatch: async (events) => {
         if (++calls === 1) await held;
+        if (calls <= 2) batchRepeats.push(...events.map((e) => e.mayRepeat));
         const ns = events.map(({ event }) => (event.data as { n: number }).n);
         if (ns.includes(3)) throw new Error('batch with event 3 fails');
         for (const n of ns) await handleOne(n);
@@ -336,5 +379,9 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     await eventually(() => stored.includes(3) || undefined, 20_000);
     await allAcked('poison-reader');
     expect([...stored].sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    // The first two batches were first deliveries; the failed one's events came back as possible repeats.
+    expect(batchRepeats).toEqual([false, false, false, false, false, false]);
+    expect(fallbackRepeats.length).toBeGreaterThan(0);
+    expect(fallbackRepeats.every((r) => r === true)).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { eventually, INFRA } from '@qm/testkit';
 import { Browser, latestCode, type Registered } from '@qm/testkit/src/identity-stack';
 import { releaseWindowOf } from '@qm/wallet/src/store/accounts';
 import { JSONCodec } from 'nats';
+import { createRecorder } from '../src/app/recorder';
 import { createActivityStore } from '../src/store/activities';
 import { type ActivitySearch, createActivitySearch } from '../src/store/search';
 import { type ActivityStack, startActivityStack, topUp } from './stack';
@@ -302,26 +303,60 @@ describe('the routes: who may call them and what they refuse', () => {
 });
 
 describe('storing each event once', () => {
-  it('a redelivered event (same id) is a no-op', async () => {
+  /** An event made `minutes` ago: the outbox relay may publish such an event again after an outage. */
+  const madeAgo = <T>(minutes: number, event: T & { occurredAt: string }): T =>
+    ({ ...event, occurredAt: new Date(Date.now() - minutes * 60_000).toISOString() }) as T;
+
+  it('an event published again is stored once: dropped by JetStream within its window, looked up after it', async () => {
     const bus = s.activity.rt.bus as EventBus;
-    const event = makeEvent(ACTIVITY_SUBJECT, {
-      userId: maker.who.id,
-      username: maker.who.username,
-      action: 'profile_view',
-      details: `once ${randomUUID()}`,
-    });
-    const before = (await maker.as.get('/api/user/activity')).body.total as number;
-    // Two publications JetStream does not deduplicate (other message ids), as a redelivery would be.
     const codec = JSONCodec();
-    for (const msgID of ['a', 'b'])
-      await bus.js.publish(bus.subject(ACTIVITY_SUBJECT), codec.encode(event), {
-        msgID: `${event.id}-${msgID}`,
+    const eventOf = (details: string) =>
+      makeEvent(ACTIVITY_SUBJECT, {
+        userId: maker.who.id,
+        username: maker.who.username,
+        action: 'profile_view',
+        details: `${details} ${randomUUID()}`,
       });
-    await eventually(async () => (await maker.as.get('/api/user/activity')).body.total > before);
+    const before = (await maker.as.get('/api/user/activity')).body.total as number;
+    // Within the duplicate window: the bus publishes under the event's id, and JetStream drops the copy.
+    const recent = eventOf('recent');
+    for (let i = 0; i < 2; i++) await bus.publish(ACTIVITY_SUBJECT, recent);
+    // Past it (a relay publishing again after a long outage): JetStream keeps both copies, and the
+    // recorder looks the old event up before storing it.
+    // The second copy waits until the first is stored, so they never meet in one batch.
+    const old = madeAgo(5, eventOf('old'));
+    for (const copy of ['a', 'b']) {
+      await bus.js.publish(bus.subject(ACTIVITY_SUBJECT), codec.encode(old), { msgID: `${old.id}-${copy}` });
+      await eventually(async () => (await maker.as.get('/api/user/activity')).body.total >= before + 2);
+    }
     await new Promise((r) => setTimeout(r, 1500));
-    const after = await maker.as.get(`/api/user/activity`);
-    expect(after.body.total).toBe(before + 1);
-    expect(after.body.activities.filter((a: ActivityView) => a.id === event.id)).toHaveLength(1);
+    const after = await maker.as.get(`/api/user/activity?pageSize=32`);
+    // One number each in the feed: no copy took a second.
+    expect(after.body.total).toBe(before + 2);
+    for (const id of [recent.id, old.id])
+      expect(after.body.activities.filter((a: ActivityView) => a.id === id)).toHaveLength(1);
+  });
+
+  it('a first delivery of a recent event is stored without a lookup; a repeat is looked up and dropped', async () => {
+    const store = createActivityStore(s.activity.rt.conn);
+    const lookups = jest.spyOn(store, 'missing');
+    // A user identity does not know: their email is '' (what the service's directory answers too).
+    const users = { emailOf: async () => '', close: () => undefined };
+    const recorder = createRecorder({ store, users, log: s.activity.rt.log });
+    const userId = 900_000_200 + Math.floor(Math.random() * 1000);
+    const event = makeEvent(ACTIVITY_SUBJECT, {
+      userId,
+      username: `first${userId}`,
+      action: 'login',
+      details: 'once',
+    });
+    await recorder([{ event, mayRepeat: false }]);
+    expect(lookups).not.toHaveBeenCalled();
+    await recorder([{ event, mayRepeat: true }]);
+    expect(lookups).toHaveBeenCalledWith([event.id]);
+    const page = await store.page('user', userId, 1, 32);
+    expect(page.items.map((r) => r.id)).toEqual([event.id]);
+    expect(page.total).toBe(1);
   });
 
   it('a burst from several users is stored in batches, each event once, every feed numbered in order', async () => {
@@ -348,7 +383,9 @@ describe('storing each event once', () => {
         }),
       ),
     );
-    // Published without waiting, interleaved, with four of mine delivered twice (other message ids).
+    // Published without waiting, interleaved, with four of mine made minutes ago and published twice
+    // under other message ids, as the outbox relay would after an outage past the duplicate window.
+    for (let i = 0; i < mine.length; i += 6) mine[i] = madeAgo(5, mine[i]!);
     await Promise.all(
       mine.flatMap((event, i) => [
         bus.js.publish(bus.subject(ACTIVITY_SUBJECT), codec.encode(event), { msgID: event.id }),

@@ -31,19 +31,48 @@ export interface StreamSpec {
   maxAgeDays?: number;
 }
 
+/** How long JetStream drops a second publication of an event id (the dedupe id, see publish). */
+export const DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+/**
+ * An event younger than this (by its `occurredAt`) on its first delivery cannot have reached the
+ * consumer before: any earlier copy was published less than the duplicate window ago, so JetStream
+ * dropped this one. Half the window leaves the rest for the producer's clock against ours.
+ */
+const FIRST_COPY_AGE_MS = DUPLICATE_WINDOW_MS / 2;
+
+/**
+ * Whether an event may have been handled before by this consumer: a redelivery, or an event old
+ * enough that the outbox relay may have published it again past JetStream's deduplication (after an
+ * outage). A consumer may skip its own duplicate check when this is false.
+ */
+export function mayRepeat(event: Pick<EventEnvelope, 'occurredAt'>, redelivered: boolean, now = Date.now()) {
+  // An unreadable time counts as old (NaN compares false).
+  return redelivered || !(now - Date.parse(event.occurredAt) < FIRST_COPY_AGE_MS);
+}
+
+/** What the bus knows of one delivery. */
+export interface Delivery {
+  /** See mayRepeat(); also true when a failed batch hands its events over again one by one. */
+  mayRepeat: boolean;
+}
+
 export interface ConsumerSpec {
   stream: string;
   durable: string;
   filterSubjects: string[];
-  /** Called once per delivery; must be idempotent or wrapped with `idempotent()`. */
-  handle(event: EventEnvelope, subject: string): Promise<void>;
+  /**
+   * Called once per delivery; must be idempotent or wrapped with `idempotent()`. The bus always
+   * passes `delivery`; a caller that does not know it (a test) leaves it out, meaning it may repeat.
+   */
+  handle(event: EventEnvelope, subject: string, delivery?: Delivery): Promise<void>;
   /**
    * Optional group commit: called with every message already waiting (at most maxBatch), for a
    * consumer that can store many events in fewer database writes than one by one. It must have the
    * effect of handle() on each. If it throws, each message of the batch goes through handle() on
    * its own, so one bad event is retried alone and the others are not held back by it.
    */
-  handleBatch?(events: { event: EventEnvelope; subject: string }[]): Promise<void>;
+  handleBatch?(events: ({ event: EventEnvelope; subject: string } & Delivery)[]): Promise<void>;
   /** Largest batch handed to handleBatch (default 64). */
   maxBatch?: number;
   maxDeliver?: number;
@@ -147,7 +176,7 @@ export async function connectBus(opts: {
           retention: RetentionPolicy.Limits,
           storage: StorageType.File,
           max_age: (s.maxAgeDays ?? 30) * 24 * 3600 * 1e9,
-          duplicate_window: 2 * 60 * 1e9,
+          duplicate_window: DUPLICATE_WINDOW_MS * 1e6,
         };
         try {
           await jsm.streams.info(s.name);
@@ -168,11 +197,12 @@ export async function connectBus(opts: {
         ...declared,
         stream: stream(declared.stream),
         durable: stream(declared.durable),
-        handle: (event: EventEnvelope, s: string) => declared.handle(event, unprefixed(s)),
+        handle: (event: EventEnvelope, s: string, delivery?: Delivery) =>
+          declared.handle(event, unprefixed(s), delivery),
         handleBatch:
           declared.handleBatch &&
-          ((events: { event: EventEnvelope; subject: string }[]) =>
-            declared.handleBatch!(events.map((e) => ({ event: e.event, subject: unprefixed(e.subject) })))),
+          ((events: ({ event: EventEnvelope; subject: string } & Delivery)[]) =>
+            declared.handleBatch!(events.map((e) => ({ ...e, subject: unprefixed(e.subject) })))),
       };
       const config = {
         durable_name: spec.durable,
@@ -323,7 +353,13 @@ async function deliverBatch(
   try {
     await context.with(first!.ctx, () =>
       runWithContext({ requestId: first!.requestId }, () =>
-        spec.handleBatch!(batch.map(({ msg, event }) => ({ event, subject: msg.subject }))),
+        spec.handleBatch!(
+          batch.map(({ msg, event }) => ({
+            event,
+            subject: msg.subject,
+            mayRepeat: mayRepeat(event, msg.redelivered),
+          })),
+        ),
       ),
     );
   } catch (err) {
@@ -332,7 +368,8 @@ async function deliverBatch(
       { err, consumer: spec.durable, size: batch.length },
       'event batch failed; handling its events one by one',
     );
-    for (const { msg } of batch) await deliver(msg, spec, log, unprefixed);
+    // Part of the batch may have taken effect before it failed.
+    for (const { msg } of batch) await deliver(msg, spec, log, unprefixed, true);
     return;
   }
   for (const { msg, span } of batch) {
@@ -346,6 +383,7 @@ async function deliver(
   spec: ConsumerSpec,
   log: Logger,
   unprefixed: (subject: string) => string,
+  again = false,
 ): Promise<void> {
   const event = decode(msg, spec, log);
   if (!event) return;
@@ -354,7 +392,7 @@ async function deliver(
   await context.with(ctx, () =>
     runWithContext({ requestId }, async () => {
       try {
-        await spec.handle(event, msg.subject);
+        await spec.handle(event, msg.subject, { mayRepeat: again || mayRepeat(event, msg.redelivered) });
         msg.ack();
         endSpan(span);
       } catch (err) {

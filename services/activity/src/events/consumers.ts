@@ -1,5 +1,5 @@
 import { ACTIVITY_SUBJECT, streamOf } from '@qm/contracts/events';
-import type { BackgroundWork, EventEnvelope } from '@qm/platform';
+import type { BackgroundWork, Delivery, EventEnvelope } from '@qm/platform';
 
 /**
  * What the activity service hears: activity.recorded from every service, through one durable
@@ -7,7 +7,7 @@ import type { BackgroundWork, EventEnvelope } from '@qm/platform';
  */
 export function activityConsumers(opts: {
   durable: string;
-  record(events: EventEnvelope[]): Promise<void>;
+  record(events: ({ event: EventEnvelope } & Delivery)[]): Promise<void>;
 }): BackgroundWork {
   return {
     consumers: [
@@ -15,8 +15,9 @@ export function activityConsumers(opts: {
         stream: streamOf('activity').name,
         durable: opts.durable,
         filterSubjects: [ACTIVITY_SUBJECT],
-        handle: (event) => opts.record([event]),
-        handleBatch: (batch) => opts.record(batch.map(({ event }) => event)),
+        handle: (event, _subject, delivery) =>
+          opts.record([{ event, mayRepeat: delivery?.mayRepeat ?? true }]),
+        handleBatch: (batch) => opts.record(batch),
       },
     ],
   };
