@@ -1,8 +1,10 @@
-import { eventually, INFRA } from '@qm/testkit';
+import { walletV1 } from '@qm/contracts/grpc';
+import { createClient } from '@qm/platform';
+import { eventually, INFRA, testCallerSigner } from '@qm/testkit';
 import type { Browser } from '@qm/testkit/src/identity-stack';
 import { MongoClient } from 'mongodb';
 import { checkSystem, type SystemDbs } from '../../../load/system/check';
-import { type Killable, type ProcessStack, startProcessStack } from './stack';
+import { INTERNAL_TOKEN, type Killable, type ProcessStack, startProcessStack } from './stack';
 
 /**
  * Crashes (docs/adr/010): each of orders, wallet and catalog, as a real process, is killed (SIGKILL) while
@@ -20,6 +22,8 @@ const STALE_CLAIM_MS = 30_000;
 
 interface OrderDoc {
   id: number;
+  reference: string;
+  paymentStatus: string;
   productId: number;
   status: string;
   step: string;
@@ -136,6 +140,32 @@ describe('purchases survive a killed process', () => {
     expect(retry.status).toBe(201);
     expect(retry.body.id).toBe(orders[0]!.id);
     expect((await checkSystem(dbs)).breaks).toEqual([]);
+  });
+
+  it('orders killed after paying, before recording it: the restarted sweeper completes the order, paid once', async () => {
+    const productId = await listRadio();
+    const request = buyers[0]!
+      .post('/api/orders', { productId, quantity: 1, totalPrice: '1000.00' })
+      .catch(() => undefined);
+    await eventually(async () => (await ordersOf(productId)).some((o) => o.step === 'pay'), 30_000);
+    await s.kill('orders');
+    // The killed process's next call, made as it: the payment posted, the order still at `pay` (the
+    // saga records it only with the order's end, docs/adr/010).
+    const [order] = await ordersOf(productId);
+    const wallet = createClient(walletV1.WalletServiceService, `127.0.0.1:${s.ports.wallet}`, {
+      identity: { service: 'orders', token: INTERNAL_TOKEN },
+      signer: testCallerSigner,
+    });
+    try {
+      await wallet.postPendingTransfer({ reference: order!.reference });
+    } finally {
+      wallet.close();
+    }
+    await s.start('orders'); // with its pause: the next test needs it
+    expect(await expectAllEnded(productId)).toEqual(['completed']);
+    expect((await ordersOf(productId))[0]).toMatchObject({ step: 'done', paymentStatus: 'paid' });
+    expect((await maker.get(`/api/products/${productId}`)).body.stock).toBe(9);
+    await request;
   });
 
   it('orders killed: the restarted service’s sweeper finishes every order, the system holds', async () => {

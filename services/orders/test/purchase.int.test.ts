@@ -87,6 +87,32 @@ describe('orders: placing a purchase', () => {
     expect(hold).toMatchObject({ state: 'posted', amount: 250100 });
   });
 
+  it('changes its order three times after placing it: hold, pay, then done with the payment (docs/adr/010)', async () => {
+    const id = await product('20.00', 5);
+    const changes: { filter: { _id?: number; step?: string }; set: Record<string, unknown> }[] = [];
+    const { conn } = s.orders.rt;
+    conn.set('debug', (collection: string, method: string, ...args: unknown[]) => {
+      if (collection !== 'orders' || method !== 'findOneAndUpdate') return;
+      const [filter, update] = args as [{ _id?: number; step?: string }, { $set: Record<string, unknown> }];
+      changes.push({ filter, set: update.$set });
+    });
+    let orderId: number;
+    try {
+      const res = await as.army.post('/api/orders', { productId: id, quantity: 1, totalPrice: '20.00' });
+      expect(res.body).toMatchObject({ status: 'completed', paymentStatus: 'paid' });
+      orderId = res.body.id as number;
+    } finally {
+      conn.set('debug', false);
+    }
+    const mine = changes.filter((c) => c.filter._id === orderId);
+    expect(mine.map((c) => [c.filter.step, c.set.step])).toEqual([
+      ['reserve', 'hold'],
+      ['hold', 'pay'],
+      ['pay', 'done'],
+    ]);
+    expect(mine[2]!.set).toMatchObject({ status: 'completed', paymentStatus: 'paid' });
+  });
+
   it('refuses a tampered total (409, the price changed), the own product and administrators, creating nothing', async () => {
     const id = await product('1000.00', 3);
     const tampered = await as.army.post('/api/orders', { productId: id, quantity: 2, totalPrice: '1000.00' });

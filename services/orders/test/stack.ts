@@ -243,6 +243,8 @@ export interface ProcessStack {
   admin: Browser;
   /** The services' databases (read them with the system check). */
   dbs: Record<Killable, string>;
+  /** The services' gRPC ports (the orders service's partners call them with INTERNAL_TOKEN). */
+  ports: Record<Killable, number>;
   user: OrdersStack['user'];
   /** SIGKILLs the service's process; resolves once it is dead. */
   kill(name: Killable): Promise<void>;
@@ -292,6 +294,7 @@ export async function startProcessStack(env: Partial<Record<Killable, Record<str
     stack,
     admin,
     dbs,
+    ports: { catalog: plan.ports.catalog, wallet: plan.ports.wallet, orders: plan.ports.orders },
     user: (role, funds) => newUser(stack, admin, role, funds),
     kill,
     start,

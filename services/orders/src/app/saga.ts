@@ -44,6 +44,14 @@ class AlreadyMoved {
   constructor(readonly order: OrderRecord) {}
 }
 
+/** A step that recorded the order before a failure a retry may cure: the order as it now stands. */
+class PausedAfterRecording {
+  constructor(
+    readonly order: OrderRecord,
+    readonly cause: unknown,
+  ) {}
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Why catalog's refusal of a reservation cancels the order. */
@@ -140,6 +148,22 @@ export function createSaga(d: SagaDeps): Saga {
     }
   }
 
+  /** Commits the stock, completes the order; a commit left to a retry records `pay`'s order paid first. */
+  async function completeSale(o: OrderRecord, fromPay: boolean): Promise<OrderRecord> {
+    try {
+      await partners.commit(o.reference);
+    } catch (err) {
+      if (!decided(err)) {
+        if (fromPay)
+          throw new PausedAfterRecording(await move(o, { step: 'commit', paymentStatus: 'paid' }), err);
+        throw err;
+      }
+      // Paid already, so the order completes; the reservation's state is for catalog to explain.
+      log.error({ err, order: o.id }, 'stock commit refused after payment');
+    }
+    return end(o, 'completed');
+  }
+
   const steps: Record<Exclude<SagaStep, 'done'>, (o: OrderRecord) => Promise<OrderRecord>> = {
     reserve: (o) =>
       forward(
@@ -173,25 +197,20 @@ export function createSaga(d: SagaDeps): Saga {
       if (d.pauseAfterHoldMs) await sleep(d.pauseAfterHoldMs);
       // The product may have been deleted while the saga ran: then nothing is sold.
       if (!(await partners.product(o.productId))) return cancel(o, MSG.productNotFound);
-      return forward(
-        o,
-        () => (o.totalPaise === 0 ? Promise.resolve() : partners.post(o.reference)),
-        { step: 'commit', paymentStatus: 'paid' },
-        // The hold expired (or was voided) before it could be posted.
-        () => MSG.timedOut,
-      );
-    },
-
-    async commit(o) {
       try {
-        await partners.commit(o.reference);
+        if (o.totalPaise > 0) await partners.post(o.reference);
       } catch (err) {
         if (!decided(err)) throw err;
-        // Paid already, so the order completes; the reservation's state is for catalog to explain.
-        log.error({ err, order: o.id }, 'stock commit refused after payment');
+        // The hold expired (or was voided) before it could be posted.
+        return cancel(o, MSG.timedOut, true);
       }
-      return end(o, 'completed');
+      // Paid: the order goes from here to done in one change. A driver that resumes it at `pay`
+      // posts again (the same transfer answers) or, past its deadline, finds the hold posted when it
+      // voids and completes it, so the payment needs no change of its own.
+      return completeSale(o, true);
     },
+
+    commit: (o) => completeSale(o, false),
 
     async compensate(o) {
       // Without a record of it, undo everything: each undo is harmless where nothing took effect.
@@ -218,7 +237,9 @@ export function createSaga(d: SagaDeps): Saga {
       try {
         if (opts.deadline && pastDeadline(o, new Date())) o = await cancel(o, MSG.timedOut);
         while (o.step !== 'done') o = await steps[o.step](o);
-      } catch (err) {
+      } catch (thrown) {
+        let err = thrown;
+        if (err instanceof PausedAfterRecording) ({ order: o, cause: err } = err);
         log.warn({ err, order: o.id, step: o.step }, 'purchase paused; the sweeper resumes it');
       }
       return o;
