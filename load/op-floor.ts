@@ -11,8 +11,10 @@
 //
 // The plans below are the messages counted on 2026-12-02 by tracing the services' write system calls
 // (strace) while load/transfer-cost.mjs and load/purchase-cost.mjs ran (docs/performance/
-// 2026-12-02-op-floor.md); count again when a path changes. A purchase's later release of its escrow
-// to the seller is not in it (load/purchase-cost.mjs measures that apart).
+// 2026-12-02-op-floor.md), less what 2026-12-05 removed: the activity lookup of a first delivery
+// (ADR 019) and the order's change at `commit` (ADR 010). Count again when a path changes. A
+// purchase's later release of its escrow to the seller is not in it (load/purchase-cost.mjs measures
+// that apart).
 //
 // Runs on Linux against the stack on loopback only, and removes what it made.
 import { openStoreEngine, type StoreEngine } from '@qm/platform';
@@ -63,7 +65,6 @@ const PLANS: Plan[] = [
       ['wallet', 'transactions', 'insert', 1, 2],
       ['wallet', 'transfers', 'findAndModify', 1],
       ['wallet', 'idempotency_keys', 'update', 1],
-      ['activity', 'activities', 'find', 1],
       ['activity', 'counter', 'counter', 1],
       ['activity', 'activities', 'insert', 1],
     ],
@@ -92,7 +93,7 @@ const PLANS: Plan[] = [
       ['wallet', 'entries', 'insert', 1, 2],
       ['wallet', 'transactions', 'insert', 1, 2],
       ['wallet', 'transactions', 'update', 2],
-      ['orders', 'orders', 'findAndModify', 2],
+      ['orders', 'orders', 'findAndModify', 1],
       ['catalog', 'stock_reservations', 'findAndModify', 2],
       ['catalog', 'outbox', 'insert', 1],
       ['catalog', 'outbox', 'delete', 1],
@@ -104,7 +105,6 @@ const PLANS: Plan[] = [
       ['orders', 'processed_events', 'insert', 2],
       ['orders', 'orders', 'find', 3],
       ['orders', 'processed_events', 'update', 2],
-      ['activity', 'activities', 'find', 1],
       ['activity', 'counter', 'counter', 1],
       ['activity', 'activities', 'insert', 1],
     ],
