@@ -354,6 +354,13 @@ describe('storing each event once', () => {
     expect(lookups).not.toHaveBeenCalled();
     await recorder([{ event, mayRepeat: true }]);
     expect(lookups).toHaveBeenCalledWith([event.id]);
+    // Two copies in one batch, the second a redelivery: looked up, and still stored once.
+    lookups.mockClear();
+    await recorder([
+      { event, mayRepeat: false },
+      { event, mayRepeat: true },
+    ]);
+    expect(lookups).toHaveBeenCalledWith([event.id]);
     const page = await store.page('user', userId, 1, 32);
     expect(page.items.map((r) => r.id)).toEqual([event.id]);
     expect(page.total).toBe(1);

@@ -28,6 +28,8 @@ export function createRecorder(d: { store: ActivityStore; users: UserDirectory; 
           'malformed activity.recorded ignored',
         );
       else if (!valid.has(event.id)) valid.set(event.id, { event, data: parsed.data, mayRepeat });
+      // Two copies in one batch: looked up if either may repeat an earlier one.
+      else if (mayRepeat) valid.get(event.id)!.mayRepeat = true;
     }
     if (!valid.size) return;
     const toCheck = [...valid.values()].filter((v) => v.mayRepeat).map(({ event }) => event.id);
