@@ -149,12 +149,12 @@ export function createSaga(d: SagaDeps): Saga {
   }
 
   /** Commits the stock, completes the order; a commit left to a retry records `pay`'s order paid first. */
-  async function completeSale(o: OrderRecord, fromPay: boolean): Promise<OrderRecord> {
+  async function completeSale(o: OrderRecord): Promise<OrderRecord> {
     try {
       await partners.commit(o.reference);
     } catch (err) {
       if (!decided(err)) {
-        if (fromPay)
+        if (o.step === 'pay')
           throw new PausedAfterRecording(await move(o, { step: 'commit', paymentStatus: 'paid' }), err);
         throw err;
       }
@@ -207,10 +207,10 @@ export function createSaga(d: SagaDeps): Saga {
       // Paid: the order goes from here to done in one change. A driver that resumes it at `pay`
       // posts again (the same transfer answers) or, past its deadline, finds the hold posted when it
       // voids and completes it, so the payment needs no change of its own.
-      return completeSale(o, true);
+      return completeSale(o);
     },
 
-    commit: (o) => completeSale(o, false),
+    commit: completeSale,
 
     async compensate(o) {
       // Without a record of it, undo everything: each undo is harmless where nothing took effect.
