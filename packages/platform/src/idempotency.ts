@@ -13,12 +13,14 @@ import { windowedSweep, windowOf } from './windows';
  * A call still running under the key is refused as ABORTED; one whose process died (its claim older
  * than `staleMs`) is run again — the effect it drives must itself be keyed on the same key (the
  * ledger's transfer key), so a rerun finishes the first attempt instead of repeating it.
- * Errors a retry may cure (unavailable, timeouts, internal) are not stored.
+ * Errors a retry may cure (unavailable, timeouts, internal) are not stored as the outcome: the key
+ * is kept for a retry, which runs again at once, with the same request only.
  */
 export interface IdempotencyRecord {
   _id: string;
   fields: Record<string, string>;
-  state: 'running' | 'done';
+  /** `retry`: the last run failed in a way a retry may cure; the next call with the key runs again. */
+  state: 'running' | 'done' | 'retry';
   outcome?: { ok: true; value: unknown } | { ok: false; code: number; message: string };
   claimedAt: Date;
   expiresAt: Date;
@@ -27,6 +29,10 @@ export interface IdempotencyRecord {
 }
 
 const EXPIRY_WINDOW_MS = 10 * 60_000;
+
+/** A key claimed by this call (with when, and whether a run may have been under it before), or held. */
+type Claimed = { claimedAt: Date; rerun: boolean };
+type Claim = Claimed | { held: IdempotencyRecord };
 
 /** A record's expiry, and the window the sweep finds it by. */
 const expiring = (at: Date) => ({ expiresAt: at, expiresWindow: windowOf(at, EXPIRY_WINDOW_MS) });
@@ -55,6 +61,16 @@ const fingerprint = (request: Record<string, unknown>): Record<string, string> =
     ]),
   );
 
+/** What `run` tells the work it runs. */
+export interface Attempt {
+  /**
+   * An earlier run under the key may have begun the work: it died, failed in a way a retry may
+   * cure, or the key expired and is used again. False on a key's first run, and without a key: only
+   * a rerun has an earlier effect to look for.
+   */
+  rerun: boolean;
+}
+
 export interface Idempotency {
   /**
    * Runs `fn` at most once per (scope, key) and request; without a key it just runs. `scope` is
@@ -64,7 +80,7 @@ export interface Idempotency {
     scope: string,
     key: string | undefined,
     request: Record<string, unknown>,
-    fn: () => Promise<T>,
+    fn: (attempt: Attempt) => Promise<T>,
   ): Promise<T>;
   /** Drops keys past their time (a periodic job); how many it dropped. */
   sweep(now?: Date): Promise<number>;
@@ -95,8 +111,11 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
     return [...names].filter((n) => stored[n] !== now[n]).sort();
   }
 
-  /** Claims the key, or answers the record that holds it. */
-  async function claim(id: string, fields: Record<string, string>): Promise<IdempotencyRecord | null> {
+  /**
+   * Claims the key (answering when, and whether a run may have been under it before), or answers
+   * the record that holds it.
+   */
+  async function claim(id: string, fields: Record<string, string>): Promise<Claim> {
     const now = new Date();
     try {
       await records.insertOne({
@@ -106,7 +125,7 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
         claimedAt: now,
         ...expiring(new Date(now.getTime() + ttlMs)),
       });
-      return null;
+      return { claimedAt: now, rerun: false };
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
     }
@@ -118,9 +137,21 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
         { _id: id, expiresAt: existing.expiresAt },
         { fields, state: 'running', claimedAt: now, ...expiring(new Date(now.getTime() + ttlMs)) },
       );
-      return taken ? null : claim(id, fields);
+      return taken ? { claimedAt: now, rerun: true } : claim(id, fields);
     }
-    return existing;
+    return { held: existing };
+  }
+
+  /** Takes over a key whose run failed for a retry or died (its claim stale), if no one else did. */
+  async function retake(existing: IdempotencyRecord): Promise<Claimed | null> {
+    const retry = existing.state === 'retry' || Date.now() - existing.claimedAt.getTime() > staleMs;
+    if (!retry) return null;
+    const claimedAt = new Date();
+    const { modifiedCount } = await records.updateOne(
+      { _id: existing._id, claimedAt: existing.claimedAt },
+      { $set: { state: 'running', claimedAt } },
+    );
+    return modifiedCount === 1 ? { claimedAt, rerun: true } : null;
   }
 
   return {
@@ -128,32 +159,28 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
       scope: string,
       key: string | undefined,
       request: Record<string, unknown>,
-      fn: () => Promise<T>,
+      fn: (attempt: Attempt) => Promise<T>,
     ): Promise<T> {
-      if (!key) return fn();
+      if (!key) return fn({ rerun: false });
       const id = `${scope}:${key}`;
       const fields = fingerprint(request);
-      const existing = await claim(id, fields);
-      if (existing) {
+      const claimed = await claim(id, fields);
+      let mine: Claimed;
+      if (!('held' in claimed)) mine = claimed;
+      else {
+        const existing = claimed.held;
         const diff = differing(existing.fields, fields);
         if (diff.length > 0) throw new AppError(GrpcStatus.FAILED_PRECONDITION, opts.messages.mismatch(diff));
         if (existing.state === 'done' && existing.outcome) {
           if (existing.outcome.ok) return existing.outcome.value as T;
           throw new AppError(existing.outcome.code as GrpcStatus, existing.outcome.message);
         }
-        const stale = Date.now() - existing.claimedAt.getTime() > staleMs;
-        const retaken =
-          stale &&
-          (
-            await records.updateOne(
-              { _id: id, claimedAt: existing.claimedAt },
-              { $set: { claimedAt: new Date() } },
-            )
-          ).modifiedCount === 1;
+        const retaken = await retake(existing);
         if (!retaken) throw new AppError(GrpcStatus.ABORTED, opts.messages.inProgress);
+        mine = retaken;
       }
       try {
-        const value = await fn();
+        const value = await fn({ rerun: mine.rerun });
         await records.updateOne({ _id: id }, { $set: { state: 'done', outcome: { ok: true, value } } });
         return value;
       } catch (err) {
@@ -163,7 +190,11 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
             { $set: { state: 'done', outcome: { ok: false, code: err.code, message: err.message } } },
           );
         } else {
-          await records.deleteOne({ _id: id, state: 'running' });
+          // Kept, so its retry knows a run was here (only this claim's: another may have retaken a stale one).
+          await records.updateOne(
+            { _id: id, state: 'running', claimedAt: mine.claimedAt },
+            { $set: { state: 'retry' } },
+          );
         }
         throw err;
       }

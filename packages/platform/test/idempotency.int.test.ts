@@ -1,0 +1,115 @@
+import type { Connection } from 'mongoose';
+import {
+  AppError,
+  type Attempt,
+  createIdempotency,
+  type Idempotency,
+  ensureIndexes,
+  GrpcStatus,
+  type StoreEngine,
+} from '../src';
+import { testEngineDb } from './infra';
+
+// Stripe's semantics for a key (src/idempotency.ts), and what the work is told: whether a run may
+// have been under the key before, so that only a rerun looks for an earlier effect.
+describe('an idempotency key', () => {
+  let db: Connection;
+  let engine: StoreEngine;
+
+  beforeAll(async () => {
+    ({ db, engine } = await testEngineDb('idempotency_runs'));
+    await ensureIndexes(db);
+  });
+  afterAll(async () => {
+    await db.dropDatabase();
+    await db.close();
+    await engine.close();
+  });
+
+  const messages = { inProgress: 'in progress', mismatch: (f: string[]) => `differs: ${f.join(', ')}` };
+  let keys: Idempotency;
+  beforeAll(() => {
+    keys = createIdempotency({ conn: db, staleMs: 300, messages });
+  });
+  const failing = (err: Error) => () => Promise.reject(err);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const stateOf = async (key: string) =>
+    (await db.collection('idempotency_keys').findOne({ _id: `user:1:op:${key}` as never }))?.state;
+
+  it('runs once, as a first run, and answers its outcome again', async () => {
+    const attempts: Attempt[] = [];
+    const run = () => keys.run('user:1:op', 'first', { amount: 5 }, async (a) => (attempts.push(a), 7));
+    expect(await run()).toBe(7);
+    expect(await run()).toBe(7);
+    expect(attempts).toEqual([{ rerun: false }]);
+  });
+
+  it('after a failure a retry may cure, runs again at once as a rerun, and refuses another request', async () => {
+    await expect(
+      keys.run('user:1:op', 'cured', { amount: 5 }, failing(new AppError(GrpcStatus.UNAVAILABLE, 'down'))),
+    ).rejects.toThrow('down');
+    expect(await stateOf('cured')).toBe('retry');
+    await expect(keys.run('user:1:op', 'cured', { amount: 6 }, async () => 1)).rejects.toMatchObject({
+      code: GrpcStatus.FAILED_PRECONDITION,
+      message: 'differs: amount',
+    });
+    const attempts: Attempt[] = [];
+    expect(await keys.run('user:1:op', 'cured', { amount: 5 }, async (a) => (attempts.push(a), 8))).toBe(8);
+    expect(attempts).toEqual([{ rerun: true }]);
+    expect(await stateOf('cured')).toBe('done');
+  });
+
+  it('stores a refusal as the outcome: it is answered again, not run', async () => {
+    const refused = new AppError(GrpcStatus.FAILED_PRECONDITION, 'Insufficient balance');
+    await expect(keys.run('user:1:op', 'refused', {}, failing(refused))).rejects.toThrow('Insufficient');
+    await expect(keys.run('user:1:op', 'refused', {}, async () => 1)).rejects.toThrow('Insufficient');
+  });
+
+  it('is in progress while its run lasts, and a stale run is taken over as a rerun', async () => {
+    let finish!: () => void;
+    const first = keys.run('user:1:op', 'slow', {}, () => new Promise<number>((r) => (finish = () => r(1))));
+    await sleep(50);
+    await expect(keys.run('user:1:op', 'slow', {}, async () => 2)).rejects.toMatchObject({
+      code: GrpcStatus.ABORTED,
+    });
+    await sleep(350);
+    const attempts: Attempt[] = [];
+    expect(await keys.run('user:1:op', 'slow', {}, async (a) => (attempts.push(a), 3))).toBe(3);
+    expect(attempts).toEqual([{ rerun: true }]);
+    finish();
+    expect(await first).toBe(1);
+  });
+
+  it('a run that failed after another took its stale claim over leaves that claim running', async () => {
+    let failFirst!: () => void;
+    const first = keys.run(
+      'user:1:op',
+      'taken',
+      {},
+      () => new Promise<number>((_, no) => (failFirst = () => no(new Error('lost')))),
+    );
+    await sleep(400);
+    let finishSecond!: () => void;
+    const second = keys.run(
+      'user:1:op',
+      'taken',
+      {},
+      () => new Promise<number>((r) => (finishSecond = () => r(2))),
+    );
+    await sleep(50);
+    failFirst();
+    await expect(first).rejects.toThrow('lost');
+    expect(await stateOf('taken')).toBe('running');
+    await expect(keys.run('user:1:op', 'taken', {}, async () => 3)).rejects.toMatchObject({
+      code: GrpcStatus.ABORTED,
+    });
+    finishSecond();
+    expect(await second).toBe(2);
+  });
+
+  it('without a key, just runs, as a first run', async () => {
+    const attempts: Attempt[] = [];
+    await keys.run('user:1:op', undefined, {}, async (a) => attempts.push(a));
+    expect(attempts).toEqual([{ rerun: false }]);
+  });
+});
