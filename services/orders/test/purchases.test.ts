@@ -18,14 +18,16 @@ const user = (id: number, role: string): UserFacts => ({
 });
 
 /** Purchases over in-memory partners and store, counting the store's reads of an order. */
-function purchasesWith(idempotency: Idempotency) {
-  const stored = new Map<number, OrderRecord>();
+function purchasesWith(idempotency: Idempotency, earlier: OrderRecord[] = []) {
+  const stored = new Map<number, OrderRecord>(earlier.map((o) => [o.id, o]));
   const orders = {
     nextId: () => Promise.resolve(stored.size + 1),
     insert: (o: OrderRecord) => Promise.resolve(stored.set(o.id, o).get(o.id)!),
-    byRequestKey: () => Promise.resolve(null),
+    byRequestKey: jest.fn((key: string) =>
+      Promise.resolve([...stored.values()].find((o) => o.requestKey === key) ?? null),
+    ),
     get: jest.fn((id: number) => Promise.resolve(stored.get(id) ?? null)),
-  } as unknown as OrderStore & { get: jest.Mock };
+  } as unknown as OrderStore & { get: jest.Mock; byRequestKey: jest.Mock };
   const partners = {
     user: (id: number) => Promise.resolve(user(id, id === 1 ? 'Army' : 'Manufacturer')),
     product: (id: number) =>
@@ -55,12 +57,15 @@ function purchasesWith(idempotency: Idempotency) {
       { userId: 1, username: 'user1', roles: ['Army'] },
       { productId: 7, quantity: 2, totalPaise: 1000, idempotencyKey: 'k1' },
     );
-  return { orders, buy };
+  return { orders, buy, stored };
 }
 
 describe('a purchase answers its order', () => {
   it('as its saga left it, without reading it again', async () => {
-    const runs: Idempotency = { run: (_s, _k, _r, fn) => fn(), sweep: () => Promise.resolve(0) };
+    const runs: Idempotency = {
+      run: (_s, _k, _r, fn) => fn({ rerun: false }),
+      sweep: () => Promise.resolve(0),
+    };
     const { orders, buy } = purchasesWith(runs);
     await expect(buy()).resolves.toMatchObject({ id: 1, status: 'completed', totalPaise: 1000 });
     expect(orders.get).not.toHaveBeenCalled();
@@ -72,7 +77,7 @@ describe('a purchase answers its order', () => {
       run: async (_s, _k, _r, fn) => {
         if (!first) return 1 as never;
         first = false;
-        return fn();
+        return fn({ rerun: false });
       },
       sweep: () => Promise.resolve(0),
     };
@@ -80,5 +85,27 @@ describe('a purchase answers its order', () => {
     await buy();
     await expect(buy()).resolves.toMatchObject({ id: 1, status: 'pending' });
     expect(orders.get).toHaveBeenCalledWith(1);
+  });
+});
+
+describe('a purchase under an Idempotency-Key', () => {
+  const running = (rerun: boolean): Idempotency => ({
+    run: (_s, _k, _r, fn) => fn({ rerun }),
+    sweep: () => Promise.resolve(0),
+  });
+
+  it('places its order without looking for an earlier one on the key’s first run', async () => {
+    const { orders, buy } = purchasesWith(running(false));
+    await expect(buy()).resolves.toMatchObject({ id: 1, requestKey: '1:k1' });
+    expect(orders.byRequestKey).not.toHaveBeenCalled();
+  });
+
+  it('drives on the order an earlier run placed when the key runs again', async () => {
+    const first = purchasesWith(running(false));
+    await first.buy();
+    const again = purchasesWith(running(true), [...first.stored.values()]);
+    await expect(again.buy()).resolves.toMatchObject({ id: 1 });
+    expect(again.orders.byRequestKey).toHaveBeenCalledWith('1:k1');
+    expect(again.stored.size).toBe(1);
   });
 });

@@ -107,12 +107,12 @@ export function createPurchases(d: PurchaseDeps): Purchases {
         input.idempotencyKey || undefined,
         // Named as the REST body, so a mismatch names the fields the client sent.
         { productId: req.productId, quantity: req.quantity, totalPrice: req.totalPaise },
-        async () => {
-          // The idempotency record reruns a key whose first run died mid-purchase (its claim gone
-          // stale): that run's order is driven on, not a second one placed beside it.
+        async ({ rerun }) => {
+          // The idempotency record reruns a key whose earlier run died or failed mid-purchase: that
+          // run's order is driven on, not a second one placed beside it. A key's first run has none.
           const requestKey = input.idempotencyKey ? `${caller.userId}:${input.idempotencyKey}` : undefined;
           const placed =
-            (requestKey && (await d.orders.byRequestKey(requestKey))) ||
+            (rerun && requestKey && (await d.orders.byRequestKey(requestKey))) ||
             (await place(caller, req, requestKey));
           const order = await d.saga.drive(placed);
           if (order.status === 'cancelled') throw refusal(order.cancelReason);
