@@ -18,7 +18,13 @@ import { createLedger, type Ledger, type LedgerDeps, type TransferRequest } from
 import { createSaleRefunds, refundKey, SELLER_SHORT } from '../src/app/sale-refunds';
 import { createSweeper } from '../src/app/sweeper';
 import { failedTransfer } from '../src/app/wallets';
-import { type AccountId, escrowAccount, providerAccount, userAccount } from '../src/domain/ledger';
+import {
+  type AccountId,
+  escrowAccount,
+  isEscrowAccount,
+  providerAccount,
+  userAccount,
+} from '../src/domain/ledger';
 import {
   type AccountStore,
   createAccountStore,
@@ -855,6 +861,31 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     ]);
     // Not due before its time.
     expect(await escrowsOf(saleLedger()).releaseDue(new Date(escrow!.releaseAt!.getTime() - 1))).toBe(0);
+  });
+
+  it("a sale's hold and post send what they must only: the escrow written unread, the post found by its key", async () => {
+    const [buyer, seller] = [await newUser(), await newUser()];
+    await topUp(buyer.account, 10_00);
+    const sent: { collection: string; method: string; on: Record<string, unknown> }[] = [];
+    conn.set('debug', (collection: string, method: string, on: Record<string, unknown>) => {
+      if (collection === 'accounts' || collection === 'transfers') sent.push({ collection, method, on });
+    });
+    try {
+      await sell(buyer, seller, 4_00);
+    } finally {
+      conn.set('debug', false);
+    }
+    const onEscrow = sent.filter(({ on }) => isEscrowAccount(String(on?._id)));
+    expect(onEscrow[0]?.method).toBe('insertOne');
+    expect(onEscrow.filter(({ method }) => method === 'findOne')).toEqual([]);
+    const onTransfers = sent.filter(({ collection }) => collection === 'transfers');
+    expect(onTransfers.map(({ method }) => method)).toEqual([
+      'insertOne',
+      'findOneAndUpdate', // pending
+      'findOneAndUpdate', // posting, by its key
+      'findOneAndUpdate', // posted and settled
+    ]);
+    expect(Object.keys(onTransfers[2]!.on)).toEqual(['key', 'state']);
   });
 
   it('a hold naming no release time releases at the next sweep; one past 90 days, or another sale under the reference, is refused', async () => {

@@ -55,11 +55,13 @@ export function createHolds(d: {
       if (req.debitUserId === req.creditUserId) throw invalid('A purchase needs two different users');
       if (req.debitUserId <= 0 || req.creditUserId <= 0) throw invalid('User ids must be positive');
       const releaseAt = validReleaseAt(req.releaseAt, new Date());
-      const buyer = await d.accounts.ensure(userAccount(req.debitUserId), req.debitUserId);
+      const [buyer, seller] = await Promise.all([
+        d.accounts.ensure(userAccount(req.debitUserId), req.debitUserId),
+        d.accounts.ensure(userAccount(req.creditUserId), req.creditUserId),
+      ]);
       // A deleted buyer's wallet is closed: refused here, and by the hold's own condition if it
       // closes meanwhile. A closed seller's wallet would keep the money, but nothing is sold for it.
       if (!buyer.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
-      const seller = await d.accounts.ensure(userAccount(req.creditUserId), req.creditUserId);
       if (!seller.isActive) throw invalid('The seller can no longer be paid');
       const description = req.description.trim().slice(0, 500) || `Purchase ${reference}`;
       // The proceeds wait in the sale's own escrow for the refund window (docs/adr/028); the

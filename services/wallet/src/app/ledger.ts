@@ -310,14 +310,14 @@ export function createLedger(d: LedgerDeps): Ledger {
     to: 'posting' | 'voiding',
     done: 'posted' | 'voided',
   ): Promise<Transfer> {
+    // Only a two-phase transfer is ever `pending`: the usual case is one update, found by its key.
+    const moved = await transfers.moveByKey(key, ['pending'], to);
+    if (moved) return advance(moved);
     const found = await transfers.byKey(key);
     if (!found) throw conflict('No pending transfer with this reference');
     if (!found.twoPhase) throw conflict('This transfer is not a pending transfer');
-    const { moved, transfer } = await transfers.move(found._id, ['pending'], to);
-    if (moved || transfer.state === to || transfer.state === done) return advance(transfer);
-    throw conflict(
-      `This pending transfer is already ${transfer.state === 'failed' ? 'failed' : transfer.state}`,
-    );
+    if (found.state === to || found.state === done) return advance(found);
+    throw conflict(`This pending transfer is already ${found.state}`);
   }
 
   return {

@@ -662,14 +662,15 @@ function escrowQueries(
   return {
     async ensureEscrow(sale) {
       const id = escrowAccount(sale.reference);
-      const found = await get(id);
-      if (found) return found;
+      // Each sale opens its own, so it is written first and read only when a retry finds it there.
+      const opened: StoredAccount = {
+        ...emptyAccount(id, 'escrow'),
+        ...sale,
+        releaseWindow: releaseWindowOf(sale.releaseAt),
+      };
       try {
-        await Accounts.create({
-          ...emptyAccount(id, 'escrow'),
-          ...sale,
-          releaseWindow: releaseWindowOf(sale.releaseAt),
-        });
+        await Accounts.create(opened);
+        return withoutMarkers(opened);
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
       }

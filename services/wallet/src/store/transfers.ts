@@ -128,6 +128,8 @@ export interface TransferStore {
     to: TransferState,
     opts?: { failureReason?: FailureReason; settles?: boolean },
   ): Promise<{ moved: boolean; transfer: SeenTransfer }>;
+  /** As `move`, found by its key: the transfer as moved, or null when none under `key` was in `from`. */
+  moveByKey(key: string, from: TransferState[], to: TransferState): Promise<SeenTransfer | null>;
   markSettled(id: string): Promise<UpdateWriteOpResult>;
   /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
   stale(before: Date, limit: number): Promise<SeenTransfer[]>;
@@ -151,6 +153,25 @@ export function createTransferStore(conn: Connection): TransferStore {
   const Transfers = conn.model<Transfer>('Transfer', transferSchema);
   const byId = (id: string) => seen(() => Transfers.findById(id).lean<Transfer>().exec());
   const byKey = (key: string) => seen(() => Transfers.findOne({ key }).lean<Transfer>().exec());
+
+  /** Compare-and-set of the state of the transfer `which` names (by `_id` or by key, both unique). */
+  const moveWhere = (
+    which: { _id: string } | { key: string },
+    from: TransferState[],
+    to: TransferState,
+    { failureReason, settles = false }: { failureReason?: FailureReason; settles?: boolean } = {},
+  ) => {
+    const settled = settles ? settling() : { $set: {} };
+    const update = {
+      ...settled,
+      $set: { ...settled.$set, state: to, updatedAt: new Date(), ...(failureReason && { failureReason }) },
+    };
+    return seen(() =>
+      Transfers.findOneAndUpdate({ ...which, state: { $in: from } }, update, { new: true })
+        .lean<Transfer>()
+        .exec(),
+    );
+  };
 
   return {
     model: Transfers,
@@ -178,25 +199,13 @@ export function createTransferStore(conn: Connection): TransferStore {
       }
     },
 
-    async move(
-      id: string,
-      from: TransferState[],
-      to: TransferState,
-      { failureReason, settles = false }: { failureReason?: FailureReason; settles?: boolean } = {},
-    ): Promise<{ moved: boolean; transfer: SeenTransfer }> {
-      const settled = settles ? settling() : { $set: {} };
-      const update = {
-        ...settled,
-        $set: { ...settled.$set, state: to, updatedAt: new Date(), ...(failureReason && { failureReason }) },
-      };
-      const moved = await seen(() =>
-        Transfers.findOneAndUpdate({ _id: id, state: { $in: from } }, update, { new: true })
-          .lean<Transfer>()
-          .exec(),
-      );
+    async move(id, from, to, opts = {}): Promise<{ moved: boolean; transfer: SeenTransfer }> {
+      const moved = await moveWhere({ _id: id }, from, to, opts);
       if (moved) return { moved: true, transfer: moved };
       return { moved: false, transfer: (await byId(id))! };
     },
+
+    moveByKey: (key, from, to) => moveWhere({ key }, from, to),
 
     markSettled: (id: string) => Transfers.updateOne({ _id: id, settled: false }, settling()).exec(),
 
