@@ -2,6 +2,8 @@ import type { Connection } from 'mongoose';
 import { createOutbox, type EventBus, type EventEnvelope, idempotent, makeEvent, RetryLater } from '../src';
 import { eventually, log, testBus, testDb, testStream } from './infra';
 
+const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
+
 describe('event bus, outbox and idempotent consumers (real NATS + database)', () => {
   let db: Connection;
   let bus: EventBus;
@@ -181,9 +183,9 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
         effects++;
       }),
     });
-    const event = makeEvent('payment.done', { amount: 100 });
-    // Same event published twice past JetStream's own dedupe (different message ids), as a
-    // retried relay or a redelivery would produce.
+    // Same event published twice past JetStream's own dedupe (different message ids), as a relay
+    // retried after the duplicate window would produce: by then the event is minutes old.
+    const event = { ...makeEvent('payment.done', { amount: 100 }), occurredAt: minutesAgo(3) };
     await bus.js.publish(bus.subject(subject), JSON.stringify(event), { msgID: `${event.id}-a` });
     await bus.js.publish(bus.subject(subject), JSON.stringify(event), { msgID: `${event.id}-b` });
     const other = makeEvent('payment.done', { amount: 5 });
@@ -191,6 +193,55 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     await eventually(() => effects === 2 || undefined);
     await allAcked('dup-reader');
     expect(effects).toBe(2);
+  });
+
+  describe('an idempotent handler told whether a delivery may repeat', () => {
+    const claims = () => db.collection('processed_events');
+    const handlerOf = (name: string, effect: () => void) =>
+      idempotent(db, name, async () => {
+        effect();
+      });
+
+    it('runs a first delivery before any claim and records it done once it took effect', async () => {
+      let effects = 0;
+      let claimedWhileRunning: unknown = 'unread';
+      const event = makeEvent('payment.done', { amount: 1 });
+      const handle = idempotent(db, 'first-copy', async () => {
+        effects++;
+        claimedWhileRunning = await claims().findOne({ _id: `first-copy:${event.id}` as never });
+      });
+      await handle(event, 'payment.done', { mayRepeat: false });
+      expect(claimedWhileRunning).toBeNull();
+      expect(await claims().findOne({ _id: `first-copy:${event.id}` as never })).toMatchObject({
+        state: 'done',
+      });
+      // Its redelivery finds it done.
+      await handle(event, 'payment.done', { mayRepeat: true });
+      expect(effects).toBe(1);
+    });
+
+    it('records nothing for a first delivery that failed: its redelivery runs it under a claim', async () => {
+      let calls = 0;
+      const event = makeEvent('payment.done', { amount: 2 });
+      const handle = handlerOf('first-fails', () => {
+        if (++calls === 1) throw new Error('transient');
+      });
+      await expect(handle(event, 'payment.done', { mayRepeat: false })).rejects.toThrow('transient');
+      expect(await claims().countDocuments({ _id: `first-fails:${event.id}` as never })).toBe(0);
+      await handle(event, 'payment.done', { mayRepeat: true });
+      await handle(event, 'payment.done', { mayRepeat: true });
+      expect(calls).toBe(2);
+    });
+
+    it('a delivery that may repeat, or one the bus says nothing of, takes the claim first', async () => {
+      let claimedWhileRunning: unknown;
+      const event = makeEvent('payment.done', { amount: 3 });
+      const handle = idempotent(db, 'claimed', async () => {
+        claimedWhileRunning = await claims().findOne({ _id: `claimed:${event.id}` as never });
+      });
+      await handle(event, 'payment.done');
+      expect(claimedWhileRunning).toMatchObject({ state: 'started' });
+    });
   });
 
   it("starts a durable declared with startAt 'new' after the events already on the stream, and keeps it there", async () => {
@@ -295,7 +346,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
       await bus.publish(subject, failing);
       // Made before the duplicate window: the outbox relay may publish such an event again after it.
       const old = makeEvent('repeat.item', { name: 'old' });
-      await bus.publish(subject, { ...old, occurredAt: new Date(Date.now() - 5 * 60_000).toISOString() });
+      await bus.publish(subject, { ...old, occurredAt: minutesAgo(5) });
       await eventually(() => seen.length === 4 || undefined, 20_000);
       await allAcked('repeat-reader');
     } finally {

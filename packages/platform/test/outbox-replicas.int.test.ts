@@ -146,7 +146,8 @@ describe('two replicas relaying the same outbox at once', () => {
   });
 
   it("after the duplicate window a second copy reaches the stream, and consumers' claims apply each event once", async () => {
-    // A short window stands for the two minutes having passed.
+    // A short window stands for the two minutes having passed, and the events are as old as that
+    // (consumers tell a copy that may repeat by its age, bus.ts mayRepeat).
     const name = busOne.stream(stream);
     const { config } = await busOne.jsm.streams.info(name);
     await busOne.jsm.streams.update(name, { ...config, duplicate_window: nanos(1000) });
@@ -155,8 +156,10 @@ describe('two replicas relaying the same outbox at once', () => {
     const noNats = { ...busOne, publish: () => Promise.reject(new Error('NATS down')) } as EventBus;
     const writer = createOutbox({ conn: one, bus: noNats, log, confirm: async () => true });
     const again: string[] = [];
+    const threeMinutesAgo = new Date(Date.now() - 3 * 60_000).toISOString();
     for (let n = 301; n <= 305; n++) {
-      const e = made(n);
+      const fresh = made(n);
+      const e = { ...fresh, event: { ...fresh.event, occurredAt: threeMinutesAgo } };
       again.push(e.event.id);
       await writer.run([e], change(one, n));
     }

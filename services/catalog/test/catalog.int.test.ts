@@ -416,13 +416,17 @@ describe('catalog service (real database, NATS and gateway)', () => {
     it("deletes a manufacturer's products when identity.user.deleted arrives, once however often delivered", async () => {
       const doomed = await Promise.all([create({ name: 'D1' }, 'doomed'), create({ name: 'D2' }, 'doomed')]);
       const survivor = await create({ name: 'Survivor' }, 'rival');
-      const event = makeEvent('identity.user.deleted', {
-        userId: callers.doomed.userId,
-        username: 'doomed',
-        role: 'Manufacturer',
-      });
+      // Published again past JetStream's duplicate window (another message id), as a relay retried
+      // minutes later would: by then the event is minutes old, and its consumer looks for it.
+      const event = {
+        ...makeEvent('identity.user.deleted', {
+          userId: callers.doomed.userId,
+          username: 'doomed',
+          role: 'Manufacturer',
+        }),
+        occurredAt: new Date(Date.now() - 3 * 60_000).toISOString(),
+      };
       await events.bus.publish('identity.user.deleted', event);
-      // The same event again past JetStream's dedupe window id, as a redelivery would bring it.
       await events.bus.js.publish(events.bus.subject('identity.user.deleted'), JSON.stringify(event), {
         msgID: `${event.id}-again`,
       });

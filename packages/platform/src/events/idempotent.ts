@@ -1,6 +1,7 @@
 import type { Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { isDuplicateKeyError } from '../mongo';
+import type { Delivery } from './bus';
 import type { EventEnvelope } from './envelope';
 import { RetryLater } from './retry-later';
 
@@ -26,15 +27,25 @@ export class EventInProgressError extends RetryLater {
  * delivers at least once. The handler runs under a claim: done claims make duplicates no-ops,
  * a claim held by a live process sends the duplicate back for a later retry, and a stale claim
  * (its process died) is taken over, so no event is lost to a crash.
+ *
+ * A delivery that cannot repeat an earlier one (bus.ts `mayRepeat`: a recent first delivery, whose
+ * id JetStream let onto the stream once) has no copy anywhere to race or to find done: it is
+ * handled first and recorded done after, one write instead of two. A process that dies in between
+ * leaves it to the redelivery, which runs it again, as it would after taking over a stale claim.
  */
 export function idempotent(
   conn: Connection,
   consumer: string,
   handler: (event: EventEnvelope, subject: string) => Promise<void>,
-): (event: EventEnvelope, subject: string) => Promise<void> {
+): (event: EventEnvelope, subject: string, delivery?: Delivery) => Promise<void> {
   const claims = conn.collection<ClaimDoc>('processed_events');
-  return async (event, subject) => {
+  return async (event, subject, delivery) => {
     const _id = `${consumer}:${event.id}`;
+    if (delivery?.mayRepeat === false) {
+      await handler(event, subject);
+      await recordDone(claims, _id);
+      return;
+    }
     if (!(await claim(claims, _id))) return;
     try {
       await handler(event, subject);
@@ -44,6 +55,18 @@ export function idempotent(
     }
     await claims.updateOne({ _id }, { $set: { state: 'done', at: new Date() } });
   };
+}
+
+/**
+ * Records a first delivery handled. A claim already there is a redelivery's that began while this
+ * one ran (past the ack wait): it finishes on its own.
+ */
+async function recordDone(claims: Collection<ClaimDoc>, _id: string): Promise<void> {
+  try {
+    await claims.insertOne({ _id, state: 'done', at: new Date() });
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+  }
 }
 
 /** true: run the handler; false: already done. Throws while another live process holds it. */
