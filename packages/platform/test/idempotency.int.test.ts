@@ -11,13 +11,15 @@ import {
 import { testEngineDb } from './infra';
 
 // Stripe's semantics for a key (src/idempotency.ts), and what the work is told: whether a run may
-// have been under the key before, so that only a rerun looks for an earlier effect.
+// have been under the key before, so that only a rerun looks for an earlier effect. Keys expire a
+// window at a time (src/windows.ts): asked by a range, the local engine would read every key of the
+// last day at every sweep (docs/adr/004).
 describe('an idempotency key', () => {
   let db: Connection;
   let engine: StoreEngine;
 
   beforeAll(async () => {
-    ({ db, engine } = await testEngineDb('idempotency_runs'));
+    ({ db, engine } = await testEngineDb('idempotency'));
     await ensureIndexes(db);
   });
   afterAll(async () => {
@@ -111,5 +113,40 @@ describe('an idempotency key', () => {
     const attempts: Attempt[] = [];
     await keys.run('user:1:op', undefined, {}, async (a) => attempts.push(a));
     expect(attempts).toEqual([{ rerun: false }]);
+  });
+
+  it('past its time is deleted by a range once, then window by window, and runs again', async () => {
+    const idempotency = createIdempotency({ conn: db, ttlMs: 60_000, messages });
+    let runs = 0;
+    const run = (key: string) => idempotency.run('user:9:op', key, { amount: 1 }, async () => ++runs);
+    expect(await run('a')).toBe(1);
+    expect(await run('a')).toBe(1);
+
+    const asked: unknown[] = [];
+    db.set('debug', (collection: string, method: string, filter: unknown) => {
+      if (collection === 'idempotency_keys' && method === 'deleteMany') asked.push(filter);
+    });
+    try {
+      const t0 = new Date();
+      // Catching up: the one range, when nothing has expired yet.
+      expect(await idempotency.sweep(t0)).toBe(0);
+      expect(await run('b')).toBe(2);
+      // Both expired a minute after they were made; three windows of ten minutes later, both gone
+      // (the other tests' keys live a day).
+      const later = new Date(t0.getTime() + 60_000 + 30 * 60_000);
+      expect(await idempotency.sweep(later)).toBe(2);
+      expect(await idempotency.sweep(later)).toBe(0);
+      expect(asked[0]).toEqual({ expiresAt: { $lt: t0 } });
+      const windows = asked.slice(1);
+      expect(windows.length).toBeGreaterThanOrEqual(3);
+      expect(windows.every((f) => Object.keys(f as object).join() === 'expiresWindow')).toBe(true);
+    } finally {
+      db.set('debug', false);
+    }
+    expect(await run('a')).toBe(3);
+    const mine = await db.collection('idempotency_keys').find({}).toArray();
+    expect(mine.map((r) => String(r._id)).filter((id) => id.startsWith('user:9:op:'))).toEqual([
+      'user:9:op:a',
+    ]);
   });
 });
