@@ -1,8 +1,7 @@
 import type { Connection } from 'mongoose';
 import { createOutbox, type EventBus, type EventEnvelope, idempotent, makeEvent, RetryLater } from '../src';
+import { madeAgo } from '@qm/testkit';
 import { eventually, log, testBus, testDb, testStream } from './infra';
-
-const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000).toISOString();
 
 describe('event bus, outbox and idempotent consumers (real NATS + database)', () => {
   let db: Connection;
@@ -185,7 +184,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     });
     // Same event published twice past JetStream's own dedupe (different message ids), as a relay
     // retried after the duplicate window would produce: by then the event is minutes old.
-    const event = { ...makeEvent('payment.done', { amount: 100 }), occurredAt: minutesAgo(3) };
+    const event = madeAgo(3, makeEvent('payment.done', { amount: 100 }));
     await bus.js.publish(bus.subject(subject), JSON.stringify(event), { msgID: `${event.id}-a` });
     await bus.js.publish(bus.subject(subject), JSON.stringify(event), { msgID: `${event.id}-b` });
     const other = makeEvent('payment.done', { amount: 5 });
@@ -197,10 +196,6 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
 
   describe('an idempotent handler told whether a delivery may repeat', () => {
     const claims = () => db.collection('processed_events');
-    const handlerOf = (name: string, effect: () => void) =>
-      idempotent(db, name, async () => {
-        effect();
-      });
 
     it('runs a first delivery before any claim and records it done once it took effect', async () => {
       let effects = 0;
@@ -223,7 +218,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     it('records nothing for a first delivery that failed: its redelivery runs it under a claim', async () => {
       let calls = 0;
       const event = makeEvent('payment.done', { amount: 2 });
-      const handle = handlerOf('first-fails', () => {
+      const handle = idempotent(db, 'first-fails', async () => {
         if (++calls === 1) throw new Error('transient');
       });
       await expect(handle(event, 'payment.done', { mayRepeat: false })).rejects.toThrow('transient');
@@ -346,7 +341,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
       await bus.publish(subject, failing);
       // Made before the duplicate window: the outbox relay may publish such an event again after it.
       const old = makeEvent('repeat.item', { name: 'old' });
-      await bus.publish(subject, { ...old, occurredAt: minutesAgo(5) });
+      await bus.publish(subject, madeAgo(5, old));
       await eventually(() => seen.length === 4 || undefined, 20_000);
       await allAcked('repeat-reader');
     } finally {

@@ -10,6 +10,7 @@ import {
   type Outbox,
   type OutgoingEvent,
 } from '../src';
+import { madeAgo } from '@qm/testkit';
 import { eventually, log, MONGO_URL, testBus, testDb, testStream } from './infra';
 
 /**
@@ -156,10 +157,9 @@ describe('two replicas relaying the same outbox at once', () => {
     const noNats = { ...busOne, publish: () => Promise.reject(new Error('NATS down')) } as EventBus;
     const writer = createOutbox({ conn: one, bus: noNats, log, confirm: async () => true });
     const again: string[] = [];
-    const threeMinutesAgo = new Date(Date.now() - 3 * 60_000).toISOString();
     for (let n = 301; n <= 305; n++) {
       const fresh = made(n);
-      const e = { ...fresh, event: { ...fresh.event, occurredAt: threeMinutesAgo } };
+      const e = { ...fresh, event: madeAgo(3, fresh.event) };
       again.push(e.event.id);
       await writer.run([e], change(one, n));
     }

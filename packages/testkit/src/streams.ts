@@ -38,3 +38,12 @@ export async function deleteDurables(name: string, durables: string[]): Promise<
     await bus.close();
   }
 }
+
+/**
+ * The event as made `minutes` ago: what a copy published again after the duplicate window looks
+ * like (the outbox relay keeps the stored `occurredAt`), so consumers treat it as one that may repeat.
+ */
+export const madeAgo = <T extends { occurredAt: string }>(minutes: number, event: T): T => ({
+  ...event,
+  occurredAt: new Date(Date.now() - minutes * 60_000).toISOString(),
+});

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ACTIVITY_SUBJECT } from '@qm/contracts/events';
 import { ACTIVITY_ACTIONS, ACTIVITY_MESSAGES, type ActivityView } from '@qm/contracts/rest';
 import { detachedStoreEngine, type EventBus, makeEvent } from '@qm/platform';
-import { eventually, INFRA } from '@qm/testkit';
+import { eventually, INFRA, madeAgo } from '@qm/testkit';
 import { Browser, latestCode, type Registered } from '@qm/testkit/src/identity-stack';
 import { releaseWindowOf } from '@qm/wallet/src/store/accounts';
 import { JSONCodec } from 'nats';
@@ -303,10 +303,6 @@ describe('the routes: who may call them and what they refuse', () => {
 });
 
 describe('storing each event once', () => {
-  /** An event made `minutes` ago: the outbox relay may publish such an event again after an outage. */
-  const madeAgo = <T>(minutes: number, event: T & { occurredAt: string }): T =>
-    ({ ...event, occurredAt: new Date(Date.now() - minutes * 60_000).toISOString() }) as T;
-
   it('an event published again is stored once: dropped by JetStream within its window, looked up after it', async () => {
     const bus = s.activity.rt.bus as EventBus;
     const codec = JSONCodec();

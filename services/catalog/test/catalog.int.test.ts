@@ -1,5 +1,5 @@
 import { GrpcStatus, makeEvent } from '@qm/platform';
-import { eventually } from '@qm/testkit';
+import { eventually, madeAgo } from '@qm/testkit';
 import { callers, json, listen, product, type Stack, startStack } from './harness';
 
 /**
@@ -418,14 +418,14 @@ describe('catalog service (real database, NATS and gateway)', () => {
       const survivor = await create({ name: 'Survivor' }, 'rival');
       // Published again past JetStream's duplicate window (another message id), as a relay retried
       // minutes later would: by then the event is minutes old, and its consumer looks for it.
-      const event = {
-        ...makeEvent('identity.user.deleted', {
+      const event = madeAgo(
+        3,
+        makeEvent('identity.user.deleted', {
           userId: callers.doomed.userId,
           username: 'doomed',
           role: 'Manufacturer',
         }),
-        occurredAt: new Date(Date.now() - 3 * 60_000).toISOString(),
-      };
+      );
       await events.bus.publish('identity.user.deleted', event);
       await events.bus.js.publish(events.bus.subject('identity.user.deleted'), JSON.stringify(event), {
         msgID: `${event.id}-again`,
