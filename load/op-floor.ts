@@ -12,9 +12,10 @@
 // The plans below are the messages counted on 2026-12-02 by tracing the services' write system calls
 // (strace) while load/transfer-cost.mjs and load/purchase-cost.mjs ran (docs/performance/
 // 2026-12-02-op-floor.md), less what 2026-12-05 removed: the activity lookup of a first delivery
-// (ADR 019) and the order's change at `commit` (ADR 010). Count again when a path changes. A
-// purchase's later release of its escrow to the seller is not in it (load/purchase-cost.mjs measures
-// that apart).
+// (ADR 019), the order's change at `commit` (ADR 010), six more of a purchase's (ADR 006, ADR 019;
+// counted again by tracing) and a transfer's move to `debited` (ADR 006). Count again when a path
+// changes. A purchase's later release of its escrow to the seller is not in it
+// (load/purchase-cost.mjs measures that apart).
 //
 // Runs on Linux against the stack on loopback only, and removes what it made.
 import { openStoreEngine, type StoreEngine } from '@qm/platform';
@@ -58,7 +59,6 @@ const PLANS: Plan[] = [
       ['wallet', 'pins', 'find', 1],
       ['wallet', 'transfers', 'insert', 1],
       ['wallet', 'accounts', 'findAndModify', 1],
-      ['wallet', 'transfers', 'findAndModify', 1],
       ['wallet', 'accounts', 'update', 1],
       ['wallet', 'counter', 'counter', 1],
       ['wallet', 'entries', 'insert', 1, 2],

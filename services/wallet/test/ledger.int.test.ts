@@ -14,7 +14,13 @@ import { INFRA, streamMessages, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
 import { createEscrows, releaseKey } from '../src/app/escrows';
 import { createHolds } from '../src/app/holds';
-import { createLedger, type Ledger, type LedgerDeps, type TransferRequest } from '../src/app/ledger';
+import {
+  createLedger,
+  type Driven,
+  type Ledger,
+  type LedgerDeps,
+  type TransferRequest,
+} from '../src/app/ledger';
 import { createSaleRefunds, refundKey, SELLER_SHORT } from '../src/app/sale-refunds';
 import { createSweeper } from '../src/app/sweeper';
 import { failedTransfer } from '../src/app/wallets';
@@ -257,6 +263,56 @@ describe('single-phase transfers', () => {
     expect((await history.byKey(`p2p:${a.id}:big:out`))!.status).toBe('failed');
   });
 
+  it('a refused debit is barred before its transfer fails: a retry whose debit landed meanwhile posts it, never a credit beside a failure', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const req = move(`p2p:${a.id}:refused-raced`, a.account, b.account, 4_00);
+    /** The stores, with a pause after each debit that lets the test order two drivers' steps. */
+    const pausing = (after: (outcome: string) => Promise<void>): Ledger =>
+      createLedger({
+        accounts: {
+          ...accounts,
+          async debit(...args) {
+            const debit = await accounts.debit(...args);
+            await after(debit.outcome);
+            return debit;
+          },
+        },
+        transfers,
+        entries: createEntryStore(conn),
+        history,
+        log,
+      });
+    let retryDebited!: () => void;
+    const debitedByRetry = new Promise<void>((resolve) => (retryDebited = resolve));
+    let firstDone!: () => void;
+    const firstFinished = new Promise<void>((resolve) => (firstDone = resolve));
+    // The retry debits, then waits until the first driver has gone on.
+    const retrying = pausing(async (outcome) => {
+      if (outcome !== 'applied') return;
+      retryDebited();
+      await firstFinished;
+    });
+    // The first driver finds the wallet short; before it fails the transfer, money arrives and a
+    // retry of the same request debits it.
+    let retry: Promise<Driven> | undefined;
+    const first = pausing(async (outcome) => {
+      if (outcome !== 'refused' || retry) return;
+      await topUp(a.account, 10_00);
+      retry = retrying.transfer(req);
+      await debitedByRetry;
+    });
+    const t = await first.transfer(req);
+    firstDone();
+    const again = await retry!;
+    // Money moved once, and the transfer says so.
+    const [ra, rb] = await balances([a.account, b.account]);
+    expect([ra!.balance, rb!.balance]).toEqual([6_00, 4_00]);
+    expect([t.state, again.state]).toEqual(['posted', 'posted']);
+    const entries = await conn.collection('entries').find({ transferId: t._id }).toArray();
+    expect(entries.map((e) => e.amount as number).sort((x, y) => x - y)).toEqual([-4_00, 4_00]);
+  });
+
   it('a closed wallet (its user deleted) sends nothing, even when it closes after the use case read it', async () => {
     const a = await newUser();
     const b = await newUser();
@@ -279,6 +335,22 @@ describe('single-phase transfers', () => {
     expect((await topUp(a.account, 5_00)).state).toBe('posted');
     const [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, ra!.available, ra!.held, rb!.balance]).toEqual([35_00, 35_00, 0, 0]);
+  });
+
+  it('changes its record once after writing it: posted and settled, with no step between debit and credit', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const sent: string[] = [];
+    conn.set('debug', (collection: string, method: string) => {
+      if (collection === 'transfers') sent.push(method);
+    });
+    try {
+      await ledger.transfer(move(`p2p:${a.id}:one-move`, a.account, b.account, 3_00));
+    } finally {
+      conn.set('debug', false);
+    }
+    expect(sent).toEqual(['insertOne', 'findOneAndUpdate']);
   });
 
   it("writes each user's line of a P2P transfer once, already ended: one insert, no update (ADR 027)", async () => {

@@ -11,7 +11,7 @@ import type { Account, AccountStore } from '../store/accounts';
 import type { EntryStore } from '../store/entries';
 import type { HistoryLine, HistoryStore, NewHistoryLine } from '../store/history';
 import type { SeenTransfer, Transfer, TransferStore } from '../store/transfers';
-import type { TransferKind } from '../domain/ledger';
+import type { TransferKind, TransferState } from '../domain/ledger';
 
 /**
  * The transfer engine: every movement of money, single-phase or two-phase, through the steps of
@@ -207,6 +207,27 @@ async function refusal(accounts: AccountStore, t: Transfer): Promise<Transfer['f
   return account && !account.isActive ? 'inactive' : 'insufficient';
 }
 
+/**
+ * Compensates what a failed or released transfer left and closes the history; its markers stay until
+ * the sweeper clears them after settling (clearSettledMarkers): a driver still holding an older copy
+ * of the transfer finds its step applied, or else is fenced.
+ */
+async function settle(
+  { accounts, transfers, history }: Pick<LedgerDeps, 'accounts' | 'transfers' | 'history'>,
+  t: SeenTransfer,
+): Promise<Transfer> {
+  if (t.state === 'posted') {
+    await endHistory(history, t, 'completed');
+  } else {
+    // A debit of an earlier build can have raced a failure in (it is refunded); a hold is released.
+    await accounts.refundDebit(t.debitAccount, t._id, t.amount);
+    await accounts.releaseHold(t.debitAccount, t._id, t.amount);
+    await endHistory(history, t, 'failed');
+  }
+  await transfers.markSettled(t._id);
+  return { ...t, settled: true };
+}
+
 export function createLedger(d: LedgerDeps): Ledger {
   const { accounts, transfers, entries, history } = d;
 
@@ -223,8 +244,25 @@ export function createLedger(d: LedgerDeps): Ledger {
   }
 
   /**
+   * Fails a transfer whose debit (or hold) did not land, barring it first. Another driver of the
+   * transfer (a retry after funds arrived, the request the sweeper thought dead) may have taken it
+   * since: then the bar is refused and the transfer goes on instead. So a transfer that took its money
+   * is never failed, and nothing needs recording between its debit and its credit (docs/adr/006).
+   */
+  async function failUnlessDebited(
+    t: SeenTransfer,
+    reason: () => Promise<Transfer['failureReason']>,
+  ): Promise<Driven> {
+    const barred = await accounts.voidDebit(t.debitAccount, t._id, t.seenAt);
+    if (barred === 'stale') return advance(await readAgain(transfers, t));
+    if (barred === 'refused') return advance(t);
+    return fail(t, await reason());
+  }
+
+  /**
    * Credit, entries, posted: the part of a transfer that can no longer fail. The users' lines are
-   * completed first, so posting settles the transfer in the same update.
+   * completed first, so posting settles the transfer in the same update. A single-phase transfer
+   * comes here from `initiated` once its debit landed (`debited` is an earlier build's record of that).
    */
   async function complete(t: SeenTransfer): Promise<Driven> {
     const at = new Date();
@@ -237,24 +275,9 @@ export function createLedger(d: LedgerDeps): Ledger {
     if (credit === 'stale') return advance(await readAgain(transfers, t));
     // After the credit (a receipt makes the receiver's page read the balance), before `posted`.
     await announce(d, t);
-    const { transfer } = await transfers.move(t._id, ['debited', 'posting'], 'posted', { settles: true });
+    const from: TransferState[] = t.twoPhase ? ['posting'] : ['initiated', 'debited'];
+    const { transfer } = await transfers.move(t._id, from, 'posted', { settles: true });
     return withWritten(await advance(transfer), { lines });
-  }
-
-  /** Clears markers, compensates what a failed or released transfer left, closes the history. */
-  async function settle(t: SeenTransfer): Promise<Transfer> {
-    if (t.state === 'posted') {
-      await endHistory(history, t, 'completed');
-    } else {
-      // A debit can have raced a failure in (it is refunded); a hold is released.
-      await accounts.refundDebit(t.debitAccount, t._id, t.amount);
-      await accounts.releaseHold(t.debitAccount, t._id, t.amount);
-      await endHistory(history, t, 'failed');
-    }
-    // The markers stay until the sweeper clears them after settling (clearSettledMarkers): a driver
-    // still holding an older copy of this transfer finds its step applied, or else is fenced.
-    await transfers.markSettled(t._id);
-    return { ...t, settled: true };
   }
 
   /** Drives a transfer from whatever state it is in as far as it can go now. */
@@ -275,7 +298,7 @@ export function createLedger(d: LedgerDeps): Ledger {
       case 'pending':
         return t;
       default:
-        return FINAL_STATES.has(t.state) && !t.settled ? settle(t) : t;
+        return FINAL_STATES.has(t.state) && !t.settled ? settle(d, t) : t;
     }
   }
 
@@ -285,10 +308,9 @@ export function createLedger(d: LedgerDeps): Ledger {
       unlessFrozen: t.kind === 'release',
     });
     if (outcome === 'stale') return advance(await readAgain(transfers, t));
-    if (outcome === 'refused') return fail(t, await refusal(accounts, t));
+    if (outcome === 'refused') return failUnlessDebited(t, () => refusal(accounts, t));
     d.fault?.('after-debit');
-    const { transfer } = await transfers.move(t._id, ['initiated'], 'debited');
-    return withWritten(await advance(transfer), { payer: after });
+    return withWritten(await complete(t), { payer: after });
   }
 
   async function placeHold(t: SeenTransfer): Promise<Transfer> {
@@ -339,12 +361,9 @@ export function createLedger(d: LedgerDeps): Ledger {
 
     async resume(t: SeenTransfer): Promise<Transfer> {
       await openHistory(history, t);
-      if (t.state === 'initiated' && isUserAccount(t.debitAccount)) {
-        // Barring the debit first makes abandoning safe: a request's late debit or hold cannot follow.
-        const barred = await accounts.voidDebit(t.debitAccount, t._id, t.seenAt);
-        if (barred === 'stale') return advance(await readAgain(transfers, t));
-        if (barred !== 'refused') return fail(t, 'abandoned');
-      }
+      // Barring the debit first makes abandoning safe: a request's late debit or hold cannot follow.
+      if (t.state === 'initiated' && isUserAccount(t.debitAccount))
+        return failUnlessDebited(t, () => Promise.resolve('abandoned'));
       return advance(t);
     },
 

@@ -14,9 +14,11 @@ import { invalid } from '@qm/platform';
  * A transfer is recorded first and then moved through steps, each a single-document conditional
  * update made at most once (a marker `<transferId>:<step>` on the account it changes):
  *
- *   single-phase: initiated ─debit─▶ debited ─credit, entries─▶ posted
- *                     └──(insufficient, or abandoned before the debit)──▶ failed (a debit that raced
- *                        in is refunded when the transfer settles)
+ *   single-phase: initiated ─debit, credit, entries─▶ posted
+ *                     └──(insufficient, or abandoned before the debit; the debit barred first, so
+ *                        one that landed meanwhile goes on instead)──▶ failed
+ *                  (`debited`, between debit and credit, is an earlier build's state: still driven
+ *                  on, and a debit that raced a failure then is refunded when it settles)
  *   two-phase:    initiated ─hold─▶ pending ─▶ posting ─debit+credit, entries─▶ posted
  *                     │                 ├──▶ voiding ─release─▶ voided
  *                     └─▶ failed        └──▶ expiring ─release─▶ expired (after its timeout)
