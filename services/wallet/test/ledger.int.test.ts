@@ -119,8 +119,8 @@ const move = (
 const topUp = (to: AccountId, amount: number) =>
   ledger.transfer(move(`topup:test:${uniqueName('pay')}`, providerAccount('test'), to, amount));
 
-/** Another driver of the same ledger (its own entry store), with a fault or an outbox of its own. */
-const ledgerWith = (extra: Pick<LedgerDeps, 'fault' | 'outbox'>): Ledger =>
+/** Another driver of the same ledger (its own entry store), with a fault, an outbox or account steps of its own. */
+const ledgerWith = (extra: Partial<Pick<LedgerDeps, 'fault' | 'outbox' | 'accounts'>>): Ledger =>
   createLedger({ accounts, transfers, entries: createEntryStore(conn), history, log, ...extra });
 const dies = () => {
   throw new Error('process died');
@@ -267,9 +267,9 @@ describe('single-phase transfers', () => {
     const a = await newUser();
     const b = await newUser();
     const req = move(`p2p:${a.id}:refused-raced`, a.account, b.account, 4_00);
-    /** The stores, with a pause after each debit that lets the test order two drivers' steps. */
+    /** A driver that pauses after each of its debits, so the test can order two drivers' steps. */
     const pausing = (after: (outcome: string) => Promise<void>): Ledger =>
-      createLedger({
+      ledgerWith({
         accounts: {
           ...accounts,
           async debit(...args) {
@@ -278,10 +278,6 @@ describe('single-phase transfers', () => {
             return debit;
           },
         },
-        transfers,
-        entries: createEntryStore(conn),
-        history,
-        log,
       });
     let retryDebited!: () => void;
     const debitedByRetry = new Promise<void>((resolve) => (retryDebited = resolve));
