@@ -14,8 +14,8 @@ export const ordersEnv = {
   /** The buyer's hold and its posting or voiding. */
   WALLET_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50053'),
   /**
-   * How long a purchase may take: the hold's timeout in the wallet and the reservation's lifetime in
-   * catalog. An order still pending after this is cancelled by the sweeper (unless already paid).
+   * How long a purchase may take: the reservation's lifetime in catalog. An order still pending after
+   * this is cancelled by the sweeper (unless already paid).
    */
   ORDERS_HOLD_TIMEOUT_SECONDS: z.coerce.number().int().min(10).max(86_400).default(120),
   /**
@@ -49,8 +49,9 @@ export const ordersEnv = {
   /** Where a refund request is announced: the administrators' address (identity's ADMIN_EMAIL). */
   REFUND_REQUESTS_MAIL_TO: z.email().default('admin@quartermaster.local'),
   /**
-   * Test-only: a pause between the hold and the payment, so a test can delete the product mid-saga.
+   * Test-only: a pause between the reservation and the payment, so a test can delete the product or
+   * stop a process mid-saga.
    * Refused in production.
    */
-  ORDERS_PAUSE_AFTER_HOLD_MS: z.coerce.number().int().min(0).default(0),
+  ORDERS_PAUSE_BEFORE_PAYMENT_MS: z.coerce.number().int().min(0).default(0),
 };

@@ -23,8 +23,8 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
   ...serviceDefaults('orders'),
   env: ordersEnv,
   async setup({ config, log, conn, bus, grpc, faults }) {
-    if (config.ORDERS_PAUSE_AFTER_HOLD_MS && config.NODE_ENV === 'production')
-      throw new Error('ORDERS_PAUSE_AFTER_HOLD_MS is for tests only');
+    if (config.ORDERS_PAUSE_BEFORE_PAYMENT_MS && config.NODE_ENV === 'production')
+      throw new Error('ORDERS_PAUSE_BEFORE_PAYMENT_MS is for tests only');
     const orders = createOrderStore(conn);
     const outbox = createOutbox({
       conn,
@@ -62,7 +62,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       outbox,
       log,
       holdTimeoutSeconds,
-      pauseAfterHoldMs: config.ORDERS_PAUSE_AFTER_HOLD_MS,
+      pauseBeforePaymentMs: config.ORDERS_PAUSE_BEFORE_PAYMENT_MS,
     });
     const purchases = createPurchases({
       orders,

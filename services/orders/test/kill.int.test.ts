@@ -7,10 +7,11 @@ import { checkSystem, type SystemDbs } from '../../../load/system/check';
 import { INTERNAL_TOKEN, type Killable, type ProcessStack, startProcessStack } from './stack';
 
 /**
- * Crashes (docs/adr/010): each of orders, wallet and catalog, as a real process, is killed (SIGKILL) while
- * purchases are mid-saga — reserved and held, not yet paid — and started again. Every order must end
- * completed or cancelled before its deadline plus a sweep, and the system check must hold after.
- * Orders pause after the hold (ORDERS_PAUSE_AFTER_HOLD_MS) so the kill lands inside the saga.
+ * Crashes (docs/adr/010, 043): each of orders, wallet and catalog, as a real process, is killed
+ * (SIGKILL) while purchases are mid-saga — reserved, not yet paid — and started again. Every order
+ * must end completed or cancelled before its deadline plus a sweep, and the system check must hold
+ * after. Orders pause before the payment (ORDERS_PAUSE_BEFORE_PAYMENT_MS) so the kill lands inside
+ * the saga.
  */
 jest.setTimeout(120_000);
 
@@ -23,6 +24,10 @@ const STALE_CLAIM_MS = 30_000;
 interface OrderDoc {
   id: number;
   reference: string;
+  buyerId: number;
+  sellerId: number;
+  totalPaise: number;
+  refundableUntil: Date;
   paymentStatus: string;
   productId: number;
   status: string;
@@ -41,7 +46,7 @@ describe('purchases survive a killed process', () => {
   beforeAll(async () => {
     s = await startProcessStack({
       orders: {
-        ORDERS_PAUSE_AFTER_HOLD_MS: String(PAUSE_MS),
+        ORDERS_PAUSE_BEFORE_PAYMENT_MS: String(PAUSE_MS),
         ORDERS_HOLD_TIMEOUT_SECONDS: String(HOLD_TIMEOUT_S),
       },
     });
@@ -77,7 +82,7 @@ describe('purchases survive a killed process', () => {
     return created.body.id as number;
   }
 
-  /** Every buyer buys one unit of a new product; resolves once all are held and paused before paying. */
+  /** Every buyer buys one unit of a new product; resolves once all are reserved and paused before paying. */
   async function purchasesMidSaga() {
     const productId = await listRadio();
     const requests = buyers.map((b) =>
@@ -85,7 +90,7 @@ describe('purchases survive a killed process', () => {
     );
     await eventually(async () => {
       const orders = await ordersOf(productId);
-      return orders.length === BUYERS && orders.every((o) => o.step === 'pay');
+      return orders.length === BUYERS && orders.every((o) => o.step === 'hold');
     }, 30_000);
     return { productId, requests };
   }
@@ -108,7 +113,7 @@ describe('purchases survive a killed process', () => {
   }
 
   it.each<[Killable, string]>([
-    ['wallet', 'holding the buyers’ funds'],
+    ['wallet', 'about to take the buyers’ payments'],
     ['catalog', 'holding the reserved stock'],
   ])('%s killed %s: the restarted service lets every order end, the system holds', async (name) => {
     const { productId, requests } = await purchasesMidSaga();
@@ -126,7 +131,7 @@ describe('purchases survive a killed process', () => {
     const body = { productId, quantity: 1, totalPrice: '1000.00' };
     const key = { 'idempotency-key': `kill-retry-${productId}` };
     const first = buyers[0]!.request('POST', '/api/orders', body, key).catch(() => undefined);
-    await eventually(async () => (await ordersOf(productId)).some((o) => o.step === 'pay'), 30_000);
+    await eventually(async () => (await ordersOf(productId)).some((o) => o.step === 'hold'), 30_000);
     await s.kill('orders');
     await s.start('orders'); // with its pause: the next test needs it
     expect(await expectAllEnded(productId)).toEqual(['completed']);
@@ -147,17 +152,26 @@ describe('purchases survive a killed process', () => {
     const request = buyers[0]!
       .post('/api/orders', { productId, quantity: 1, totalPrice: '1000.00' })
       .catch(() => undefined);
-    await eventually(async () => (await ordersOf(productId)).some((o) => o.step === 'pay'), 30_000);
+    await eventually(async () => (await ordersOf(productId)).some((o) => o.step === 'hold'), 30_000);
     await s.kill('orders');
-    // The killed process's next call, made as it: the payment posted, the order still at `pay` (the
-    // saga records it only with the order's end, docs/adr/010).
+    // The killed process's next call, made as it: the payment made, the order still at `hold` (the
+    // saga records it only with the order's end, docs/adr/010, 043).
     const [order] = await ordersOf(productId);
     const wallet = createClient(walletV1.WalletServiceService, `127.0.0.1:${s.ports.wallet}`, {
       identity: { service: 'orders', token: INTERNAL_TOKEN },
       signer: testCallerSigner,
     });
     try {
-      await wallet.postPendingTransfer({ reference: order!.reference });
+      await wallet.paySale({
+        sale: {
+          reference: order!.reference,
+          debitUserId: order!.buyerId,
+          creditUserId: order!.sellerId,
+          amountPaise: order!.totalPaise,
+          description: 'Field Radio',
+          releaseAt: new Date(order!.refundableUntil).toISOString(),
+        },
+      });
     } finally {
       wallet.close();
     }
@@ -171,12 +185,10 @@ describe('purchases survive a killed process', () => {
   it('orders killed: the restarted service’s sweeper finishes every order, the system holds', async () => {
     const { productId, requests } = await purchasesMidSaga();
     await s.kill('orders');
-    const held = await dbs.wallet
-      .collection('transfers')
-      .find({ kind: 'purchase', state: 'pending' })
-      .toArray();
-    expect(held).toHaveLength(BUYERS);
-    await s.start('orders', { ORDERS_PAUSE_AFTER_HOLD_MS: '0' });
+    // Each was reserved and none paid yet: the restarted sweeper pays for them.
+    const keys = (await ordersOf(productId)).map((o) => `hold:${o.reference}`);
+    expect(await dbs.wallet.collection('transfers').countDocuments({ key: { $in: keys } })).toBe(0);
+    await s.start('orders', { ORDERS_PAUSE_BEFORE_PAYMENT_MS: '0' });
     expect(await expectAllEnded(productId)).toEqual(Array(BUYERS).fill('completed'));
     expect((await maker.get(`/api/products/${productId}`)).body.stock).toBe(10 - BUYERS);
     await Promise.all(requests);

@@ -1,10 +1,11 @@
 import { ACTIVITY_SUBJECT, ORDERS_SUBJECTS } from '@qm/contracts/events';
 import { formatMoney, ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
-import { connectBus, GrpcStatus, type RunningService } from '@qm/platform';
-import { eventually, INFRA, testLog } from '@qm/testkit';
+import { catalogV1, walletV1 } from '@qm/contracts/grpc';
+import { connectBus, createClient, GrpcStatus, type RunningService } from '@qm/platform';
+import { eventually, INFRA, testCallerSigner, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
 import { createOrderStore } from '../src/store/orders';
-import { listProduct, type OrdersStack, startOrdersStack } from './stack';
+import { INTERNAL_TOKEN, listProduct, type OrdersStack, startOrdersStack } from './stack';
 
 /**
  * A purchase's rules and its saga's ends (docs/adr/010, docs/product.md §5 and §6) through the real gateway,
@@ -35,6 +36,15 @@ describe('orders: placing a purchase', () => {
   const ordersOf = (productId: number) => s.orders.rt.conn.collection('orders').find({ productId }).toArray();
   const holdOf = (reference: string) =>
     s.wallet.rt.conn.collection('transfers').findOne({ key: `hold:${reference}` });
+  /** A partner's gRPC client as the orders service calls it. */
+  const asOrders = <S extends typeof walletV1.WalletServiceService | typeof catalogV1.CatalogServiceService>(
+    service: S,
+    svc: RunningService<unknown>,
+  ) =>
+    createClient(service, `127.0.0.1:${svc.port}`, {
+      identity: { service: 'orders', token: INTERNAL_TOKEN },
+      signer: testCallerSigner,
+    });
 
   it('buys: stock, both wallets and the order move together; the order carries the buyer details', async () => {
     const id = await product('1250.50', 10);
@@ -83,11 +93,12 @@ describe('orders: placing a purchase', () => {
       id: res.body.id,
       seller: { id: who.maker.id, username: who.maker.username, role: 'Manufacturer' },
     });
-    const hold = await holdOf(`order-${res.body.id}`);
-    expect(hold).toMatchObject({ state: 'posted', amount: 250100 });
+    // Paid in one transfer into the sale's escrow (docs/adr/043).
+    const payment = await holdOf(`order-${res.body.id}`);
+    expect(payment).toMatchObject({ state: 'posted', amount: 250100, twoPhase: false });
   });
 
-  it('changes its order three times after placing it: hold, pay, then done with the payment (docs/adr/010)', async () => {
+  it('changes its order twice after placing it: reserved, then done with the payment (docs/adr/010, 043)', async () => {
     const id = await product('20.00', 5);
     const changes: { filter: { _id?: number; step?: string }; set: Record<string, unknown> }[] = [];
     const { conn } = s.orders.rt;
@@ -107,10 +118,9 @@ describe('orders: placing a purchase', () => {
     const mine = changes.filter((c) => c.filter._id === orderId);
     expect(mine.map((c) => [c.filter.step, c.set.step])).toEqual([
       ['reserve', 'hold'],
-      ['hold', 'pay'],
-      ['pay', 'done'],
+      ['hold', 'done'],
     ]);
-    expect(mine[2]!.set).toMatchObject({ status: 'completed', paymentStatus: 'paid' });
+    expect(mine[1]!.set).toMatchObject({ status: 'completed', paymentStatus: 'paid' });
   });
 
   it('refuses a tampered total (409, the price changed), the own product and administrators, creating nothing', async () => {
@@ -175,13 +185,13 @@ describe('orders: placing a purchase', () => {
     });
   });
 
-  describe('with a pause between the hold and the payment', () => {
+  describe('with a pause between the reservation and the payment', () => {
     let paused: RunningService<unknown>;
     beforeAll(async () => {
-      paused = await s.startOrders({ ORDERS_PAUSE_AFTER_HOLD_MS: '2000' });
+      paused = await s.startOrders({ ORDERS_PAUSE_BEFORE_PAYMENT_MS: '2000' });
     });
 
-    it('the product deleted mid-saga: the hold is voided, the reservation released, the order cancelled', async () => {
+    it('the product deleted mid-saga: nothing paid, the reservation released, the order cancelled; a late payment takes nothing', async () => {
       const id = await product('700.00', 4);
       const before = await wallet(as.army);
       const client = s.grpc(paused, { userId: who.army.id, username: who.army.username, roles: ['Army'] });
@@ -191,19 +201,97 @@ describe('orders: placing a purchase', () => {
           () => undefined,
           (err: { code: number; details: string }) => err,
         );
-      // The order is held (the wallet shows it) and waits in the pause: now the product goes.
-      await eventually(
-        async () => ((await wallet(as.army)).heldBalance === '700.00' ? true : undefined),
-        20_000,
-      );
+      // The order is reserved and waits in the pause: now the product goes.
+      await eventually(async () => ((await ordersOf(id))[0]?.step === 'hold' ? true : undefined), 20_000);
       expect((await as.maker.delete(`/api/products/${id}`)).status).toBe(200);
       expect(await buying).toMatchObject({ code: GrpcStatus.NOT_FOUND, details: MSG.productNotFound });
 
       const [order] = await ordersOf(id);
       expect(order).toMatchObject({ status: 'cancelled', cancelReason: MSG.productNotFound });
-      expect(await holdOf(order!.reference)).toMatchObject({ state: 'voided' });
+      // Cancelled before it was asked for: recorded failed (docs/adr/043).
+      expect(await holdOf(order!.reference)).toMatchObject({ state: 'failed', settled: true });
+      // A payment that arrives late (a request held up on the way) finds it so, and takes nothing.
+      const walletAsOrders = asOrders(walletV1.WalletServiceService, s.wallet);
+      const late = await walletAsOrders
+        .paySale({
+          sale: {
+            reference: order!.reference,
+            debitUserId: who.army.id,
+            creditUserId: who.maker.id,
+            amountPaise: 700_00,
+            description: 'Field Radio',
+            releaseAt: '',
+          },
+        })
+        .catch((err: { code: number; details: string }) => err)
+        .finally(() => walletAsOrders.close());
+      expect(late).toMatchObject({
+        code: GrpcStatus.FAILED_PRECONDITION,
+        details: "This sale's payment was cancelled",
+      });
+      expect(await holdOf(order!.reference)).toMatchObject({ state: 'failed' });
       expect(await wallet(as.army)).toMatchObject({ balance: before.balance, heldBalance: '0.00' });
     });
+  });
+
+  it('an order an earlier build left at `pay` with its hold: the sweeper posts the hold and completes it', async () => {
+    const id = await product('400.00', 3);
+    const before = await wallet(as.army);
+    const store = createOrderStore(s.orders.rt.conn);
+    const orderId = await store.nextId();
+    const reference = `order-${orderId}`;
+    const longAgo = new Date(Date.now() - 60_000);
+    const deadlineAt = new Date(Date.now() + 60_000);
+    // What that build did before its process stopped: the stock reserved, the money held.
+    const catalog = asOrders(catalogV1.CatalogServiceService, s.catalog);
+    const walletAsOrders = asOrders(walletV1.WalletServiceService, s.wallet);
+    try {
+      await catalog.reserveStock({ reference, productId: id, quantity: 1, ttlSeconds: 600 });
+      await walletAsOrders.createPendingTransfer({
+        reference,
+        debitUserId: who.army.id,
+        creditUserId: who.maker.id,
+        amountPaise: 400_00,
+        timeoutSeconds: 600,
+        description: `Order #${orderId}: 1 × Field Radio`,
+        releaseAt: new Date(deadlineAt.getTime() + 3_600_000).toISOString(),
+      });
+    } finally {
+      catalog.close();
+      walletAsOrders.close();
+    }
+    expect(await wallet(as.army)).toMatchObject({ heldBalance: '400.00' });
+    await store.insert({
+      id: orderId,
+      reference,
+      productId: id,
+      buyerId: who.army.id,
+      sellerId: who.maker.id,
+      quantity: 1,
+      unitPricePaise: 400_00,
+      totalPaise: 400_00,
+      status: 'pending',
+      paymentStatus: 'pending',
+      step: 'pay',
+      cancelReason: '',
+      product: { name: 'Field Radio', type: 'Equipment', description: '' },
+      buyerDetails: { name: 'Gate Soldier', role: 'Army', email: who.army.email, phone: '' },
+      buyer: { id: who.army.id, name: 'Gate Soldier', username: who.army.username, role: 'Army' },
+      seller: { id: who.maker.id, name: 'Gate Maker', username: who.maker.username, role: 'Manufacturer' },
+      deadlineAt,
+      refundableUntil: new Date(deadlineAt.getTime() + 3_600_000),
+      createdAt: longAgo,
+      updatedAt: longAgo,
+    });
+    await eventually(
+      async () => ((await store.get(orderId))?.status === 'completed' ? true : undefined),
+      20_000,
+    );
+    expect(await holdOf(reference)).toMatchObject({ state: 'posted', twoPhase: true });
+    const after = await wallet(as.army);
+    expect(after.heldBalance).toBe('0.00');
+    expect(Number(before.balance) - Number(after.balance)).toBeCloseTo(400, 2);
+    expect(await stockOf(id)).toBe(2);
   });
 
   it('the sweeper finishes an order its process left behind, and cancels one past its deadline', async () => {

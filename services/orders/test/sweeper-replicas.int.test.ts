@@ -74,8 +74,8 @@ const buyer: UserFacts = {
 const seller: UserFacts = { ...buyer, id: base + 2, username: 'maker', role: 'Manufacturer' };
 
 /** Where the first process died: after a partner took the step, before the order recorded it. */
-type Crash = 'reserve' | 'hold' | 'post' | 'commit' | 'wallet-down';
-const CRASHES: Crash[] = ['reserve', 'hold', 'post', 'commit', 'wallet-down'];
+type Crash = 'reserve' | 'pay' | 'commit' | 'wallet-down';
+const CRASHES: Crash[] = ['reserve', 'pay', 'commit', 'wallet-down'];
 
 /** The partners of a process that dies at `at` (identity answers from here: no identity runs). */
 function dying(p: Partners, at: Crash): Partners {
@@ -89,10 +89,9 @@ function dying(p: Partners, at: Crash): Partners {
     ...p,
     user: async (id) => [buyer, seller].find((u) => u.id === id) ?? null,
     ...(at === 'reserve' && { reserve: lost(p.reserve) }),
-    ...(at === 'hold' && { hold: lost(p.hold) }),
-    ...(at === 'post' && { post: lost(p.post) }),
+    ...(at === 'pay' && { pay: lost(p.pay) }),
     ...(at === 'commit' && { commit: lost(p.commit) }),
-    ...(at === 'wallet-down' && { post: () => Promise.reject(new Error('wallet unreachable')) }),
+    ...(at === 'wallet-down' && { pay: () => Promise.reject(new Error('wallet unreachable')) }),
   };
 }
 
@@ -272,7 +271,7 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
       const order = await purchase(crash, quantity, holdTimeoutSeconds);
       expect([order.status, order.step]).toEqual([
         'pending',
-        { reserve: 'reserve', hold: 'hold', post: 'pay', commit: 'commit', 'wallet-down': 'pay' }[crash],
+        { reserve: 'reserve', pay: 'hold', commit: 'commit', 'wallet-down': 'hold' }[crash],
       ]);
       placed.push({ id: order.id, crash, deadline, quantity });
     }
@@ -290,7 +289,7 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
     const outcomes = await Promise.all(placed.map(async (p) => (await one.orders.get(p.id))!));
     expect(outcomes.map((o) => [o.id, o.status, o.step, o.paymentStatus])).toEqual(
       placed.map((p) => {
-        const completes = !p.deadline || p.crash === 'post' || p.crash === 'commit';
+        const completes = !p.deadline || p.crash === 'pay' || p.crash === 'commit';
         return completes ? [p.id, 'completed', 'done', 'paid'] : [p.id, 'cancelled', 'done', 'failed'];
       }),
     );
@@ -313,7 +312,7 @@ describe("two orders replicas' sweepers over the same stuck purchases", () => {
     const products = catalog.rt.conn.collection<{ id: number; stock: number }>('products');
     expect((await products.findOne({ id: productId }))!.stock).toBe(STOCK - sold);
 
-    // One money movement each: the hold posted for a completed order, given back otherwise.
+    // One money movement each: the payment posted for a completed order, none otherwise.
     const accounts = createAccountStore(walletConn);
     const transfers = createTransferStore(walletConn);
     for (const o of outcomes) {

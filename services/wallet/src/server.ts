@@ -69,6 +69,12 @@ const STATES: Record<TransferState, walletV1.TransferState> = {
   failed: State.TRANSFER_STATE_FAILED,
 };
 
+/** The sale a PaySale or CancelSalePayment names. */
+function saleOf(req: { sale?: walletV1.Sale }): walletV1.Sale {
+  if (!req.sale) throw invalid('A sale is required');
+  return req.sale;
+}
+
 export function pendingToProto(t: Transfer, reference: string): walletV1.PendingTransfer {
   return {
     reference,
@@ -183,6 +189,14 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
       };
     },
 
+    paySale: async (req, ctx) => {
+      const sale = saleOf(req);
+      return hold(sale.reference)(await holds.pay(ctx.service, sale));
+    },
+    cancelSalePayment: async (req, ctx) => {
+      const sale = saleOf(req);
+      return hold(sale.reference)(await holds.cancel(ctx.service, sale));
+    },
     createPendingTransfer: (req, ctx) => holds.create(ctx.service, req).then(hold(req.reference)),
     postPendingTransfer: (req, ctx) => holds.post(ctx.service, req.reference).then(hold(req.reference)),
     voidPendingTransfer: (req, ctx) => holds.void(ctx.service, req.reference).then(hold(req.reference)),

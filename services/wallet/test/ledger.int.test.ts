@@ -898,10 +898,19 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     // The orders service names the end of the refund window when it asks for the hold.
     const releaseAt = new Date(Date.now() + releaseInMs).toISOString();
     const req = { reference, debitUserId: buyer.id, creditUserId: seller.id, amountPaise: amount, releaseAt };
-    await holds.create('orders', { ...req, timeoutSeconds: 0, description: 'Field Radio × 1' });
-    expect((await holds.post('orders', reference)).state).toBe('posted');
+    expect((await holds.pay('orders', { ...req, description: 'Field Radio × 1' })).state).toBe('posted');
     return reference;
   }
+
+  /** The orders service's request for a sale of `amount` from `buyer` to `seller`, due in a minute. */
+  const saleRequest = (buyer: { id: number }, seller: { id: number }, amount: number) => ({
+    reference: uniqueName('order'),
+    debitUserId: buyer.id,
+    creditUserId: seller.id,
+    amountPaise: amount,
+    description: 'Field Radio × 1',
+    releaseAt: new Date(Date.now() + WINDOW_MS).toISOString(),
+  });
 
   it("credits the sale's escrow, not the seller, until the time the orders service named; the seller's line is written", async () => {
     const [buyer, seller] = [await newUser(), await newUser()];
@@ -931,7 +940,7 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     expect(await escrowsOf(saleLedger()).releaseDue(new Date(escrow!.releaseAt!.getTime() - 1))).toBe(0);
   });
 
-  it("a sale's hold and post send what they must only: the escrow written unread, the post found by its key", async () => {
+  it("a sale's payment sends what it must only: the escrow written unread, the transfer written and changed once (ADR 043)", async () => {
     const [buyer, seller] = [await newUser(), await newUser()];
     await topUp(buyer.account, 10_00);
     const sent: { collection: string; method: string; on: Record<string, unknown> }[] = [];
@@ -949,11 +958,106 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     const onTransfers = sent.filter(({ collection }) => collection === 'transfers');
     expect(onTransfers.map(({ method }) => method)).toEqual([
       'insertOne',
-      'findOneAndUpdate', // pending
-      'findOneAndUpdate', // posting, by its key
       'findOneAndUpdate', // posted and settled
     ]);
-    expect(Object.keys(onTransfers[2]!.on)).toEqual(['key', 'state']);
+  });
+
+  describe('paid in one transfer, or cancelled for good (ADR 043)', () => {
+    it('a sale cancelled before its payment is recorded failed: a late payment takes nothing', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 50_00);
+      const holds = holdsOf(saleLedger());
+      const req = saleRequest(buyer, seller, 20_00);
+      expect(await holds.cancel('orders', req)).toMatchObject({ state: 'failed', settled: true });
+      expect(await holds.cancel('orders', req)).toMatchObject({ state: 'failed' });
+      await expect(holds.pay('orders', req)).rejects.toMatchObject({
+        message: "This sale's payment was cancelled",
+      });
+      const [b, e] = await balances([buyer.account, escrowAccount(req.reference)]);
+      expect([b!.balance, b!.available, e!.balance]).toEqual([50_00, 50_00, 0]);
+      expect(await history.byKey(`hold:${req.reference}:out`)).toMatchObject({ status: 'failed' });
+    });
+
+    it('a sale cancelled after its payment is refused as already posted; the money stays in its escrow', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 50_00);
+      const holds = holdsOf(saleLedger());
+      const req = saleRequest(buyer, seller, 20_00);
+      expect((await holds.pay('orders', req)).state).toBe('posted');
+      expect((await holds.pay('orders', req)).state).toBe('posted');
+      await expect(holds.cancel('orders', req)).rejects.toMatchObject({
+        message: "This sale's payment is already posted",
+      });
+      const [b, e] = await balances([buyer.account, escrowAccount(req.reference)]);
+      expect([b!.balance, e!.balance]).toEqual([30_00, 20_00]);
+    });
+
+    it('a short wallet is refused and nothing moves; a closed one is refused as closed', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 5_00);
+      const holds = holdsOf(saleLedger());
+      const req = saleRequest(buyer, seller, 20_00);
+      await expect(holds.pay('orders', req)).rejects.toMatchObject({
+        message: 'Insufficient wallet balance',
+      });
+      expect(await holds.cancel('orders', req)).toMatchObject({
+        state: 'failed',
+        failureReason: 'insufficient',
+      });
+      await accounts.close(buyer.account, new Date());
+      await expect(holds.pay('orders', saleRequest(buyer, seller, 1_00))).rejects.toMatchObject({
+        message: WALLET_MESSAGES.accountClosed,
+      });
+      expect((await accounts.get(buyer.account))!.balance).toBe(5_00);
+    });
+
+    it('a hold an earlier build placed is posted by the payment, or voided by the cancel', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 50_00);
+      const holds = holdsOf(saleLedger());
+      const [paid, given] = [saleRequest(buyer, seller, 10_00), saleRequest(buyer, seller, 15_00)];
+      for (const req of [paid, given]) await holds.create('orders', { ...req, timeoutSeconds: 0 });
+      expect(await holds.pay('orders', paid)).toMatchObject({ state: 'posted', twoPhase: true });
+      expect(await holds.cancel('orders', given)).toMatchObject({ state: 'voided', twoPhase: true });
+      await expect(holds.cancel('orders', paid)).rejects.toMatchObject({ message: /already posted/ });
+      const [b, e] = await balances([buyer.account, escrowAccount(paid.reference)]);
+      expect([b!.balance, b!.available, b!.held, e!.balance]).toEqual([40_00, 40_00, 0, 10_00]);
+    });
+
+    it('a payment and its cancel at once, for 40 sales: each sale is paid whole or not at all, and says so to both', async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 1_000_00);
+      const requests = Array.from({ length: 40 }, (_, i) => saleRequest(buyer, seller, 1_00 + i));
+      const outcomes = await Promise.all(
+        requests.map(async (req, i) => {
+          // Each from its own driver, as a request and the sweeper's cancel are; started in either order.
+          const pay = () => holdsOf(saleLedger()).pay('orders', req);
+          const cancel = () => holdsOf(saleLedger()).cancel('orders', req);
+          const [paid, cancelled] =
+            i % 2
+              ? await Promise.allSettled([pay(), cancel()])
+              : await Promise.allSettled([cancel(), pay()]).then(([c, p]) => [p, c] as const);
+          return { req, paid, cancelled };
+        }),
+      );
+      let moved = 0;
+      for (const { req, paid, cancelled } of outcomes) {
+        const t = await transfers.byKey(`hold:${req.reference}`);
+        const escrow = await accounts.get(escrowAccount(req.reference));
+        if (t!.state === 'posted') {
+          // Paid: the payment answered it, the cancel was refused as already posted.
+          expect([paid.status, cancelled.status]).toEqual(['fulfilled', 'rejected']);
+          expect(escrow!.balance).toBe(req.amountPaise);
+          moved += req.amountPaise;
+        } else {
+          expect(t!.state).toBe('failed');
+          expect([paid.status, cancelled.status]).toEqual(['rejected', 'fulfilled']);
+          expect(escrow!.balance).toBe(0);
+        }
+      }
+      const b = (await accounts.get(buyer.account))!;
+      expect([b.balance, b.available]).toEqual([1_000_00 - moved, 1_000_00 - moved]);
+    });
   });
 
   it('a hold naming no release time releases at the next sweep; one past 90 days, or another sale under the reference, is refused', async () => {

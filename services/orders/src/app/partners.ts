@@ -5,7 +5,7 @@ import type { ProductFacts, UserFacts } from '../domain/order';
 /**
  * The services a purchase calls, with the orders service's own identity (docs/adr/005): identity
  * (who buys and sells, through the shared directory and its cache), catalog (the product and its
- * stock reservation) and wallet (the hold).
+ * stock reservation) and wallet (the sale's payment).
  * Refusals arrive as gRPC errors; the saga decides which end a purchase and which are retried.
  */
 export interface Partners {
@@ -16,18 +16,12 @@ export interface Partners {
   reserve(reference: string, productId: number, quantity: number, ttlSeconds: number): Promise<void>;
   release(reference: string): Promise<void>;
   commit(reference: string): Promise<void>;
-  hold(req: {
-    reference: string;
-    buyerId: number;
-    sellerId: number;
-    amountPaise: number;
-    timeoutSeconds: number;
-    description: string;
-    /** The proceeds wait in escrow until then (the end of the refund window); none: paid at once. */
-    releaseAt?: Date;
-  }): Promise<void>;
+  /** Pays the buyer's money into the sale's escrow, once (docs/adr/043); a hold placed earlier is posted. */
+  pay(sale: Sale): Promise<void>;
+  /** Makes sure the sale's payment never happens; refused with "already posted" once it was paid. */
+  cancelPayment(sale: Sale): Promise<void>;
+  /** Posts the hold an earlier build placed for the sale (orders it left at `pay`). */
   post(reference: string): Promise<void>;
-  void(reference: string): Promise<void>;
   /** Stops the release of the sale's proceeds for a refund request: false when already released. */
   holdProceeds(reference: string): Promise<boolean>;
   unholdProceeds(reference: string): Promise<void>;
@@ -38,6 +32,17 @@ export interface Partners {
   close(): void;
 }
 
+/** A sale's payment, as the wallet keys it: by the order's reference. */
+export interface Sale {
+  reference: string;
+  buyerId: number;
+  sellerId: number;
+  amountPaise: number;
+  description: string;
+  /** The proceeds wait in escrow until then (the end of the refund window); none: paid at once. */
+  releaseAt?: Date;
+}
+
 export interface PartnerAddresses {
   /** Identity's users, cached (@qm/contracts/grpc identityDirectory). */
   users: Pick<UserDirectory, 'byId'>;
@@ -46,6 +51,15 @@ export interface PartnerAddresses {
   token: string | undefined;
   deadlineMs: number;
 }
+
+const saleToProto = (s: Sale): walletV1.Sale => ({
+  reference: s.reference,
+  debitUserId: s.buyerId,
+  creditUserId: s.sellerId,
+  amountPaise: s.amountPaise,
+  description: s.description,
+  releaseAt: s.releaseAt?.toISOString() ?? '',
+});
 
 const isNotFound = (err: unknown) => isServiceError(err) && err.code === GrpcStatus.NOT_FOUND;
 
@@ -93,22 +107,14 @@ export function grpcPartners(a: PartnerAddresses): Partners {
     async commit(reference) {
       await catalog.commitStock({ reference });
     },
-    async hold(h) {
-      await wallet.createPendingTransfer({
-        reference: h.reference,
-        debitUserId: h.buyerId,
-        creditUserId: h.sellerId,
-        amountPaise: h.amountPaise,
-        timeoutSeconds: h.timeoutSeconds,
-        description: h.description,
-        releaseAt: h.releaseAt?.toISOString() ?? '',
-      });
+    async pay(sale) {
+      await wallet.paySale({ sale: saleToProto(sale) });
+    },
+    async cancelPayment(sale) {
+      await wallet.cancelSalePayment({ sale: saleToProto(sale) });
     },
     async post(reference) {
       await wallet.postPendingTransfer({ reference });
-    },
-    async void(reference) {
-      await wallet.voidPendingTransfer({ reference });
     },
     async holdProceeds(reference) {
       return (await wallet.holdSaleProceeds({ reference })).held;

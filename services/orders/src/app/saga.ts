@@ -3,14 +3,16 @@ import { GrpcStatus, isServiceError, type Logger, type Outbox } from '@qm/platfo
 import { type OrderRecord, pastDeadline, type SagaStep, undoFor } from '../domain/order';
 import { orderEnded } from '../events/orders-events';
 import type { OrderStore } from '../store/orders';
-import type { Partners } from './partners';
+import type { Partners, Sale } from './partners';
 
 /**
- * The purchase saga, orchestrated from the order document (docs/adr/010-purchase-saga.md):
+ * The purchase saga, orchestrated from the order document (docs/adr/010-purchase-saga.md, 043):
  *
- *   reserve (catalog ReserveStock) → hold (wallet CreatePendingTransfer) → pay (PostPendingTransfer)
+ *   reserve (catalog ReserveStock) → hold (wallet PaySale, into the sale's escrow)
  *   → commit (CommitStock) → done: completed, paid
- *   any refusal before pay succeeds → compensate (VoidPendingTransfer, ReleaseStock) → done: cancelled
+ *   any refusal before the payment is made → compensate (CancelSalePayment, ReleaseStock) → done: cancelled
+ *
+ * (`pay`, PostPendingTransfer, posts the hold an earlier build placed at `hold`.)
  *
  * Each call is keyed by the order's reference, so repeating a step after a crash or a lost reply has
  * no further effect. A refusal (not found, insufficient, expired) decides the order; a failure a
@@ -22,8 +24,8 @@ export interface SagaDeps {
   outbox: Outbox;
   log: Logger;
   holdTimeoutSeconds: number;
-  /** Test-only pause between the hold and the payment (ORDERS_PAUSE_AFTER_HOLD_MS). */
-  pauseAfterHoldMs?: number;
+  /** Test-only pause between the reservation and the payment (ORDERS_PAUSE_BEFORE_PAYMENT_MS). */
+  pauseBeforePaymentMs?: number;
 }
 
 /** Answers the service gives when it has decided; anything else may go otherwise on a retry. */
@@ -62,8 +64,18 @@ const reserveRefused = (err: unknown) =>
       ? MSG.insufficientStock
       : MSG.createFailed;
 
-/** Why the wallet's refusal of a hold cancels the order. */
-const holdRefused = (err: unknown) =>
+/** The sale's payment as the wallet keys it, by the order's reference. */
+const saleOf = (o: OrderRecord): Sale => ({
+  reference: o.reference,
+  buyerId: o.buyerId,
+  sellerId: o.sellerId,
+  amountPaise: o.totalPaise,
+  description: `Order #${o.id}: ${o.quantity} × ${o.product.name}`,
+  releaseAt: o.refundableUntil,
+});
+
+/** Why the wallet's refusal of the payment cancels the order. */
+const paymentRefused = (err: unknown) =>
   is(err, GrpcStatus.FAILED_PRECONDITION, /insufficient wallet balance/i)
     ? MSG.insufficientBalance
     : MSG.createFailed;
@@ -107,12 +119,16 @@ export function createSaga(d: SagaDeps): Saga {
   const cancel = (o: OrderRecord, reason: string, refused = false) =>
     move(o, { step: 'compensate', cancelReason: reason, undo: undoFor(o, refused) });
 
-  /** Runs a forward step: on success to `next`, on a refusal to compensation with its reason. */
+  /**
+   * Runs a forward step: on success on to `then`, on a refusal to compensation with its reason.
+   * `tookNoEffect`: the refusal means the step did nothing, whoever else drives the order.
+   */
   async function forward(
     o: OrderRecord,
     call: () => Promise<unknown>,
-    next: Parameters<OrderStore['advance']>[2],
     reasonFor: (err: unknown) => string,
+    then: (o: OrderRecord) => Promise<OrderRecord>,
+    tookNoEffect: boolean,
   ): Promise<OrderRecord> {
     try {
       await call();
@@ -120,9 +136,9 @@ export function createSaga(d: SagaDeps): Saga {
       if (!decided(err)) throw err;
       const reason = reasonFor(err);
       if (reason === MSG.createFailed) log.error({ err, order: o.id, step: o.step }, 'purchase step refused');
-      return cancel(o, reason, true);
+      return cancel(o, reason, tookNoEffect);
     }
-    return move(o, next);
+    return then(o);
   }
 
   /** The order's last change, with its event (and the buyer's activity) through the outbox. */
@@ -148,13 +164,13 @@ export function createSaga(d: SagaDeps): Saga {
     }
   }
 
-  /** Commits the stock, completes the order; a commit left to a retry records `pay`'s order paid first. */
+  /** Commits the stock, completes the order; a commit left to a retry records the order paid first. */
   async function completeSale(o: OrderRecord): Promise<OrderRecord> {
     try {
       await partners.commit(o.reference);
     } catch (err) {
       if (!decided(err)) {
-        if (o.step === 'pay')
+        if (o.step !== 'commit')
           throw new PausedAfterRecording(await move(o, { step: 'commit', paymentStatus: 'paid' }), err);
         throw err;
       }
@@ -169,32 +185,25 @@ export function createSaga(d: SagaDeps): Saga {
       forward(
         o,
         () => partners.reserve(o.reference, o.productId, o.quantity, d.holdTimeoutSeconds),
-        { step: 'hold' },
         reserveRefused,
+        (o) => move(o, { step: 'hold' }),
+        true,
       ),
 
-    hold: (o) =>
-      // A free product moves no money: nothing to hold.
-      o.totalPaise === 0
-        ? move(o, { step: 'pay' })
-        : forward(
-            o,
-            () =>
-              partners.hold({
-                reference: o.reference,
-                buyerId: o.buyerId,
-                sellerId: o.sellerId,
-                amountPaise: o.totalPaise,
-                timeoutSeconds: d.holdTimeoutSeconds,
-                description: `Order #${o.id}: ${o.quantity} × ${o.product.name}`,
-                releaseAt: o.refundableUntil,
-              }),
-            { step: 'pay' },
-            holdRefused,
-          ),
+    // The stock is reserved, so the money moves at once, in one transfer into the sale's escrow
+    // (docs/adr/043); the order's next change is its end. A payment refused for this driver may have
+    // been made by another (a retry, the sweeper), so compensation cancels it all the same.
+    async hold(o) {
+      if (d.pauseBeforePaymentMs) await sleep(d.pauseBeforePaymentMs);
+      // The product may have been deleted while the saga ran: then nothing is sold.
+      if (!(await partners.product(o.productId))) return cancel(o, MSG.productNotFound);
+      // A free product moves no money.
+      if (o.totalPaise === 0) return completeSale(o);
+      return forward(o, () => partners.pay(saleOf(o)), paymentRefused, completeSale, false);
+    },
 
+    // An order an earlier build left here has a hold to post (docs/adr/043).
     async pay(o) {
-      if (d.pauseAfterHoldMs) await sleep(d.pauseAfterHoldMs);
       // The product may have been deleted while the saga ran: then nothing is sold.
       if (!(await partners.product(o.productId))) return cancel(o, MSG.productNotFound);
       try {
@@ -217,12 +226,12 @@ export function createSaga(d: SagaDeps): Saga {
       const undo = o.undo ?? { hold: o.totalPaise > 0, stock: true };
       if (undo.hold) {
         try {
-          await partners.void(o.reference);
+          await partners.cancelPayment(saleOf(o));
         } catch (err) {
           // A payment posted meanwhile (a concurrent driver) wins: the order completes instead.
           if (is(err, GrpcStatus.FAILED_PRECONDITION, /already post/))
             return move(o, { step: 'commit', paymentStatus: 'paid', cancelReason: '' });
-          // Otherwise no hold, or one already failed, voided or expired: nothing is held.
+          // Otherwise nothing was taken (a payment failed or never made, a hold voided or expired).
           if (!decided(err)) throw err;
         }
       }

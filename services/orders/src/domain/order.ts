@@ -10,13 +10,15 @@ import { conflict, forbidden, invalid, notFound } from '@qm/platform';
 /** An order's rules (docs/product.md §3 orders, §5 order creation and purchase, §6): no I/O, no proto here. */
 
 /**
- * Where an order's saga stands. Forward: reserve → hold → pay → commit → done. Any failure before
- * the payment is posted turns to compensate (void the hold, release the stock) → done, cancelled.
+ * Where an order's saga stands. Forward: reserve → hold (the payment, docs/adr/043) → commit → done;
+ * `pay` is where an earlier build waited to post its hold. Any failure before the payment is made
+ * turns to compensate (cancel the payment, release the stock) → done, cancelled.
  */
 export type SagaStep = 'reserve' | 'hold' | 'pay' | 'commit' | 'compensate' | 'done';
 
 /** What compensation must undo: the steps that may have taken effect before the order was cancelled. */
 export interface Undo {
+  /** The payment (or an earlier build's hold): cancelled, unless it was made. */
   hold: boolean;
   stock: boolean;
 }
@@ -92,7 +94,7 @@ export interface OrderRecord {
   buyerDetails: BuyerDetails;
   buyer: OrderParty;
   seller: OrderParty;
-  /** After this, a purchase not yet paid is cancelled (the hold and the reservation expire too). */
+  /** After this, a purchase not yet paid is cancelled (its reservation expires too). */
   deadlineAt: Date;
   /**
    * The end of the buyer's refund window, when the seller's proceeds leave escrow (docs/adr/028);

@@ -64,6 +64,12 @@ export interface Ledger {
   post(key: string): Promise<Transfer>;
   /** Voids the pending transfer under `key` once: voiding again answers it, a post is then refused. */
   void(key: string): Promise<Transfer>;
+  /**
+   * Makes sure the transfer never takes its money (a sale given up, docs/adr/043). Not recorded yet,
+   * it is recorded and failed, so a late request for it finds it failed; under way, its debit is
+   * barred unless it landed, and then it goes on to be posted; a hold is voided. Answers how it ended.
+   */
+  cancel(req: TransferRequest): Promise<Transfer>;
   /** The sweeper's expiry of one hold past its timeout (a concurrent post or void wins instead). */
   expire(t: SeenTransfer): Promise<Transfer>;
   /**
@@ -353,6 +359,14 @@ export function createLedger(d: LedgerDeps): Ledger {
 
     post: (key: string) => resolve(key, 'posting', 'posted'),
     void: (key: string) => resolve(key, 'voiding', 'voided'),
+
+    async cancel(req: TransferRequest): Promise<Transfer> {
+      // Recorded with its lines, as a request would: one driving it on before the bar pays it whole.
+      const { transfer: t } = await record(d, req, false, null);
+      if (t.twoPhase) return resolve(req.key, 'voiding', 'voided');
+      if (t.state === 'initiated') return failUnlessDebited(t, () => Promise.resolve('abandoned'));
+      return advance(t);
+    },
 
     async expire(t: SeenTransfer): Promise<Transfer> {
       const { transfer } = await transfers.move(t._id, ['pending'], 'expiring');

@@ -452,6 +452,38 @@ export interface PostPendingTransferResponse {
   transfer?: PendingTransfer | undefined;
 }
 
+/** A sale's payment, keyed by its order's reference (PaySale, CancelSalePayment). */
+export interface Sale {
+  /** Unique per purchase (e.g. "order-42"): up to 200 letters, digits or . _ - : @ /. */
+  reference: string;
+  debitUserId: number;
+  creditUserId: number;
+  amountPaise: number;
+  /** Shown in both users' histories. */
+  description: string;
+  /**
+   * The proceeds wait in the sale's escrow until this moment (ISO 8601), the end of the buyer's
+   * refund window (docs/adr/028); empty: released to the seller at the next sweep.
+   */
+  releaseAt: string;
+}
+
+export interface PaySaleRequest {
+  sale?: Sale | undefined;
+}
+
+export interface PaySaleResponse {
+  transfer?: PendingTransfer | undefined;
+}
+
+export interface CancelSalePaymentRequest {
+  sale?: Sale | undefined;
+}
+
+export interface CancelSalePaymentResponse {
+  transfer?: PendingTransfer | undefined;
+}
+
 export interface VoidPendingTransferRequest {
   reference: string;
 }
@@ -4059,6 +4091,443 @@ export const PostPendingTransferResponse: MessageFns<PostPendingTransferResponse
   },
 };
 
+function createBaseSale(): Sale {
+  return { reference: "", debitUserId: 0, creditUserId: 0, amountPaise: 0, description: "", releaseAt: "" };
+}
+
+export const Sale: MessageFns<Sale> = {
+  encode(message: Sale, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reference !== "") {
+      writer.uint32(10).string(message.reference);
+    }
+    if (message.debitUserId !== 0) {
+      writer.uint32(16).int64(message.debitUserId);
+    }
+    if (message.creditUserId !== 0) {
+      writer.uint32(24).int64(message.creditUserId);
+    }
+    if (message.amountPaise !== 0) {
+      writer.uint32(32).int64(message.amountPaise);
+    }
+    if (message.description !== "") {
+      writer.uint32(42).string(message.description);
+    }
+    if (message.releaseAt !== "") {
+      writer.uint32(50).string(message.releaseAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Sale {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSale();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.debitUserId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.creditUserId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amountPaise = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.releaseAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Sale {
+    return {
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      debitUserId: isSet(object.debitUserId)
+        ? globalThis.Number(object.debitUserId)
+        : isSet(object.debit_user_id)
+        ? globalThis.Number(object.debit_user_id)
+        : 0,
+      creditUserId: isSet(object.creditUserId)
+        ? globalThis.Number(object.creditUserId)
+        : isSet(object.credit_user_id)
+        ? globalThis.Number(object.credit_user_id)
+        : 0,
+      amountPaise: isSet(object.amountPaise)
+        ? globalThis.Number(object.amountPaise)
+        : isSet(object.amount_paise)
+        ? globalThis.Number(object.amount_paise)
+        : 0,
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      releaseAt: isSet(object.releaseAt)
+        ? globalThis.String(object.releaseAt)
+        : isSet(object.release_at)
+        ? globalThis.String(object.release_at)
+        : "",
+    };
+  },
+
+  toJSON(message: Sale): unknown {
+    const obj: any = {};
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    if (message.debitUserId !== 0) {
+      obj.debitUserId = Math.round(message.debitUserId);
+    }
+    if (message.creditUserId !== 0) {
+      obj.creditUserId = Math.round(message.creditUserId);
+    }
+    if (message.amountPaise !== 0) {
+      obj.amountPaise = Math.round(message.amountPaise);
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.releaseAt !== "") {
+      obj.releaseAt = message.releaseAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Sale>, I>>(base?: I): Sale {
+    return Sale.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Sale>, I>>(object: I): Sale {
+    const message = createBaseSale();
+    message.reference = object.reference ?? "";
+    message.debitUserId = object.debitUserId ?? 0;
+    message.creditUserId = object.creditUserId ?? 0;
+    message.amountPaise = object.amountPaise ?? 0;
+    message.description = object.description ?? "";
+    message.releaseAt = object.releaseAt ?? "";
+    return message;
+  },
+};
+
+function createBasePaySaleRequest(): PaySaleRequest {
+  return { sale: undefined };
+}
+
+export const PaySaleRequest: MessageFns<PaySaleRequest> = {
+  encode(message: PaySaleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sale !== undefined) {
+      Sale.encode(message.sale, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaySaleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaySaleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sale = Sale.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaySaleRequest {
+    return { sale: isSet(object.sale) ? Sale.fromJSON(object.sale) : undefined };
+  },
+
+  toJSON(message: PaySaleRequest): unknown {
+    const obj: any = {};
+    if (message.sale !== undefined) {
+      obj.sale = Sale.toJSON(message.sale);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PaySaleRequest>, I>>(base?: I): PaySaleRequest {
+    return PaySaleRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PaySaleRequest>, I>>(object: I): PaySaleRequest {
+    const message = createBasePaySaleRequest();
+    message.sale = (object.sale !== undefined && object.sale !== null) ? Sale.fromPartial(object.sale) : undefined;
+    return message;
+  },
+};
+
+function createBasePaySaleResponse(): PaySaleResponse {
+  return { transfer: undefined };
+}
+
+export const PaySaleResponse: MessageFns<PaySaleResponse> = {
+  encode(message: PaySaleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transfer !== undefined) {
+      PendingTransfer.encode(message.transfer, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PaySaleResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePaySaleResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transfer = PendingTransfer.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PaySaleResponse {
+    return { transfer: isSet(object.transfer) ? PendingTransfer.fromJSON(object.transfer) : undefined };
+  },
+
+  toJSON(message: PaySaleResponse): unknown {
+    const obj: any = {};
+    if (message.transfer !== undefined) {
+      obj.transfer = PendingTransfer.toJSON(message.transfer);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PaySaleResponse>, I>>(base?: I): PaySaleResponse {
+    return PaySaleResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PaySaleResponse>, I>>(object: I): PaySaleResponse {
+    const message = createBasePaySaleResponse();
+    message.transfer = (object.transfer !== undefined && object.transfer !== null)
+      ? PendingTransfer.fromPartial(object.transfer)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCancelSalePaymentRequest(): CancelSalePaymentRequest {
+  return { sale: undefined };
+}
+
+export const CancelSalePaymentRequest: MessageFns<CancelSalePaymentRequest> = {
+  encode(message: CancelSalePaymentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sale !== undefined) {
+      Sale.encode(message.sale, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSalePaymentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSalePaymentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.sale = Sale.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSalePaymentRequest {
+    return { sale: isSet(object.sale) ? Sale.fromJSON(object.sale) : undefined };
+  },
+
+  toJSON(message: CancelSalePaymentRequest): unknown {
+    const obj: any = {};
+    if (message.sale !== undefined) {
+      obj.sale = Sale.toJSON(message.sale);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSalePaymentRequest>, I>>(base?: I): CancelSalePaymentRequest {
+    return CancelSalePaymentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSalePaymentRequest>, I>>(object: I): CancelSalePaymentRequest {
+    const message = createBaseCancelSalePaymentRequest();
+    message.sale = (object.sale !== undefined && object.sale !== null) ? Sale.fromPartial(object.sale) : undefined;
+    return message;
+  },
+};
+
+function createBaseCancelSalePaymentResponse(): CancelSalePaymentResponse {
+  return { transfer: undefined };
+}
+
+export const CancelSalePaymentResponse: MessageFns<CancelSalePaymentResponse> = {
+  encode(message: CancelSalePaymentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transfer !== undefined) {
+      PendingTransfer.encode(message.transfer, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CancelSalePaymentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCancelSalePaymentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transfer = PendingTransfer.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CancelSalePaymentResponse {
+    return { transfer: isSet(object.transfer) ? PendingTransfer.fromJSON(object.transfer) : undefined };
+  },
+
+  toJSON(message: CancelSalePaymentResponse): unknown {
+    const obj: any = {};
+    if (message.transfer !== undefined) {
+      obj.transfer = PendingTransfer.toJSON(message.transfer);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CancelSalePaymentResponse>, I>>(base?: I): CancelSalePaymentResponse {
+    return CancelSalePaymentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CancelSalePaymentResponse>, I>>(object: I): CancelSalePaymentResponse {
+    const message = createBaseCancelSalePaymentResponse();
+    message.transfer = (object.transfer !== undefined && object.transfer !== null)
+      ? PendingTransfer.fromPartial(object.transfer)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseVoidPendingTransferRequest(): VoidPendingTransferRequest {
   return { reference: "" };
 }
@@ -5572,7 +6041,39 @@ export const WalletServiceService = {
     responseDeserialize: (value: Buffer): TransferResponse => TransferResponse.decode(value),
   },
   /**
-   * ---- two-phase holds: orders service only ------------------------------------------------------
+   * ---- a sale's payment: orders service only (docs/adr/043) ---------------------------------------
+   * Pays the buyer's money into the sale's escrow in one transfer (its stock is reserved already).
+   * Idempotent on reference: paying again answers the same transfer; a hold an earlier build placed
+   * under the reference is posted. FAILED_PRECONDITION "Insufficient wallet balance" when short,
+   * PERMISSION_DENIED when the buyer's wallet is closed.
+   */
+  paySale: {
+    path: "/qm.wallet.v1.WalletService/PaySale" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PaySaleRequest): Buffer => Buffer.from(PaySaleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PaySaleRequest => PaySaleRequest.decode(value),
+    responseSerialize: (value: PaySaleResponse): Buffer => Buffer.from(PaySaleResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PaySaleResponse => PaySaleResponse.decode(value),
+  },
+  /**
+   * Makes sure the sale's payment never happens: one not yet asked for is recorded failed, so that a
+   * late PaySale takes nothing; one under way is barred unless its debit landed; a hold is voided.
+   * Repeating it answers the same transfer. FAILED_PRECONDITION "… already posted" when paid.
+   */
+  cancelSalePayment: {
+    path: "/qm.wallet.v1.WalletService/CancelSalePayment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CancelSalePaymentRequest): Buffer =>
+      Buffer.from(CancelSalePaymentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CancelSalePaymentRequest => CancelSalePaymentRequest.decode(value),
+    responseSerialize: (value: CancelSalePaymentResponse): Buffer =>
+      Buffer.from(CancelSalePaymentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CancelSalePaymentResponse => CancelSalePaymentResponse.decode(value),
+  },
+  /**
+   * ---- two-phase holds: orders service only (an earlier build's sales, and tests) ----------------
    * Holds amount on the buyer's wallet for a payment to the seller; nothing moves yet. Idempotent on
    * reference. FAILED_PRECONDITION "Insufficient wallet balance" when the available balance is short.
    */
@@ -5736,7 +6237,21 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
    */
   transfer: handleUnaryCall<TransferRequest, TransferResponse>;
   /**
-   * ---- two-phase holds: orders service only ------------------------------------------------------
+   * ---- a sale's payment: orders service only (docs/adr/043) ---------------------------------------
+   * Pays the buyer's money into the sale's escrow in one transfer (its stock is reserved already).
+   * Idempotent on reference: paying again answers the same transfer; a hold an earlier build placed
+   * under the reference is posted. FAILED_PRECONDITION "Insufficient wallet balance" when short,
+   * PERMISSION_DENIED when the buyer's wallet is closed.
+   */
+  paySale: handleUnaryCall<PaySaleRequest, PaySaleResponse>;
+  /**
+   * Makes sure the sale's payment never happens: one not yet asked for is recorded failed, so that a
+   * late PaySale takes nothing; one under way is barred unless its debit landed; a hold is voided.
+   * Repeating it answers the same transfer. FAILED_PRECONDITION "… already posted" when paid.
+   */
+  cancelSalePayment: handleUnaryCall<CancelSalePaymentRequest, CancelSalePaymentResponse>;
+  /**
+   * ---- two-phase holds: orders service only (an earlier build's sales, and tests) ----------------
    * Holds amount on the buyer's wallet for a payment to the seller; nothing moves yet. Idempotent on
    * reference. FAILED_PRECONDITION "Insufficient wallet balance" when the available balance is short.
    */
@@ -5983,7 +6498,49 @@ export interface WalletServiceClient extends Client {
     callback: (error: ServiceError | null, response: TransferResponse) => void,
   ): ClientUnaryCall;
   /**
-   * ---- two-phase holds: orders service only ------------------------------------------------------
+   * ---- a sale's payment: orders service only (docs/adr/043) ---------------------------------------
+   * Pays the buyer's money into the sale's escrow in one transfer (its stock is reserved already).
+   * Idempotent on reference: paying again answers the same transfer; a hold an earlier build placed
+   * under the reference is posted. FAILED_PRECONDITION "Insufficient wallet balance" when short,
+   * PERMISSION_DENIED when the buyer's wallet is closed.
+   */
+  paySale(
+    request: PaySaleRequest,
+    callback: (error: ServiceError | null, response: PaySaleResponse) => void,
+  ): ClientUnaryCall;
+  paySale(
+    request: PaySaleRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PaySaleResponse) => void,
+  ): ClientUnaryCall;
+  paySale(
+    request: PaySaleRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PaySaleResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Makes sure the sale's payment never happens: one not yet asked for is recorded failed, so that a
+   * late PaySale takes nothing; one under way is barred unless its debit landed; a hold is voided.
+   * Repeating it answers the same transfer. FAILED_PRECONDITION "… already posted" when paid.
+   */
+  cancelSalePayment(
+    request: CancelSalePaymentRequest,
+    callback: (error: ServiceError | null, response: CancelSalePaymentResponse) => void,
+  ): ClientUnaryCall;
+  cancelSalePayment(
+    request: CancelSalePaymentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CancelSalePaymentResponse) => void,
+  ): ClientUnaryCall;
+  cancelSalePayment(
+    request: CancelSalePaymentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CancelSalePaymentResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ---- two-phase holds: orders service only (an earlier build's sales, and tests) ----------------
    * Holds amount on the buyer's wallet for a payment to the seller; nothing moves yet. Idempotent on
    * reference. FAILED_PRECONDITION "Insufficient wallet balance" when the available balance is short.
    */
