@@ -13,16 +13,16 @@
 // (strace) while load/transfer-cost.mjs and load/purchase-cost.mjs ran (docs/performance/
 // 2026-12-02-op-floor.md), less what 2026-12-05 removed: the activity lookup of a first delivery
 // (ADR 019), the order's change at `commit` (ADR 010), six more of a purchase's (ADR 006, ADR 019;
-// counted again by tracing) and a transfer's move to `debited` (ADR 006). Count again when a path
+// counted again by tracing), a transfer's move to `debited` (ADR 006) and a sale's second phase
+// (ADR 043: a call, a change of the order, and 6 of the wallet's commands). Count again when a path
 // changes. A purchase's later release of its escrow to the seller is not in it
 // (load/purchase-cost.mjs measures that apart).
 //
 // Runs on Linux against the stack on loopback only, and removes what it made.
-import { openStoreEngine, type StoreEngine } from '@qm/platform';
-import { INFRA } from '@qm/testkit';
+import { createMailer, mailMessage, openStoreEngine, type StoreEngine } from '@qm/platform';
+import { INFRA, testLog } from '@qm/testkit';
 import mongoose, { type Connection } from 'mongoose';
 import { AckPolicy, connect, type JsMsg, StorageType } from 'nats';
-import nodemailer from 'nodemailer';
 import { loopbackOnly } from './lib/loopback.cjs';
 
 // ESM helpers of the .mjs load scripts, from this CommonJS script.
@@ -86,13 +86,12 @@ const PLANS: Plan[] = [
       ['wallet', 'accounts', 'find', 2],
       ['wallet', 'accounts', 'insert', 1],
       ['wallet', 'transfers', 'insert', 1],
-      ['wallet', 'accounts', 'update', 3],
-      ['wallet', 'transfers', 'findAndModify', 3],
-      ['wallet', 'counter', 'counter', 2],
+      ['wallet', 'accounts', 'findAndModify', 1],
+      ['wallet', 'accounts', 'update', 1],
+      ['wallet', 'counter', 'counter', 1],
       ['wallet', 'entries', 'insert', 1, 2],
       ['wallet', 'transactions', 'insert', 1, 2],
-      ['wallet', 'transactions', 'update', 2],
-      ['orders', 'orders', 'findAndModify', 1],
+      ['wallet', 'transfers', 'findAndModify', 1],
       ['catalog', 'stock_reservations', 'findAndModify', 2],
       ['catalog', 'outbox', 'insert', 1],
       ['catalog', 'outbox', 'delete', 1],
@@ -108,7 +107,7 @@ const PLANS: Plan[] = [
     ],
     published: 3,
     acknowledged: 3,
-    calls: 8,
+    calls: 7,
     mails: 2,
   },
 ];
@@ -274,16 +273,22 @@ async function eventPath() {
   };
 }
 
-/** Mails through a pooled connection to the local SMTP sink, as the services send them; removed afterwards. */
+/**
+ * Mails to the local SMTP sink by the services' own mailer (pooled connections, each message composed
+ * and written whole); removed afterwards.
+ */
 function mailPath() {
-  const transport = nodemailer.createTransport({ url: INFRA.SMTP_URL, pool: true } as never);
+  const mailer = createMailer({
+    smtpUrl: INFRA.SMTP_URL,
+    from: 'no-reply@quartermaster.local',
+    log: testLog('op-floor'),
+  });
   const to = `floor-${run}@example.test`;
-  const text = 'Your order is complete.\n'.repeat(20);
+  const paragraph = 'Your order is complete.\n'.repeat(20);
   return {
-    send: (i: number) =>
-      transport.sendMail({ from: 'no-reply@quartermaster.local', to, subject: `Floor ${i}`, text }),
+    send: (i: number) => mailer.send(to, mailMessage(`Floor ${i}`, [paragraph])),
     async close() {
-      transport.close();
+      mailer.close();
       const listed = (await (await fetch(`${INFRA.MAILDEV_URL}/email`)).json()) as {
         id: string;
         to: { address: string }[];
