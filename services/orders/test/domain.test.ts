@@ -62,7 +62,8 @@ describe('compensation', () => {
   it('undoes only what may have taken effect', () => {
     expect(undoFor({ step: 'reserve', totalPaise: 100 }, true)).toEqual({ stock: false, hold: false });
     expect(undoFor({ step: 'reserve', totalPaise: 100 }, false)).toEqual({ stock: true, hold: false });
-    expect(undoFor({ step: 'hold', totalPaise: 100 }, true)).toEqual({ stock: true, hold: false });
+    // A refused payment may have been made by another driver: cancelled all the same (ADR 043).
+    expect(undoFor({ step: 'hold', totalPaise: 100 }, true)).toEqual({ stock: true, hold: true });
     expect(undoFor({ step: 'hold', totalPaise: 100 }, false)).toEqual({ stock: true, hold: true });
     expect(undoFor({ step: 'pay', totalPaise: 100 }, true)).toEqual({ stock: true, hold: true });
     expect(undoFor({ step: 'pay', totalPaise: 0 }, false)).toEqual({ stock: true, hold: false });

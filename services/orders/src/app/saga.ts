@@ -115,20 +115,16 @@ export function createSaga(d: SagaDeps): Saga {
 
   const move = async (o: OrderRecord, set: Parameters<OrderStore['advance']>[2]) =>
     (await orders.advance(o.id, o.step, set)).order;
-  /** Turns to compensation; `refused`: the current step's partner refused it (so it took no effect). */
+  /** Turns to compensation; `refused`: the current step's partner refused it (undoFor says what that spares). */
   const cancel = (o: OrderRecord, reason: string, refused = false) =>
     move(o, { step: 'compensate', cancelReason: reason, undo: undoFor(o, refused) });
 
-  /**
-   * Runs a forward step: on success on to `then`, on a refusal to compensation with its reason.
-   * `tookNoEffect`: the refusal means the step did nothing, whoever else drives the order.
-   */
+  /** Runs a forward step: on success on to `then`, on a refusal to compensation with its reason. */
   async function forward(
     o: OrderRecord,
     call: () => Promise<unknown>,
     reasonFor: (err: unknown) => string,
     then: (o: OrderRecord) => Promise<OrderRecord>,
-    tookNoEffect: boolean,
   ): Promise<OrderRecord> {
     try {
       await call();
@@ -136,7 +132,7 @@ export function createSaga(d: SagaDeps): Saga {
       if (!decided(err)) throw err;
       const reason = reasonFor(err);
       if (reason === MSG.createFailed) log.error({ err, order: o.id, step: o.step }, 'purchase step refused');
-      return cancel(o, reason, tookNoEffect);
+      return cancel(o, reason, true);
     }
     return then(o);
   }
@@ -187,19 +183,17 @@ export function createSaga(d: SagaDeps): Saga {
         () => partners.reserve(o.reference, o.productId, o.quantity, d.holdTimeoutSeconds),
         reserveRefused,
         (o) => move(o, { step: 'hold' }),
-        true,
       ),
 
     // The stock is reserved, so the money moves at once, in one transfer into the sale's escrow
-    // (docs/adr/043); the order's next change is its end. A payment refused for this driver may have
-    // been made by another (a retry, the sweeper), so compensation cancels it all the same.
+    // (docs/adr/043); the order's next change is its end.
     async hold(o) {
       if (d.pauseBeforePaymentMs) await sleep(d.pauseBeforePaymentMs);
       // The product may have been deleted while the saga ran: then nothing is sold.
       if (!(await partners.product(o.productId))) return cancel(o, MSG.productNotFound);
       // A free product moves no money.
       if (o.totalPaise === 0) return completeSale(o);
-      return forward(o, () => partners.pay(saleOf(o)), paymentRefused, completeSale, false);
+      return forward(o, () => partners.pay(saleOf(o)), paymentRefused, completeSale);
     },
 
     // An order an earlier build left here has a hold to post (docs/adr/043).

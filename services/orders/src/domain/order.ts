@@ -194,19 +194,13 @@ export function priceOrder(
 export const productMissing = () => notFound(MSG.productNotFound);
 
 /**
- * What a cancellation at `step` must undo. A step its partner refused took no effect (a refused
- * reservation took no stock, a refused hold holds nothing); one given up at the deadline may have.
+ * What a cancellation at `step` must undo. A reservation catalog refused took no stock; one given up
+ * at the deadline may have. A payment is always cancelled: a refusal speaks for one driver only, and
+ * a retry or the sweeper may have paid (docs/adr/043).
  */
 export function undoFor(o: Pick<OrderRecord, 'step' | 'totalPaise'>, refused: boolean): Undo {
-  const moneyMoves = o.totalPaise > 0;
-  switch (o.step) {
-    case 'reserve':
-      return { stock: !refused, hold: false };
-    case 'hold':
-      return { stock: true, hold: moneyMoves && !refused };
-    default:
-      return { stock: true, hold: moneyMoves };
-  }
+  if (o.step === 'reserve') return { stock: !refused, hold: false };
+  return { stock: true, hold: o.totalPaise > 0 };
 }
 
 /** Forward steps may be cancelled; once the payment is posted the order can only complete. */
