@@ -70,7 +70,7 @@ const STATES: Record<TransferState, walletV1.TransferState> = {
 };
 
 /** The sale a PaySale or CancelSalePayment names. */
-function saleOf(req: { sale?: walletV1.Sale }): walletV1.Sale {
+function requestedSale(req: { sale?: walletV1.Sale }): walletV1.Sale {
   if (!req.sale) throw invalid('A sale is required');
   return req.sale;
 }
@@ -190,11 +190,11 @@ export function walletHandlers(u: WalletUseCases): UnaryImpl<typeof walletV1.Wal
     },
 
     paySale: async (req, ctx) => {
-      const sale = saleOf(req);
+      const sale = requestedSale(req);
       return hold(sale.reference)(await holds.pay(ctx.service, sale));
     },
     cancelSalePayment: async (req, ctx) => {
-      const sale = saleOf(req);
+      const sale = requestedSale(req);
       return hold(sale.reference)(await holds.cancel(ctx.service, sale));
     },
     createPendingTransfer: (req, ctx) => holds.create(ctx.service, req).then(hold(req.reference)),
