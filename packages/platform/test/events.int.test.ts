@@ -387,6 +387,39 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     expect(single).toEqual([]);
   });
 
+  it('with gatherMs, events a few milliseconds apart share a batch, and a lone event waits no longer than that', async () => {
+    const subject = `${subjectRoot}.batch.gathered`;
+    const batches: { ns: number[]; at: number }[] = [];
+    await bus.consume({
+      stream,
+      durable: 'gathering-reader',
+      filterSubjects: [subject],
+      gatherMs: 400,
+      handle: async () => {
+        throw new Error('a gathering consumer is handed batches');
+      },
+      handleBatch: async (events) =>
+        void batches.push({ ns: events.map(({ event }) => (event.data as { n: number }).n), at: Date.now() }),
+    });
+    // Ten events 15 ms apart: one at a time, each would be a batch of its own.
+    const first = Date.now();
+    for (let n = 0; n < 10; n++) {
+      await bus.publish(subject, makeEvent('batch.gathered', { n }));
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    await eventually(() => batches.flatMap((b) => b.ns).length === 10 || undefined);
+    expect(batches.flatMap((b) => b.ns)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+    expect(batches.length).toBeLessThanOrEqual(2);
+    expect(batches[0]!.at - first).toBeGreaterThanOrEqual(350);
+
+    const lone = Date.now();
+    await bus.publish(subject, makeEvent('batch.gathered', { n: 10 }));
+    await eventually(() => batches.at(-1)!.ns.includes(10) || undefined);
+    expect(batches.at(-1)!.ns).toEqual([10]);
+    expect(batches.at(-1)!.at - lone).toBeLessThan(1_500);
+    await allAcked('gathering-reader');
+  });
+
   it('falls back to one event at a time when a batch fails, so one bad event holds back no other', async () => {
     const subject = `${subjectRoot}.batch.poison`;
     const stored: number[] = [];

@@ -6,6 +6,11 @@ export const activityEnv = {
   IDENTITY_GRPC_ADDR: z.string().min(1).default('127.0.0.1:50051'),
   /** Deadline of each call to identity. */
   ACTIVITY_CALL_DEADLINE_MS: z.coerce.number().int().min(100).default(5000),
+  /**
+   * How long a batch of activity records waits for others to join it before it is stored (0: each as
+   * it comes). Nobody waits on a record; events that share a batch share its writes (docs/adr/019).
+   */
+  ACTIVITY_GATHER_MS: z.coerce.number().int().min(0).max(5_000).default(250),
   /** The durable consumer of activity.recorded (tests give their own). */
   ACTIVITY_DURABLE: z
     .string()

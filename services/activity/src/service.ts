@@ -32,6 +32,7 @@ export const activityService: ServiceDefinition<typeof activityEnv> = {
     return {
       ...activityConsumers({
         durable: config.ACTIVITY_DURABLE,
+        gatherMs: config.ACTIVITY_GATHER_MS,
         record: createRecorder({ store, users, log }),
       }),
       stop: async () => {

@@ -7,6 +7,8 @@ import type { BackgroundWork, Delivery, EventEnvelope } from '@qm/platform';
  */
 export function activityConsumers(opts: {
   durable: string;
+  /** ACTIVITY_GATHER_MS: how long a batch waits for more records to join it. */
+  gatherMs: number;
   record(events: ({ event: EventEnvelope } & Delivery)[]): Promise<void>;
 }): BackgroundWork {
   return {
@@ -18,6 +20,7 @@ export function activityConsumers(opts: {
         handle: (event, _subject, delivery) =>
           opts.record([{ event, mayRepeat: delivery?.mayRepeat ?? true }]),
         handleBatch: (batch) => opts.record(batch),
+        gatherMs: opts.gatherMs,
       },
     ],
   };
