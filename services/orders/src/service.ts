@@ -2,6 +2,7 @@ import { createIdempotency, createMailer, createOutbox, type ServiceDefinition }
 import { serviceDefaults } from '@qm/roster';
 import { ORDER_MESSAGES } from '@qm/contracts/rest';
 import { createOrderLists } from './app/lists';
+import { createCompletedOrders } from './app/completed-orders';
 import { createOrderMails } from './app/order-mails';
 import { grpcPartners } from './app/partners';
 import { followUserChanges, identityDirectory } from '@qm/contracts/grpc';
@@ -56,8 +57,10 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
       },
     });
     const holdTimeoutSeconds = config.ORDERS_HOLD_TIMEOUT_SECONDS;
+    const completed = createCompletedOrders();
     const saga = createSaga({
       orders,
+      completed,
       partners,
       outbox,
       log,
@@ -97,6 +100,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
         mailer,
         log,
         refundRequestsTo: config.REFUND_REQUESTS_MAIL_TO,
+        completed,
       }),
       confirmationDurable: config.ORDERS_CONFIRMATION_DURABLE,
       saleNoticeDurable: config.ORDERS_SALE_NOTICE_DURABLE,

@@ -123,6 +123,25 @@ it('mails the buyer a confirmation and the seller a sale notice, once each, with
   expect(await mailsMatching(who.maker.email, CONFIRMATION)).toHaveLength(0);
 });
 
+it('mails an order this process completed without reading it back: the saga kept it as it wrote it', async () => {
+  const id = await product('20.00');
+  const reads: unknown[] = [];
+  conn.set('debug', (collection: string, method: string, query: Record<string, unknown>) => {
+    if (collection === 'orders' && method === 'findOne') reads.push(query);
+  });
+  try {
+    const res = await as.army.post('/api/orders', { productId: id, quantity: 1, totalPrice: '20.00' });
+    expect(res.status).toBe(201);
+    const subject = new RegExp(`#${res.body.id}\\b`);
+    expect((await waitForMail(who.army.email, subject)).text).toContain('Total: ₹20.00');
+    expect((await waitForMail(who.maker.email, subject)).text).toContain('Unit price: ₹20.00');
+    // Read back, the order was one findOne per mail.
+    expect(reads.filter((q) => (q as { _id?: unknown })._id === res.body.id)).toEqual([]);
+  } finally {
+    conn.set('debug', false);
+  }
+});
+
 it('mails neither again when the event is delivered again, to two replicas at once', async () => {
   const id = await product('10.00');
   const res = await as.army.post('/api/orders', { productId: id, quantity: 1, totalPrice: '10.00' });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { OrderParty, OrderRecord } from '../domain/order';
 import { type OrderFacts, orderMails } from '../mail/templates';
 import type { OrderStore } from '../store/orders';
+import type { CompletedOrders } from './completed-orders';
 import type { Partners } from './partners';
 
 const OrderCompleted = z.object({ id: z.number().int().positive() });
@@ -51,6 +52,8 @@ export function createOrderMails(d: {
   log: Logger;
   /** Where refund requests are announced (the administrators' address). */
   refundRequestsTo: string;
+  /** The orders this process just completed: a completed order's mails read it from here first. */
+  completed?: Pick<CompletedOrders, 'get'>;
 }): OrderMails {
   /** The order a refund event names, if its refund really is at the event's step. */
   async function refundedOrder(event: { id: string; data: unknown }) {
@@ -98,7 +101,7 @@ export function createOrderMails(d: {
       d.log.error({ eventId: event.id, issues: parsed.error.issues }, 'malformed order event ignored');
       return;
     }
-    const order = await d.orders.get(parsed.data.id);
+    const order = d.completed?.get(parsed.data.id) ?? (await d.orders.get(parsed.data.id));
     // The event is published only after the order completed; anything else is not this order's event.
     if (!order || order.status !== 'completed') {
       d.log.error(

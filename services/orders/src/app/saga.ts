@@ -3,6 +3,7 @@ import { GrpcStatus, isServiceError, type Logger, type Outbox } from '@qm/platfo
 import { type OrderRecord, pastDeadline, type SagaStep, undoFor } from '../domain/order';
 import { orderEnded } from '../events/orders-events';
 import type { OrderStore } from '../store/orders';
+import type { CompletedOrders } from './completed-orders';
 import type { Partners, Sale } from './partners';
 
 /**
@@ -26,6 +27,8 @@ export interface SagaDeps {
   holdTimeoutSeconds: number;
   /** Test-only pause between the reservation and the payment (ORDERS_PAUSE_BEFORE_PAYMENT_MS). */
   pauseBeforePaymentMs?: number;
+  /** Where an order this process completes is kept for its mails (before its event is published). */
+  completed?: CompletedOrders;
 }
 
 /** Answers the service gives when it has decided; anything else may go otherwise on a retry. */
@@ -152,6 +155,7 @@ export function createSaga(d: SagaDeps): Saga {
           endEvent: events[0]!.event.id,
         });
         if (!r.moved) throw new AlreadyMoved(r.order);
+        d.completed?.remember(r.order);
         return r.order;
       });
     } catch (err) {
