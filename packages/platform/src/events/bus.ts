@@ -76,8 +76,8 @@ export interface ConsumerSpec {
   /** Largest batch handed to handleBatch (default 64). */
   maxBatch?: number;
   /**
-   * How long a batch waits, from its first event, for others to join it (default 0: a lone event
-   * goes at once). For a consumer whose events nobody waits on, so that events a few milliseconds
+   * How long a batch waits for others to join it once the consumer turns to it (default 0: a lone
+   * event goes at once). For a consumer whose events nobody waits on, so that events a few milliseconds
    * apart share one batch's writes instead of one batch each.
    */
   gatherMs?: number;
@@ -274,7 +274,7 @@ const DEFAULT_MAX_BATCH = 64;
 /**
  * Reads messages as they come and hands over everything waiting whenever the previous batch is done:
  * one message at a time when the stream is quiet, larger batches (fewer writes each) under load.
- * With `gatherMs`, a batch not yet full waits that long from its start for more to join; without,
+ * With `gatherMs`, a batch not yet full waits that long for more to join when its turn comes; without,
  * no timer delays a lone message. Reading pauses while two batches are already waiting.
  */
 async function consumeInBatches(
