@@ -16,7 +16,8 @@
 // counted again by tracing), a transfer's move to `debited` (ADR 006) and a sale's second phase
 // (ADR 043: a call, a change of the order, and 6 of the wallet's commands) and the mails' two reads
 // of the order they mail (ADR 012: the process that completed it keeps it; with more than one replica
-// of orders, a mail delivered to another still reads it). Count again when a path changes. A purchase's later release of its escrow to the seller is not in it
+// of orders, a mail delivered to another still reads it). Count again when a path changes. A
+// purchase's later release of its escrow to the seller is not in it
 // (load/purchase-cost.mjs measures that apart).
 //
 // Runs on Linux against the stack on loopback only, and removes what it made.
