@@ -16,7 +16,8 @@
 // counted again by tracing), a transfer's move to `debited` (ADR 006) and a sale's second phase
 // (ADR 043: a call, a change of the order, and 6 of the wallet's commands) and the mails' two reads
 // of the order they mail (ADR 012: the process that completed it keeps it; with more than one replica
-// of orders, a mail delivered to another still reads it). Count again when a path changes. A
+// of orders, a mail delivered to another still reads it), and a transfer's idempotency record, its
+// claim and its answer (ADR 044: the transfer is the record). Count again when a path changes. A
 // purchase's later release of its escrow to the seller is not in it
 // (load/purchase-cost.mjs measures that apart).
 //
@@ -56,7 +57,6 @@ const PLANS: Plan[] = [
     name: 'transfer',
     budget: 20,
     commands: [
-      ['wallet', 'idempotency_keys', 'insert', 1],
       ['wallet', 'accounts', 'find', 2],
       ['wallet', 'pins', 'find', 1],
       ['wallet', 'transfers', 'insert', 1],
@@ -66,7 +66,6 @@ const PLANS: Plan[] = [
       ['wallet', 'entries', 'insert', 1, 2],
       ['wallet', 'transactions', 'insert', 1, 2],
       ['wallet', 'transfers', 'findAndModify', 1],
-      ['wallet', 'idempotency_keys', 'update', 1],
       ['activity', 'counter', 'counter', 1],
       ['activity', 'activities', 'insert', 1],
     ],

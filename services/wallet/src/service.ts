@@ -87,7 +87,6 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       ledger,
       directory,
       pins: pins.gate,
-      idempotency,
       outbox,
     });
     const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });

@@ -19,6 +19,7 @@ import {
   type Driven,
   type Ledger,
   type LedgerDeps,
+  OtherTransferUnderKey,
   type TransferRequest,
 } from '../src/app/ledger';
 import { createSaleRefunds, refundKey, SELLER_SHORT } from '../src/app/sale-refunds';
@@ -179,7 +180,13 @@ describe('markers left out of reads', () => {
     const t = await ledger.transfer(move(`p2p:${a.id}:unmarked`, a.account, b.account, 1_00));
     // A hot account carries hundreds; every read through the local engine would pay for each.
     expect((await accounts.markers(a.account))!.applied).toContain(`${t._id}:debit`);
-    for (const read of [t.written!.payer!, await accounts.get(a.account), await accounts.ensure(b.account)]) {
+    const stored = await transfers.byId(t._id);
+    for (const read of [
+      t.payerAfter!,
+      stored!.payerAfter!,
+      await accounts.get(a.account),
+      await accounts.ensure(b.account),
+    ]) {
       expect(read).not.toHaveProperty('applied');
       expect(read).not.toHaveProperty('holds');
     }
@@ -378,17 +385,37 @@ describe('single-phase transfers', () => {
     await topUp(a.account, 10_00);
     const req = move(`p2p:${a.id}:written`, a.account, b.account, 2_50);
     const first = await ledger.transfer(req);
-    expect(first.written?.payer).toEqual(await accounts.get(a.account));
-    expect(first.written?.payer).toMatchObject({ balance: 7_50, available: 7_50 });
+    expect(first.payerAfter).toEqual(await accounts.get(a.account));
+    expect(first.payerAfter).toMatchObject({ balance: 7_50, available: 7_50 });
     const stored = await Promise.all([history.byKey(`${req.key}:out`), history.byKey(`${req.key}:in`)]);
     expect(first.written?.lines).toEqual(stored);
+    // A repeat, after the payer's balance moved again, answers the payer as this debit left it.
+    await topUp(a.account, 1_00);
     const again = await ledger.transfer(req);
     expect(again).toMatchObject({ _id: first._id, state: 'posted' });
     expect(again.written).toBeUndefined();
+    expect(again.payerAfter).toEqual(first.payerAfter);
     // Refused: no debit, no lines answered (they were written failed, and the caller reads nothing).
-    const short = await ledger.transfer(move(`p2p:${a.id}:written-short`, a.account, b.account, 8_00));
+    const short = await ledger.transfer(move(`p2p:${a.id}:written-short`, a.account, b.account, 9_00));
     expect(short.state).toBe('failed');
-    expect(short.written?.payer).toBeUndefined();
+    expect(short.payerAfter).toBeUndefined();
+  });
+
+  it('refuses a key recorded for another movement, naming the terms that differ', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    const c = await newUser();
+    await topUp(a.account, 10_00);
+    const req = move(`p2p:${a.id}:terms`, a.account, b.account, 2_00);
+    await ledger.transfer(req);
+    const refusal = (other: typeof req) =>
+      ledger.transfer(other).then(
+        () => null,
+        (err: unknown) => (err instanceof OtherTransferUnderKey ? err.differing : err),
+      );
+    expect(await refusal({ ...req, amount: 3_00 })).toEqual(['amount']);
+    expect(await refusal({ ...req, credit: c.account, amount: 3_00 })).toEqual(['amount', 'credit']);
+    expect((await accounts.get(a.account))!.balance).toBe(8_00);
   });
 
   it('ends a P2P line that an earlier build left pending, keeping its number', async () => {

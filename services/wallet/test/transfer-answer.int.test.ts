@@ -64,7 +64,7 @@ it("answers the sender's wallet and line as stored, without reading either back"
     description: line!.description,
   });
 
-  // The same key again is the same answer (the idempotency record's), not a second transfer.
+  // The same key again is the same answer (stored with the transfer: docs/adr/044), not a second transfer.
   const again = await w.as(sender, () =>
     w.client.transfer({
       receiverUsername: receiver.username,

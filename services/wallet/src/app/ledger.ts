@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { conflict, type Logger, type OutgoingEvent, type Outbox, unavailable } from '@qm/platform';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { AppError, conflict, type Logger, type OutgoingEvent, type Outbox, unavailable } from '@qm/platform';
 import {
   type AccountId,
   FINAL_STATES,
@@ -44,16 +45,10 @@ export interface TransferRequest {
 }
 
 /**
- * A transfer as one call of the ledger left it, with what that call's own steps wrote: the payer's
- * account as its debit left it, the users' lines as written. Each is absent when another driver
- * (a retry, the sweeper) applied that step. Never stored.
+ * A transfer as one call of the ledger left it, with the users' lines as that call wrote them (absent
+ * when another driver, a retry or the sweeper, wrote them). Never stored.
  */
-export type Driven = Transfer & { written?: { payer?: Account; lines?: HistoryLine[] } };
-
-const withWritten = (t: Driven, written: NonNullable<Driven['written']>): Driven => ({
-  ...t,
-  written: { ...t.written, ...written },
-});
+export type Driven = Transfer & { written?: { lines?: HistoryLine[] } };
 
 export interface Ledger {
   /** Moves money now: posted, or failed with nothing moved (insufficient balance). */
@@ -141,13 +136,34 @@ async function record(
     now,
   );
   if (!created) {
-    const same =
-      transfer.amount === req.amount &&
-      transfer.debitAccount === req.debit &&
-      transfer.creditAccount === req.credit;
-    if (!same) throw conflict('This transfer reference was already used for a different transfer');
+    const differing = termsDiffering(transfer, req);
+    if (differing.length > 0) throw new OtherTransferUnderKey(differing);
   }
   return { transfer, created };
+}
+
+/** The terms of a movement a key fixes: a request under a recorded key must name the same ones. */
+export type TransferTerm = 'amount' | 'debit' | 'credit';
+
+const termsDiffering = (t: Transfer, req: TransferRequest): TransferTerm[] =>
+  (
+    [
+      ['amount', t.amount === req.amount],
+      ['debit', t.debitAccount === req.debit],
+      ['credit', t.creditAccount === req.credit],
+    ] as const
+  )
+    .filter(([, same]) => !same)
+    .map(([term]) => term);
+
+/** A key already recorded for another movement, with the terms that differ (a use case may name them). */
+export class OtherTransferUnderKey extends AppError {
+  constructor(readonly differing: TransferTerm[]) {
+    super(
+      GrpcStatus.FAILED_PRECONDITION,
+      'This transfer reference was already used for a different transfer',
+    );
+  }
 }
 
 /** A driver's copy of a transfer; `again` once it was read again after a fenced step (readAgain). */
@@ -266,11 +282,11 @@ export function createLedger(d: LedgerDeps): Ledger {
   }
 
   /**
-   * Credit, entries, posted: the part of a transfer that can no longer fail. The users' lines are
-   * completed first, so posting settles the transfer in the same update. A single-phase transfer
-   * comes here from `initiated` once its debit landed (`debited` is an earlier build's record of that).
+   * Credit, entries, posted: what can no longer fail, once the debit landed (a hold posted, or a debit from
+   * `initiated` or an earlier build's `debited`). The users' lines are completed first, so posting settles
+   * the transfer in the same update; it stores the payer as this driver's debit left it.
    */
-  async function complete(t: SeenTransfer): Promise<Driven> {
+  async function complete(t: SeenTransfer, payerAfter?: Account): Promise<Driven> {
     const at = new Date();
     // Independent steps, each applied once whoever repeats them: one round trip instead of three.
     const [credit, , lines] = await Promise.all([
@@ -282,8 +298,8 @@ export function createLedger(d: LedgerDeps): Ledger {
     // After the credit (a receipt makes the receiver's page read the balance), before `posted`.
     await announce(d, t);
     const from: TransferState[] = t.twoPhase ? ['posting'] : ['initiated', 'debited'];
-    const { transfer } = await transfers.move(t._id, from, 'posted', { settles: true });
-    return withWritten(await advance(transfer), { lines });
+    const { transfer } = await transfers.move(t._id, from, 'posted', { settles: true, payerAfter });
+    return { ...(await advance(transfer)), written: { lines } };
   }
 
   /** Drives a transfer from whatever state it is in as far as it can go now. */
@@ -316,7 +332,7 @@ export function createLedger(d: LedgerDeps): Ledger {
     if (outcome === 'stale') return advance(await readAgain(transfers, t));
     if (outcome === 'refused') return failUnlessDebited(t, () => refusal(accounts, t));
     d.fault?.('after-debit');
-    return withWritten(await complete(t), { payer: after });
+    return complete(t, after);
   }
 
   async function placeHold(t: SeenTransfer): Promise<Transfer> {

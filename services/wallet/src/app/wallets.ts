@@ -1,23 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { activityEvent, type TransferReceivedData, WALLET_SUBJECTS } from '@qm/contracts/events';
 import { formatMoney, type TransactionStatusName, WALLET_MESSAGES } from '@qm/contracts/rest';
-import {
-  type Caller,
-  conflict,
-  forbidden,
-  hasRole,
-  type Idempotency,
-  invalid,
-  type Outbox,
-  outgoingEvent,
-} from '@qm/platform';
+import { type Caller, conflict, forbidden, hasRole, invalid, type Outbox, outgoingEvent } from '@qm/platform';
 import { type AccountId, userAccount, validAmount } from '../domain/ledger';
 import { eligibility, type Eligibility } from '../domain/eligibility';
 import type { Account, AccountStore } from '../store/accounts';
 import type { HistoryLine, HistorySort, HistoryStore } from '../store/history';
 import type { Transfer } from '../store/transfers';
 import type { Directory } from './identity';
-import { type Ledger, walletLines } from './ledger';
+import { type Ledger, OtherTransferUnderKey, type TransferTerm, walletLines } from './ledger';
 
 /** The PIN's part in a transfer (app/pins.ts). */
 export interface PinGate {
@@ -32,7 +23,6 @@ export interface WalletDeps {
   ledger: Ledger;
   directory: Directory;
   pins: PinGate;
-  idempotency: Idempotency;
   outbox: Outbox;
 }
 
@@ -49,7 +39,11 @@ export interface Wallets {
   ): Promise<{ items: HistoryLine[]; total: number }>;
   /** Whether the caller may send money to `username`, and if not why. */
   eligibility(caller: Caller | undefined, username: string): Promise<Eligibility>;
-  /** P2P transfer with the caller's PIN, at most once per Idempotency-Key. */
+  /**
+   * P2P transfer with the caller's PIN, at most once per Idempotency-Key: the transfer recorded under
+   * the key is the request's record (docs/adr/044). The same request again answers as the first time;
+   * another receiver or amount under the key is refused, naming what differs.
+   */
   transfer(
     caller: Caller | undefined,
     req: { receiverUsername: string; amountPaise: number; pin: string; idempotencyKey: string },
@@ -81,6 +75,9 @@ export interface Wallets {
 }
 
 const ADMIN = 'Admin';
+
+/** The transfer request's field that fixes a term of the movement (the payer is the caller). */
+const requestField = (term: TransferTerm) => (term === 'credit' ? 'receiverUsername' : term);
 
 /** The receiver's side of a P2P transfer: the gateway pushes it to them live (toast, wallet refresh). */
 export function transferReceivedEvent(data: TransferReceivedData) {
@@ -169,10 +166,11 @@ export function createWallets(d: WalletDeps): Wallets {
       ],
     });
     if (transfer.state === 'failed') throw failedTransfer(transfer);
-    // What this call wrote answers; a step another driver applied is read back.
+    // The payer as the debit left it, stored with the transfer, and the line as this call wrote it;
+    // either is read when another driver applied that step, as a repeat of the request finds.
     const out = `${key}:out`;
     const [wallet, transaction] = await Promise.all([
-      transfer.written?.payer ?? accounts.get(from._id),
+      transfer.payerAfter ?? accounts.get(from._id),
       transfer.written?.lines?.find((line) => line._id === out) ?? history.byKey(out),
     ]);
     return { message: WALLET_MESSAGES.transferred, wallet: wallet!, transaction: transaction! };
@@ -207,10 +205,11 @@ export function createWallets(d: WalletDeps): Wallets {
       req: { receiverUsername: string; amountPaise: number; pin: string; idempotencyKey: string },
     ) {
       if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
-      const body = { receiverUsername: req.receiverUsername.trim(), amount: req.amountPaise, pin: req.pin };
-      return d.idempotency.run(`transfer:${caller.userId}`, req.idempotencyKey || undefined, body, () =>
-        send(caller, { ...req, key: req.idempotencyKey || randomUUID() }),
-      );
+      return send(caller, { ...req, key: req.idempotencyKey || randomUUID() }).catch((err: unknown) => {
+        if (err instanceof OtherTransferUnderKey)
+          throw conflict(WALLET_MESSAGES.idempotencyMismatch(err.differing.map(requestField).sort()));
+        throw err;
+      });
     },
 
     // ---- administrators ----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 import { isDuplicateKeyError, type OutgoingEvent, windowOf } from '@qm/platform';
 import { type Connection, type Model, Schema, type UpdateWriteOpResult } from 'mongoose';
 import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
+import type { Account } from './accounts';
 import type { NewHistoryLine } from './history';
 
 /**
@@ -36,6 +37,12 @@ export interface Transfer {
    */
   announcements?: OutgoingEvent[];
   description: string;
+  /**
+   * The debit account as this transfer's debit left it, stored with `posted` by the driver that
+   * applied the debit: a repeat of the request answers it as the first time (docs/adr/044). Absent
+   * when the driver that posted did not apply the debit itself (a concurrent one, or the sweeper).
+   */
+  payerAfter?: Account | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -59,6 +66,7 @@ const transferSchema = new Schema<Transfer>(
     history: { type: Schema.Types.Mixed, default: [] },
     announcements: { type: Schema.Types.Mixed, default: [] },
     description: { type: String, default: '' },
+    payerAfter: { type: Schema.Types.Mixed },
     createdAt: { type: Date, required: true },
     updatedAt: { type: Date, required: true },
   },
@@ -71,7 +79,10 @@ transferSchema.index({ markersCleared: 1 });
 transferSchema.index({ settledWindow: 1 }, { sparse: true });
 transferSchema.index({ state: 1 });
 
-export type NewTransfer = Omit<Transfer, 'state' | 'settled' | 'markersCleared' | 'createdAt' | 'updatedAt'>;
+export type NewTransfer = Omit<
+  Transfer,
+  'state' | 'settled' | 'markersCleared' | 'payerAfter' | 'createdAt' | 'updatedAt'
+>;
 
 /**
  * A transfer as a driver read it, with the time it asked, on this process's clock (`seenAt`, never
@@ -120,13 +131,14 @@ export interface TransferStore {
   insert(t: NewTransfer, now: Date): Promise<{ created: boolean; transfer: SeenTransfer }>;
   /**
    * Compare-and-set of the state; answers the transfer as it is afterwards, and whether it moved.
-   * `settles`: the move settles it too (a posted transfer whose every step is done).
+   * `settles`: the move settles it too (a posted transfer whose every step is done); `payerAfter`
+   * is stored with it.
    */
   move(
     id: string,
     from: TransferState[],
     to: TransferState,
-    opts?: { failureReason?: FailureReason; settles?: boolean },
+    opts?: MoveOptions,
   ): Promise<{ moved: boolean; transfer: SeenTransfer }>;
   /** As `move`, found by its key: the transfer as moved, or null when none under `key` was in `from`. */
   moveByKey(key: string, from: TransferState[], to: TransferState): Promise<SeenTransfer | null>;
@@ -146,6 +158,12 @@ export interface TransferStore {
   markMarkersCleared(ids: string[], window?: number): Promise<UpdateWriteOpResult>;
 }
 
+interface MoveOptions {
+  failureReason?: FailureReason;
+  settles?: boolean;
+  payerAfter?: Account;
+}
+
 /** Only what clearing markers needs: not the history lines and announcements a transfer carries. */
 const CLEARING = { debitAccount: 1, creditAccount: 1, settled: 1, settledAt: 1 };
 
@@ -159,12 +177,18 @@ export function createTransferStore(conn: Connection): TransferStore {
     which: { _id: string } | { key: string },
     from: TransferState[],
     to: TransferState,
-    { failureReason, settles = false }: { failureReason?: FailureReason; settles?: boolean } = {},
+    { failureReason, settles = false, payerAfter }: MoveOptions = {},
   ) => {
     const settled = settles ? settling() : { $set: {} };
     const update = {
       ...settled,
-      $set: { ...settled.$set, state: to, updatedAt: new Date(), ...(failureReason && { failureReason }) },
+      $set: {
+        ...settled.$set,
+        state: to,
+        updatedAt: new Date(),
+        ...(failureReason && { failureReason }),
+        ...(payerAfter && { payerAfter }),
+      },
     };
     return seen(() =>
       Transfers.findOneAndUpdate({ ...which, state: { $in: from } }, update, { new: true })
