@@ -17,7 +17,8 @@
 // (ADR 043: a call, a change of the order, and 6 of the wallet's commands) and the mails' two reads
 // of the order they mail (ADR 012: the process that completed it keeps it; with more than one replica
 // of orders, a mail delivered to another still reads it), and a transfer's idempotency record, its
-// claim and its answer (ADR 044: the transfer is the record). Count again when a path changes. A
+// claim and its answer, and its read of the payer's wallet (ADR 044: the transfer is the record, and a
+// payer's wallet number is remembered after the first). Count again when a path changes. A
 // purchase's later release of its escrow to the seller is not in it
 // (load/purchase-cost.mjs measures that apart).
 //
@@ -57,7 +58,7 @@ const PLANS: Plan[] = [
     name: 'transfer',
     budget: 20,
     commands: [
-      ['wallet', 'accounts', 'find', 2],
+      ['wallet', 'accounts', 'find', 1],
       ['wallet', 'pins', 'find', 1],
       ['wallet', 'transfers', 'insert', 1],
       ['wallet', 'accounts', 'findAndModify', 1],

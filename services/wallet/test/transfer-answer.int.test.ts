@@ -48,7 +48,7 @@ it("answers the sender's wallet and line as stored, without reading either back"
     ),
   );
 
-  // The sender's wallet and the receiver's are read before the transfer; nothing after it.
+  // The sender's wallet and the receiver's are read before the first transfer; nothing after it.
   expect(reads).toEqual(['Account', 'Account']);
   const db = w.svc.rt.conn;
   const stored = await db.collection('accounts').findOne({ _id: userAccount(sender.userId) as never });
@@ -74,4 +74,20 @@ it("answers the sender's wallet and line as stored, without reading either back"
     }),
   );
   expect(again).toEqual(answer);
+
+  // The sender's next transfer reads only the receiver's wallet: this process remembers the sender's
+  // wallet number, and the debit itself checks that the wallet is still open (docs/adr/044).
+  const next = await readsOf(['Account', 'HistoryLine'], () =>
+    w.as(sender, () =>
+      w.client.transfer({
+        receiverUsername: receiver.username,
+        amountPaise: 1_00,
+        pin: PIN,
+        idempotencyKey: randomUUID(),
+      }),
+    ),
+  );
+  expect(next.reads).toEqual(['Account']);
+  expect(next.answer.wallet).toMatchObject({ balancePaise: 486_50, id: answer.wallet!.id });
+  expect(next.answer.transaction).toMatchObject({ senderWalletId: answer.wallet!.id });
 }, 60_000);

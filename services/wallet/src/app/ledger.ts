@@ -78,13 +78,15 @@ export interface Ledger {
 }
 
 type LineSide = Pick<NewHistoryLine, 'type' | 'description' | 'counterparty'>;
+/** What a user's line names of their wallet. */
+export type WalletRef = Pick<Account, 'userId' | 'walletId'>;
 
 /**
  * The two users' lines of a movement between wallets: `<key>:out` for the payer's side and
  * `<key>:in` for the payee's, each with the movement's reference and both wallet ids.
  */
 export function walletLines(
-  m: { key: string; reference: string; amount: number; from: Account; to: Account },
+  m: { key: string; reference: string; amount: number; from: WalletRef; to: WalletRef },
   out: LineSide,
   into: LineSide,
 ): NewHistoryLine[] {

@@ -9,6 +9,7 @@ import type { HistoryLine, HistorySort, HistoryStore } from '../store/history';
 import type { Transfer } from '../store/transfers';
 import type { Directory } from './identity';
 import { type Ledger, OtherTransferUnderKey, type TransferTerm, walletLines } from './ledger';
+import { createWalletNumbers, type NamedWallet, type WalletNumbers } from './wallet-numbers';
 
 /** The PIN's part in a transfer (app/pins.ts). */
 export interface PinGate {
@@ -97,16 +98,27 @@ export async function ownAccount(accounts: AccountStore, caller: Caller | undefi
   return accounts.ensure(id, caller!.userId, caller!.username);
 }
 
+/** The caller's wallet as their transfer names it: its number remembered, or read (opened on first use). */
+async function payerOf(accounts: AccountStore, numbers: WalletNumbers, caller: Caller): Promise<NamedWallet> {
+  const known = numbers.known(caller.userId);
+  if (known) return known;
+  const account = await ownAccount(accounts, caller);
+  // A deleted user's wallet is closed (events/consumers.ts): refused before the PIN is asked.
+  if (!account.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
+  return numbers.remember(account);
+}
+
 export function createWallets(d: WalletDeps): Wallets {
   const { accounts, history, ledger, directory } = d;
+  const numbers = createWalletNumbers();
 
   /** The caller's wallet, read without a write when it exists (it is opened the first time). */
   async function readOwn(caller: Caller | undefined): Promise<Account> {
     if (caller && !hasRole(caller, ADMIN)) {
       const found = await accounts.get(userAccount(caller.userId));
-      if (found) return found;
+      if (found) return numbers.remember(found);
     }
-    return ownAccount(accounts, caller);
+    return numbers.remember(await ownAccount(accounts, caller));
   }
 
   async function receiverOf(caller: Caller, username: string) {
@@ -125,10 +137,8 @@ export function createWallets(d: WalletDeps): Wallets {
     // so a transfer that cannot go anyway does not spend one of the PIN's attempts.
     const [receiver, from] = await Promise.all([
       receiverOf(caller, req.receiverUsername),
-      ownAccount(accounts, caller),
+      payerOf(accounts, numbers, caller),
     ]);
-    // A deleted user's wallet is closed (events/consumers.ts); the debit checks it again, atomically.
-    if (!from.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
     const [, to] = await Promise.all([
       d.pins.verify(caller.userId, req.pin),
       accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username),
