@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 import { walletV1 } from '@qm/contracts/grpc';
 import {
   type Caller,
@@ -97,6 +97,12 @@ export async function startWallet(env: Record<string, string> = {}) {
       const order = await as(u, () => client.createTopUp({ amountPaise: paise, idempotencyKey: '' }));
       const proof = await as(u, () => client.sandboxPay({ orderId: order.id, ...cards.ok }));
       await as(u, () => client.verifyPayment({ ...proof, idempotencyKey: '' }));
+    },
+    /** A P2P transfer from `from` to `to` with `pin`, under `key` (a new one unless given). */
+    send(from: TestUser, to: TestUser, amountPaise: number, pin: string, key: string = randomUUID()) {
+      return as(from, () =>
+        client.transfer({ receiverUsername: to.username, amountPaise, pin, idempotencyKey: key }),
+      );
     },
     /** Chooses `pin` and asks for the emailed code; answers the code maildev received. */
     pinCode,

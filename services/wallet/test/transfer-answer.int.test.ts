@@ -38,14 +38,7 @@ it("answers the sender's wallet and line as stored, without reading either back"
   const key = randomUUID();
 
   const { answer, reads } = await readsOf(['Account', 'HistoryLine'], () =>
-    w.as(sender, () =>
-      w.client.transfer({
-        receiverUsername: receiver.username,
-        amountPaise: 12_50,
-        pin: PIN,
-        idempotencyKey: key,
-      }),
-    ),
+    w.send(sender, receiver, 12_50, PIN, key),
   );
 
   // The sender's wallet and the receiver's are read before the first transfer; nothing after it.
@@ -65,28 +58,12 @@ it("answers the sender's wallet and line as stored, without reading either back"
   });
 
   // The same key again is the same answer (stored with the transfer: docs/adr/044), not a second transfer.
-  const again = await w.as(sender, () =>
-    w.client.transfer({
-      receiverUsername: receiver.username,
-      amountPaise: 12_50,
-      pin: PIN,
-      idempotencyKey: key,
-    }),
-  );
+  const again = await w.send(sender, receiver, 12_50, PIN, key);
   expect(again).toEqual(answer);
 
   // The sender's next transfer reads only the receiver's wallet: this process remembers the sender's
   // wallet number, and the debit itself checks that the wallet is still open (docs/adr/044).
-  const next = await readsOf(['Account', 'HistoryLine'], () =>
-    w.as(sender, () =>
-      w.client.transfer({
-        receiverUsername: receiver.username,
-        amountPaise: 1_00,
-        pin: PIN,
-        idempotencyKey: randomUUID(),
-      }),
-    ),
-  );
+  const next = await readsOf(['Account', 'HistoryLine'], () => w.send(sender, receiver, 1_00, PIN));
   expect(next.reads).toEqual(['Account']);
   expect(next.answer.wallet).toMatchObject({ balancePaise: 486_50, id: answer.wallet!.id });
   expect(next.answer.transaction).toMatchObject({ senderWalletId: answer.wallet!.id });

@@ -32,9 +32,7 @@ afterAll(async () => {
 });
 
 const send = (key: string, to: TestUser, amountPaise: number, pin = PIN) =>
-  w.as(sender, () =>
-    w.client.transfer({ receiverUsername: to.username, amountPaise, pin, idempotencyKey: key }),
-  );
+  w.send(sender, to, amountPaise, pin, key);
 
 const balance = async (u: TestUser) =>
   (await w.svc.rt.conn.collection('accounts').findOne({ _id: userAccount(u.userId) as never }))!
