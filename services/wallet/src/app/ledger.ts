@@ -168,6 +168,13 @@ export class OtherTransferUnderKey extends AppError {
   }
 }
 
+/**
+ * The payer as the debit left it, to keep on the transfer (docs/adr/044): a user's wallet only, whose
+ * debit is applied alone, so that it is this debit's (a clearing account's are grouped), and which a
+ * P2P repeat reads back.
+ */
+const keptPayer = (t: Transfer, after?: Account) => (isUserAccount(t.debitAccount) ? after : undefined);
+
 /** A driver's copy of a transfer; `again` once it was read again after a fenced step (readAgain). */
 type Copy = SeenTransfer & { again?: true };
 
@@ -286,7 +293,7 @@ export function createLedger(d: LedgerDeps): Ledger {
   /**
    * Credit, entries, posted: what can no longer fail, once the debit landed (a hold posted, or a debit from
    * `initiated` or an earlier build's `debited`). The users' lines are completed first, so posting settles
-   * the transfer in the same update; it stores the payer as this driver's debit left it.
+   * the transfer in the same update; it stores the payer's wallet as this driver's debit left it.
    */
   async function complete(t: SeenTransfer, payerAfter?: Account): Promise<Driven> {
     const at = new Date();
@@ -334,7 +341,7 @@ export function createLedger(d: LedgerDeps): Ledger {
     if (outcome === 'stale') return advance(await readAgain(transfers, t));
     if (outcome === 'refused') return failUnlessDebited(t, () => refusal(accounts, t));
     d.fault?.('after-debit');
-    return complete(t, after);
+    return complete(t, keptPayer(t, after));
   }
 
   async function placeHold(t: SeenTransfer): Promise<Transfer> {

@@ -38,9 +38,9 @@ export interface Transfer {
   announcements?: OutgoingEvent[];
   description: string;
   /**
-   * The debit account as this transfer's debit left it, stored with `posted` by the driver that
-   * applied the debit: a repeat of the request answers it as the first time (docs/adr/044). Absent
-   * when the driver that posted did not apply the debit itself (a concurrent one, or the sweeper).
+   * The payer's wallet (a user's) as this transfer's debit left it, stored with `posted` by the driver
+   * that applied the debit: a repeat of the request answers it as the first time (docs/adr/044).
+   * Absent when another account paid, or the driver that posted did not apply the debit itself.
    */
   payerAfter?: Account | null;
   createdAt: Date;
