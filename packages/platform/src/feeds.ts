@@ -43,18 +43,26 @@ export interface FeedPage<T> {
   total: number;
 }
 
-export interface InsertManyOptions {
+/**
+ * Also numbers the documents from the sequence `sequence`, in the same counter step as their feed
+ * numbers: `fields` gives what a document's number sets (a user-visible id, and what derives from it).
+ */
+export interface NumberFrom {
+  sequence: string;
+  fields: (n: number) => Record<string, unknown>;
+}
+
+export interface InsertOptions {
+  numberFrom?: NumberFrom;
+}
+
+export interface InsertManyOptions extends InsertOptions {
   ordered?: boolean;
-  /**
-   * Also numbers the documents from the sequence `sequence` into `field` (a user-visible id), in
-   * the same counter step as their feed numbers.
-   */
-  numberFrom?: { sequence: string; field: string };
 }
 
 export interface Feeds<T> {
-  /** Numbers the document in every feed and inserts it. */
-  insert(doc: T): Promise<T>;
+  /** Numbers the document in every feed (and from `numberFrom`) and inserts it. */
+  insert(doc: T, options?: InsertOptions): Promise<T>;
   /**
    * Numbers the documents in every feed, in their order, and inserts them in one write: one counter
    * step per feed and owner however many there are (e.g. a question and its answer, or a batch of
@@ -82,13 +90,14 @@ export function feedsOf<T extends object>(
    * Numbers `docs` in every feed (and from `numberFrom`) with one counter step for all: the fields
    * to add to each document, in their order.
    */
-  async function numbered(docs: T[], numberFrom?: InsertManyOptions['numberFrom']) {
+  async function numbered(docs: T[], numberFrom?: NumberFrom) {
     const filed = docs.map((d) => ({ ...(d as Record<string, unknown>) }));
     const groups: { step: SequenceStep; file: (last: number) => void }[] = [];
     if (numberFrom)
       groups.push({
         step: { name: numberFrom.sequence, count: docs.length },
-        file: (last) => filed.forEach((d, i) => (d[numberFrom.field] = last - docs.length + 1 + i)),
+        file: (last) =>
+          filed.forEach((d, i) => Object.assign(d, numberFrom.fields(last - docs.length + 1 + i))),
       });
     for (const [feed, ownerOf] of Object.entries(owners)) {
       const byOwner = new Map<string | number, number[]>();
@@ -109,8 +118,8 @@ export function feedsOf<T extends object>(
 
   return {
     size,
-    async insert(doc) {
-      const [filed] = await numbered([doc]);
+    async insert(doc, options) {
+      const [filed] = await numbered([doc], options?.numberFrom);
       const created = await model.create(filed);
       return created.toObject() as T;
     },

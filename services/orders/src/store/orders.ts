@@ -9,7 +9,13 @@ import {
   nextSequence,
 } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
-import type { OrderRecord, RefundRecord, RefundState, SagaStep } from '../domain/order';
+import {
+  type OrderRecord,
+  referenceOf,
+  type RefundRecord,
+  type RefundState,
+  type SagaStep,
+} from '../domain/order';
 
 /**
  * Orders, one document each, carrying their saga's state (`step`). Every change is a conditional
@@ -33,6 +39,9 @@ interface OrderDoc extends OrderRecord {
    */
   refundAsked?: true;
 }
+
+/** Named apart from the index of earlier builds, `requestKey_1`, which did not make the key unique. */
+const REQUEST_KEY_INDEX = 'requestKey_unique';
 
 const party = { id: Number, name: String, username: String, role: String };
 
@@ -91,8 +100,8 @@ const orderSchema = new Schema<OrderDoc>(
 orderSchema.index({ reference: 1 }, { unique: true });
 // The sweeper's query and the administrators' counts: equality only (the local engine serves no more, ADR 004).
 orderSchema.index({ status: 1 });
-// A purchase retried under its Idempotency-Key after its first run died finds that run's order.
-orderSchema.index({ requestKey: 1 });
+// The purchase request's own record (docs/adr/045): one order per buyer and Idempotency-Key.
+orderSchema.index({ requestKey: 1 }, { unique: true, sparse: true, name: REQUEST_KEY_INDEX });
 orderSchema.index({ refundOpen: 1 }, { sparse: true });
 orderSchema.index({ refundAsked: 1 }, { sparse: true });
 
@@ -122,6 +131,9 @@ const toRecord = ({
   return d as OrderRecord;
 };
 
+/** An order as a purchase places it: numbered (`id`, `reference`) by the store. */
+export type NewOrder = Omit<OrderRecord, 'id' | 'reference'>;
+
 /** What a saga step changes on an order. */
 export type OrderChange = Partial<
   Pick<OrderRecord, 'step' | 'status' | 'paymentStatus' | 'cancelReason' | 'undo' | 'endEvent'>
@@ -130,6 +142,18 @@ export type OrderChange = Partial<
 export interface OrderStore {
   /** The collection's model, for readers that go past the store (the statistics' feed tally). */
   model: Model<OrderDoc>;
+  /**
+   * Makes the collection's indexes as this build declares them: drops the non-unique index of
+   * `requestKey` earlier builds made, which would stop the unique one from being created.
+   */
+  init(): Promise<void>;
+  /**
+   * Numbers the order (its id from the orders' counter, in the same step as its feed numbers) and
+   * inserts it. Another order under its `requestKey` refuses it with a duplicate key error, and its
+   * numbers are left unused.
+   */
+  place(order: NewOrder): Promise<OrderRecord>;
+  /** An order already numbered (`nextId`), as it is given: for tests and loaders. */
   nextId(): Promise<number>;
   insert(order: OrderRecord): Promise<OrderRecord>;
   /** The order a purchase placed under this Idempotency-Key, if any. */
@@ -197,6 +221,22 @@ export function createOrderStore(conn: Connection): OrderStore {
 
   return {
     model: Orders,
+
+    async init() {
+      const earlier = await Orders.collection.indexExists('requestKey_1').catch(() => false);
+      if (earlier)
+        await Orders.collection.dropIndex('requestKey_1').catch((err: unknown) => {
+          // Dropped by another replica starting at the same time.
+          if ((err as { codeName?: string }).codeName !== 'IndexNotFound') throw err;
+        });
+    },
+
+    async place(order: NewOrder): Promise<OrderRecord> {
+      const placed = await feeds.insert(order as OrderDoc, {
+        numberFrom: { sequence: 'orders', fields: (id) => ({ _id: id, id, reference: referenceOf(id) }) },
+      });
+      return toRecord(placed as never);
+    },
 
     nextId: () => nextSequence(conn, 'orders'),
 

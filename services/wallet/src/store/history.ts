@@ -175,7 +175,7 @@ export function createHistoryStore(conn: Connection): HistoryStore {
     try {
       return await feeds.insertMany(docs, {
         ordered: false,
-        numberFrom: { sequence: 'transactions', field: 'id' },
+        numberFrom: { sequence: 'transactions', fields: (id) => ({ id }) },
       });
     } catch (err) {
       if (!onlyDuplicateKeyErrors(err)) throw err;
