@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Collection } from 'mongodb';
 import type { Connection } from 'mongoose';
 import { AppError, GrpcStatus } from './errors';
 import { isDuplicateKeyError } from './mongo';
@@ -71,6 +72,12 @@ export interface Attempt {
   rerun: boolean;
 }
 
+/** What `runOwnRecord` tells the work it runs. */
+export interface OwnRecordAttempt extends Attempt {
+  /** This call holds the key: it may make the effect. A repeat only finds and answers it. */
+  holder: boolean;
+}
+
 export interface Idempotency {
   /**
    * Runs `fn` at most once per (scope, key) and request; without a key it just runs. `scope` is
@@ -82,21 +89,39 @@ export interface Idempotency {
     request: Record<string, unknown>,
     fn: (attempt: Attempt) => Promise<T>,
   ): Promise<T>;
+  /**
+   * As `run`, for work whose effect is stored under the key itself (unique) and answers for it
+   * (docs/adr/045): the key is claimed, so only one call makes the effect, but no answer is stored when
+   * it succeeds. A call with the same request while the key is held, or after, is run as a repeat
+   * (`holder: false`): it finds the effect under the key and answers it, and must not make one (then
+   * `inProgress()` is its answer). A refusal of the holder is stored and answered again, as by `run`.
+   */
+  runOwnRecord<T>(
+    scope: string,
+    key: string | undefined,
+    request: Record<string, unknown>,
+    fn: (attempt: OwnRecordAttempt) => Promise<T>,
+  ): Promise<T>;
+  /** The refusal of a call whose key is held by a run still under way. */
+  inProgress(): AppError;
   /** Drops keys past their time (a periodic job); how many it dropped. */
   sweep(now?: Date): Promise<number>;
 }
 
-export function createIdempotency(opts: IdempotencyOptions): Idempotency {
-  const ttlMs = opts.ttlMs ?? 24 * 60 * 60_000;
-  const staleMs = opts.staleMs ?? 30_000;
-  const records = opts.conn.collection<IdempotencyRecord>('idempotency_keys');
+type Records = Collection<IdempotencyRecord>;
 
-  /**
-   * Keys live a day and the sweep runs every few minutes: asked by a range, every key of the day
-   * would be read at every run on the local engine (ADR 004). After catching up once (which also
-   * takes keys written before windows), it deletes each window once it has passed.
-   */
-  const sweepExpired = windowedSweep({
+function differing(stored: Record<string, string>, now: Record<string, string>): string[] {
+  const names = new Set([...Object.keys(stored), ...Object.keys(now)]);
+  return [...names].filter((n) => stored[n] !== now[n]).sort();
+}
+
+/**
+ * Keys live a day and the sweep runs every few minutes: asked by a range, every key of the day
+ * would be read at every run on the local engine (ADR 004). After catching up once (which also
+ * takes keys written before windows), it deletes each window once it has passed.
+ */
+const expirySweep = (records: Records) =>
+  windowedSweep({
     windowMs: EXPIRY_WINDOW_MS,
     catchUpEveryMs: 24 * 60 * 60_000,
     async catchUp(due) {
@@ -106,10 +131,28 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
     window: async (window) => (await records.deleteMany({ expiresWindow: window })).deletedCount,
   });
 
-  function differing(stored: Record<string, string>, now: Record<string, string>): string[] {
-    const names = new Set([...Object.keys(stored), ...Object.keys(now)]);
-    return [...names].filter((n) => stored[n] !== now[n]).sort();
+/** Stores how the holder's run ended: a refusal as the outcome, a failure a retry may cure as `retry`. */
+async function recordFailure(records: Records, id: string, mine: Claimed, err: unknown): Promise<void> {
+  if (err instanceof AppError && !RETRYABLE.has(err.code)) {
+    await records.updateOne(
+      { _id: id },
+      { $set: { state: 'done', outcome: { ok: false, code: err.code, message: err.message } } },
+    );
+  } else {
+    // Kept, so its retry knows a run was here (only this claim's: another may have retaken a stale one).
+    await records.updateOne(
+      { _id: id, state: 'running', claimedAt: mine.claimedAt },
+      { $set: { state: 'retry' } },
+    );
   }
+}
+
+export function createIdempotency(opts: IdempotencyOptions): Idempotency {
+  const ttlMs = opts.ttlMs ?? 24 * 60 * 60_000;
+  const staleMs = opts.staleMs ?? 30_000;
+  const records = opts.conn.collection<IdempotencyRecord>('idempotency_keys');
+
+  const sweepExpired = expirySweep(records);
 
   /**
    * Claims the key (answering when, and whether a run may have been under it before), or answers
@@ -154,6 +197,18 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
     return modifiedCount === 1 ? { claimedAt, rerun: true } : null;
   }
 
+  /** The key claimed, or held by a run with the same request; another request is refused. */
+  async function claimFor(id: string, fields: Record<string, string>): Promise<Claim> {
+    const claimed = await claim(id, fields);
+    if ('held' in claimed) {
+      const diff = differing(claimed.held.fields, fields);
+      if (diff.length > 0) throw new AppError(GrpcStatus.FAILED_PRECONDITION, opts.messages.mismatch(diff));
+    }
+    return claimed;
+  }
+
+  const inProgress = () => new AppError(GrpcStatus.ABORTED, opts.messages.inProgress);
+
   return {
     async run<T>(
       scope: string,
@@ -163,20 +218,17 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
     ): Promise<T> {
       if (!key) return fn({ rerun: false });
       const id = `${scope}:${key}`;
-      const fields = fingerprint(request);
-      const claimed = await claim(id, fields);
+      const claimed = await claimFor(id, fingerprint(request));
       let mine: Claimed;
       if (!('held' in claimed)) mine = claimed;
       else {
         const existing = claimed.held;
-        const diff = differing(existing.fields, fields);
-        if (diff.length > 0) throw new AppError(GrpcStatus.FAILED_PRECONDITION, opts.messages.mismatch(diff));
         if (existing.state === 'done' && existing.outcome) {
           if (existing.outcome.ok) return existing.outcome.value as T;
           throw new AppError(existing.outcome.code as GrpcStatus, existing.outcome.message);
         }
         const retaken = await retake(existing);
-        if (!retaken) throw new AppError(GrpcStatus.ABORTED, opts.messages.inProgress);
+        if (!retaken) throw inProgress();
         mine = retaken;
       }
       try {
@@ -184,21 +236,39 @@ export function createIdempotency(opts: IdempotencyOptions): Idempotency {
         await records.updateOne({ _id: id }, { $set: { state: 'done', outcome: { ok: true, value } } });
         return value;
       } catch (err) {
-        if (err instanceof AppError && !RETRYABLE.has(err.code)) {
-          await records.updateOne(
-            { _id: id },
-            { $set: { state: 'done', outcome: { ok: false, code: err.code, message: err.message } } },
-          );
-        } else {
-          // Kept, so its retry knows a run was here (only this claim's: another may have retaken a stale one).
-          await records.updateOne(
-            { _id: id, state: 'running', claimedAt: mine.claimedAt },
-            { $set: { state: 'retry' } },
-          );
-        }
+        await recordFailure(records, id, mine, err);
         throw err;
       }
     },
+
+    async runOwnRecord<T>(
+      scope: string,
+      key: string | undefined,
+      request: Record<string, unknown>,
+      fn: (attempt: OwnRecordAttempt) => Promise<T>,
+    ): Promise<T> {
+      if (!key) return fn({ rerun: false, holder: true });
+      const id = `${scope}:${key}`;
+      const claimed = await claimFor(id, fingerprint(request));
+      let mine: Claimed | null = null;
+      if (!('held' in claimed)) mine = claimed;
+      else {
+        const { outcome } = claimed.held;
+        if (outcome && !outcome.ok) throw new AppError(outcome.code as GrpcStatus, outcome.message);
+        // Done by a run of an earlier build (its answer stored), running, or left for a retry: the
+        // effect answers, and only a run that holds the key may make it.
+        if (!outcome) mine = await retake(claimed.held);
+      }
+      if (!mine) return fn({ rerun: true, holder: false });
+      try {
+        return await fn({ rerun: mine.rerun, holder: true });
+      } catch (err) {
+        await recordFailure(records, id, mine, err);
+        throw err;
+      }
+    },
+
+    inProgress,
 
     sweep: (now = new Date()) => sweepExpired(now, now),
   };

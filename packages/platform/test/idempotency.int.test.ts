@@ -4,6 +4,7 @@ import {
   type Attempt,
   createIdempotency,
   type Idempotency,
+  type OwnRecordAttempt,
   ensureIndexes,
   GrpcStatus,
   type StoreEngine,
@@ -113,6 +114,76 @@ describe('an idempotency key', () => {
     const attempts: Attempt[] = [];
     await keys.run('user:1:op', undefined, {}, async (a) => attempts.push(a));
     expect(attempts).toEqual([{ rerun: false }]);
+  });
+
+  describe('whose work stores its own record (runOwnRecord, docs/adr/045)', () => {
+    const recordOf = (key: string) =>
+      db.collection('idempotency_keys').findOne({ _id: `user:1:own:${key}` as never });
+    const own = (
+      key: string,
+      request: Record<string, unknown>,
+      fn: (a: OwnRecordAttempt) => Promise<number>,
+    ) => keys.runOwnRecord('user:1:own', key, request, fn);
+
+    it('the first run holds the key and stores no answer; the same request again, held or after, runs as a repeat', async () => {
+      const attempts: OwnRecordAttempt[] = [];
+      let finish!: () => void;
+      const first = own('held', { amount: 5 }, (a) => {
+        attempts.push(a);
+        return new Promise<number>((r) => (finish = () => r(1)));
+      });
+      await sleep(50);
+      expect(await own('held', { amount: 5 }, async (a) => (attempts.push(a), 2))).toBe(2);
+      await expect(own('held', { amount: 6 }, async () => 3)).rejects.toMatchObject({
+        code: GrpcStatus.FAILED_PRECONDITION,
+        message: 'differs: amount',
+      });
+      finish();
+      expect(await first).toBe(1);
+      expect(await recordOf('held')).toMatchObject({ state: 'running' });
+      expect((await recordOf('held'))?.outcome).toBeUndefined();
+      expect(await own('held', { amount: 5 }, async (a) => (attempts.push(a), 4))).toBe(4);
+      expect(attempts).toEqual([
+        { rerun: false, holder: true },
+        { rerun: true, holder: false },
+        { rerun: true, holder: false },
+      ]);
+    });
+
+    it('a stale claim, or one left for a retry, is taken over by a holder; a repeat’s failure is not stored', async () => {
+      const attempts: OwnRecordAttempt[] = [];
+      await expect(
+        own('taken', {}, async () => {
+          throw new AppError(GrpcStatus.UNAVAILABLE, 'down');
+        }),
+      ).rejects.toThrow('down');
+      expect(await own('taken', {}, async (a) => (attempts.push(a), 1))).toBe(1);
+      const repeat = own('taken', {}, async (a) => {
+        attempts.push(a);
+        throw new AppError(GrpcStatus.ABORTED, messages.inProgress);
+      });
+      await expect(repeat).rejects.toThrow(messages.inProgress);
+      await sleep(350);
+      expect(await own('taken', {}, async (a) => (attempts.push(a), 2))).toBe(2);
+      expect(attempts).toEqual([
+        { rerun: true, holder: true },
+        { rerun: true, holder: false },
+        { rerun: true, holder: true },
+      ]);
+    });
+
+    it('the holder’s refusal is stored and answered again, not run', async () => {
+      const refused = new AppError(GrpcStatus.FAILED_PRECONDITION, 'Insufficient stock');
+      await expect(own('refused', {}, failing(refused))).rejects.toThrow('Insufficient');
+      await expect(own('refused', {}, async () => 1)).rejects.toThrow('Insufficient');
+    });
+
+    it('a key an earlier build answered (`run`) is run as a repeat, which finds the effect', async () => {
+      await keys.run('user:1:own', 'answered', {}, async () => 7);
+      const attempts: OwnRecordAttempt[] = [];
+      expect(await own('answered', {}, async (a) => (attempts.push(a), 7))).toBe(7);
+      expect(attempts).toEqual([{ rerun: true, holder: false }]);
+    });
   });
 
   it('past its time is deleted by a range once, then window by window, and runs again', async () => {

@@ -27,6 +27,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     if (config.ORDERS_PAUSE_BEFORE_PAYMENT_MS && config.NODE_ENV === 'production')
       throw new Error('ORDERS_PAUSE_BEFORE_PAYMENT_MS is for tests only');
     const orders = createOrderStore(conn);
+    await orders.init();
     const outbox = createOutbox({
       conn,
       bus,

@@ -1,7 +1,15 @@
 import { ACTIVITY_SUBJECT, ORDERS_SUBJECTS } from '@qm/contracts/events';
 import { formatMoney, ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
 import { catalogV1, walletV1 } from '@qm/contracts/grpc';
-import { connectBus, createClient, GrpcStatus, type RunningService } from '@qm/platform';
+import {
+  connectBus,
+  connectMongo,
+  createClient,
+  ensureIndexes,
+  GrpcStatus,
+  openStoreEngine,
+  type RunningService,
+} from '@qm/platform';
 import { eventually, INFRA, testCallerSigner, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
 import { createOrderStore } from '../src/store/orders';
@@ -164,6 +172,44 @@ describe('orders: placing a purchase', () => {
     expect(
       await s.wallet.rt.conn.collection('transfers').countDocuments({ key: `hold:order-${first.body.id}` }),
     ).toBe(1);
+  });
+
+  it('the order is the key’s record (docs/adr/045): a repeat after the price changed answers it; the claim stores no answer', async () => {
+    const id = await product('300.00', 5);
+    const key = `buy-record-${Date.now()}`;
+    const body = { productId: id, quantity: 1, totalPrice: '300.00' };
+    const first = await as.army.request('POST', '/api/orders', body, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    const { version } = (await as.maker.get(`/api/products/${id}`)).body;
+    expect((await as.maker.request('PATCH', `/api/products/${id}`, { price: 350, version })).status).toBe(
+      200,
+    );
+    const again = await as.army.request('POST', '/api/orders', body, { 'idempotency-key': key });
+    expect(again).toMatchObject({ status: 201, body: { id: first.body.id, totalPrice: '300.00' } });
+    expect(await ordersOf(id)).toEqual([expect.objectContaining({ requestKey: `${who.army.id}:${key}` })]);
+    const claim = await s.orders.rt.conn
+      .collection('idempotency_keys')
+      .findOne({ _id: `${who.army.id}:create-order:${key}` as never });
+    expect(claim).toMatchObject({ state: 'running' });
+    expect(claim?.outcome).toBeUndefined();
+  });
+
+  it('twelve concurrent requests under one key place one order and pay once; each is answered it or told to retry', async () => {
+    const id = await product('100.00', 20);
+    const before = await wallet(as.army);
+    const key = `buy-burst-${Date.now()}`;
+    const body = { productId: id, quantity: 1, totalPrice: '100.00' };
+    const buy = () => as.army.request('POST', '/api/orders', body, { 'idempotency-key': key });
+    const answers = await Promise.all(Array.from({ length: 12 }, buy));
+    const [order, ...others] = await ordersOf(id);
+    expect(others).toEqual([]);
+    for (const a of answers)
+      expect([a.status, a.status === 201 ? a.body.id : a.body.message]).toEqual(
+        a.status === 201 ? [201, order!.id] : [409, MSG.idempotencyInProgress],
+      );
+    expect((await buy()).body).toMatchObject({ id: order!.id, status: 'completed' });
+    expect(await stockOf(id)).toBe(19);
+    expect(Number(before.balance) - Number((await wallet(as.army)).balance)).toBeCloseTo(100, 2);
   });
 
   it('insufficient balance: "Insufficient wallet balance", the order cancelled, its stock back, nothing held', async () => {
@@ -455,6 +501,56 @@ describe('orders: placing a purchase', () => {
       expect(placed).toHaveLength(1);
     } finally {
       await bus.close();
+    }
+  });
+});
+
+describe('orders: the store', () => {
+  it('makes the unique index of the request key in place of an earlier build’s, and refuses a second order under a key', async () => {
+    const conn = await connectMongo(INFRA.MONGO_URL, `qm_orders_upgrade_${Date.now()}`);
+    const engine = await openStoreEngine(conn, INFRA.STORE_ENGINE);
+    try {
+      await conn.createCollection('orders');
+      await conn.collection('orders').createIndex({ requestKey: 1 }, { name: 'requestKey_1' });
+      const store = createOrderStore(conn);
+      await store.init();
+      await ensureIndexes(conn);
+      const onKey = (await conn.collection('orders').indexes()).filter((i) => i.key.requestKey);
+      expect(onKey).toEqual([expect.objectContaining({ name: 'requestKey_unique', unique: true })]);
+      // A second replica starting at the same time finds nothing left to drop.
+      await expect(createOrderStore(conn).init()).resolves.toBeUndefined();
+
+      const party = { id: 1, name: 'A B', username: 'ab', role: 'Army' };
+      const at = new Date();
+      const order = {
+        productId: 1,
+        buyerId: 1,
+        sellerId: 2,
+        quantity: 1,
+        unitPricePaise: 100,
+        totalPaise: 100,
+        status: 'pending' as const,
+        paymentStatus: 'pending' as const,
+        step: 'reserve' as const,
+        cancelReason: '',
+        product: { name: 'Boots', type: 'Other', description: '' },
+        buyerDetails: { name: 'A B', role: 'Army', email: 'ab@test.local', phone: '' },
+        buyer: party,
+        seller: { ...party, id: 2, role: 'Manufacturer' },
+        deadlineAt: at,
+        createdAt: at,
+        updatedAt: at,
+      };
+      const placed = await store.place({ ...order, requestKey: '1:k' });
+      expect(placed).toMatchObject({ id: placed.id, reference: `order-${placed.id}` });
+      await expect(store.place({ ...order, requestKey: '1:k' })).rejects.toMatchObject({ code: 11000 });
+      // Orders without a key do not meet on the index.
+      await store.place(order);
+      await store.place(order);
+    } finally {
+      await conn.dropDatabase().catch(() => undefined);
+      await engine.close();
+      await conn.close();
     }
   });
 });

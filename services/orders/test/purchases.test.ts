@@ -1,9 +1,10 @@
-import type { Idempotency } from '@qm/platform';
+import { ORDER_MESSAGES as MSG } from '@qm/contracts/rest';
+import { AppError, GrpcStatus, type Idempotency, type OwnRecordAttempt } from '@qm/platform';
 import { createPurchases } from '../src/app/purchases';
 import type { Partners } from '../src/app/partners';
 import type { Saga } from '../src/app/saga';
 import type { OrderRecord, UserFacts } from '../src/domain/order';
-import type { OrderStore } from '../src/store/orders';
+import type { NewOrder, OrderStore } from '../src/store/orders';
 
 const user = (id: number, role: string): UserFacts => ({
   id,
@@ -17,17 +18,38 @@ const user = (id: number, role: string): UserFacts => ({
   isAdmin: false,
 });
 
-/** Purchases over in-memory partners and store, counting the store's reads of an order. */
-function purchasesWith(idempotency: Idempotency, earlier: OrderRecord[] = []) {
-  const stored = new Map<number, OrderRecord>(earlier.map((o) => [o.id, o]));
+/**
+ * Purchases over in-memory partners and store. The store numbers what it places and refuses a
+ * second order under one request key, as the unique index does; `beforePlace` runs inside `place`,
+ * as a concurrent request would between the key's lookup and the insert.
+ */
+function purchasesWith(
+  opts: {
+    beforePlace?: (stored: Map<number, OrderRecord>) => void;
+    /** How the key's claim finds this call (@qm/platform runOwnRecord); a first run holds it. */
+    attempt?: OwnRecordAttempt;
+  } = {},
+) {
+  const attempt = opts.attempt ?? { rerun: false, holder: true };
+  const idempotency = {
+    runOwnRecord: (_scope, key, _request, fn) => fn(key ? attempt : { rerun: false, holder: true }),
+    inProgress: () => new AppError(GrpcStatus.ABORTED, MSG.idempotencyInProgress),
+  } as Idempotency;
+  const stored = new Map<number, OrderRecord>();
+  let price = 500;
   const orders = {
-    nextId: () => Promise.resolve(stored.size + 1),
-    insert: (o: OrderRecord) => Promise.resolve(stored.set(o.id, o).get(o.id)!),
+    place: jest.fn((o: NewOrder) => {
+      opts.beforePlace?.(stored);
+      const id = stored.size + 1;
+      if (o.requestKey && [...stored.values()].some((s) => s.requestKey === o.requestKey))
+        return Promise.reject(Object.assign(new Error('E11000 duplicate key'), { code: 11000 }));
+      return Promise.resolve(stored.set(id, { ...o, id, reference: `order-${id}` }).get(id)!);
+    }),
     byRequestKey: jest.fn((key: string) =>
       Promise.resolve([...stored.values()].find((o) => o.requestKey === key) ?? null),
     ),
     get: jest.fn((id: number) => Promise.resolve(stored.get(id) ?? null)),
-  } as unknown as OrderStore & { get: jest.Mock; byRequestKey: jest.Mock };
+  } as unknown as OrderStore & { get: jest.Mock; byRequestKey: jest.Mock; place: jest.Mock };
   const partners = {
     user: (id: number) => Promise.resolve(user(id, id === 1 ? 'Army' : 'Manufacturer')),
     product: (id: number) =>
@@ -36,13 +58,20 @@ function purchasesWith(idempotency: Idempotency, earlier: OrderRecord[] = []) {
         name: 'Boots',
         type: 'Other',
         description: '',
-        pricePaise: 500,
+        pricePaise: price,
         stock: 9,
         manufacturerId: 2,
       }),
   } as unknown as Partners;
   const saga: Saga = {
-    drive: (o) => Promise.resolve({ ...o, status: 'completed', paymentStatus: 'paid', step: 'done' }),
+    drive: jest.fn((o: OrderRecord) =>
+      Promise.resolve({
+        ...o,
+        status: 'completed' as const,
+        paymentStatus: 'paid' as const,
+        step: 'done' as const,
+      }),
+    ),
   };
   const purchases = createPurchases({
     orders,
@@ -52,60 +81,93 @@ function purchasesWith(idempotency: Idempotency, earlier: OrderRecord[] = []) {
     holdTimeoutSeconds: 60,
     refundWindowMs: 0,
   });
-  const buy = () =>
+  const buy = (body: { quantity?: number; totalPaise?: number; key?: string } = {}) =>
     purchases.create(
       { userId: 1, username: 'user1', roles: ['Army'] },
-      { productId: 7, quantity: 2, totalPaise: 1000, idempotencyKey: 'k1' },
+      {
+        productId: 7,
+        quantity: body.quantity ?? 2,
+        totalPaise: body.totalPaise ?? 1000,
+        idempotencyKey: body.key ?? 'k1',
+      },
     );
-  return { orders, buy, stored };
+  return { orders, saga, buy, stored, setPrice: (p: number) => (price = p) };
 }
 
+const REPEAT = { rerun: true, holder: false };
+
 describe('a purchase answers its order', () => {
-  it('as its saga left it, without reading it again', async () => {
-    const runs: Idempotency = {
-      run: (_s, _k, _r, fn) => fn({ rerun: false }),
-      sweep: () => Promise.resolve(0),
-    };
-    const { orders, buy } = purchasesWith(runs);
-    await expect(buy()).resolves.toMatchObject({ id: 1, status: 'completed', totalPaise: 1000 });
+  it('as its saga left it, without reading it again or looking for an earlier one on its key’s first run', async () => {
+    const { orders, buy } = purchasesWith();
+    await expect(buy()).resolves.toMatchObject({
+      id: 1,
+      reference: 'order-1',
+      status: 'completed',
+      totalPaise: 1000,
+      requestKey: '1:k1',
+    });
     expect(orders.get).not.toHaveBeenCalled();
-  });
-
-  it('as it is now when its key answers an earlier call', async () => {
-    let first = true;
-    const replays: Idempotency = {
-      run: async (_s, _k, _r, fn) => {
-        if (!first) return 1 as never;
-        first = false;
-        return fn({ rerun: false });
-      },
-      sweep: () => Promise.resolve(0),
-    };
-    const { orders, buy } = purchasesWith(replays);
-    await buy();
-    await expect(buy()).resolves.toMatchObject({ id: 1, status: 'pending' });
-    expect(orders.get).toHaveBeenCalledWith(1);
-  });
-});
-
-describe('a purchase under an Idempotency-Key', () => {
-  const running = (rerun: boolean): Idempotency => ({
-    run: (_s, _k, _r, fn) => fn({ rerun }),
-    sweep: () => Promise.resolve(0),
-  });
-
-  it('places its order without looking for an earlier one on the key’s first run', async () => {
-    const { orders, buy } = purchasesWith(running(false));
-    await expect(buy()).resolves.toMatchObject({ id: 1, requestKey: '1:k1' });
     expect(orders.byRequestKey).not.toHaveBeenCalled();
   });
 
-  it('drives on the order an earlier run placed when the key runs again', async () => {
-    const first = purchasesWith(running(false));
-    await first.buy();
-    const again = purchasesWith(running(true), [...first.stored.values()]);
-    await expect(again.buy()).resolves.toMatchObject({ id: 1 });
-    expect(again.orders.byRequestKey).toHaveBeenCalledWith('1:k1');
+  it('without an Idempotency-Key, places one order a call', async () => {
+    const { orders, buy, stored } = purchasesWith();
+    await buy({ key: '' });
+    await buy({ key: '' });
+    expect(orders.byRequestKey).not.toHaveBeenCalled();
+    expect(stored.size).toBe(2);
+  });
+});
+
+describe('a purchase under an Idempotency-Key: its order is the record (docs/adr/045)', () => {
+  /** A first purchase under k1, then the same store seen by a call the claim finds as `attempt`. */
+  async function after(attempt: OwnRecordAttempt, price?: number) {
+    const first = purchasesWith();
+    const placed = await first.buy();
+    const again = purchasesWith({ attempt });
+    again.stored.set(placed.id, placed);
+    if (price) again.setPrice(price);
+    return { placed, again };
+  }
+
+  it('a repeat drives and answers the key’s order, even after the price changed, and places none', async () => {
+    const { placed, again } = await after(REPEAT, 650);
+    await expect(again.buy()).resolves.toMatchObject({ id: placed.id, totalPaise: 1000 });
+    expect(again.orders.place).not.toHaveBeenCalled();
+    expect(again.saga.drive).toHaveBeenCalledTimes(1);
+  });
+
+  it('a repeat that finds no order yet, its key still held, is told the request is still being processed', async () => {
+    const { buy, stored } = purchasesWith({ attempt: REPEAT });
+    await expect(buy()).rejects.toMatchObject({ message: MSG.idempotencyInProgress });
+    expect(stored.size).toBe(0);
+  });
+
+  it('a run that took the key over drives the order the dead run placed, or places it', async () => {
+    const { placed, again } = await after({ rerun: true, holder: true });
+    await expect(again.buy()).resolves.toMatchObject({ id: placed.id });
+    expect(again.orders.place).not.toHaveBeenCalled();
+    const fresh = purchasesWith({ attempt: { rerun: true, holder: true } });
+    await expect(fresh.buy()).resolves.toMatchObject({ id: 1 });
+  });
+
+  it('an order under the key with other terms refuses the request, naming them', async () => {
+    const { again } = await after({ rerun: true, holder: true });
+    await expect(again.buy({ quantity: 3, totalPaise: 1500 })).rejects.toMatchObject({
+      message: MSG.idempotencyMismatch(['quantity', 'totalPrice']),
+    });
     expect(again.stored.size).toBe(1);
+  });
+
+  it('a run that loses the insert to another holder of the key answers the order that won', async () => {
+    const won = { ...(await purchasesWith().buy()), id: 41, reference: 'order-41' };
+    const racing = purchasesWith({
+      attempt: { rerun: true, holder: true },
+      // The other run's order lands between this one's lookup and its insert.
+      beforePlace: (stored) => void stored.set(won.id, won),
+    });
+    await expect(racing.buy()).resolves.toMatchObject({ id: 41, reference: 'order-41' });
+    expect(racing.orders.byRequestKey).toHaveBeenCalledTimes(2);
+    expect(racing.stored.size).toBe(1);
   });
 });
