@@ -18,7 +18,9 @@
 // of the order they mail (ADR 012: the process that completed it keeps it; with more than one replica
 // of orders, a mail delivered to another still reads it), and a transfer's idempotency record, its
 // claim and its answer, and its read of the payer's wallet (ADR 044: the transfer is the record, and a
-// payer's wallet number is remembered after the first). Count again when a path changes. A
+// payer's wallet number is remembered after the first), and a purchase's idempotency answer and its
+// order number's own counter step (ADR 045: the order answers for its key, numbered in its feeds'
+// step). Count again when a path changes. A
 // purchase's later release of its escrow to the seller is not in it
 // (load/purchase-cost.mjs measures that apart).
 //
@@ -100,8 +102,6 @@ const PLANS: Plan[] = [
       ['orders', 'orders', 'findAndModify', 1],
       ['orders', 'outbox', 'insert', 1],
       ['orders', 'outbox', 'delete', 1],
-      ['orders', 'idempotency_keys', 'update', 1],
-      ['orders', 'counter', 'counter', 1],
       ['orders', 'processed_events', 'insert', 2],
       ['activity', 'counter', 'counter', 1],
       ['activity', 'activities', 'insert', 1],

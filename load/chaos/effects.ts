@@ -4,8 +4,8 @@ import type { Effects, OrderFact, TopUpFact, TransferFact } from './verify';
 
 /**
  * Reads the run's effects from the services' own databases, read-only: the P2P transfers, top-ups
- * and sale escrows of the wallet, the orders (with their refunds) and the orders service's
- * idempotency records. Only documents of `users` (the run's users) are read, so a stack with other
+ * and sale escrows of the wallet, and the orders (with their refunds and the request keys they were
+ * placed under). Only documents of `users` (the run's users) are read, so a stack with other
  * data checks the same.
  */
 export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number[]): Promise<Effects> {
@@ -17,6 +17,7 @@ export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number
     transfers.set(t.key, { key: t.key, state: t.state });
 
   const orders: OrderFact[] = [];
+  const orderKeys = new Map<string, number[]>();
   for await (const o of dbs.orders.collection<OrderFact>('orders').find(
     { buyerId: { $in: users } },
     {
@@ -33,10 +34,15 @@ export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number
         'refund.status': 1,
         'refund.held': 1,
         'refund.settled': 1,
+        requestKey: 1,
       },
     },
-  ))
-    orders.push(o);
+  )) {
+    const { requestKey, ...order } = o as OrderFact & { requestKey?: string };
+    orders.push(order);
+    // Every order stored under a request key (`<buyer>:<Idempotency-Key>`), the key's record.
+    if (requestKey) orderKeys.set(requestKey, [...(orderKeys.get(requestKey) ?? []), o.id]);
+  }
 
   // The sales' escrows (docs/adr/028): where a purchase's proceeds wait out the refund window.
   const escrows = new Map<string, EscrowFact>();
@@ -47,15 +53,6 @@ export async function readEffects(dbs: { wallet: Db; orders: Db }, users: number
       { projection: { reference: 1, available: 1, frozen: 1 } },
     ))
     escrows.set(e.reference, { reference: e.reference, available: e.available, frozen: e.frozen === true });
-
-  // The orders service's idempotency records: `<buyer>:create-order:<key>`, done → the order id.
-  const orderKeys = new Map<string, number>();
-  for await (const r of dbs.orders
-    .collection<{ _id: string; state: string; outcome?: { ok: boolean; value?: unknown } }>(
-      'idempotency_keys',
-    )
-    .find({ state: 'done' }))
-    if (r.outcome?.ok && typeof r.outcome.value === 'number') orderKeys.set(r._id, r.outcome.value);
 
   // Top-ups and their posted credits (a credit's description names its top-up: services/wallet
   // app/topups.ts), counted per top-up rather than trusted from the top-up's own transferId.

@@ -9,7 +9,8 @@ import type { EscrowFact } from './refunds';
  * A call's effect, per kind:
  * - transfer: the posted P2P transfer under `p2p:<caller>:<key>` (the wallet's ledger key);
  * - purchase: the completed order(s) answered for its key — by the call, by a retry with the same
- *   key, or by the orders service's idempotency record; a completed order of a buyer that no key
+ *   key, or stored under the key (the order is its request's record, docs/adr/045; a unique index
+ *   allows one, and this reads every one there is); a completed order of a buyer that no key
  *   answered is an effect of no call, i.e. a second effect of one of them. A refunded order was
  *   completed first (docs/adr/028): its purchase took effect, and its refund is judged apart
  *   (load/chaos/refunds.ts);
@@ -49,8 +50,8 @@ export interface Effects {
   transfers: Map<string, TransferFact>;
   /** Orders of the run's buyers. */
   orders: OrderFact[];
-  /** `<buyer>:create-order:<key>` → the order id its idempotency record answers. */
-  orderKeys: Map<string, number>;
+  /** `<buyer>:<key>` → the ids of the orders stored under that request key (its `requestKey`). */
+  orderKeys: Map<string, number[]>;
   topUps: TopUpFact[];
   /** The sales' escrows of the run's buyers, by order reference. */
   escrows: Map<string, EscrowFact>;
@@ -76,7 +77,7 @@ export type InvariantName =
 export const MONEY_OPS = new Set(['purchase', 'transfer', 'create-order', 'verify-payment']);
 
 export const transferKey = (op: Pick<Op, 'user' | 'key'>) => `p2p:${op.user}:${op.key}`;
-export const orderKey = (op: Pick<Op, 'user' | 'key'>) => `${op.user}:create-order:${op.key}`;
+export const orderKey = (op: Pick<Op, 'user' | 'key'>) => `${op.user}:${op.key}`;
 
 /** Completed orders per (buyer, key), and the completed orders no key accounts for. */
 export function purchaseEffects(ops: Op[], effects: Effects, resolutions: Map<string, Resolution>) {
@@ -86,9 +87,8 @@ export function purchaseEffects(ops: Op[], effects: Effects, resolutions: Map<st
     if (op.op !== 'purchase' || !op.key) continue;
     const ids = answeredIds.get(orderKey(op)) ?? new Set<number>();
     const answers = [op.outcome === 'ok' ? op.answer : undefined, resolutions.get(op.id)?.answer];
-    const fromRecord = effects.orderKeys.get(orderKey(op));
     for (const a of answers) if (a && typeof a.id === 'number') ids.add(a.id);
-    if (fromRecord !== undefined) ids.add(fromRecord);
+    for (const id of effects.orderKeys.get(orderKey(op)) ?? []) ids.add(id);
     answeredIds.set(orderKey(op), ids);
   }
   const completedOf = (k: string) =>
@@ -105,8 +105,7 @@ export function effectCount(op: Op, effects: Effects, answeredIds?: Map<string, 
       return effects.transfers.get(transferKey(op))?.state === 'posted' ? 1 : 0;
     case 'purchase': {
       const ids = answeredIds?.get(orderKey(op)) ?? new Set<number>();
-      const fromRecord = effects.orderKeys.get(orderKey(op));
-      if (fromRecord !== undefined) ids.add(fromRecord);
+      for (const id of effects.orderKeys.get(orderKey(op)) ?? []) ids.add(id);
       if (op.outcome === 'ok' && typeof op.answer?.id === 'number') ids.add(op.answer.id);
       const completed = new Set(effects.orders.filter(purchased).map((o) => o.id));
       return [...ids].filter((id) => completed.has(id)).length;

@@ -68,8 +68,8 @@ describe('verifyMoney', () => {
         ]),
         orders: [order(100), order(101)],
         orderKeys: new Map([
-          ['7:create-order:k4', 100],
-          ['7:create-order:k5', 101],
+          ['7:k4', [100]],
+          ['7:k5', [101]],
         ]),
       }),
       resolved([
@@ -85,7 +85,7 @@ describe('verifyMoney', () => {
     const log = logOf(...call('1-1', 'purchase', 'k1', 'unknown'));
     const v = verifyMoney(
       log,
-      effects({ orders: [order(100), order(101)], orderKeys: new Map([['7:create-order:k1', 101]]) }),
+      effects({ orders: [order(100), order(101)], orderKeys: new Map([['7:k1', [101]]]) }),
       resolved([
         ['1-1', { outcome: 'ok', status: 201, answer: { id: 101, status: 'completed' }, effectsBefore: 0 }],
       ]),
@@ -102,7 +102,7 @@ describe('verifyMoney', () => {
     const log = logOf(...call('1-1', 'purchase', 'k1', 'ok', { id: 100, status: 'completed' }));
     const v = verifyMoney(
       log,
-      effects({ orders: [order(100), order(101)], orderKeys: new Map([['7:create-order:k1', 101]]) }),
+      effects({ orders: [order(100), order(101)], orderKeys: new Map([['7:k1', [101]]]) }),
       resolved([]),
     );
     expect(v.breaks.map((b) => b.invariant)).toContain('key-at-most-once');
@@ -112,7 +112,7 @@ describe('verifyMoney', () => {
     // Before the retry the key had its order 100 (effectsBefore 1); the retry placed order 101.
     const v = verifyMoney(
       logOf(...call('1-2', 'purchase', 'k2', 'unknown')),
-      effects({ orders: [order(100), order(101)], orderKeys: new Map([['7:create-order:k2', 101]]) }),
+      effects({ orders: [order(100), order(101)], orderKeys: new Map([['7:k2', [101]]]) }),
       resolved([
         ['1-2', { outcome: 'ok', status: 201, answer: { id: 100, status: 'completed' }, effectsBefore: 1 }],
       ]),
@@ -191,5 +191,17 @@ describe('verifyMoney', () => {
       'key-at-most-once',
       'no-orphan-effect',
     ]);
+  });
+});
+
+describe('verifyMoney: the orders stored under a purchase key (docs/adr/045)', () => {
+  it('fails a key under which two orders are stored, however the calls were answered', () => {
+    const log = logOf(...call('1-1', 'purchase', 'k1', 'ok', { id: 100, status: 'completed' }));
+    const v = verifyMoney(
+      log,
+      effects({ orders: [order(100), order(101)], orderKeys: new Map([['7:k1', [100, 101]]]) }),
+      resolved([]),
+    );
+    expect(v.breaks.map((b) => b.invariant)).toContain('key-at-most-once');
   });
 });
