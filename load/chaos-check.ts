@@ -58,7 +58,8 @@ async function main(): Promise<number> {
     const onWait = (s: Awaited<ReturnType<typeof drain>>['state']) =>
       console.log(
         `chaos-check: draining — ${s.outbox.length} outbox entries, ${s.consumers.length} consumers behind, ` +
-          `${s.ordersInSaga} orders in their saga, ${s.refundsUnderway.length} refunds under way`,
+          `${s.transfersInFlight} transfers in flight, ${s.ordersInSaga} orders in their saga, ` +
+          `${s.refundsUnderway.length} refunds under way`,
       );
     const first = await drain(client, jsm, { onWait });
 

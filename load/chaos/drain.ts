@@ -5,8 +5,9 @@ import { SERVICES } from '../../packages/roster/src';
 /**
  * After the run, before the checks: wait until the stack has finished what the kills interrupted —
  * every outbox empty (the relays published what was written), every durable consumer caught up
- * (nothing pending or unacknowledged), every order final (the sagas' sweepers settled the
- * purchases cut short) and no refund under way (the refund sweeper held the proceeds of every
+ * (nothing pending or unacknowledged), no wallet transfer in flight (the ledger's sweeper finishes
+ * those a killed wallet left, and only then writes their events), every order final (the sagas'
+ * sweepers settled the purchases cut short) and no refund under way (the refund sweeper held the proceeds of every
  * request and carried out every decision: docs/adr/028). Then the remaining state is what the
  * checks judge.
  */
@@ -14,6 +15,8 @@ import { SERVICES } from '../../packages/roster/src';
 export interface DrainState {
   outbox: { db: string; id: string; ageS: number }[];
   consumers: { stream: string; consumer: string; pending: number; unacked: number }[];
+  /** Wallet transfers a driver or the ledger's sweeper still moves on (docs/adr/006). */
+  transfersInFlight: number;
   ordersInSaga: number;
   /**
    * Refunds with work left (the orders service's `unsettledRefunds`): a request whose proceeds are
@@ -25,7 +28,15 @@ export interface DrainState {
 /** An order's states once its saga is over: refunded is a completed order paid back (docs/adr/028). */
 export const FINAL_ORDER_STATUSES = ['completed', 'cancelled', 'refunded'];
 
+/**
+ * A transfer's states that its driver, or the sweeper after a crash, leaves within seconds; a
+ * two-phase hold (`pending`) of an earlier build waits for its order or its timeout instead.
+ */
+const IN_FLIGHT = ['initiated', 'debited', 'posting', 'voiding', 'expiring'];
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const dbOf = (client: MongoClient, service: string) =>
+  client.db(SERVICES.find((s) => s.name === service)!.database);
 
 export const serviceDbs = (client: MongoClient): Db[] =>
   SERVICES.filter((s) => !s.planned).map((s) => client.db(s.database));
@@ -55,7 +66,10 @@ export async function drainState(
           pending: c.num_pending,
           unacked: c.num_ack_pending,
         });
-  const orders = client.db(SERVICES.find((s) => s.name === 'orders')!.database).collection<{
+  const transfersInFlight = await dbOf(client, 'wallet')
+    .collection('transfers')
+    .countDocuments({ state: { $in: IN_FLIGHT } });
+  const orders = dbOf(client, 'orders').collection<{
     id: number;
     refund?: { status: string; held?: boolean | null };
   }>('orders');
@@ -69,11 +83,15 @@ export async function drainState(
     { projection: { _id: 0, id: 1, 'refund.status': 1, 'refund.held': 1 } },
   ))
     refundsUnderway.push({ id: o.id, status: o.refund?.status ?? '', held: o.refund?.held ?? null });
-  return { outbox, consumers, ordersInSaga, refundsUnderway };
+  return { outbox, consumers, transfersInFlight, ordersInSaga, refundsUnderway };
 }
 
 export const drained = (s: DrainState) =>
-  !s.outbox.length && !s.consumers.length && !s.ordersInSaga && !s.refundsUnderway.length;
+  !s.outbox.length &&
+  !s.consumers.length &&
+  !s.transfersInFlight &&
+  !s.ordersInSaga &&
+  !s.refundsUnderway.length;
 
 /** Polls until drained or `timeoutMs`; answers the last state and how long it took. */
 export async function drain(
