@@ -42,6 +42,8 @@ interface OrderDoc extends OrderRecord {
 
 /** Named apart from the index of earlier builds, `requestKey_1`, which did not make the key unique. */
 const REQUEST_KEY_INDEX = 'requestKey_unique';
+/** What dropping an index answers when there is none to drop. */
+const DROPPED_ALREADY = new Set(['IndexNotFound', 'NamespaceNotFound']);
 
 const party = { id: Number, name: String, username: String, role: String };
 
@@ -223,12 +225,10 @@ export function createOrderStore(conn: Connection): OrderStore {
     model: Orders,
 
     async init() {
-      const earlier = await Orders.collection.indexExists('requestKey_1').catch(() => false);
-      if (earlier)
-        await Orders.collection.dropIndex('requestKey_1').catch((err: unknown) => {
-          // Dropped by another replica starting at the same time.
-          if ((err as { codeName?: string }).codeName !== 'IndexNotFound') throw err;
-        });
+      await Orders.collection.dropIndex('requestKey_1').catch((err: unknown) => {
+        // Never made (a new database, or a build since), or dropped by a replica starting alongside.
+        if (!DROPPED_ALREADY.has((err as { codeName?: string }).codeName ?? '')) throw err;
+      });
     },
 
     async place(order: NewOrder): Promise<OrderRecord> {
