@@ -7,9 +7,9 @@ import { SERVICES } from '../../packages/roster/src';
  * every outbox empty (the relays published what was written), every durable consumer caught up
  * (nothing pending or unacknowledged), no wallet transfer in flight (the ledger's sweeper finishes
  * those a killed wallet left, and only then writes their events), every order final (the sagas'
- * sweepers settled the purchases cut short) and no refund under way (the refund sweeper held the proceeds of every
- * request and carried out every decision: docs/adr/028). Then the remaining state is what the
- * checks judge.
+ * sweepers settled the purchases cut short) and no refund under way (the refund sweeper held the
+ * proceeds of every request and carried out every decision: docs/adr/028). Then the remaining state
+ * is what the checks judge.
  */
 
 export interface DrainState {
