@@ -59,6 +59,12 @@ class PausedAfterRecording {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What one drive of an order has learnt on its way, for the steps after. */
+interface Drive {
+  /** Catalog answered for the product a moment ago, in this drive (its reservation). */
+  productSeenNow: boolean;
+}
+
 /** Why catalog's refusal of a reservation cancels the order. */
 const reserveRefused = (err: unknown) =>
   is(err, GrpcStatus.NOT_FOUND)
@@ -102,6 +108,11 @@ async function releaseStock({ partners, log, holdTimeoutSeconds }: SagaDeps, o: 
     if (!decided(err)) throw err;
     log.error({ err, order: o.id }, 'stock release refused');
   }
+}
+
+/** Has the product been deleted since this drive last heard of it? Asked only when it may have been. */
+async function productGone(partners: Partners, o: OrderRecord, drive: Drive): Promise<boolean> {
+  return !drive.productSeenNow && !(await partners.product(o.productId));
 }
 
 export interface Saga {
@@ -180,30 +191,36 @@ export function createSaga(d: SagaDeps): Saga {
     return end(o, 'completed');
   }
 
-  const steps: Record<Exclude<SagaStep, 'done'>, (o: OrderRecord) => Promise<OrderRecord>> = {
-    reserve: (o) =>
+  const steps: Record<Exclude<SagaStep, 'done'>, (o: OrderRecord, drive: Drive) => Promise<OrderRecord>> = {
+    reserve: (o, drive) =>
       forward(
         o,
         () => partners.reserve(o.reference, o.productId, o.quantity, d.holdTimeoutSeconds),
         reserveRefused,
-        (o) => move(o, { step: 'hold' }),
+        (o) => {
+          // Catalog reserves only a product that is there: the payment that follows at once needs
+          // no second question (docs/adr/046). A pause in between (tests) makes it ask again.
+          drive.productSeenNow = !d.pauseBeforePaymentMs;
+          return move(o, { step: 'hold' });
+        },
       ),
 
     // The stock is reserved, so the money moves at once, in one transfer into the sale's escrow
     // (docs/adr/043); the order's next change is its end.
-    async hold(o) {
+    async hold(o, drive) {
       if (d.pauseBeforePaymentMs) await sleep(d.pauseBeforePaymentMs);
-      // The product may have been deleted while the saga ran: then nothing is sold.
-      if (!(await partners.product(o.productId))) return cancel(o, MSG.productNotFound);
+      // The product may have been deleted while the saga waited (the sweeper resumes it here, or a
+      // retry does): then nothing is sold.
+      if (await productGone(partners, o, drive)) return cancel(o, MSG.productNotFound);
       // A free product moves no money.
       if (o.totalPaise === 0) return completeSale(o);
       return forward(o, () => partners.pay(saleOf(o)), paymentRefused, completeSale);
     },
 
     // An order an earlier build left here has a hold to post (docs/adr/043).
-    async pay(o) {
+    async pay(o, drive) {
       // The product may have been deleted while the saga ran: then nothing is sold.
-      if (!(await partners.product(o.productId))) return cancel(o, MSG.productNotFound);
+      if (await productGone(partners, o, drive)) return cancel(o, MSG.productNotFound);
       try {
         if (o.totalPaise > 0) await partners.post(o.reference);
       } catch (err) {
@@ -243,7 +260,8 @@ export function createSaga(d: SagaDeps): Saga {
       let o = order;
       try {
         if (opts.deadline && pastDeadline(o, new Date())) o = await cancel(o, MSG.timedOut);
-        while (o.step !== 'done') o = await steps[o.step](o);
+        const drive: Drive = { productSeenNow: false };
+        while (o.step !== 'done') o = await steps[o.step](o, drive);
       } catch (thrown) {
         let err = thrown;
         if (err instanceof PausedAfterRecording) ({ order: o, cause: err } = err);
