@@ -20,7 +20,8 @@
 // claim and its answer, and its read of the payer's wallet (ADR 044: the transfer is the record, and a
 // payer's wallet number is remembered after the first), and a purchase's idempotency answer and its
 // order number's own counter step (ADR 045: the order answers for its key, numbered in its feeds'
-// step). Count again when a path changes. A
+// step), and a purchase's second question to catalog for its product (ADR 046: the reservation just
+// answered for it). Count again when a path changes. A
 // purchase's later release of its escrow to the seller is not in it
 // (load/purchase-cost.mjs measures that apart).
 //
@@ -108,7 +109,7 @@ const PLANS: Plan[] = [
     ],
     published: 3,
     acknowledged: 3,
-    calls: 7,
+    calls: 6,
     mails: 2,
   },
 ];
