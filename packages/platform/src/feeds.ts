@@ -1,5 +1,6 @@
 import type { Connection, Model, Schema } from 'mongoose';
 import { type SequenceStep, sequencesOf } from './store/engine';
+import { insertBuilt } from './mongo';
 
 /**
  * Newest-first, paged reads of one owner's documents (a wallet's entries, a buyer's orders, a
@@ -120,13 +121,12 @@ export function feedsOf<T extends object>(
     size,
     async insert(doc, options) {
       const [filed] = await numbered([doc], options?.numberFrom);
-      const created = await model.create(filed);
-      return created.toObject() as T;
+      const [stored] = await insertBuilt(model, [filed as T]);
+      return stored!;
     },
     async insertMany(docs, options) {
       const filed = await numbered(docs, options?.numberFrom);
-      await model.insertMany(filed, { ordered: options?.ordered ?? true });
-      return filed as T[];
+      return insertBuilt(model, filed as T[], { ordered: options?.ordered ?? true });
     },
     async page(feed, owner, page, pageSize) {
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > BUCKET_SIZE)

@@ -353,7 +353,7 @@ describe('single-phase transfers', () => {
     } finally {
       conn.set('debug', false);
     }
-    expect(sent).toEqual(['insertOne', 'findOneAndUpdate']);
+    expect(sent).toEqual(['insertMany', 'findOneAndUpdate']);
   });
 
   it("writes each user's line of a P2P transfer once, already ended: one insert, no update (ADR 027)", async () => {
@@ -981,12 +981,14 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     } finally {
       conn.set('debug', false);
     }
-    const onEscrow = sent.filter(({ on }) => isEscrowAccount(String(on?._id)));
-    expect(onEscrow[0]?.method).toBe('insertOne');
+    // An insert names its documents (insertBuilt, ADR 047), a query its filter.
+    const idOf = (on: unknown) => (Array.isArray(on) ? on[0] : (on as { _id?: unknown }))?._id;
+    const onEscrow = sent.filter(({ on }) => isEscrowAccount(String(idOf(on))));
+    expect(onEscrow[0]?.method).toBe('insertMany');
     expect(onEscrow.filter(({ method }) => method === 'findOne')).toEqual([]);
     const onTransfers = sent.filter(({ collection }) => collection === 'transfers');
     expect(onTransfers.map(({ method }) => method)).toEqual([
-      'insertOne',
+      'insertMany',
       'findOneAndUpdate', // posted and settled
     ]);
   });

@@ -1,4 +1,4 @@
-import { isDuplicateKeyError } from '@qm/platform';
+import { insertBuilt, isDuplicateKeyError } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { Searchable } from '../domain/listing';
 import type { ProductStore } from './products';
@@ -175,15 +175,9 @@ export function createReservationStore(conn: Connection, products: ProductStore)
     ): Promise<ReserveOutcome> {
       let existing: Reservation | null = null;
       try {
-        await Reservations.create({
-          _id: reference,
-          productId,
-          quantity,
-          state: 'pending',
-          expiresAt,
-          createdAt: at,
-          updatedAt: at,
-        });
+        await insertBuilt(Reservations, [
+          { _id: reference, productId, quantity, state: 'pending', expiresAt, createdAt: at, updatedAt: at },
+        ]);
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         existing = await find(reference);

@@ -1,5 +1,6 @@
 import {
   containsText,
+  insertBuilt,
   isDuplicateKeyError,
   nextSequence,
   orderedPage,
@@ -669,7 +670,7 @@ function escrowQueries(
         releaseWindow: releaseWindowOf(sale.releaseAt),
       };
       try {
-        await Accounts.create(opened);
+        await insertBuilt(Accounts, [opened]);
         return withoutMarkers(opened);
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;

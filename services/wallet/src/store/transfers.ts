@@ -1,4 +1,4 @@
-import { isDuplicateKeyError, type OutgoingEvent, windowOf } from '@qm/platform';
+import { insertBuilt, isDuplicateKeyError, type OutgoingEvent, windowOf } from '@qm/platform';
 import { type Connection, type Model, Schema, type UpdateWriteOpResult } from 'mongoose';
 import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
 import type { Account } from './accounts';
@@ -213,7 +213,7 @@ export function createTransferStore(conn: Connection): TransferStore {
       };
       try {
         const seenAt = Date.now();
-        await Transfers.create(doc);
+        await insertBuilt(Transfers, [doc]);
         return { created: true, transfer: { ...doc, seenAt } };
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
