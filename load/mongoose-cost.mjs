@@ -2,8 +2,9 @@
 // the design card). The commands a transfer sends most, each issued the two ways against the same
 // documents of a scratch database, in alternating rounds so the stack's drift lands on both: a read
 // by _id, a conditional $inc with $push (a ledger step), a findOneAndUpdate returning the document (a
-// transfer's state move), and an insert. Prints each command's CPU (client, FerretDB, PostgreSQL) per
-// call both ways and the client's difference in BUE, measured in the same run.
+// transfer's state move), and an insert, by `create` and as @qm/platform insertBuilt makes it. Prints
+// each command's CPU (client, FerretDB, PostgreSQL) per call both ways and the client's difference in
+// BUE, measured in the same run.
 //
 //   node scripts/dev.mjs --infra-only   (or any running stack)
 //   node load/mongoose-cost.mjs [calls per round = 1000] [rounds = 3]
@@ -107,6 +108,30 @@ const commands = {
     driver: (i) =>
       inserted.insertOne({
         _id: `new:d:${i}:${seq++}`,
+        balance: 0,
+        available: 0,
+        applied: [],
+        updatedAt: new Date(),
+      }),
+  },
+  // @qm/platform insertBuilt (ADR 047): the schema's defaults and fields, no document hydrated or validated.
+  'insert, lean (insertBuilt)': {
+    mongoose: (i) =>
+      Inserted.insertMany(
+        [
+          Inserted.applyDefaults({
+            _id: `new:l:${i}:${seq++}`,
+            balance: 0,
+            available: 0,
+            applied: [],
+            updatedAt: new Date(),
+          }),
+        ],
+        { lean: true },
+      ),
+    driver: (i) =>
+      inserted.insertOne({
+        _id: `new:e:${i}:${seq++}`,
         balance: 0,
         available: 0,
         applied: [],
