@@ -63,7 +63,7 @@ function fieldsOf(model: Model<never>): Set<string> {
 
 /**
  * Inserts documents our code built whole, typed as their schema: given the schema's defaults and only
- * the fields it names, as `Model.create` stores them, but without hydrating a mongoose document for
+ * the top-level fields it names, as `Model.create` stores them, but without hydrating a mongoose document for
  * each and validating it, which cost about as much as the insert's round trip (docs/adr/047). The
  * TypeScript type stands in for validation, so input from outside is checked before it gets here.
  * Answers the documents as stored (an `_id` the driver gave included). Duplicate keys fail as
