@@ -85,6 +85,9 @@ export async function insertBuilt<T extends object>(
     if (typeof versionKey === 'string') kept[versionKey] = 0;
     return model.applyDefaults(kept) as T;
   });
-  await model.insertMany(stored, { lean: true, ordered });
+  // A field set to undefined is left out, as `create` leaves it out, not stored as null. Mongoose hands
+  // the driver's options on, though its type does not name this one.
+  const options = { lean: true as const, ordered, ignoreUndefined: true };
+  await model.insertMany(stored, options);
   return stored;
 }

@@ -8,7 +8,7 @@ interface Thing {
   note: string;
   tags: string[];
   extra: unknown;
-  owner: { name: string; since: Date };
+  owner: { name: string; since: Date; nickname?: string };
   closedAt: Date | null;
   createdAt: Date;
 }
@@ -21,19 +21,23 @@ const thingSchema = () =>
       note: { type: String, default: '' },
       tags: { type: [String], default: [] },
       extra: { type: Schema.Types.Mixed, default: [] },
-      owner: { name: String, since: Date },
+      owner: { name: String, since: Date, nickname: String },
       closedAt: { type: Date },
       createdAt: { type: Date, required: true },
     },
     { versionKey: false, strict: true, autoIndex: false },
   );
 
-/** What a built document looks like, with a field the schema does not name and defaults left out. */
+/**
+ * What a built document looks like: a field the schema does not name, defaults left out, a null, and
+ * fields set to undefined (one with a default, one inside a nested object).
+ */
 const built = (id: string) =>
   ({
     _id: id,
     amount: 1250,
-    owner: { name: 'asha', since: new Date('2026-12-01T10:00:00Z') },
+    note: undefined,
+    owner: { name: 'asha', since: new Date('2026-12-01T10:00:00Z'), nickname: undefined },
     closedAt: null,
     createdAt: new Date('2026-12-06T05:00:00Z'),
     seenAt: 17,
@@ -50,7 +54,7 @@ describe('insertBuilt (real database)', () => {
     await db.close();
   });
 
-  it('stores what Model.create stores: the defaults, only the schema’s fields, nulls kept', async () => {
+  it('stores what Model.create stores: the defaults, only the schema’s fields, nulls kept, undefined left out', async () => {
     const Created = db.model<Thing>('Created', thingSchema(), 'created');
     const Built = db.model<Thing>('Built', thingSchema(), 'built');
     await Created.create(built('a'));
@@ -60,6 +64,7 @@ describe('insertBuilt (real database)', () => {
     expect(viaBuilt).toEqual(viaCreate);
     expect(viaBuilt).toMatchObject({ note: '', tags: [], extra: [], closedAt: null });
     expect(viaBuilt).not.toHaveProperty('seenAt');
+    expect(viaBuilt!.owner).not.toHaveProperty('nickname');
     expect(answered).toEqual([viaBuilt]);
   });
 
