@@ -59,6 +59,8 @@ const step = () => {
     },
   };
 };
+/** A new account to insert. */
+const fresh = (_id) => ({ _id, balance: 0, available: 0, applied: [], updatedAt: new Date() });
 // The $push grows each document; trim now and then so both ways meet documents of the same size.
 const trim = () => native.updateMany({}, { $set: { applied: [] } });
 
@@ -97,46 +99,14 @@ const commands = {
       ),
   },
   insert: {
-    mongoose: (i) =>
-      Inserted.create({
-        _id: `new:m:${i}:${seq++}`,
-        balance: 0,
-        available: 0,
-        applied: [],
-        updatedAt: new Date(),
-      }),
-    driver: (i) =>
-      inserted.insertOne({
-        _id: `new:d:${i}:${seq++}`,
-        balance: 0,
-        available: 0,
-        applied: [],
-        updatedAt: new Date(),
-      }),
+    mongoose: (i) => Inserted.create(fresh(`new:m:${i}:${seq++}`)),
+    driver: (i) => inserted.insertOne(fresh(`new:d:${i}:${seq++}`)),
   },
   // @qm/platform insertBuilt (ADR 047): the schema's defaults and fields, no document hydrated or validated.
   'insert, lean (insertBuilt)': {
     mongoose: (i) =>
-      Inserted.insertMany(
-        [
-          Inserted.applyDefaults({
-            _id: `new:l:${i}:${seq++}`,
-            balance: 0,
-            available: 0,
-            applied: [],
-            updatedAt: new Date(),
-          }),
-        ],
-        { lean: true },
-      ),
-    driver: (i) =>
-      inserted.insertOne({
-        _id: `new:e:${i}:${seq++}`,
-        balance: 0,
-        available: 0,
-        applied: [],
-        updatedAt: new Date(),
-      }),
+      Inserted.insertMany([Inserted.applyDefaults(fresh(`new:l:${i}:${seq++}`))], { lean: true }),
+    driver: (i) => inserted.insertOne(fresh(`new:e:${i}:${seq++}`)),
   },
 };
 

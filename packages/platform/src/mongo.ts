@@ -1,4 +1,4 @@
-import mongoose, { type Connection, type Model } from 'mongoose';
+import mongoose, { type Connection, type Model, type Schema } from 'mongoose';
 import { applyMongoSocketFix } from './store/engine/driver-fix';
 
 // Queries must name their fields; refusing unknown ones keeps stray input out of the database.
@@ -50,24 +50,24 @@ export function onlyDuplicateKeyErrors(err: unknown): boolean {
   return isDuplicateKeyError(err);
 }
 
-/** The top-level fields a model's schema names, once per model. */
-const schemaFields = new WeakMap<Model<never>, Set<string>>();
-function fieldsOf(model: Model<never>): Set<string> {
-  let fields = schemaFields.get(model);
+/** The top-level fields a schema names, once per schema. */
+const schemaFields = new WeakMap<Schema, Set<string>>();
+function fieldsOf(schema: Schema): Set<string> {
+  let fields = schemaFields.get(schema);
   if (!fields) {
-    fields = new Set(Object.keys(model.schema.paths).map((p) => p.split('.')[0]!));
-    schemaFields.set(model, fields);
+    fields = new Set(Object.keys(schema.paths).map((p) => p.split('.')[0]!));
+    schemaFields.set(schema, fields);
   }
   return fields;
 }
 
 /**
- * Inserts documents our code built whole, typed as their schema: given the schema's defaults and only
- * the top-level fields it names, as `Model.create` stores them, but without hydrating a mongoose document for
- * each and validating it, which cost about as much as the insert's round trip (docs/adr/047). The
- * TypeScript type stands in for validation, so input from outside is checked before it gets here.
- * Answers the documents as stored (an `_id` the driver gave included). Duplicate keys fail as
- * `create` and `insertMany` fail (isDuplicateKeyError, onlyDuplicateKeyErrors).
+ * Inserts documents our code built whole, typed as their schema: given the schema's defaults and
+ * only the top-level fields it names, as `Model.create` stores them, but without hydrating a
+ * mongoose document for each and validating it, which cost about as much as the insert's round trip
+ * (docs/adr/047). The TypeScript type stands in for validation, so input from outside is checked
+ * before it gets here. Answers the documents as stored (an `_id` the driver gave included).
+ * Duplicate keys fail as `create` and `insertMany` fail (isDuplicateKeyError, onlyDuplicateKeyErrors).
  */
 export async function insertBuilt<T extends object>(
   model: Model<T>,
@@ -78,7 +78,7 @@ export async function insertBuilt<T extends object>(
   if (model.schema.options.timestamps)
     throw new Error(`insertBuilt: ${model.modelName} has timestamps; use create`);
   const { versionKey } = model.schema.options;
-  const fields = fieldsOf(model as unknown as Model<never>);
+  const fields = fieldsOf(model.schema);
   const stored = docs.map((doc) => {
     const kept: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(doc)) if (fields.has(field)) kept[field] = value;
