@@ -21,7 +21,8 @@
 // payer's wallet number is remembered after the first), and a purchase's idempotency answer and its
 // order number's own counter step (ADR 045: the order answers for its key, numbered in its feeds'
 // step), and a purchase's second question to catalog for its product (ADR 046: the reservation just
-// answered for it). Count again when a path changes. A
+// answered for it), and a transfer's read of the receiver's wallet (ADR 048: its number remembered
+// as the payer's is). Count again when a path changes. A
 // purchase's later release of its escrow to the seller is not in it
 // (load/purchase-cost.mjs measures that apart).
 //
@@ -61,7 +62,6 @@ const PLANS: Plan[] = [
     name: 'transfer',
     budget: 20,
     commands: [
-      ['wallet', 'accounts', 'find', 1],
       ['wallet', 'pins', 'find', 1],
       ['wallet', 'transfers', 'insert', 1],
       ['wallet', 'accounts', 'findAndModify', 1],

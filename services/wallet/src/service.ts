@@ -14,6 +14,7 @@ import { createMoneyStats } from './app/stats';
 import { createSweeper } from './app/sweeper';
 import { createTopUps } from './app/topups';
 import { createWallets } from './app/wallets';
+import { createWalletNumbers } from './app/wallet-numbers';
 import { walletEnv } from './config';
 import { walletBackground } from './events/consumers';
 import { addWalletService } from './server';
@@ -63,7 +64,14 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       service: 'wallet',
       token: config.INTERNAL_TOKEN,
     });
-    const stopFollowingUsers = followUserChanges(bus, users);
+    const numbers = createWalletNumbers();
+    // A user who changed is asked of identity again, and their wallet read again (docs/adr/048).
+    const stopFollowingUsers = followUserChanges(bus, {
+      forget: (userId) => {
+        users.forget(userId);
+        numbers.forget(userId);
+      },
+    });
     const directory = answering(users);
     const idempotency = createIdempotency({
       conn,
@@ -88,6 +96,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       directory,
       pins: pins.gate,
       outbox,
+      numbers,
     });
     const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });
     const escrows = createEscrows({ accounts, ledger, directory, log });

@@ -105,6 +105,34 @@ it('a deleted user: the wallet closes, transfers and holds are refused (403), th
   });
 }, 90_000);
 
+it('a deleted receiver whose wallet number this process remembers is refused; what they had stays', async () => {
+  const [payer, leaving] = [w.user('payer'), w.user('leaving')];
+  await w.topUp(payer, 300_00);
+  await w.activatePin(payer, PIN);
+  // The first transfer to them reads their wallet; this process now remembers its number (ADR 048).
+  expect(await transfer(payer, leaving, 100_00)).toEqual({ code: 0, message: '' });
+
+  w.deleteUser(leaving);
+  await bus.publish(
+    IDENTITY_SUBJECTS.deleted,
+    makeEvent<UserDeletedData>(IDENTITY_SUBJECTS.deleted, {
+      userId: leaving.userId,
+      username: leaving.username,
+      role: 'Army',
+    }),
+  );
+  await eventually(async () => (await account(leaving))?.isActive === false);
+
+  // Not read again, yet refused: the directory heard the deletion as well and asks identity again.
+  expect(await transfer(payer, leaving, 100_00)).toEqual({
+    code: GrpcStatus.INVALID_ARGUMENT,
+    message: WALLET_MESSAGES.notEligible,
+  });
+  expect(await account(leaving)).toMatchObject({ isActive: false, balance: 100_00 });
+  expect(await account(payer)).toMatchObject({ balance: 200_00 });
+  expect(await ledgerSum()).toBe(0);
+}, 90_000);
+
 it('a deleted user who had no wallet cannot open one; a rejected user gets none', async () => {
   const [never, rejected, payee] = [w.user('never'), w.user('rejected'), w.user('payee')];
   await bus.publish(

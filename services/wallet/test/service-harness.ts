@@ -28,13 +28,16 @@ export type WalletClient = ReturnType<typeof createClient<typeof walletV1.Wallet
 export async function startWallet(env: Record<string, string> = {}) {
   // Everyone the test made: their mails are deleted when it stops.
   const directory = new Map<number, TestUser>();
+  // Users identity has deleted since (it no longer finds them).
+  const deleted = new Set<number>();
   const internalToken = randomBytes(24).toString('hex');
   // Verifies callers as the real identity does: the wallet relays its caller's assertion (ADR 021).
   const identity = await startFakeIdentity({
     internalToken,
     find: (by) => {
-      const u = [...directory.values()].find((t) =>
-        by?.$case === 'id' ? t.userId === by.value : t.username === by?.value,
+      const u = [...directory.values()].find(
+        (t) =>
+          !deleted.has(t.userId) && (by?.$case === 'id' ? t.userId === by.value : t.username === by?.value),
       );
       return u && { id: u.userId, username: u.username, email: u.email };
     },
@@ -91,6 +94,10 @@ export async function startWallet(env: Record<string, string> = {}) {
       const u = { userId, username, roles: ['Army'], email: `${username}@wallet-test.example` };
       directory.set(userId, u);
       return u;
+    },
+    /** Identity no longer knows the user (the test announces the deletion itself). */
+    deleteUser(u: TestUser) {
+      deleted.add(u.userId);
     },
     /** Credits the user's wallet through the sandbox checkout. */
     async topUp(u: TestUser, paise: number) {

@@ -61,10 +61,11 @@ it("answers the sender's wallet and line as stored, without reading either back"
   const again = await w.send(sender, receiver, 12_50, PIN, key);
   expect(again).toEqual(answer);
 
-  // The sender's next transfer reads only the receiver's wallet: this process remembers the sender's
-  // wallet number, and the debit itself checks that the wallet is still open (docs/adr/044).
+  // The sender's next transfer reads neither wallet: this process remembers both numbers. The debit
+  // itself checks that the sender's is still open (docs/adr/044); the receiver is still a user the
+  // directory knows, and only a deleted user's wallet closes (docs/adr/048).
   const next = await readsOf(['Account', 'HistoryLine'], () => w.send(sender, receiver, 1_00, PIN));
-  expect(next.reads).toEqual(['Account']);
+  expect(next.reads).toEqual([]);
   expect(next.answer.wallet).toMatchObject({ balancePaise: 486_50, id: answer.wallet!.id });
   expect(next.answer.transaction).toMatchObject({ senderWalletId: answer.wallet!.id });
 }, 60_000);

@@ -11,12 +11,16 @@ export interface WalletNumbers {
   remember(account: Account): Account;
   /** The user's wallet, if this process remembers its number. */
   known(userId: number): NamedWallet | undefined;
+  /** Forgets the user's wallet (they changed: identity's announcement, as the directory forgets them). */
+  forget(userId: number): void;
 }
 
 /**
  * Open wallets' numbers by user, as this process last read them. A wallet's number never changes
- * once it is open, so a payer's transfers after the first need not read the wallet for it (docs/adr/044);
- * that it is still open is the debit's own condition, refused as closed (`failedTransfer`).
+ * once it is open, so a user's transfers after the first need not read the wallet for it: not the
+ * payer's (docs/adr/044), whose debit itself requires the wallet open (refused as closed,
+ * `failedTransfer`), nor the receiver's (docs/adr/048), who must still be a user the directory knows,
+ * and a wallet closes only when its user is deleted.
  */
 export function createWalletNumbers(max = 100_000): WalletNumbers {
   const numbers = new LRUCache<number, number>({ max });
@@ -29,6 +33,9 @@ export function createWalletNumbers(max = 100_000): WalletNumbers {
     known(userId) {
       const walletId = numbers.get(userId);
       return walletId === undefined ? undefined : { _id: userAccount(userId), userId, walletId };
+    },
+    forget(userId) {
+      numbers.delete(userId);
     },
   };
 }

@@ -7,9 +7,9 @@ import { eligibility, type Eligibility } from '../domain/eligibility';
 import type { Account, AccountStore } from '../store/accounts';
 import type { HistoryLine, HistorySort, HistoryStore } from '../store/history';
 import type { Transfer } from '../store/transfers';
-import type { Directory } from './identity';
+import type { Directory, UserFacts } from './identity';
 import { type Ledger, OtherTransferUnderKey, type TransferTerm, walletLines } from './ledger';
-import { createWalletNumbers, type NamedWallet, type WalletNumbers } from './wallet-numbers';
+import type { NamedWallet, WalletNumbers } from './wallet-numbers';
 
 /** The PIN's part in a transfer (app/pins.ts). */
 export interface PinGate {
@@ -25,6 +25,8 @@ export interface WalletDeps {
   directory: Directory;
   pins: PinGate;
   outbox: Outbox;
+  /** The wallet numbers this process remembers (forgotten as the directory forgets a user). */
+  numbers: WalletNumbers;
 }
 
 /** The users' wallets and transfers, and the administrators' lists. */
@@ -108,9 +110,25 @@ async function payerOf(accounts: AccountStore, numbers: WalletNumbers, caller: C
   return numbers.remember(account);
 }
 
+/**
+ * The receiver's wallet: its number remembered, or read (opened on first use) and refused if closed.
+ * A remembered one is not read again (docs/adr/048): the receiver was just found in the directory,
+ * and a wallet closes only when its user is deleted, which the directory hears too.
+ */
+async function payeeOf(
+  accounts: AccountStore,
+  numbers: WalletNumbers,
+  receiver: UserFacts,
+): Promise<NamedWallet> {
+  const known = numbers.known(receiver.id);
+  if (known) return known;
+  const account = await accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username);
+  if (!account.isActive) throw invalid(WALLET_MESSAGES.notEligible);
+  return numbers.remember(account);
+}
+
 export function createWallets(d: WalletDeps): Wallets {
-  const { accounts, history, ledger, directory } = d;
-  const numbers = createWalletNumbers();
+  const { accounts, history, ledger, directory, numbers } = d;
 
   /** The caller's wallet, read without a write when it exists (it is opened the first time). */
   async function readOwn(caller: Caller | undefined): Promise<Account> {
@@ -141,9 +159,8 @@ export function createWallets(d: WalletDeps): Wallets {
     ]);
     const [, to] = await Promise.all([
       d.pins.verify(caller.userId, req.pin),
-      accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username),
+      payeeOf(accounts, numbers, receiver),
     ]);
-    if (!to.isActive) throw invalid(WALLET_MESSAGES.notEligible);
     const key = `p2p:${caller.userId}:${req.key}`;
     const transfer = await ledger.transfer({
       key,
