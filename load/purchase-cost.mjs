@@ -15,11 +15,21 @@
 // REFUND_WINDOW_HOURS=0 for that: the release then comes at the order's deadline
 // (ORDERS_HOLD_TIMEOUT_SECONDS after the purchase, 120 by default; this script waits for 30 to 300).
 //
+// The stack's idle rate is measured for IDLE_MS (15 s) before the purchases and taken out of their CPU,
+// as load/topup-cost.mjs does (docs/adr/049); the gross figure is printed beside it.
+//
 // Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
 import { MongoClient } from 'mongodb';
 import { perOperationStatements, printStatements, settle, tableCounters } from './lib/db-statements.mjs';
 import { bareUpdateCpuMs, inBue } from './lib/bue.mjs';
-import { cpuByComponent, laterWorkCpu, latencySummary, perOperation } from './lib/process-cpu.mjs';
+import {
+  cpuReading,
+  idleStretch,
+  idleTakenOut,
+  laterWorkCpu,
+  latencySummary,
+  perOperationLessIdle,
+} from './lib/process-cpu.mjs';
 import { BASE, topUp, walletUsers } from './lib/wallet-users.mjs';
 import { loopbackOnly } from './lib/loopback.cjs';
 
@@ -39,11 +49,12 @@ for (let paid = 0; paid < N * Number(product.price); paid += 100_000) await topU
 
 const bue = await bareUpdateCpuMs();
 console.log(`1 BUE (a bare update's CPU, same run) = ${bue.ms.toFixed(3)} ms:`, bue.per);
+const idle = await idleStretch(Number(process.env.IDLE_MS || 15_000));
 
 const latencies = [];
 const escrows = [];
 const tablesBefore = await tableCounters();
-const before = cpuByComponent();
+const before = cpuReading();
 for (let i = 0; i < N; i++) {
   const started = performance.now();
   const res = await fetch(`${BASE}/api/orders`, {
@@ -57,15 +68,21 @@ for (let i = 0; i < N; i++) {
     throw new Error(`purchase ${i}: ${res.status} ${JSON.stringify(body)}`);
   escrows.push(`escrow:${body.reference ?? `order-${body.id}`}`);
 }
-const after = cpuByComponent();
+const after = cpuReading();
 await settle();
 const tablesAfter = await tableCounters();
 
-const { per: perPurchase, total } = perOperation(before, after, N);
+const cost = perOperationLessIdle(idle, before, after, N);
+const { per: perPurchase, total } = cost;
 console.log(`${N} purchases of "${product.name}" one after another`);
 console.log(`latency ms: ${latencySummary(latencies)}`);
-console.log('CPU ms per purchase:', perPurchase);
-console.log(`total ${total.toFixed(1)} ms → at most ${(2000 / total).toFixed(1)} purchases/s on two cores`);
+console.log(`CPU ms per purchase, ${idleTakenOut(cost)}:`, perPurchase);
+console.log(
+  `total ${total.toFixed(1)} ms → at most ${(2000 / cost.gross).toFixed(1)} purchases/s on two cores (by the gross)`,
+);
+console.log(
+  `gross until its answer, the idle stack's share included: ${(cost.gross / bue.ms).toFixed(1)} BUE`,
+);
 printStatements('purchase', perOperationStatements(tablesBefore, tablesAfter, N));
 inBue('CPU per purchase until its answer', total, bue.ms, 50);
 

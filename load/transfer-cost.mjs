@@ -12,21 +12,27 @@
 // marker per transfer of the last 15-30 s (ADR 006), which every step on it pays for. A seller paid
 // that often is the hot-account case (load/hot-payee.mjs); a P2P transfer between two people is not.
 //
+// The stack's idle rate is measured for IDLE_MS (15 s) before the transfers and taken out of their
+// CPU, as load/topup-cost.mjs does: its relays, sweepers and timers run whatever is asked of it
+// (docs/adr/049). The gross figure is printed beside it.
+//
 // --later also charges what the transfers cost after their answer: the wallet keeps each transfer's
 // markers on both accounts for MARKER_RETENTION_MS (15 s, ADR 006) and its sweeper then clears
 // them. It waits until none of its wallets carries one, and charges the stack's CPU meanwhile, less its
-// idle rate measured for LATER_IDLE_MS before the transfers. Start it on a stack that has moved no
-// money for the retention time, or the idle rate includes an earlier run's later work.
+// idle rate. Start it on a stack that has moved no money for the retention time, or the idle rate
+// includes an earlier run's later work.
 //
 // Runs on Linux against the stack on loopback only; counts the processes of this network namespace.
 import { perOperationStatements, printStatements, settle, tableCounters } from './lib/db-statements.mjs';
 import { bareUpdateCpuMs, inBue } from './lib/bue.mjs';
 import {
   chargeAgainstIdle,
-  cpuByComponent,
   cpuReading,
+  idleStretch,
+  idleTakenOut,
   latencySummary,
   perOperation,
+  perOperationLessIdle,
   writesByComponent,
 } from './lib/process-cpu.mjs';
 import { transfer, walletUsers } from './lib/wallet-users.mjs';
@@ -53,10 +59,10 @@ console.log(
   bue.per,
 );
 
-const idle = LATER ? await idleStretch(Number(process.env.LATER_IDLE_MS || 15_000)) : undefined;
+const idle = await idleStretch(Number(process.env.IDLE_MS || process.env.LATER_IDLE_MS || 15_000));
 const latencies = [];
 const tablesBefore = await tableCounters();
-const before = cpuByComponent();
+const before = cpuReading();
 const writesBefore = writesByComponent();
 for (let i = 0; i < N; i++) {
   const started = performance.now();
@@ -65,18 +71,20 @@ for (let i = 0; i < N; i++) {
   if (res.status !== 200) throw new Error(`transfer ${i}: ${res.status} ${res.body}`);
 }
 const afterReading = cpuReading();
-const after = afterReading.cpu;
 const writesAfter = writesByComponent();
 await settle();
 const tablesAfter = await tableCounters();
 
-const { per, total } = perOperation(before, after, N);
+const cost = perOperationLessIdle(idle, before, afterReading, N);
+const { per, total } = cost;
 console.log(
   `${N} transfers of ₹0.01 one after another, between ${PAIRS === 1 ? 'one pair of wallets' : `${PAIRS} pairs in turn`}`,
 );
 console.log(`latency ms: ${latencySummary(latencies)}`);
-console.log('CPU ms per transfer:', per);
-console.log(`total ${total.toFixed(1)} ms → at most ${(2000 / total).toFixed(1)} transfers/s on two cores`);
+console.log(`CPU ms per transfer, ${idleTakenOut(cost)}:`, per);
+console.log(
+  `total ${total.toFixed(1)} ms → at most ${(2000 / cost.gross).toFixed(1)} transfers/s on two cores (by the gross)`,
+);
 const writes = perOperation(writesBefore, writesAfter, N);
 console.log(
   `write system calls per transfer (messages sent), ${writes.total.toFixed(0)} in all:`,
@@ -100,12 +108,8 @@ if (LATER) {
   );
   charged += laterTotal;
 }
+console.log(
+  `gross, the idle stack's share included: ${((charged - total + cost.gross) / bue.ms).toFixed(1)} BUE`,
+);
 const met = inBue('CPU per transfer, whole stack', charged, bue.ms, 20);
 process.exit(met ? 0 : 1);
-
-/** Readings `ms` apart while nothing is asked of the stack: its idle rate (chargeAgainstIdle). */
-async function idleStretch(ms) {
-  const from = cpuReading();
-  await new Promise((r) => setTimeout(r, ms));
-  return { from, to: cpuReading() };
-}

@@ -164,6 +164,41 @@ export async function laterWorkCpu(remaining, { pollMs = 500, timeoutMs, quietMs
 export const cpuReading = () => ({ cpu: cpuByComponent(), at: performance.now() });
 
 /**
+ * Readings while nothing is asked of the stack, for its idle rate (chargeAgainstIdle): of three
+ * stretches over `ms`, the quietest, so that work still finishing from before (a webhook's delivery,
+ * a mail) is not taken for idle and out of what is measured after.
+ */
+export async function idleStretch(ms) {
+  const sum = (cpu) => Object.values(cpu).reduce((a, b) => a + b, 0);
+  const readings = [cpuReading()];
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, ms / 3));
+    readings.push(cpuReading());
+  }
+  const rate = (i) =>
+    (sum(readings[i + 1].cpu) - sum(readings[i].cpu)) / (readings[i + 1].at - readings[i].at);
+  const quietest = [0, 1, 2].reduce((best, i) => (rate(i) < rate(best) ? i : best));
+  return { from: readings[quietest], to: readings[quietest + 1] };
+}
+
+/**
+ * N operations' CPU between two readings, per operation, gross and less the stack's idle rate
+ * (`idle`, from idleStretch) over the same time: its own timers and polls (outbox relays, sweepers,
+ * metrics) run whatever is asked of it, and are no operation's cost. `per` and `total` are net; every
+ * process's share counts in `total`, below its idle rate too, or noise would only ever add.
+ */
+export function perOperationLessIdle(idle, from, to, n) {
+  const gross = perOperation(from.cpu, to.cpu, n);
+  const net = chargeAgainstIdle(idle.from, idle.to, to, from);
+  const total = Object.values(net.per).reduce((a, b) => a + b, 0) / n;
+  return { per: perOperation({}, net.per, n).per, total, gross: gross.total, idlePerS: net.idlePerS };
+}
+
+/** "less the idle stack's X ms of CPU a second: gross G ms" for perOperationLessIdle's answer. */
+export const idleTakenOut = ({ gross, idlePerS }) =>
+  `less the idle stack's ${idlePerS.toFixed(1)} ms of CPU a second (gross ${gross.toFixed(1)} ms)`;
+
+/**
  * The CPU ms per component from `workFrom` to `end` (cpuReadings), less the idle rate of the stretch
  * from `idleFrom` to `idleTo` over that time; `idlePerS` is that rate, all components summed.
  */

@@ -8,7 +8,10 @@ import type { AdmissionObserver } from '../admission';
  */
 export function createMetrics(calls?: CallMetrics) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // The event loop's delay sampled every 100 ms, not prom-client's default 10: each sample wakes the
+  // loop, and 100 wakeups a second were half of an idle gateway's CPU
+  // (docs/performance/2026-12-06-receivers-and-idle.md).
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   for (const metric of calls?.metrics ?? []) registry.registerMetric(metric);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
