@@ -62,6 +62,17 @@ const hold = (buyer: TestUser, seller: TestUser, amountPaise: number) =>
     }),
   );
 
+/** Identity's announcement that the user was deleted. */
+const announceDeleted = (u: TestUser) =>
+  bus.publish(
+    IDENTITY_SUBJECTS.deleted,
+    makeEvent<UserDeletedData>(IDENTITY_SUBJECTS.deleted, {
+      userId: u.userId,
+      username: u.username,
+      role: 'Army',
+    }),
+  );
+
 /** The sum of every account's balance: zero while no money is made or destroyed. */
 async function ledgerSum(): Promise<number> {
   const all = await w.svc.rt.conn.collection<Account>('accounts').find({}).toArray();
@@ -76,14 +87,7 @@ it('a deleted user: the wallet closes, transfers and holds are refused (403), th
   expect(await transfer(gone, payee, 100_00)).toEqual({ code: 0, message: '' });
   expect(await hold(gone, payee, 50_00)).toEqual({ code: 0, message: '' });
 
-  await bus.publish(
-    IDENTITY_SUBJECTS.deleted,
-    makeEvent<UserDeletedData>(IDENTITY_SUBJECTS.deleted, {
-      userId: gone.userId,
-      username: gone.username,
-      role: 'Army',
-    }),
-  );
+  await announceDeleted(gone);
   await eventually(async () => (await account(gone))?.isActive === false);
 
   const closed = { code: GrpcStatus.PERMISSION_DENIED, message: WALLET_MESSAGES.accountClosed };
@@ -113,14 +117,7 @@ it('a deleted receiver whose wallet number this process remembers is refused; wh
   expect(await transfer(payer, leaving, 100_00)).toEqual({ code: 0, message: '' });
 
   w.deleteUser(leaving);
-  await bus.publish(
-    IDENTITY_SUBJECTS.deleted,
-    makeEvent<UserDeletedData>(IDENTITY_SUBJECTS.deleted, {
-      userId: leaving.userId,
-      username: leaving.username,
-      role: 'Army',
-    }),
-  );
+  await announceDeleted(leaving);
   await eventually(async () => (await account(leaving))?.isActive === false);
 
   // Not read again, yet refused: the directory heard the deletion as well and asks identity again.
@@ -135,14 +132,7 @@ it('a deleted receiver whose wallet number this process remembers is refused; wh
 
 it('a deleted user who had no wallet cannot open one; a rejected user gets none', async () => {
   const [never, rejected, payee] = [w.user('never'), w.user('rejected'), w.user('payee')];
-  await bus.publish(
-    IDENTITY_SUBJECTS.deleted,
-    makeEvent<UserDeletedData>(IDENTITY_SUBJECTS.deleted, {
-      userId: never.userId,
-      username: never.username,
-      role: 'Army',
-    }),
-  );
+  await announceDeleted(never);
   const rejection = makeEvent<UserRejectedData>(IDENTITY_SUBJECTS.rejected, {
     userId: rejected.userId,
     username: rejected.username,
