@@ -9,8 +9,11 @@ export type NamedWallet = WalletRef & { _id: AccountId };
 export interface WalletNumbers {
   /** Remembers the number of an open user wallet; answers the account as given. */
   remember(account: Account): Account;
-  /** The user's wallet, if this process remembers its number. */
-  known(userId: number): NamedWallet | undefined;
+  /**
+   * The user's wallet: its number remembered, or `read` (opening it on first use), refused with
+   * `closed()` when it is closed, and remembered.
+   */
+  named(userId: number, read: () => Promise<Account>, closed: () => Error): Promise<NamedWallet>;
   /** Forgets the user's wallet (they changed: identity's announcement, as the directory forgets them). */
   forget(userId: number): void;
 }
@@ -24,15 +27,23 @@ export interface WalletNumbers {
  */
 export function createWalletNumbers(max = 100_000): WalletNumbers {
   const numbers = new LRUCache<number, number>({ max });
+  const remember = (account: Account) => {
+    if (account.isActive && account.userId !== undefined && account.walletId !== undefined)
+      numbers.set(account.userId, account.walletId);
+    return account;
+  };
+  const known = (userId: number): NamedWallet | undefined => {
+    const walletId = numbers.get(userId);
+    return walletId === undefined ? undefined : { _id: userAccount(userId), userId, walletId };
+  };
   return {
-    remember(account) {
-      if (account.isActive && account.userId !== undefined && account.walletId !== undefined)
-        numbers.set(account.userId, account.walletId);
-      return account;
-    },
-    known(userId) {
-      const walletId = numbers.get(userId);
-      return walletId === undefined ? undefined : { _id: userAccount(userId), userId, walletId };
+    remember,
+    async named(userId, read, closed) {
+      const wallet = known(userId);
+      if (wallet) return wallet;
+      const account = await read();
+      if (!account.isActive) throw closed();
+      return remember(account);
     },
     forget(userId) {
       numbers.delete(userId);

@@ -101,31 +101,25 @@ export async function ownAccount(accounts: AccountStore, caller: Caller | undefi
 }
 
 /** The caller's wallet as their transfer names it: its number remembered, or read (opened on first use). */
-async function payerOf(accounts: AccountStore, numbers: WalletNumbers, caller: Caller): Promise<NamedWallet> {
-  const known = numbers.known(caller.userId);
-  if (known) return known;
-  const account = await ownAccount(accounts, caller);
-  // A deleted user's wallet is closed (events/consumers.ts): refused before the PIN is asked.
-  if (!account.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
-  return numbers.remember(account);
-}
+const payerOf = (accounts: AccountStore, numbers: WalletNumbers, caller: Caller): Promise<NamedWallet> =>
+  numbers.named(
+    caller.userId,
+    () => ownAccount(accounts, caller),
+    // A deleted user's wallet is closed (events/consumers.ts): refused before the PIN is asked.
+    () => forbidden(WALLET_MESSAGES.accountClosed),
+  );
 
 /**
- * The receiver's wallet: its number remembered, or read (opened on first use) and refused if closed.
- * A remembered one is not read again (docs/adr/048): the receiver was just found in the directory,
- * and a wallet closes only when its user is deleted, which the directory hears too.
+ * The receiver's wallet, likewise. A remembered one is not read again (docs/adr/048): the receiver
+ * was just found in the directory, and a wallet closes only when its user is deleted, which the
+ * directory hears too.
  */
-async function payeeOf(
-  accounts: AccountStore,
-  numbers: WalletNumbers,
-  receiver: UserFacts,
-): Promise<NamedWallet> {
-  const known = numbers.known(receiver.id);
-  if (known) return known;
-  const account = await accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username);
-  if (!account.isActive) throw invalid(WALLET_MESSAGES.notEligible);
-  return numbers.remember(account);
-}
+const payeeOf = (accounts: AccountStore, numbers: WalletNumbers, receiver: UserFacts): Promise<NamedWallet> =>
+  numbers.named(
+    receiver.id,
+    () => accounts.ensure(userAccount(receiver.id), receiver.id, receiver.username),
+    () => invalid(WALLET_MESSAGES.notEligible),
+  );
 
 export function createWallets(d: WalletDeps): Wallets {
   const { accounts, history, ledger, directory, numbers } = d;
