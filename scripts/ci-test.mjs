@@ -199,7 +199,7 @@ async function journey(step, script, timeoutMs, env = {}) {
 /**
  * Starts a stack on a fresh data directory, runs `body` against it and stops it. Integration tests
  * and browser journeys get separate stacks: the tests' in-process services publish on the same
- * subjects as a running stack's services (e.g. catalog.product.deleted for their own product ids),
+ * subjects as a running stack's services (e.g. notice.catalog.product.deleted for their own product ids),
  * which a running stack would take for real events. With `appsOnly`, the services and gateway on
  * infrastructure already running (the data directory then holds only their logs).
  */

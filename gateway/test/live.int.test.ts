@@ -116,8 +116,9 @@ describe('live updates over SSE (real gateway app, real NATS)', () => {
         updatedAt: new Date().toISOString(),
       }),
     );
-  const publishTransfer = (receiverId: number, amountPaise: number) =>
-    bus.publish(
+  // Notices (docs/adr/050) go on core NATS, as the wallet and the catalog send them.
+  const publishTransfer = async (receiverId: number, amountPaise: number) =>
+    bus.notify(
       WALLET_SUBJECTS.transferReceived,
       makeEvent<TransferReceivedData>(WALLET_SUBJECTS.transferReceived, {
         receiverId,
@@ -138,8 +139,8 @@ describe('live updates over SSE (real gateway app, real NATS)', () => {
         ...(userId ? { userId } : {}),
       }),
     );
-  const publishStock = (id: number) =>
-    bus.publish(
+  const publishStock = async (id: number) =>
+    bus.notify(
       CATALOG_SUBJECTS.updated,
       makeEvent(CATALOG_SUBJECTS.updated, {
         id,
@@ -299,7 +300,7 @@ describe('live updates with two gateway replicas (docs/adr/025)', () => {
     opened.push(onFirst, onSecond);
     await eventually(() => onFirst.lastId !== '' && onSecond.lastId !== '');
 
-    await publisher.publish(
+    publisher.notify(
       WALLET_SUBJECTS.transferReceived,
       makeEvent<TransferReceivedData>(WALLET_SUBJECTS.transferReceived, {
         receiverId: bob.userId,

@@ -162,6 +162,46 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     expect(asked.sort()).toEqual([change.id, kept.id].sort());
   });
 
+  it('sends a notice on core NATS, kept by no stream, even one the relay sends for a dead process', async () => {
+    const notice = `notice.${subjectRoot}.thing.moved`;
+    const heard: string[] = [];
+    const unlisten = bus.listen(notice, (e) => heard.push(e.id));
+    const follower = `${subjectRoot}.thing.recorded`;
+    const seen = await collect('notice-follower-reader', follower);
+    const live = makeEvent(notice, { id: 7 });
+    const recorded = makeEvent(follower, { id: 7 });
+    bus.notify(notice, live);
+    // A batch led by a notice, left pending by a process that died after its change.
+    const left = makeEvent(notice, { id: 8 });
+    const leftFollower = makeEvent(follower, { id: 8 });
+    await db.collection('outbox').insertMany(
+      [
+        { _id: left.id, subject: notice, event: left },
+        { _id: leftFollower.id, subject: follower, event: leftFollower },
+      ].map((d) => ({
+        ...d,
+        state: 'pending',
+        batch: left.id,
+        createdAt: new Date(Date.now() - 60_000),
+        attempts: 0,
+      })) as never,
+    );
+    const relay = createOutbox({ conn: db, bus, log, confirm: async () => true });
+    expect(await relay.relayOnce()).toBe(2);
+    await relay.publish([{ subject: follower, event: recorded }]);
+    await eventually(() => (heard.length === 2 && seen.length === 2) || undefined);
+    unlisten();
+    expect(heard).toEqual([live.id, left.id]);
+    expect(seen.map((e) => e.id).sort()).toEqual([leftFollower.id, recorded.id].sort());
+    // The stream holds its own subjects' events only.
+    const held = await bus.jsm.streams.info(bus.stream(stream), { subjects_filter: '>' });
+    expect(Object.keys(held.state.subjects ?? {}).some((s) => s.includes('notice.'))).toBe(false);
+    expect(
+      await db.collection('outbox').countDocuments({ _id: { $in: [left.id, leftFollower.id] } as never }),
+    ).toBe(0);
+    expect(() => bus.notify(follower, recorded)).toThrow(/not a notice subject/);
+  });
+
   it('drops the events of a change that failed', async () => {
     const outbox = createOutbox({ conn: db, bus, log, confirm: async () => true });
     const event = makeEvent('thing.deleted', { id: 2 });

@@ -99,6 +99,77 @@ describe('the outbox run', () => {
     expect(commands.map(([name]) => name)).toEqual(['insertMany', 'deleteMany']);
   });
 
+  /** A bus that acknowledges every publish, and records the notices sent on core NATS. */
+  function noticingBus() {
+    const published: string[] = [];
+    const notified: string[] = [];
+    const bus = {
+      publish: (subject: string) => {
+        published.push(subject);
+        return Promise.resolve();
+      },
+      notify: (subject: string) => void notified.push(subject),
+    } as unknown as EventBus;
+    return { bus, published, notified };
+  }
+
+  it('writes nothing for a run of notices alone, and sends them on core NATS once its change is done', async () => {
+    const { commands, conn } = recordingConn();
+    const { bus, published, notified } = noticingBus();
+    const outbox = quietOutbox(conn, bus);
+    let notifiedDuringChange = -1;
+    const change = () => {
+      notifiedDuringChange = notified.length;
+      return Promise.resolve('moved');
+    };
+    await expect(outbox.run([outgoingEvent('notice.stock.moved', {})], change)).resolves.toBe('moved');
+    expect(notifiedDuringChange).toBe(0);
+    expect(notified).toEqual(['notice.stock.moved']);
+    expect(published).toEqual([]);
+    expect(commands).toEqual([]);
+  });
+
+  it('sends no notice of a run whose change failed', async () => {
+    const { commands, conn } = recordingConn();
+    const { bus, notified } = noticingBus();
+    const outbox = quietOutbox(conn, bus);
+    const failed = outbox.run([outgoingEvent('notice.stock.moved', {})], () =>
+      Promise.reject(new Error('no')),
+    );
+    await expect(failed).rejects.toThrow('no');
+    expect(notified).toEqual([]);
+    expect(commands).toEqual([]);
+  });
+
+  it('writes a notice with the stream events of its run (the first decides the batch), and sends it on core NATS', async () => {
+    const { commands, conn } = recordingConn();
+    const { bus, published, notified } = noticingBus();
+    const outbox = quietOutbox(conn, bus);
+    const events = [outgoingEvent('notice.product.created', {}), outgoingEvent('activity.recorded', {})];
+    await outbox.run(events, () => Promise.resolve());
+    expect(notified).toEqual(['notice.product.created']);
+    expect(published).toEqual(['activity.recorded']);
+    expect(commands.map(([name]) => name)).toEqual(['insertMany', 'deleteMany']);
+    expect((commands[0]![1] as { batch: string }[]).map((d) => d.batch)).toEqual([
+      events[0]!.event.id,
+      events[0]!.event.id,
+    ]);
+    expect(commands[1]![1]).toEqual({ _id: { $in: events.map((e) => e.event.id) } });
+  });
+
+  it('publishes the stream events it is given and sends the notices on core NATS, writing none', async () => {
+    const { commands, conn } = recordingConn();
+    const { bus, published, notified } = noticingBus();
+    const outbox = quietOutbox(conn, bus);
+    await outbox.publish([
+      outgoingEvent('activity.recorded', {}),
+      outgoingEvent('notice.money.received', {}),
+    ]);
+    expect(published).toEqual(['activity.recorded']);
+    expect(notified).toEqual(['notice.money.received']);
+    expect(commands).toEqual([]);
+  });
+
   /** A bus that holds every acknowledgement until `ackAll`, counting what was sent before. */
   function heldBus() {
     const sent: string[] = [];

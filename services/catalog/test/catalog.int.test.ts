@@ -1,3 +1,8 @@
+import {
+  ACTIVITY_SUBJECT,
+  CATALOG_PRODUCT_NOTICES,
+  CATALOG_SUBJECTS as SUBJECTS,
+} from '@qm/contracts/events';
 import { GrpcStatus, makeEvent } from '@qm/platform';
 import { eventually, madeAgo } from '@qm/testkit';
 import { callers, json, listen, product, type Stack, startStack } from './harness';
@@ -13,7 +18,7 @@ describe('catalog service (real database, NATS and gateway)', () => {
   let events: Awaited<ReturnType<typeof listen>>;
 
   beforeAll(async () => {
-    events = await listen(['catalog.product.>', 'activity.recorded']);
+    events = await listen([CATALOG_PRODUCT_NOTICES, ACTIVITY_SUBJECT]);
     s = await startStack();
   });
   afterAll(async () => {
@@ -360,8 +365,8 @@ describe('catalog service (real database, NATS and gateway)', () => {
         );
       await eventually(() => mine().length >= 7 || undefined);
       const bySubject = (subject: string) => mine().filter((e) => e.subject === subject);
-      expect(bySubject('catalog.product.created')[0]!.event).toMatchObject({
-        type: 'catalog.product.created',
+      expect(bySubject(SUBJECTS.created)[0]!.event).toMatchObject({
+        type: SUBJECTS.created,
         id: expect.any(String),
         occurredAt: expect.any(String),
         data: {
@@ -372,12 +377,12 @@ describe('catalog service (real database, NATS and gateway)', () => {
           manufacturerId: callers.maker.userId,
         },
       });
-      expect(bySubject('catalog.product.updated')[0]!.event.data).toMatchObject({
+      expect(bySubject(SUBJECTS.updated)[0]!.event.data).toMatchObject({
         id: p.id,
         manufacturerId: callers.maker.userId,
         changes: { stock: 9 },
       });
-      expect(bySubject('catalog.product.deleted')[0]!.event.data).toEqual({
+      expect(bySubject(SUBJECTS.deleted)[0]!.event.data).toEqual({
         id: p.id,
         manufacturerId: callers.maker.userId,
         name: 'Evented',
@@ -447,7 +452,7 @@ describe('catalog service (real database, NATS and gateway)', () => {
         () =>
           events.seen.filter(
             (e) =>
-              e.subject === 'catalog.product.deleted' &&
+              e.subject === SUBJECTS.deleted &&
               (e.event.data as { reason: string; manufacturerId: number }).reason === 'account-deleted' &&
               (e.event.data as { manufacturerId: number }).manufacturerId === callers.doomed.userId,
           ).length === 2 || undefined,

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { CATALOG_SUBJECTS as SUBJECTS } from '@qm/contracts/events';
+import { ACTIVITY_SUBJECT, CATALOG_SUBJECTS as SUBJECTS } from '@qm/contracts/events';
 import { catalogV1 } from '@qm/contracts/grpc';
 import { eventually, freePort, INFRA, testCallerSigner, uniqueName as unique } from '@qm/testkit';
 import { startServiceProcess } from '@qm/testkit/src/process';
@@ -58,7 +58,7 @@ describe('catalog killed mid-publish (real process, real NATS and database)', ()
     await conn.close();
   });
 
-  it('publishes the product.created of a change its killed process left pending, exactly once', async () => {
+  it('publishes the activity of a change its killed process left pending, exactly once, after its notice', async () => {
     // 1. A process that makes the change and then stops before publishing (fault hook), killed there.
     const doomed = await startCatalog({ ...env, QM_FAULT_OUTBOX_STALL: '1' });
     children.push(doomed);
@@ -75,6 +75,7 @@ describe('catalog killed mid-publish (real process, real NATS and database)', ()
         stock: 2,
       }),
     ).catch((err: unknown) => err);
+    // The batch: the product's notice first (it decides whether the change happened), its activity after.
     const outbox = conn.collection<{ _id: string; subject: string; state: string }>('outbox');
     const pending = await eventually(
       () => outbox.findOne({ subject: SUBJECTS.created }).then((d) => d ?? false),
@@ -86,31 +87,41 @@ describe('catalog killed mid-publish (real process, real NATS and database)', ()
       30_000,
     );
     expect(pending.state).toBe('pending');
+    expect(await outbox.countDocuments({ subject: ACTIVITY_SUBJECT, state: 'pending' })).toBe(1);
     doomed.kill('SIGKILL');
     await once(doomed, 'exit');
     expect(await created).toMatchObject({ code: expect.any(Number) }); // the caller saw the crash
     client.close();
 
-    // Nothing reached the stream: the event exists only in the dead process's outbox.
-    const seen: { id: string; productId: number }[] = [];
+    // Nothing reached the stream: the activity exists only in the dead process's outbox.
+    const seen: { action: string; details: string }[] = [];
     await bus.consume({
-      stream: 'QM_CATALOG',
+      stream: 'QM_ACTIVITY',
       durable: 'crash-reader',
-      filterSubjects: [SUBJECTS.created],
+      filterSubjects: [ACTIVITY_SUBJECT],
       handle: async (event) => {
-        seen.push({ id: event.id, productId: (event.data as { id: number }).id });
+        const { action, details } = event.data as { action: string; details: string };
+        seen.push({ action, details });
       },
     });
-    const stream = bus.stream('QM_CATALOG');
+    const stream = bus.stream('QM_ACTIVITY');
     expect((await bus.jsm.streams.info(stream)).state.messages).toBe(0);
+    const noticed: number[] = [];
+    const unlisten = bus.listen(SUBJECTS.created, (event) => noticed.push((event.data as { id: number }).id));
+    await bus.nc.flush();
 
-    // 2. The restarted process's relay confirms the change happened (the product exists) and publishes.
+    // 2. The restarted process's relay confirms the change happened (the product exists), sends the
+    // notice on core NATS and publishes the activity.
     children.push(await startCatalog(env));
     await eventually(async () => seen.length > 0 && (await outbox.countDocuments()) === 0, 60_000);
     await eventually(async () => {
       const info = await bus.jsm.consumers.info(stream, bus.stream('crash-reader'));
       return info.num_pending === 0 && info.num_ack_pending === 0;
     });
-    expect(seen).toEqual([{ id: pending._id, productId: product.id }]);
+    unlisten();
+    expect(seen).toEqual([
+      { action: 'product_create', details: expect.stringContaining(`(ID ${product.id})`) },
+    ]);
+    expect(noticed).toEqual([product.id]);
   }, 120_000);
 });

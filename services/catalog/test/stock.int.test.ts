@@ -210,6 +210,38 @@ describe('catalog stock: who may move it, and reservations', () => {
     expect(await stockOf(p.id)).toBe(0);
   });
 
+  // docs/adr/050: only the catalog's replicas and the browsers' live feeds hear a stock movement, as it passes.
+  it('a reservation and its release are notices: heard as they pass, written to no outbox, kept by no stream', async () => {
+    const heard = await listen([SUBJECTS.updated]);
+    const { bus, conn } = s.catalog.rt;
+    const p = await create(5);
+    // The outbox's own collection object (the connection keeps one per name).
+    const written = jest.spyOn(conn.collection('outbox'), 'insertMany');
+    try {
+      const reference = ref();
+      const stream = bus.stream('QM_CATALOG');
+      const held = async () => (await bus.jsm.streams.info(stream)).state.messages;
+      const before = await held();
+      await orders.reserveStock({ productId: p.id, quantity: 2, reference, ttlSeconds: 0 });
+      await orders.releaseStock({ reference });
+      const moves = () =>
+        heard.seen
+          .map((e) => e.event.data as ProductUpdatedData)
+          .filter((d) => d.reference === reference)
+          .map((d) => [d.movement, d.stockDelta]);
+      await eventually(() => moves().length === 2);
+      expect(moves()).toEqual([
+        ['reserve', -2],
+        ['release', 2],
+      ]);
+      expect(await held()).toBe(before);
+      expect(written).not.toHaveBeenCalled();
+    } finally {
+      written.mockRestore();
+      await heard.close();
+    }
+  });
+
   describe('returns of sold stock (refunds, docs/adr/028)', () => {
     let events: Awaited<ReturnType<typeof listen>>;
 

@@ -49,12 +49,10 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       conn,
       bus,
       log,
-      // The wallet publishes activity, a transfer's receipt and a top-up's credit only, after its
-      // change is done (a transfer's, by the ledger as it posts it).
+      // The wallet publishes activity and a top-up's credit only, after its change is done (a
+      // transfer's, by the ledger as it posts it); a transfer's receipt is a notice, never written.
       confirm: async (_event, subject) =>
-        subject === ACTIVITY_SUBJECT ||
-        subject === WALLET_SUBJECTS.transferReceived ||
-        subject === WALLET_SUBJECTS.topUpCredited,
+        subject === ACTIVITY_SUBJECT || subject === WALLET_SUBJECTS.topUpCredited,
       intervalMs: config.OUTBOX_RELAY_MS,
     });
     outbox.start();

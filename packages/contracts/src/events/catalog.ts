@@ -1,11 +1,18 @@
+import { NOTICE_PREFIX } from '@qm/platform';
 import type { ProductTypeName } from '../api/product-types';
 
-/** What the catalog publishes (stream QM_CATALOG) and the activity it records (QM_ACTIVITY). */
+/**
+ * What the catalog announces of its products: notices, heard by its replicas (their caches) and the
+ * browsers' live feeds, kept by no stream (docs/adr/050); its users' activity goes on QM_ACTIVITY.
+ */
 export const CATALOG_SUBJECTS = {
-  created: 'catalog.product.created',
-  updated: 'catalog.product.updated',
-  deleted: 'catalog.product.deleted',
+  created: `${NOTICE_PREFIX}catalog.product.created`,
+  updated: `${NOTICE_PREFIX}catalog.product.updated`,
+  deleted: `${NOTICE_PREFIX}catalog.product.deleted`,
 } as const;
+
+/** Every product notice, for a listener (a catalog replica's). */
+export const CATALOG_PRODUCT_NOTICES = `${NOTICE_PREFIX}catalog.product.>`;
 
 export interface ProductCreatedData {
   id: number;

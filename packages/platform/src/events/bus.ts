@@ -19,7 +19,7 @@ import { runWithContext, newRequestId } from '../context';
 import { type Faults, faultDelay } from '../faults';
 import type { Logger } from '../logger';
 import { endSpan, extractTrace, inSpan, injectTrace, SpanKind, startSpan } from '../tracing/spans';
-import type { EventEnvelope } from './envelope';
+import { type EventEnvelope, isNotice, NOTICE_PREFIX } from './envelope';
 import { redeliveryDelay, RetryLater } from './retry-later';
 
 const codec = JSONCodec<EventEnvelope>();
@@ -106,6 +106,11 @@ export interface EventBus {
   durable(name: string): string;
   /** Publishes and waits for the stream's ack; the event id doubles as the JetStream dedupe id. */
   publish(subject: string, event: EventEnvelope): Promise<void>;
+  /**
+   * Sends a notice (a `notice.` subject, docs/adr/050) on core NATS: no stream keeps it, nothing
+   * acknowledges it, and only processes listening at the moment hear it.
+   */
+  notify(subject: string, event: EventEnvelope): void;
   /** The product's streams come from the caller (@qm/roster); the platform knows none itself. */
   ensureStreams(streams: readonly StreamSpec[]): Promise<void>;
   consume(spec: ConsumerSpec): Promise<void>;
@@ -172,6 +177,11 @@ export async function connectBus(opts: {
           return js.publish(full, codec.encode(event), { msgID: event.id, headers: h });
         },
       );
+    },
+    notify(to, event) {
+      // A stream's subject sent this way would be kept by the stream with nobody told it failed.
+      if (!isNotice(to)) throw new Error(`notify: ${to} is not a notice subject (${NOTICE_PREFIX}…)`);
+      nc.publish(subject(to), codec.encode(event));
     },
     async ensureStreams(streams) {
       for (const spec of streams) {

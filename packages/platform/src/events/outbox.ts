@@ -3,7 +3,7 @@ import type { Connection } from 'mongoose';
 import type { Logger } from '../logger';
 import { traceCarrier, withStoredTrace } from '../tracing/spans';
 import type { EventBus } from './bus';
-import type { EventEnvelope, OutgoingEvent } from './envelope';
+import { type EventEnvelope, isNotice, type OutgoingEvent } from './envelope';
 
 interface OutboxDoc {
   _id: string; // event id
@@ -36,14 +36,16 @@ export interface OutboxOptions {
 export interface Outbox {
   /**
    * Records the events, runs the domain change, then publishes. If the process dies anywhere in
-   * between, the relay finishes the job; if the change fails, its events are dropped.
+   * between, the relay finishes the job; if the change fails, its events are dropped. Notices go on
+   * core NATS once the change is done; a run of notices alone records nothing (docs/adr/050).
    */
   run<T>(events: OutgoingEvent[], change: () => Promise<T>): Promise<T>;
   /**
    * Events that announce no database change of their own (a view, a sign-in), or whose change keeps
    * them and publishes them again until it is done (a ledger transfer's announcements): published
    * at once with the stream's acknowledgement, and only written to the outbox for the relay when
-   * that fails. Either way, once this resolves the event will reach the stream.
+   * that fails. Either way, once this resolves the event will reach the stream. Notices are sent on
+   * core NATS and never written.
    */
   publish(events: OutgoingEvent[]): Promise<void>;
   /** One relay pass: publishes ready entries and settles stale pending ones. Returns how many were published. */
@@ -63,7 +65,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const stall = process.env.QM_FAULT_OUTBOX_STALL === '1';
 
   async function publish(doc: Pick<OutboxDoc, '_id' | 'subject' | 'event' | 'trace'>): Promise<void> {
-    await withStoredTrace(doc.trace, () => bus.publish(doc.subject, doc.event));
+    if (isNotice(doc.subject)) bus.notify(doc.subject, doc.event);
+    else await withStoredTrace(doc.trace, () => bus.publish(doc.subject, doc.event));
     await col.deleteOne({ _id: doc._id });
   }
   // Only when tracing is on: the documents stay as they were otherwise.
@@ -74,35 +77,40 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   const outbox: Outbox = {
     async run(events, change) {
-      const ids = events.map((e) => e.event.id);
-      if (events.length) {
-        const trace = traced();
-        await col.insertMany(
-          events.map((e) => ({
-            ...trace,
-            _id: e.event.id,
-            subject: e.subject,
-            event: e.event,
-            state: 'pending' as const,
-            batch: ids[0],
-            createdAt: new Date(),
-            attempts: 0,
-          })),
-        );
+      // No events, or notices alone: nothing durable waits on them, so nothing is written (docs/adr/050).
+      // With a stream's events they are written as before, so that a batch's first event still decides it.
+      if (events.every((e) => isNotice(e.subject))) {
+        const result = await change();
+        notifyAll(bus, log, events);
+        return result;
       }
+      const ids = events.map((e) => e.event.id);
+      const trace = traced();
+      await col.insertMany(
+        events.map((e) => ({
+          ...trace,
+          _id: e.event.id,
+          subject: e.subject,
+          event: e.event,
+          state: 'pending' as const,
+          batch: ids[0],
+          createdAt: new Date(),
+          attempts: 0,
+        })),
+      );
       let result;
       try {
         result = await change();
       } catch (err) {
-        if (ids.length) await col.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
+        await col.deleteMany({ _id: { $in: ids } }).catch(() => undefined);
         throw err;
       }
-      if (!ids.length) return result;
       if (stall) await new Promise(() => undefined);
       await publishRun(col, bus, log, events);
       return result;
     },
-    async publish(events) {
+    async publish(allEvents) {
+      const events = notifyAll(bus, log, allEvents);
       const outcomes = await publishSideBySide(bus, events);
       for (const [i, e] of events.entries()) {
         const outcome = outcomes[i]!;
@@ -196,6 +204,24 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 }
 
 /**
+ * Sends the notices among `events` on core NATS and answers the rest, the stream's. A notice that
+ * cannot be sent (the connection closed) is only logged: nobody waits for it.
+ */
+function notifyAll(bus: EventBus, log: Logger, events: OutgoingEvent[]): OutgoingEvent[] {
+  const streamed: OutgoingEvent[] = [];
+  for (const e of events) {
+    if (!isNotice(e.subject)) streamed.push(e);
+    else
+      try {
+        bus.notify(e.subject, e.event);
+      } catch (err) {
+        log.warn({ err, subject: e.subject }, 'notice not sent');
+      }
+  }
+  return streamed;
+}
+
+/**
  * Sends every event before waiting for any acknowledgement: the NATS client writes them to the
  * server together, and the caller waits one round trip instead of one per event. Each event's
  * outcome is its own, as when they went one after another. Their order was never a promise: an event
@@ -218,10 +244,11 @@ async function publishRun(
   log: Logger,
   events: OutgoingEvent[],
 ): Promise<void> {
-  const published: string[] = [];
+  const streamed = notifyAll(bus, log, events);
+  const published = events.filter((e) => isNotice(e.subject)).map((e) => e.event.id);
   const deferred: string[] = [];
-  const outcomes = await publishSideBySide(bus, events);
-  for (const [i, e] of events.entries()) {
+  const outcomes = await publishSideBySide(bus, streamed);
+  for (const [i, e] of streamed.entries()) {
     const outcome = outcomes[i]!;
     if (outcome.status === 'fulfilled') published.push(e.event.id);
     else {

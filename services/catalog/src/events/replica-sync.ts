@@ -1,6 +1,6 @@
 import type { EventEnvelope, ListenerSpec, Logger, PeriodicJob } from '@qm/platform';
 import type { ProductReader } from '../store/read-model';
-import { CATALOG_SUBJECTS as SUBJECTS } from '@qm/contracts/events';
+import { CATALOG_PRODUCT_NOTICES, CATALOG_SUBJECTS as SUBJECTS } from '@qm/contracts/events';
 
 /** How long an own event id is remembered when its echo never arrives. */
 const OWN_EVENT_TTL_MS = 60_000;
@@ -15,7 +15,7 @@ export interface ReplicaSync {
 
 /**
  * Keeps this replica's in-memory catalogue current with the other replicas' changes: it re-reads
- * each product they announce (core NATS sees the JetStream messages) and skips the events this
+ * each product they announce (notices, on core NATS: docs/adr/050) and skips the events this
  * process published itself, with a periodic full resync as the safety net for missed ones.
  */
 export function replicaSync(reader: ProductReader, log: Logger, resyncMs: number): ReplicaSync {
@@ -23,7 +23,7 @@ export function replicaSync(reader: ProductReader, log: Logger, resyncMs: number
   const own = new Map<string, number>();
 
   const listener: ListenerSpec = {
-    subject: 'catalog.product.>',
+    subject: CATALOG_PRODUCT_NOTICES,
     handle(raw, subject) {
       const event = raw as EventEnvelope<{ id?: number }>;
       if (own.delete(event.id)) return;
