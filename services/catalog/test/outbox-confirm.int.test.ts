@@ -64,4 +64,16 @@ describe('catalog outbox relay and confirmer (real database and NATS)', () => {
         .sort(),
     ).toEqual(happened.map((e) => e.event.id).sort());
   });
+
+  // docs/adr/050: a batch an earlier build left pending names its product event without `notice.`.
+  it("judges an earlier build's product event as its notice, so that the batch's activity is not dropped", async () => {
+    const kept = await json(await s.http('maker', 'POST', '/api/products', product({ name: 'Kept before' })));
+    const { conn } = s.catalog.rt;
+    const store = createProductStore(conn);
+    const confirm = confirmer(store, createReservationStore(conn, store));
+    const earlier = SUBJECTS.created.replace(/^notice\./, '');
+    expect(earlier).toBe('catalog.product.created');
+    await expect(confirm(makeEvent(earlier, { id: kept.id }), earlier)).resolves.toBe(true);
+    await expect(confirm(makeEvent(earlier, { id: 987_654_321 }), earlier)).resolves.toBe(false);
+  });
 });

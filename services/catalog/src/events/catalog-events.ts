@@ -6,7 +6,13 @@ import {
   type ProductDeletedData,
   type ProductUpdatedData,
 } from '@qm/contracts/events';
-import { type Caller, type EventEnvelope, type OutgoingEvent, outgoingEvent } from '@qm/platform';
+import {
+  type Caller,
+  type EventEnvelope,
+  NOTICE_PREFIX,
+  type OutgoingEvent,
+  outgoingEvent,
+} from '@qm/platform';
 import type { ProductRecord } from '../domain/product';
 import type { ProductStore } from '../store/products';
 import type { ReservationStore } from '../store/reservations';
@@ -56,12 +62,18 @@ export function activity(
   return activityEvent(caller, action, details);
 }
 
+/** How builds before docs/adr/050 named a product's event (before it became a notice). */
+const EARLIER_PRODUCT_SUBJECT = /^catalog\.product\./;
+
 /**
  * For an outbox entry left pending by a process that died mid-change: did the change happen?
- * Activity is recorded only after its change is done, so it always goes out.
+ * Activity is recorded only after its change is done, so it always goes out. An entry an earlier build
+ * left under the product event's former subject is judged as its notice is, or its batch's activity
+ * would be dropped with it.
  */
 export function confirmer(store: ProductStore, reservations: ReservationStore) {
-  return async (event: EventEnvelope, subject: string): Promise<boolean> => {
+  return async (event: EventEnvelope, written: string): Promise<boolean> => {
+    const subject = EARLIER_PRODUCT_SUBJECT.test(written) ? `${NOTICE_PREFIX}${written}` : written;
     switch (subject) {
       case ACTIVITY_SUBJECT:
         return true;
