@@ -34,6 +34,30 @@ export async function bareUpdateCpuMs(n = 2000, warm = 3000) {
   }
 }
 
+/** How far the unit may move between the start and the end of a run for its BUE to be compared with another run's. */
+export const UNIT_DRIFT_TOLERANCE = 0.15;
+
+/**
+ * The unit over a run: the mean of a bare update measured before it and after it. This machine changes
+ * speed within minutes (2026-12-06: every process of a stack a quarter slower during one run while the
+ * unit measured before it had not moved), so a unit measured once may not be the run's. Prints both
+ * and, when they differ by more than UNIT_DRIFT_TOLERANCE, that the run's BUE are not to be compared.
+ */
+export function unitOverRun(before, after) {
+  const ms = (before.ms + after.ms) / 2;
+  const drift = after.ms / before.ms - 1;
+  console.log(
+    `1 BUE over the run = ${ms.toFixed(3)} ms: ${before.ms.toFixed(3)} before it, ${after.ms.toFixed(3)} after ` +
+      `(${drift >= 0 ? '+' : ''}${(100 * drift).toFixed(0)} %)`,
+  );
+  if (Math.abs(drift) > UNIT_DRIFT_TOLERANCE)
+    console.log(
+      `the machine changed speed during the run (the unit moved by more than ${100 * UNIT_DRIFT_TOLERANCE} %): ` +
+        'its BUE are not to be compared with another run’s',
+    );
+  return ms;
+}
+
 /** "N BUE (budget B)" and whether it is within. */
 export function inBue(label, cpuMs, bue, budget) {
   const n = cpuMs / bue;
