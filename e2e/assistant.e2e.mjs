@@ -20,7 +20,7 @@
 // Last line: `assistant: N passed, M failed`.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { settle } from './lib/a11y.mjs';
+import { settle, watchProblems } from './lib/a11y.mjs';
 import { apiClient as api, registerApproved, signInContext as signIn, topUp } from './lib/api.mjs';
 import { delayAnswers, launchBrowser } from './lib/browser.mjs';
 import { assert, journeySteps } from './lib/steps.mjs';
@@ -170,13 +170,15 @@ await step('setup: a product, and an approved Army buyer who bought it (₹99,00
 await step(
   'a visitor has no assistant button',
   async () => {
-    // Not watched for console errors: the current-user call answers 401 for a visitor, as it should.
     const visitor = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     try {
+      // The page says nobody is signed in: no GET /api/user and its 401 (docs/adr/031).
+      const problems = await watchProblems(visitor);
       const page = await visitor.newPage();
       await page.goto(`${BASE_URL}/about`);
       await page.getByRole('link', { name: 'Sign In' }).first().waitFor({ timeout: TIMEOUT });
       assert((await fab(page).count()) === 0, 'a visitor sees the assistant button');
+      assert(problems.length === 0, `a visitor's page logged: ${problems.join(' | ')}`);
     } finally {
       await visitor.close();
     }

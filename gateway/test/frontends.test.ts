@@ -31,7 +31,10 @@ describe('frontend files (production)', () => {
     dist = mkdtempSync(join(tmpdir(), 'qm-frontends-'));
     const shell = join(dist, 'shell', 'dist');
     mkdirSync(shell, { recursive: true });
-    writeFileSync(join(shell, 'index.html'), '<!doctype html><script src="/theme-init.js"></script>');
+    writeFileSync(
+      join(shell, 'index.html'),
+      '<!doctype html><script src="/theme-init.js"></script><body><div id="root"></div></body>',
+    );
     writeFileSync(join(shell, 'landing.html'), '<!doctype html><div id="root" data-prerendered="visitor">');
     mkdirSync(join(shell, 'frames'));
     writeFileSync(join(shell, 'frames', 'market.html'), '<div id="root" data-prerendered="frame">Military');
@@ -105,19 +108,31 @@ describe('frontend files (production)', () => {
     expect(await res.text()).toContain('<script src="/theme-init.js"></script>');
   });
 
-  it("answers a visitor's / with the prerendered landing page and every other page with the plain shell", async () => {
+  it("answers a visitor's / with the prerendered landing page and every other page with the shell saying nobody is signed in", async () => {
     const landing = await fetch(`${url}/`, { headers: { Accept: 'text/html' } });
     expect(landing.headers.get('cache-control')).toBe('no-cache');
     expect(await landing.text()).toContain('data-prerendered');
-    const other = await fetch(`${url}/about`, { headers: { Accept: 'text/html' } });
-    expect(await other.text()).not.toContain('data-prerendered');
+    const other = await fetch(`${url}/about`, { headers: { Accept: 'text/html', Cookie: 'theme=x' } });
+    const html = await other.text();
+    expect(html).not.toContain('data-prerendered');
+    // The shell starts as a visitor's without asking GET /api/user (whose 401 the browser logs).
+    expect(html).toContain(
+      '<div id="root"></div><script type="application/json" id="qm-page-data">{"user":null}</script></body>',
+    );
+    expect(other.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(other.headers.get('cache-control')).toBe('no-cache');
+    // The same URL is another page with a session: no cache may answer one with the other.
+    expect(other.headers.get('vary')).toMatch(/Cookie/);
   });
 
-  it('renders / in the browser for someone signed in (the page depends on who it is)', async () => {
+  it('renders / in the browser for someone signed in (the page depends on who it is), saying nothing of them', async () => {
     const page = await fetch(`${url}/`, {
       headers: { Accept: 'text/html', Cookie: 'theme=x; qm_session=abc' },
     });
-    expect(await page.text()).not.toContain('data-prerendered');
+    const html = await page.text();
+    expect(html).not.toContain('data-prerendered');
+    // Who it is comes from GET /api/user: a session cookie may be one that has ended.
+    expect(html).not.toContain('qm-page-data');
   });
 
   it('answers a signed-in page with its prerendered frame, and the same path without a session with the shell', async () => {
@@ -143,7 +158,7 @@ describe('frames with the page data', () => {
   let answer: PageData | undefined;
   const asked: string[] = [];
   const signedIn = { Accept: 'text/html', Cookie: 'qm_session=abc' };
-  const user = { id: 7, username: 'army_7', role: 'Army' } as PageData['user'];
+  const user = { id: 7, username: 'army_7', role: 'Army' } as NonNullable<PageData['user']>;
   const wallet = (balance: string, heldBalance = '0.00') =>
     ({ balance, heldBalance, availableBalance: balance }) as PageData['wallet'];
   const dataOf = (html: string) =>
@@ -220,7 +235,7 @@ describe('frames with the page data', () => {
     answer = { user: { ...user, bio } };
     const html = await (await fetch(`${url}/market`, { headers: signedIn })).text();
     expect(html).not.toContain('<script>alert(1)');
-    expect(dataOf(html).user.bio).toBe(bio);
+    expect(dataOf(html).user?.bio).toBe(bio);
     expect(html.match(/<\/body>/g)).toHaveLength(1);
   });
 

@@ -49,10 +49,11 @@ export function startAsVisitor(): void {
 }
 
 /**
- * What the gateway sent with a signed-in page (docs/adr/031), put into the cache before the first render:
- * the session is known without asking GET /api/user, and /wallet's balance and first history page are
- * there for its frame and page (which still loads the wallet again, recording the view). A page without
- * it asks as before. Answers whether it said who is signed in.
+ * What the gateway sent with the page (docs/adr/031), put into the cache before the first render: who
+ * is signed in, or that nobody is (a request without a session), is known without asking GET
+ * /api/user, and /wallet's balance and first history page are there for its frame and page (which
+ * still loads the wallet again, recording the view). A page without it asks as before. Answers
+ * whether it said who is signed in.
  */
 export function seedPageData(doc: Pick<Document, 'getElementById'> = document): boolean {
   const json = doc.getElementById(PAGE_DATA_ELEMENT_ID)?.textContent;
@@ -63,7 +64,7 @@ export function seedPageData(doc: Pick<Document, 'getElementById'> = document): 
   } catch {
     return false;
   }
-  if (data.user) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, data.user);
+  if (data.user !== undefined) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, data.user);
   if (data.wallet) queryClient.setQueryData(WALLET_VIEW_KEY, data.wallet);
   if (data.transactions) queryClient.setQueryData(historyPageKey(1), data.transactions);
   return Boolean(data.user);

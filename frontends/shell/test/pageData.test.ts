@@ -27,6 +27,15 @@ describe('seedPageData', () => {
     expect(queryClient.getQueryData(transactionsQuery({ page: 2 }).queryKey)).toBeUndefined();
   });
 
+  it('puts that nobody is signed in where the guard reads it, for a page served without a session', () => {
+    // Not a signed-in page: no locale data to start early.
+    expect(seedPageData(page('{"user":null}'))).toBe(false);
+    expect(queryClient.getQueryState(CURRENT_USER_QUERY_KEY)).toMatchObject({
+      status: 'success',
+      data: null,
+    });
+  });
+
   it('leaves the cache alone without the element or with anything but JSON in it', () => {
     expect(seedPageData(page(null))).toBe(false);
     expect(seedPageData(page('{"user":'))).toBe(false);

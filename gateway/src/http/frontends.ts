@@ -81,8 +81,16 @@ export function frontendRoutes(
       return;
     }
     if (frame) return res.sendFile(frame);
-    const prerendered = req.path === '/' && !signedIn && existsSync(landing);
-    res.sendFile(prerendered ? landing : join(shell, 'index.html'));
+    if (signedIn) return res.sendFile(join(shell, 'index.html'));
+    if (req.path === '/' && existsSync(landing)) return res.sendFile(landing);
+    // Without a session cookie nobody is signed in: the page says so, and the shell does not ask GET
+    // /api/user for the 401 the browser would log as an error.
+    readFile(join(shell, 'index.html'), 'utf8')
+      .then((html) => {
+        res.setHeader('Vary', 'Cookie');
+        res.type('html').send(withData(html, VISITOR));
+      })
+      .catch(next);
   });
   return undefined;
 }
@@ -109,13 +117,21 @@ async function frameWithData(
   return readFile(frame, 'utf8');
 }
 
-/** The page with its data for the shell (`<` escaped: the JSON cannot end its element), never cached. */
-function sendWithData(res: Response, html: string, data: PageData): void {
+/** What a page says of a request without a session. */
+const VISITOR: PageData = { user: null };
+
+/** The page with its data for the shell (`<` escaped: the JSON cannot end its element). */
+function withData(html: string, data: PageData): string {
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   const element = `<script type="application/json" id="${PAGE_DATA_ELEMENT_ID}">${json}</script>`;
-  res.setHeader('Cache-Control', 'no-store');
   // A replacer function: a string replacement would read `$&`, `$'` or `` $` `` in the user's own text.
-  res.type('html').send(html.replace('</body>', () => `${element}</body>`));
+  return html.replace('</body>', () => `${element}</body>`);
+}
+
+/** A signed-in page with its data, never cached. */
+function sendWithData(res: Response, html: string, data: PageData): void {
+  res.setHeader('Cache-Control', 'no-store');
+  res.type('html').send(withData(html, data));
 }
 
 /** Path → file of the frames the shell's build prerendered (dist/frames/market.html is /market). */

@@ -3,14 +3,15 @@ import { isNonZeroAmount } from './money';
 import type { OwnWalletView, TransactionsPage, WalletView } from './wallet';
 
 /**
- * What the gateway puts into a signed-in page's HTML so that the browser need not ask for it before the
- * page can show it (docs/adr/031): the answers of GET /api/user and, on /wallet, of GET /api/wallet and
+ * What the gateway puts into a page's HTML so that the browser need not ask for it before the page can
+ * show it (docs/adr/031): the answers of GET /api/user (a visitor's too) and, on /wallet, of GET /api/wallet and
  * of the history's first page (GET /api/transactions?page=1&pageSize=WALLET_LIMITS.historyPageSize). The
  * shell seeds its query cache with them; a page still refreshes what it must (the wallet is loaded again
  * by the POST that records its view).
  */
 export interface PageData {
-  user: User;
+  /** `null` on any page served to a request without a session: nobody is signed in. */
+  user: User | null;
   wallet?: OwnWalletView;
   transactions?: TransactionsPage;
 }
