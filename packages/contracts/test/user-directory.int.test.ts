@@ -78,6 +78,29 @@ it('asks identity once for a user found, by id or by username in any case', asyn
   expect(askedFor(u.id, u.username)).toBe(1);
 });
 
+it('asks identity once for a user many callers miss at the same time', async () => {
+  const d = directory();
+  const u = user();
+  const answers = await Promise.all([
+    ...Array.from({ length: 16 }, () => d.byId(u.id)),
+    d.byUsername(u.username),
+  ]);
+  expect(answers.every((a) => a?.id === u.id)).toBe(true);
+  // By id once; by name once too (its key is another until an answer files the user under both).
+  expect(asked.filter((a) => a === `id:${u.id}`)).toHaveLength(1);
+  expect(askedFor(u.id, u.username)).toBe(2);
+});
+
+it('a caller after a change heard does not share a lookup sent before it', async () => {
+  const d = directory();
+  const u = user();
+  const before = d.byId(u.id);
+  d.forget(u.id);
+  const after = d.byId(u.id);
+  await Promise.all([before, after]);
+  expect(askedFor(u.id, u.username)).toBe(2);
+});
+
 it('asks again each time for a name nobody has yet, and finds it once registered', async () => {
   const d = directory();
   const id = ++nextId;

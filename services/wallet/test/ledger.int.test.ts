@@ -1141,6 +1141,30 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     expect((await audit()).negative).toEqual([]);
   });
 
+  it("a seller's due sales are released side by side: their credits go in far fewer updates than sales", async () => {
+    const [buyer, seller] = [await newUser(), await newUser()];
+    await topUp(buyer.account, 1_000_00);
+    const amounts = Array.from({ length: 32 }, (_, i) => 1_00 + i);
+    for (const a of amounts) await sell(buyer, seller, a);
+    const due = new Date(Date.now() + WINDOW_MS + 1_000);
+    const spy = jest.spyOn(accounts.model, 'updateOne');
+    let released: number;
+    let credits: number;
+    try {
+      released = await escrowsOf(saleLedger()).releaseDue(due, 1_000);
+      credits = spy.mock.calls.filter(
+        ([filter]) => (filter as { _id?: string })._id === seller.account,
+      ).length;
+    } finally {
+      spy.mockRestore();
+    }
+    expect(released).toBeGreaterThanOrEqual(32);
+    expect((await accounts.get(seller.account))!.balance).toBe(amounts.reduce((x, y) => x + y, 0));
+    // One by one, each release credited the seller alone: 32 updates.
+    expect(credits).toBeLessThanOrEqual(8);
+    expect((await audit()).negative).toEqual([]);
+  });
+
   it("a release stopped between the escrow's debit and the credit is finished by the sweeper, once", async () => {
     const [buyer, seller] = [await newUser(), await newUser()];
     await topUp(buyer.account, 100_00);

@@ -58,15 +58,29 @@ export function identityDirectory(opts: {
   // Counts changes heard: a lookup that was in flight while one was heard may carry what was true
   // before it, so its answer is used but not kept.
   let changesHeard = 0;
+  // Lookups on their way, by key: callers that miss the cache together (a sweep's releases to one
+  // seller, a burst of payments to one receiver) share one question. A change heard drops them, so
+  // no caller after it joins an answer from before it.
+  let asking = new Map<string, Promise<UserFacts | null>>();
 
   const keep = (user: UserFacts) => {
     cache.set(`id:${user.id}`, user);
     cache.set(`name:${nameKey(user.username)}`, user);
   };
 
-  async function lookup(key: string, by: identityV1.LookupUserRequest['by']): Promise<UserFacts | null> {
+  function lookup(key: string, by: identityV1.LookupUserRequest['by']): Promise<UserFacts | null> {
     const known = cache.get(key);
-    if (known) return known;
+    if (known) return Promise.resolve(known);
+    const joined = asking.get(key);
+    if (joined) return joined;
+    const question = ask(by).finally(() => {
+      if (asking.get(key) === question) asking.delete(key);
+    });
+    asking.set(key, question);
+    return question;
+  }
+
+  async function ask(by: identityV1.LookupUserRequest['by']): Promise<UserFacts | null> {
     const before = changesHeard;
     let user: UserFacts | null;
     try {
@@ -85,6 +99,7 @@ export function identityDirectory(opts: {
     byUsername: (username) => lookup(`name:${nameKey(username)}`, { $case: 'username', value: username }),
     forget(userId) {
       changesHeard++;
+      asking = new Map();
       // Every key the user is under: the LRU may have dropped one of their two keys and kept the
       // other. Changes are rare, so a pass over the cache is cheap enough.
       const keys: string[] = [];

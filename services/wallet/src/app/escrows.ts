@@ -13,6 +13,9 @@ import type { Transfer } from '../store/transfers';
 import type { Directory } from './identity';
 import type { Ledger } from './ledger';
 
+/** Escrows a sweep releases side by side. */
+export const RELEASES_AT_ONCE = 16;
+
 /** The most held sales a wallet view lists (the sum covers them all). */
 export const HELD_PROCEEDS_LISTED = 20;
 
@@ -74,21 +77,32 @@ export function createEscrows(d: {
     });
   }
 
-  /** Releases each of `due`; one that failed is asked for again in the window that holds `run.now`. */
+  /** Releases one escrow; one that failed is asked for again in the window that holds `run.now`. */
+  async function releaseOne(escrow: Account): Promise<boolean> {
+    try {
+      const t = await release(escrow);
+      if (t.state === 'posted') return true;
+      // Refused: frozen or emptied since it was read; a rejected request's unfreeze files it again.
+      log.warn({ escrow: escrow._id, state: t.state }, 'an escrow release did not post');
+    } catch (err) {
+      log.error({ err, escrow: escrow._id }, 'could not release an escrow');
+      await accounts
+        .refileEscrow(escrow._id, releaseWindowOf(run.now))
+        .catch((e: unknown) => log.error({ err: e, escrow: escrow._id }, 'could not file an escrow again'));
+    }
+    return false;
+  }
+
+  /**
+   * Releases each of `due`, RELEASES_AT_ONCE at a time: a seller's sales come due together, and their
+   * credits to the seller's wallet, in flight together, go in one update (the ledger's group commit),
+   * as do their entries' numbers.
+   */
   async function releaseAll(due: Account[]): Promise<number> {
     let released = 0;
-    for (const escrow of due) {
-      try {
-        const t = await release(escrow);
-        if (t.state === 'posted') released++;
-        // Refused: frozen or emptied since it was read; a rejected request's unfreeze files it again.
-        else log.warn({ escrow: escrow._id, state: t.state }, 'an escrow release did not post');
-      } catch (err) {
-        log.error({ err, escrow: escrow._id }, 'could not release an escrow');
-        await accounts
-          .refileEscrow(escrow._id, releaseWindowOf(run.now))
-          .catch((e: unknown) => log.error({ err: e, escrow: escrow._id }, 'could not file an escrow again'));
-      }
+    for (let at = 0; at < due.length; at += RELEASES_AT_ONCE) {
+      const posted = await Promise.all(due.slice(at, at + RELEASES_AT_ONCE).map(releaseOne));
+      released += posted.filter(Boolean).length;
     }
     return released;
   }
