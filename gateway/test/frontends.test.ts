@@ -131,6 +131,7 @@ describe('frontend files (production)', () => {
     });
     const html = await page.text();
     expect(html).not.toContain('data-prerendered');
+    expect(page.headers.get('vary')).toMatch(/Cookie/);
     // Who it is comes from GET /api/user: a session cookie may be one that has ended.
     expect(html).not.toContain('qm-page-data');
   });

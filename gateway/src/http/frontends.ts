@@ -67,6 +67,8 @@ export function frontendRoutes(
   router.get(/^\/(?!api\/|remotes\/).*/, (req, res, next) => {
     if (!req.accepts('html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
+    // The same address is another page with a session or without: no cache may answer one with the other.
+    res.setHeader('Vary', 'Cookie');
     const signedIn = hasSession.test(req.headers.cookie ?? '');
     const frame = signedIn ? frames.get(req.path) : undefined;
     if (frame && pageData) {
@@ -86,10 +88,7 @@ export function frontendRoutes(
     // Without a session cookie nobody is signed in: the page says so, and the shell does not ask GET
     // /api/user for the 401 the browser would log as an error.
     readFile(join(shell, 'index.html'), 'utf8')
-      .then((html) => {
-        res.setHeader('Vary', 'Cookie');
-        res.type('html').send(withData(html, VISITOR));
-      })
+      .then((html) => res.type('html').send(withData(html, VISITOR)))
       .catch(next);
   });
   return undefined;
