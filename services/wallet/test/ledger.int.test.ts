@@ -172,6 +172,21 @@ async function audit() {
   };
 }
 
+/** The account updates sent for `id` while `run` ran, by the store's model method `method`. */
+async function updatesOf(
+  id: AccountId,
+  method: 'updateOne' | 'findOneAndUpdate',
+  run: () => Promise<unknown>,
+) {
+  const spy = jest.spyOn(accounts.model, method);
+  try {
+    await run();
+    return spy.mock.calls.filter(([filter]) => (filter as { _id?: string })._id === id).length;
+  } finally {
+    spy.mockRestore();
+  }
+}
+
 describe('markers left out of reads', () => {
   it('answers an account, and the payer as its debit left it, without the markers it carries', async () => {
     const a = await newUser();
@@ -1147,17 +1162,10 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     const amounts = Array.from({ length: 32 }, (_, i) => 1_00 + i);
     for (const a of amounts) await sell(buyer, seller, a);
     const due = new Date(Date.now() + WINDOW_MS + 1_000);
-    const spy = jest.spyOn(accounts.model, 'updateOne');
-    let released: number;
-    let credits: number;
-    try {
+    let released = 0;
+    const credits = await updatesOf(seller.account, 'updateOne', async () => {
       released = await escrowsOf(saleLedger()).releaseDue(due, 1_000);
-      credits = spy.mock.calls.filter(
-        ([filter]) => (filter as { _id?: string })._id === seller.account,
-      ).length;
-    } finally {
-      spy.mockRestore();
-    }
+    });
     expect(released).toBeGreaterThanOrEqual(32);
     expect((await accounts.get(seller.account))!.balance).toBe(amounts.reduce((x, y) => x + y, 0));
     // One by one, each release credited the seller alone: 32 updates.
@@ -1485,21 +1493,6 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
 });
 
 describe('a hot account: steps without a funds check grouped per account (ADR 006, 2026-12-04)', () => {
-  /** The account updates sent for `id` while `run` ran, by the store's model method `method`. */
-  async function updatesOf(
-    id: AccountId,
-    method: 'updateOne' | 'findOneAndUpdate',
-    run: () => Promise<unknown>,
-  ) {
-    const spy = jest.spyOn(accounts.model, method);
-    try {
-      await run();
-      return spy.mock.calls.filter(([filter]) => (filter as { _id?: string })._id === id).length;
-    } finally {
-      spy.mockRestore();
-    }
-  }
-
   it('300 payments at once into one wallet, 10 % sent twice: each credited once, in far fewer updates', async () => {
     const payee = await newUser();
     const payers = await Promise.all(Array.from({ length: 30 }, () => newUser()));
