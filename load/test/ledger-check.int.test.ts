@@ -6,7 +6,8 @@ import type { Connection } from 'mongoose';
 import { connectMongo, ensureIndexes, openStoreEngine, type StoreEngine } from '../../packages/platform/src';
 import { createEscrows } from '../../services/wallet/src/app/escrows';
 import { createHolds } from '../../services/wallet/src/app/holds';
-import { createLedger, type TransferRequest } from '../../services/wallet/src/app/ledger';
+import { createLedger, type Ledger, type TransferRequest } from '../../services/wallet/src/app/ledger';
+import { createWalletNumbers } from '../../services/wallet/src/app/wallet-numbers';
 import { checkLedger, type BreakKind, resultLine, TOPUPS } from '../ledger/check';
 import { registerWalletModels } from '../ledger/models';
 import { seedLedger } from '../ledger/seed';
@@ -166,6 +167,15 @@ describe('ledger:check', () => {
   });
 });
 
+/** The orders service's calls to the wallet, on `ledger`. */
+const holdsOf = (ledger: Ledger) =>
+  createHolds({
+    accounts: stores.accounts,
+    ledger,
+    numbers: createWalletNumbers(),
+    defaultTimeoutSeconds: 60,
+  });
+
 describe('ledger:check on what the wallet service itself writes', () => {
   const ledgerOf = (fault?: () => void) =>
     createLedger({ ...stores, log: testLog('ledger'), ...(fault ? { fault } : {}) });
@@ -275,7 +285,7 @@ describe('ledger:check on what the wallet service itself writes', () => {
     await fund(1, 10_000);
     await stores.accounts.ensure('user:2', 2);
     const ledger = ledgerOf();
-    const holds = createHolds({ accounts: stores.accounts, ledger, defaultTimeoutSeconds: 60 });
+    const holds = holdsOf(ledger);
     const sale = {
       reference: 'order-1',
       debitUserId: 1,

@@ -96,7 +96,12 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
       outbox,
       numbers,
     });
-    const holds = createHolds({ accounts, ledger, defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS });
+    const holds = createHolds({
+      accounts,
+      ledger,
+      numbers,
+      defaultTimeoutSeconds: config.HOLD_TIMEOUT_SECONDS,
+    });
     const escrows = createEscrows({ accounts, ledger, directory, log });
     const topups = createTopUpStore(conn);
     const providers = createProviders(conn, topUpSettings(config), log, faults);

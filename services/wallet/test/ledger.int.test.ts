@@ -14,6 +14,7 @@ import { INFRA, streamMessages, uniqueName } from '@qm/testkit';
 import type { Connection } from 'mongoose';
 import { createEscrows, releaseKey } from '../src/app/escrows';
 import { createHolds } from '../src/app/holds';
+import { createWalletNumbers } from '../src/app/wallet-numbers';
 import {
   createLedger,
   type Driven,
@@ -917,7 +918,8 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
   const WINDOW_MS = 60_000;
   const saleLedger = (extra: Pick<LedgerDeps, 'fault'> = {}) =>
     createLedger({ accounts, transfers, entries: createEntryStore(conn), history, log, ...extra });
-  const holdsOf = (l: Ledger) => createHolds({ accounts, ledger: l, defaultTimeoutSeconds: 60 });
+  const holdsOf = (l: Ledger, numbers = createWalletNumbers()) =>
+    createHolds({ accounts, ledger: l, numbers, defaultTimeoutSeconds: 60 });
   /** Sellers as identity knows them: none by default (a release then announces nothing). */
   const escrowsOf = (l: Ledger, sellers: { id: number; username: string }[] = []) =>
     createEscrows({
@@ -1055,6 +1057,46 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
         message: WALLET_MESSAGES.accountClosed,
       });
       expect((await accounts.get(buyer.account))!.balance).toBe(5_00);
+    });
+
+    it("a buyer's next sale from the same seller reads neither wallet; a user heard to change is read again (ADR 048)", async () => {
+      const [buyer, seller] = [await newUser(), await newUser()];
+      await topUp(buyer.account, 50_00);
+      const numbers = createWalletNumbers();
+      const holds = holdsOf(saleLedger(), numbers);
+      const reads = jest.spyOn(conn.model('Account'), 'findOne');
+      /** The reads of the two users' wallets that `run` makes. */
+      const walletReads = async (run: () => Promise<unknown>) => {
+        reads.mockClear();
+        await run();
+        const wallets: unknown[] = [buyer.account, seller.account];
+        return reads.mock.calls.filter(([filter]) => wallets.includes(filter?._id)).length;
+      };
+      try {
+        expect(await walletReads(() => holds.pay('orders', saleRequest(buyer, seller, 10_00)))).toBe(2);
+        const next = saleRequest(buyer, seller, 5_00);
+        expect(await walletReads(() => holds.pay('orders', next))).toBe(0);
+        // The lines still name both wallets by their numbers.
+        const [b, s] = await balances([buyer.account, seller.account]);
+        expect(await history.byKey(`hold:${next.reference}:out`)).toMatchObject({
+          senderWalletId: b!.walletId,
+          receiverWalletId: s!.walletId,
+        });
+        expect(b!.balance).toBe(35_00);
+
+        // The buyer deleted (their wallet closed, identity's announcement heard): read again, refused.
+        await accounts.close(buyer.account, new Date());
+        numbers.forget(buyer.id);
+        const closed = saleRequest(buyer, seller, 1_00);
+        expect(await walletReads(() => holds.pay('orders', closed).catch(() => undefined))).toBe(1);
+        // A closed wallet is not remembered: read again, and refused again.
+        await expect(holds.pay('orders', closed)).rejects.toMatchObject({
+          message: WALLET_MESSAGES.accountClosed,
+        });
+      } finally {
+        reads.mockRestore();
+      }
+      expect((await accounts.get(buyer.account))!.balance).toBe(35_00);
     });
 
     it('a hold an earlier build placed is posted by the payment, or voided by the cancel', async () => {

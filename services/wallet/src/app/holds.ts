@@ -1,9 +1,10 @@
 import { WALLET_MESSAGES } from '@qm/contracts/rest';
 import { conflict, forbidden, invalid } from '@qm/platform';
 import { holdTimeout, userAccount, validAmount, validReference, validReleaseAt } from '../domain/ledger';
-import type { Account, AccountStore } from '../store/accounts';
+import type { AccountStore } from '../store/accounts';
 import type { Transfer } from '../store/transfers';
 import { type Ledger, type TransferRequest, walletLines } from './ledger';
+import type { NamedWalletState, WalletNumbers } from './wallet-numbers';
 import { failedTransfer } from './wallets';
 
 /** The services allowed to hold, post and void funds, and to refund sales (docs/adr/005): orders only. */
@@ -59,9 +60,17 @@ export interface Holds {
 export function createHolds(d: {
   accounts: AccountStore;
   ledger: Ledger;
+  /** The wallet numbers this process remembers, shared with transfers (forgotten as users change). */
+  numbers: WalletNumbers;
   defaultTimeoutSeconds: number;
 }): Holds {
   const assertOrders = assertOrdersService;
+  /**
+   * A party's wallet: not read again once its number is remembered (docs/adr/048), as the orders
+   * service found both in the directory just before; opened on first use otherwise.
+   */
+  const walletOf = (userId: number) =>
+    d.numbers.wallet(userId, () => d.accounts.ensure(userAccount(userId), userId));
 
   /** The sale's wallets, its escrow, and its transfer as the ledger records it under `hold:<reference>`. */
   async function saleOf(req: SaleRequest) {
@@ -70,10 +79,7 @@ export function createHolds(d: {
     if (req.debitUserId === req.creditUserId) throw invalid('A purchase needs two different users');
     if (req.debitUserId <= 0 || req.creditUserId <= 0) throw invalid('User ids must be positive');
     const releaseAt = validReleaseAt(req.releaseAt, new Date());
-    const [buyer, seller] = await Promise.all([
-      d.accounts.ensure(userAccount(req.debitUserId), req.debitUserId),
-      d.accounts.ensure(userAccount(req.creditUserId), req.creditUserId),
-    ]);
+    const [buyer, seller] = await Promise.all([walletOf(req.debitUserId), walletOf(req.creditUserId)]);
     const description = req.description.trim().slice(0, 500) || `Purchase ${reference}`;
     // The proceeds wait in the sale's own escrow for the refund window (docs/adr/028); the
     // seller's line is theirs all the same.
@@ -104,7 +110,7 @@ export function createHolds(d: {
   }
 
   /** Refuses a payment out of a closed wallet, or to a seller who can no longer be paid. */
-  function assertMayPay({ buyer, seller }: { buyer: Account; seller: Account }): void {
+  function assertMayPay({ buyer, seller }: Record<'buyer' | 'seller', NamedWalletState>): void {
     // A deleted buyer's wallet is closed: refused here, and by the debit's own condition if it
     // closes meanwhile. A closed seller's wallet would keep the money, but nothing is sold for it.
     if (!buyer.isActive) throw forbidden(WALLET_MESSAGES.accountClosed);
