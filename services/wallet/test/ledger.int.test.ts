@@ -1070,7 +1070,8 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
         reads.mockClear();
         await run();
         const wallets: unknown[] = [buyer.account, seller.account];
-        return reads.mock.calls.filter(([filter]) => wallets.includes(filter?._id)).length;
+        return reads.mock.calls.filter(([filter]) => wallets.includes((filter as { _id?: unknown })?._id))
+          .length;
       };
       try {
         expect(await walletReads(() => holds.pay('orders', saleRequest(buyer, seller, 10_00)))).toBe(2);
