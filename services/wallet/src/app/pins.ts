@@ -102,7 +102,8 @@ export interface Pins {
 }
 
 export function createPins(d: { pins: PinStore; directory: Directory; mailer: Mailer; log: Logger }): Pins {
-  const gate = createPinGate(d.pins, createVerifiedPins());
+  const verified = createVerifiedPins();
+  const gate = createPinGate(d.pins, verified);
   const signedIn = (caller: Caller | undefined): Caller => {
     if (!caller) throw forbidden(WALLET_MESSAGES.forbidden);
     return caller;
@@ -118,7 +119,11 @@ export function createPins(d: { pins: PinStore; directory: Directory; mailer: Ma
       const { userId } = signedIn(caller);
       const chosen = validPin(pin, confirmPin);
       const salt = newSalt();
-      await d.pins.choose(userId, { codeHash: await slowHash(chosen, salt), salt });
+      const codeHash = await slowHash(chosen, salt);
+      await d.pins.choose(userId, { codeHash, salt });
+      // Known here as surely as after a match, and bound to this hash: once the emailed code makes
+      // it the PIN, the user's first transfer on this process needs no second hash (docs/adr/009).
+      verified.remember(userId, codeHash, chosen);
       return { message: PIN_MESSAGES.saved };
     },
 
