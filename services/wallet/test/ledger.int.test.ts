@@ -173,16 +173,17 @@ async function audit() {
   };
 }
 
-/** The account updates sent for `id` while `run` ran, by the store's model method `method`. */
-async function updatesOf(
-  id: AccountId,
-  method: 'updateOne' | 'findOneAndUpdate',
+/** The commands sent for the accounts `ids` while `run` ran, by the store's model method `method`. */
+async function accountCalls(
+  ids: AccountId[],
+  method: 'findOne' | 'updateOne' | 'findOneAndUpdate',
   run: () => Promise<unknown>,
 ) {
   const spy = jest.spyOn(accounts.model, method);
   try {
     await run();
-    return spy.mock.calls.filter(([filter]) => (filter as { _id?: string })._id === id).length;
+    return spy.mock.calls.filter(([filter]) => ids.some((id) => id === (filter as { _id?: string })._id))
+      .length;
   } finally {
     spy.mockRestore();
   }
@@ -1064,39 +1065,29 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
       await topUp(buyer.account, 50_00);
       const numbers = createWalletNumbers();
       const holds = holdsOf(saleLedger(), numbers);
-      const reads = jest.spyOn(conn.model('Account'), 'findOne');
       /** The reads of the two users' wallets that `run` makes. */
-      const walletReads = async (run: () => Promise<unknown>) => {
-        reads.mockClear();
-        await run();
-        const wallets: unknown[] = [buyer.account, seller.account];
-        return reads.mock.calls.filter(([filter]) => wallets.includes((filter as { _id?: unknown })?._id))
-          .length;
-      };
-      try {
-        expect(await walletReads(() => holds.pay('orders', saleRequest(buyer, seller, 10_00)))).toBe(2);
-        const next = saleRequest(buyer, seller, 5_00);
-        expect(await walletReads(() => holds.pay('orders', next))).toBe(0);
-        // The lines still name both wallets by their numbers.
-        const [b, s] = await balances([buyer.account, seller.account]);
-        expect(await history.byKey(`hold:${next.reference}:out`)).toMatchObject({
-          senderWalletId: b!.walletId,
-          receiverWalletId: s!.walletId,
-        });
-        expect(b!.balance).toBe(35_00);
+      const walletReads = (run: () => Promise<unknown>) =>
+        accountCalls([buyer.account, seller.account], 'findOne', run);
+      expect(await walletReads(() => holds.pay('orders', saleRequest(buyer, seller, 10_00)))).toBe(2);
+      const next = saleRequest(buyer, seller, 5_00);
+      expect(await walletReads(() => holds.pay('orders', next))).toBe(0);
+      // The lines still name both wallets by their numbers.
+      const [b, s] = await balances([buyer.account, seller.account]);
+      expect(await history.byKey(`hold:${next.reference}:out`)).toMatchObject({
+        senderWalletId: b!.walletId,
+        receiverWalletId: s!.walletId,
+      });
+      expect(b!.balance).toBe(35_00);
 
-        // The buyer deleted (their wallet closed, identity's announcement heard): read again, refused.
-        await accounts.close(buyer.account, new Date());
-        numbers.forget(buyer.id);
-        const closed = saleRequest(buyer, seller, 1_00);
-        expect(await walletReads(() => holds.pay('orders', closed).catch(() => undefined))).toBe(1);
-        // A closed wallet is not remembered: read again, and refused again.
-        await expect(holds.pay('orders', closed)).rejects.toMatchObject({
-          message: WALLET_MESSAGES.accountClosed,
-        });
-      } finally {
-        reads.mockRestore();
-      }
+      // The buyer deleted (their wallet closed, identity's announcement heard): read again, refused.
+      await accounts.close(buyer.account, new Date());
+      numbers.forget(buyer.id);
+      const closed = saleRequest(buyer, seller, 1_00);
+      expect(await walletReads(() => holds.pay('orders', closed).catch(() => undefined))).toBe(1);
+      // A closed wallet is not remembered: read again, and refused again.
+      await expect(holds.pay('orders', closed)).rejects.toMatchObject({
+        message: WALLET_MESSAGES.accountClosed,
+      });
       expect((await accounts.get(buyer.account))!.balance).toBe(35_00);
     });
 
@@ -1206,7 +1197,7 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     for (const a of amounts) await sell(buyer, seller, a);
     const due = new Date(Date.now() + WINDOW_MS + 1_000);
     let released = 0;
-    const credits = await updatesOf(seller.account, 'updateOne', async () => {
+    const credits = await accountCalls([seller.account], 'updateOne', async () => {
       released = await escrowsOf(saleLedger()).releaseDue(due, 1_000);
     });
     expect(released).toBeGreaterThanOrEqual(32);
@@ -1545,7 +1536,7 @@ describe('a hot account: steps without a funds check grouped per account (ADR 00
     );
     const retried = requests.filter((_, i) => i % 10 === 0);
     let results: Awaited<ReturnType<Ledger['transfer']>>[] = [];
-    const updates = await updatesOf(payee.account, 'updateOne', async () => {
+    const updates = await accountCalls([payee.account], 'updateOne', async () => {
       results = await Promise.all([...requests, ...retried].map((r) => ledger.transfer(r)));
     });
     expect(results.every((t) => t.state === 'posted')).toBe(true);
@@ -1592,7 +1583,7 @@ describe('a hot account: steps without a funds check grouped per account (ADR 00
     const provider = providerAccount('test');
     const [before] = await balances([provider]);
     let results: Awaited<ReturnType<Ledger['transfer']>>[] = [];
-    const updates = await updatesOf(provider, 'findOneAndUpdate', async () => {
+    const updates = await accountCalls([provider], 'findOneAndUpdate', async () => {
       results = await Promise.all(
         Array.from({ length: 100 }, (_, i) => topUp(users[i % 10]!.account, 1_00 + i)),
       );
