@@ -275,6 +275,33 @@ describe('single-phase transfers', () => {
     expect(new Set(asked.windows).size).toBe(asked.windows.length);
   });
 
+  it("marks a cleared window's transfers one by one, by their ids, never in one update of the window", async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const moved = [];
+    for (const n of [1, 2, 3])
+      moved.push(await ledger.transfer(move(`p2p:${a.id}:one-by-one-${n}`, a.account, b.account, 1_00)));
+    const other = await ledger.transfer(move(`p2p:${a.id}:one-by-one-later`, a.account, b.account, 1_00));
+    // On the local engine one updateMany over a window held up every transfer's own move meanwhile.
+    const many = jest.spyOn(transfers.model, 'updateMany');
+    const bulk = jest.spyOn(transfers.model, 'bulkWrite');
+    try {
+      await transfers.markMarkersCleared(moved.map((t) => t._id));
+      expect(many).not.toHaveBeenCalled();
+      const filters = bulk.mock.calls.flatMap(([ops]) =>
+        (ops as { updateOne: { filter: { _id: unknown } } }[]).map((op) => op.updateOne.filter._id),
+      );
+      expect(filters).toEqual(moved.map((t) => t._id));
+    } finally {
+      many.mockRestore();
+      bulk.mockRestore();
+    }
+    for (const t of moved) expect((await transfers.byId(t._id))!.markersCleared).toBe(true);
+    expect((await transfers.byId(other._id))!.markersCleared).toBe(false);
+    await transfers.markMarkersCleared([]);
+  });
+
   it('refuses more than the available balance: failed, nothing moved, lines failed', async () => {
     const a = await newUser();
     const b = await newUser();

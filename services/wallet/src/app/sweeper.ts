@@ -41,14 +41,14 @@ export function createSweeper(opts: {
       const done = await transfers.settledWithMarkers(due, batch);
       return { handled: await clearMarkersOf(done), complete: done.length < batch };
     },
-    window: async (window) => clearMarkersOf(await transfers.settledInWindow(window), window),
+    window: async (window) => clearMarkersOf(await transfers.settledInWindow(window)),
   });
 
   /**
    * Drops the markers of `done`: one update per account however many of its transfers settled, which
    * also raises the account's fence past the latest of them.
    */
-  async function clearMarkersOf(done: Transfer[], window?: number): Promise<number> {
+  async function clearMarkersOf(done: Transfer[]): Promise<number> {
     if (done.length === 0) return 0;
     const byAccount = new Map<AccountId, { ids: string[]; settledBefore: number }>();
     for (const t of done) {
@@ -63,10 +63,7 @@ export function createSweeper(opts: {
     }
     for (const [account, { ids, settledBefore }] of byAccount)
       await accounts.clearMarkers(account, ids, settledBefore);
-    await transfers.markMarkersCleared(
-      done.map((t) => t._id),
-      window,
-    );
+    await transfers.markMarkersCleared(done.map((t) => t._id));
     return done.length;
   }
 
