@@ -154,7 +154,7 @@ export interface TransferStore {
   settledWithMarkers(before: Date, limit: number): Promise<Transfer[]>;
   /** Settled in `window` (settledWindowOf) with their markers still on the accounts, as settledWithMarkers. */
   settledInWindow(window: number): Promise<Transfer[]>;
-  /** Records the markers of `ids` cleared, one transfer at a time (none is held up by the others'). */
+  /** Records the markers of `ids` cleared: one update per transfer, by its `_id`, sent as one command. */
   markMarkersCleared(ids: string[]): Promise<void>;
 }
 
