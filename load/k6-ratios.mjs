@@ -12,14 +12,17 @@
 // machine has; one missed with a process near one core is that process's event loop queueing.
 // And, from the gateway's /metrics (GATEWAY_METRICS_URL), how long calls waited in each admission
 // line and how long each service's methods took once sent: the two halves of an endpoint's latency.
+// And the seconds in which a budgeted endpoint stalled while the probe did not (lib/k6-seconds.cjs):
+// something of the stack every request waited behind, not the machine.
 //
 //   node load/k6-ratios.mjs load/wallet.js transfer=5 transactions=3
 //   node load/k6-ratios.mjs load/purchase.js purchase=12.5
 import { spawn, fork } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loopbackOnly } from './lib/loopback.cjs';
+import { durationsBySecond, readK6Json, stalls } from './lib/k6-seconds.cjs';
 import { countersBetween, histogramsBetween, quantile } from './lib/prometheus.cjs';
 import { cpuByComponent, machineCpu } from './lib/process-cpu.mjs';
 
@@ -36,6 +39,8 @@ const port = await new Promise((resolve) => bare.once('message', (m) => resolve(
 const dir = path.join(here, 'results');
 mkdirSync(dir, { recursive: true });
 const summaryFile = path.join(dir, `${path.basename(script, '.js')}-${Date.now()}.json`);
+// Every request's duration, for the run second by second (lib/k6-seconds.cjs).
+const pointsFile = summaryFile.replace(/\.json$/, '.points.json.gz');
 const metricsUrl = process.env.GATEWAY_METRICS_URL ?? 'http://127.0.0.1:9464/metrics';
 loopbackOnly(metricsUrl);
 // A reading each second of every process's and the machine's CPU, and of the gateway's metrics
@@ -56,7 +61,7 @@ try {
   code = await new Promise((resolve) => {
     const k6 = spawn(
       path.join(here, '..', '.tools', 'bin', 'k6'),
-      ['run', `--summary-export=${summaryFile}`, script],
+      ['run', `--summary-export=${summaryFile}`, '--out', `json=${pointsFile}`, script],
       {
         stdio: 'inherit',
         env: {
@@ -128,6 +133,7 @@ if (sequence)
     'p95 ÷ probe p95': +(sequence['p(95)'] / probe['p(95)']).toFixed(1),
   });
 console.table(rows);
+printStalls();
 const load = loadWindow();
 printCpuDuringLoad(load);
 await Promise.all(readings.map((r) => r.scraped));
@@ -136,6 +142,37 @@ console.log(`summary: ${path.relative(process.cwd(), summaryFile)}`);
 for (const m of missed) console.error(`budget missed: ${m}`);
 if (code !== 0) console.error(`k6 exited with ${code}`);
 process.exit(code || (missed.length ? 1 : 0));
+
+/**
+ * The seconds in which a budgeted endpoint stalled while the probe did not (lib/k6-seconds.cjs),
+ * and its ratio without them: how much of a missed budget a stall of the stack makes.
+ */
+function printStalls() {
+  const FACTOR = 3;
+  if (!existsSync(pointsFile)) return;
+  const by = durationsBySecond(readK6Json(pointsFile));
+  for (const endpoint of Object.keys(budgets)) {
+    if (!by.has(endpoint)) continue;
+    const { seconds, ratio, ratioWithout } = stalls(by, endpoint, { factor: FACTOR });
+    const said = `${endpoint}, second by second: its median over ${FACTOR} × the run's while the probe's was not`;
+    if (seconds.length === 0) {
+      console.log(`${said}: in no second`);
+      continue;
+    }
+    console.log(`${said}: in ${seconds.length} of ${by.get(endpoint).size} s`);
+    console.table(
+      seconds.map((s) => ({
+        second: s.second,
+        requests: s.requests,
+        'median ms': +s.medianMs.toFixed(1),
+        'probe median ms': +s.probeMedianMs.toFixed(1),
+      })),
+    );
+    console.log(
+      `${endpoint}: p95 ÷ probe p95 ${ratio.toFixed(1)}, without those seconds ${ratioWithout.toFixed(1)}`,
+    );
+  }
+}
 
 /** Seconds of a k6 duration such as `60s`, `2m` or `1m30s`. */
 function seconds(duration) {
