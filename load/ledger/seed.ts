@@ -266,9 +266,8 @@ function documentsOf(m: Move, at: Date, ids: Ids) {
       timeoutAt: null,
       state: 'posted',
       settled: true,
+      // Bulk-written, so no account ever carried its markers: filed in no settling window.
       settledAt: at,
-      // Bulk-written, so no account ever carried its markers.
-      markersCleared: true,
       history,
       description: topup ? 'Top-up' : `Transfer ${id}`,
       createdAt: at,

@@ -30,9 +30,9 @@ export function windowedSweep(opts: {
    * Everything due before `due`, asked the slow way (a range, or every document waiting). `complete`
    * false when it stopped at a batch: the next run catches up again.
    */
-  catchUp(due: Date): Promise<{ handled: number; complete: boolean }>;
+  catchUp(due: Date, now: Date): Promise<{ handled: number; complete: boolean }>;
   /** The documents filed under `window`, all due. */
-  window(window: number): Promise<number>;
+  window(window: number, now: Date): Promise<number>;
 }): WindowedSweep {
   /** The last window swept, once caught up. */
   let sweptThrough: number | undefined;
@@ -42,7 +42,7 @@ export function windowedSweep(opts: {
     const last = windowOf(due, opts.windowMs) - 1;
     if (now.getTime() - caughtUpAt >= opts.catchUpEveryMs) sweptThrough = undefined;
     if (sweptThrough === undefined) {
-      const { handled, complete } = await opts.catchUp(due);
+      const { handled, complete } = await opts.catchUp(due, now);
       if (complete) {
         sweptThrough = last;
         caughtUpAt = now.getTime();
@@ -51,7 +51,7 @@ export function windowedSweep(opts: {
     }
     let handled = 0;
     for (let window = sweptThrough + 1; window <= last; window++) {
-      handled += await opts.window(window);
+      handled += await opts.window(window, now);
       sweptThrough = window;
     }
     return handled;

@@ -21,6 +21,7 @@ import { addWalletService } from './server';
 import { createAccountStore } from './store/accounts';
 import { createEntryStore } from './store/entries';
 import { createHistoryStore } from './store/history';
+import { createMarkerWindows } from './store/marker-windows';
 import { createPinStore } from './store/pins';
 import { createTransferStore } from './store/transfers';
 import { createTopUpStore } from './store/topups';
@@ -123,6 +124,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
     const sweeper = createSweeper({
       accounts,
       transfers,
+      windows: createMarkerWindows(conn),
       ledger,
       escrows,
       log,

@@ -41,6 +41,7 @@ import {
 } from '../src/store/accounts';
 import { createEntryStore } from '../src/store/entries';
 import { createHistoryStore, type HistoryStore } from '../src/store/history';
+import { createMarkerWindows, type MarkerWindows } from '../src/store/marker-windows';
 import {
   createTransferStore,
   SETTLED_WINDOW_MS,
@@ -52,6 +53,7 @@ const log = createLogger('ledger-test', 'silent');
 let conn: Connection;
 let accounts: AccountStore;
 let transfers: TransferStore;
+let windows: MarkerWindows;
 let history: HistoryStore;
 let ledger: Ledger;
 const base = 1_000_000 + randomInt(0, 1_000_000);
@@ -63,6 +65,7 @@ beforeAll(async () => {
   // with the same clearing account: no allowance for clocks apart, which are one clock here.
   accounts = createAccountStore(conn, { clockSkewMs: 0 });
   transfers = createTransferStore(conn);
+  windows = createMarkerWindows(conn);
   history = createHistoryStore(conn);
   const entries = createEntryStore(conn);
   for (const s of [accounts, transfers, entries, history]) await s.model.createIndexes();
@@ -73,6 +76,18 @@ afterAll(async () => {
   await conn.dropDatabase();
   await conn.close();
 });
+
+let aloneWindow = 0;
+/**
+ * Files a settled transfer alone in a settling window after every window swept so far, and answers
+ * when a sweep asks for it. The sweeps here run ahead of the clock: a window they recorded as cleared
+ * may be the one the next test's transfers settle in, and a cleared window is not asked for again.
+ */
+async function fileAlone(t: { _id: string }): Promise<Date> {
+  aloneWindow = Math.max(aloneWindow, (await windows.through()) ?? 0, settledWindowOf(new Date()) + 10) + 1;
+  await transfers.model.updateOne({ _id: t._id }, { $set: { settledWindow: aloneWindow } }).exec();
+  return new Date((aloneWindow + 1) * SETTLED_WINDOW_MS + 1);
+}
 
 async function newUser(): Promise<{ id: number; account: AccountId }> {
   const id = base + ++nextUser;
@@ -226,14 +241,20 @@ describe('single-phase transfers', () => {
     expect((await history.byKey(`${req.key}:in`))!.status).toBe('completed');
     // The markers outlive settling (a late driver finds its step applied) and go with the sweep.
     expect(ra!.applied).toContain(`${first._id}:debit`);
-    await createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000, markerRetentionMs: 0 }).sweep(
-      new Date(Date.now() + 1000),
-    );
+    await createSweeper({
+      accounts,
+      transfers,
+      windows,
+      ledger,
+      log,
+      graceMs: 60_000,
+      markerRetentionMs: 0,
+    }).sweep(await fileAlone(first));
     expect((await accounts.markers(a.account))!.applied).not.toContain(`${first._id}:debit`);
     expect((await accounts.markers(b.account))!.applied).not.toContain(`${first._id}:credit`);
   });
 
-  it('a sweeper reads every marked transfer once, then only the windows that came due', async () => {
+  it('a sweeper catches up once, then asks only for the windows that came due, and writes no transfer', async () => {
     const a = await newUser();
     const b = await newUser();
     await topUp(a.account, 10_00);
@@ -249,6 +270,7 @@ describe('single-phase transfers', () => {
     const sweeper = createSweeper({
       accounts,
       transfers: counted,
+      windows,
       ledger,
       log,
       graceMs: 60_000,
@@ -263,43 +285,162 @@ describe('single-phase transfers', () => {
     // The window is this process's reckoning of the moment the database stamped (settledAt).
     expect(t.state).toBe('posted');
     expect([settled, settled + 1]).toContain(settledWindowOf(t.settledAt!));
+    const due = await fileAlone(t);
+    const window = settledWindowOf(due) - 1;
     // Not yet: its window has not ended.
-    await sweeper.sweep(new Date((settled + 1) * SETTLED_WINDOW_MS - 1));
+    await sweeper.sweep(new Date(due.getTime() - 2));
     expect((await accounts.markers(b.account))!.applied).toContain(`${t._id}:credit`);
-    await sweeper.sweep(new Date((settled + 1) * SETTLED_WINDOW_MS + 1));
+    // The window is recorded as cleared, not its transfers: a marking of each one cost the engine
+    // about as much again as the transfer's own answer had (docs/adr/006, 2026-12-07).
+    const written = (['updateOne', 'updateMany', 'bulkWrite', 'findOneAndUpdate'] as const).map((m) =>
+      jest.spyOn(transfers.model, m),
+    );
+    try {
+      await sweeper.sweep(due);
+      for (const write of written) expect(write).not.toHaveBeenCalled();
+    } finally {
+      for (const write of written) write.mockRestore();
+    }
     expect((await accounts.markers(a.account))!.applied).not.toContain(`${t._id}:debit`);
     expect((await accounts.markers(b.account))!.applied).not.toContain(`${t._id}:credit`);
-    expect((await transfers.byId(t._id))!.markersCleared).toBe(true);
+    expect((await windows.recorded(new Date())).get(window)).toBe('done');
+    expect(await transfers.byId(t._id)).not.toHaveProperty('markersCleared');
     expect(asked.everyMarked).toBe(1);
-    expect(asked.windows).toContain(settled);
+    expect(asked.windows).toContain(window);
     expect(new Set(asked.windows).size).toBe(asked.windows.length);
   });
 
-  it("marks a cleared window's transfers one by one, by their ids, never in one update of the window", async () => {
+  it("two replicas' sweepers clear a window once between them", async () => {
     const a = await newUser();
     const b = await newUser();
     await topUp(a.account, 10_00);
-    const moved = [];
+    const t = await ledger.transfer(move(`p2p:${a.id}:one-window`, a.account, b.account, 1_00));
+    const due = await fileAlone(t);
+    const clearing = jest.spyOn(accounts, 'clearMarkers');
+    try {
+      const replica = () =>
+        createSweeper({
+          accounts,
+          transfers,
+          windows: createMarkerWindows(conn),
+          ledger,
+          log,
+          graceMs: 60_000,
+          markerRetentionMs: 0,
+        });
+      const [one, two] = [replica(), replica()];
+      // Each first catches up (the window is not yet due), then both ask for the window at once.
+      await Promise.all([one.sweep(new Date(due.getTime() - 2)), two.sweep(new Date(due.getTime() - 2))]);
+      await Promise.all([one.sweep(due), two.sweep(due)]);
+      await replica().sweep(due);
+      const cleared = clearing.mock.calls.filter(([, ids]) => ids.includes(t._id));
+      expect(cleared.map(([account]) => account).sort()).toEqual([a.account, b.account].sort());
+    } finally {
+      clearing.mockRestore();
+    }
+    expect((await accounts.markers(b.account))!.applied).not.toContain(`${t._id}:credit`);
+  });
+
+  it('the catch-up clears a window a dead process claimed and one no process asked for, and waits for a live claim', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const byWindow = new Map<number, string>();
+    let later = 0;
+    for (const n of [1, 2, 3]) {
+      const t = await ledger.transfer(move(`p2p:${a.id}:left-${n}`, a.account, b.account, 1_00));
+      later = (await fileAlone(t)).getTime();
+      byWindow.set(settledWindowOf(new Date(later)) - 1, t._id);
+    }
+    const [claimedByTheDead, neverAsked, claimedNow] = [...byWindow.keys()];
+    const at = (ms: number) => new Date(later + ms);
+    expect(await windows.claim(claimedByTheDead!, at(-2 * 60_000))).toBe('mine');
+    expect(await windows.claim(claimedNow!, at(0))).toBe('mine');
+    const marked = async (window: number) =>
+      (await accounts.markers(b.account))!.applied.includes(`${byWindow.get(window)}:credit`);
+
+    // A process starting now catches up first.
+    const starting = () =>
+      createSweeper({ accounts, transfers, windows, ledger, log, graceMs: 60_000, markerRetentionMs: 0 });
+    await starting().sweep(at(0));
+    expect(await marked(claimedByTheDead!)).toBe(false);
+    expect(await marked(neverAsked!)).toBe(false);
+    expect(await marked(claimedNow!)).toBe(true);
+    expect(await windows.through()).toBe(claimedNow! - 1);
+    expect([...(await windows.recorded(at(0))).keys()]).toEqual([claimedNow]);
+
+    // An hour on, that claim is stale too: its process died.
+    await starting().sweep(at(60 * 60_000));
+    expect(await marked(claimedNow!)).toBe(false);
+    expect(await windows.through()).toBeGreaterThan(claimedNow!);
+  });
+
+  it('a settling write that took long files its transfer again, in the window of its answer', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const realNow = Date.now.bind(Date);
+    let slowBy = 0;
+    const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + slowBy);
+    const findOneAndUpdate = transfers.model.findOneAndUpdate.bind(transfers.model);
+    const settling = jest
+      .spyOn(transfers.model, 'findOneAndUpdate')
+      .mockImplementation((filter, update, options) => {
+        // The settling write answers 20 s after it was sent: the sweeper may have asked for its window since.
+        if ((update as { $set?: { settled?: boolean } }).$set?.settled) slowBy = 20_000;
+        return findOneAndUpdate(filter, update, options);
+      });
+    let t;
+    try {
+      t = await ledger.transfer(move(`p2p:${a.id}:late-settling`, a.account, b.account, 1_00));
+    } finally {
+      settling.mockRestore();
+      clock.mockRestore();
+    }
+    const sent = settledWindowOf(t.settledAt!);
+    const stored = (await transfers.byId(t._id))!;
+    expect(stored.settledWindow).toBeGreaterThanOrEqual(sent + 1);
+    expect(t.settledWindow).toBe(stored.settledWindow);
+    // A quick one stays where it was filed.
+    const quick = await ledger.transfer(move(`p2p:${a.id}:quick-settling`, a.account, b.account, 1_00));
+    expect([sent, sent + 1]).toContain((await transfers.byId(quick._id))!.settledWindow);
+  });
+
+  it('the catch-up clears and marks the transfers marked one by one before windows were recorded', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    await topUp(a.account, 10_00);
+    const before = [];
     for (const n of [1, 2, 3])
-      moved.push(await ledger.transfer(move(`p2p:${a.id}:one-by-one-${n}`, a.account, b.account, 1_00)));
-    const other = await ledger.transfer(move(`p2p:${a.id}:one-by-one-later`, a.account, b.account, 1_00));
-    // On the local engine one updateMany over a window held up every transfer's own move meanwhile.
-    const many = jest.spyOn(transfers.model, 'updateMany');
+      before.push(await ledger.transfer(move(`p2p:${a.id}:marked-before-${n}`, a.account, b.account, 1_00)));
+    const ids = before.map((t) => t._id);
+    // As a build before 2026-12-07 wrote them: marked `false`, and in a window long swept.
+    await transfers.model
+      .updateMany({ _id: { $in: ids } }, { $set: { markersCleared: false, settledWindow: 0 } })
+      .exec();
     const bulk = jest.spyOn(transfers.model, 'bulkWrite');
     try {
-      await transfers.markMarkersCleared(moved.map((t) => t._id));
-      expect(many).not.toHaveBeenCalled();
+      await createSweeper({
+        accounts,
+        transfers,
+        windows,
+        ledger,
+        log,
+        graceMs: 60_000,
+        markerRetentionMs: 0,
+      }).sweep(new Date(Date.now() + 1000));
+      // Marked one by one, by their ids: one updateMany held up every transfer's own move meanwhile.
       const filters = bulk.mock.calls.flatMap(([ops]) =>
         (ops as { updateOne: { filter: { _id: unknown } } }[]).map((op) => op.updateOne.filter._id),
       );
-      expect(filters).toEqual(moved.map((t) => t._id));
+      expect(filters.sort()).toEqual([...ids].sort());
     } finally {
-      many.mockRestore();
       bulk.mockRestore();
     }
-    for (const t of moved) expect((await transfers.byId(t._id))!.markersCleared).toBe(true);
-    expect((await transfers.byId(other._id))!.markersCleared).toBe(false);
-    await transfers.markMarkersCleared([]);
+    for (const id of ids) {
+      expect((await transfers.byId(id))!.markersCleared).toBe(true);
+      expect((await accounts.markers(a.account))!.applied).not.toContain(`${id}:debit`);
+    }
   });
 
   it('refuses more than the available balance: failed, nothing moved, lines failed', async () => {
@@ -609,7 +750,7 @@ describe('two-phase transfers', () => {
     const key = `hold:order-${base}-exp`;
     await pending(key, buyer.account, seller.account, 7_00, new Date(Date.now() + 200));
     await new Promise((r) => setTimeout(r, 400));
-    const sweeper = createSweeper({ accounts, transfers, ledger, log, graceMs: 60_000 });
+    const sweeper = createSweeper({ accounts, transfers, windows, ledger, log, graceMs: 60_000 });
     expect((await sweeper.sweep()).expired).toBeGreaterThanOrEqual(1);
     expect((await ledger.byKey(key))!.state).toBe('expired');
     await expect(ledger.post(key)).rejects.toThrow(/already expired/);
@@ -670,13 +811,14 @@ describe('crash recovery by the sweeper', () => {
       const sweeper = createSweeper({
         accounts,
         transfers,
+        windows,
         ledger,
         log,
         graceMs: 60_000,
         markerRetentionMs: 0,
         batch: 100_000,
       });
-      await sweeper.sweep(new Date(Date.now() + 1000));
+      await sweeper.sweep(await fileAlone(t));
       expect((await accounts.markers(b.account))!.applied).not.toContain(`${t._id}:credit`);
       return { a, b, t, seenAt: t.createdAt.getTime() };
     }
@@ -743,7 +885,9 @@ describe('crash recovery by the sweeper', () => {
     let [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([15_00, 0]);
 
-    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    await createSweeper({ accounts, transfers, windows, ledger, log, graceMs: 0 }).sweep(
+      new Date(Date.now() + 1000),
+    );
     [ra, rb] = await balances([a.account, b.account]);
     expect([ra!.balance, rb!.balance]).toEqual([15_00, 5_00]);
     const t = (await ledger.byKey(key))!;
@@ -784,10 +928,11 @@ describe('crash recovery by the sweeper', () => {
       }
 
       const later = new Date(Date.now() + 1000);
-      const one = createSweeper({ accounts, transfers, ledger, log, graceMs: 0, batch: 5 });
+      const one = createSweeper({ accounts, transfers, windows, ledger, log, graceMs: 0, batch: 5 });
       const two = createSweeper({
         accounts: accounts2,
         transfers: transfers2,
+        windows: createMarkerWindows(conn2),
         ledger: ledger2,
         log,
         graceMs: 0,
@@ -820,7 +965,9 @@ describe('crash recovery by the sweeper', () => {
     const key = `p2p:${a.id}:abandoned`;
     // Recorded, then the process died before the debit.
     await recorded(move(key, a.account, b.account, 4_00), new Date(Date.now() - 60_000));
-    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    await createSweeper({ accounts, transfers, windows, ledger, log, graceMs: 0 }).sweep(
+      new Date(Date.now() + 1000),
+    );
     const t = (await ledger.byKey(key))!;
     expect([t.state, t.failureReason, t.settled]).toEqual(['failed', 'abandoned', true]);
     // A slow first attempt debits after the transfer was abandoned and settled: nothing would give
@@ -854,7 +1001,9 @@ describe('crash recovery by the sweeper', () => {
     const a = await newUser();
     const key = `topup:test:abandoned-${base}`;
     await recorded(move(key, providerAccount('test'), a.account, 6_00), new Date(Date.now() - 60_000));
-    await createSweeper({ accounts, transfers, ledger, log, graceMs: 0 }).sweep(new Date(Date.now() + 1000));
+    await createSweeper({ accounts, transfers, windows, ledger, log, graceMs: 0 }).sweep(
+      new Date(Date.now() + 1000),
+    );
     expect((await ledger.byKey(key))!.state).toBe('posted');
     expect((await accounts.get(a.account))!.balance).toBe(6_00);
   });
@@ -897,7 +1046,7 @@ describe('crash recovery by the sweeper', () => {
       expect(await announced()).toEqual([]);
 
       const finishing = ledgerWith({ outbox: outbox() });
-      await createSweeper({ accounts, transfers, ledger: finishing, log, graceMs: 0 }).sweep(
+      await createSweeper({ accounts, transfers, windows, ledger: finishing, log, graceMs: 0 }).sweep(
         new Date(Date.now() + 1000),
       );
       const t = (await finishing.byKey(key))!;
@@ -1246,6 +1395,7 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
     const sweeper = createSweeper({
       accounts,
       transfers,
+      windows,
       ledger: saleLedger(),
       escrows: escrowsOf(saleLedger()),
       log,
@@ -1544,7 +1694,7 @@ describe("a sale's proceeds in escrow for the refund window (ADR 028)", () => {
       );
       expect(await accounts.get(escrowAccount(reference))).toMatchObject({ balance: 0 });
       expect(await balanceOf(buyer.account)).toBe(55_00);
-      await createSweeper({ accounts, transfers, ledger: saleLedger(), log, graceMs: 0 }).sweep();
+      await createSweeper({ accounts, transfers, windows, ledger: saleLedger(), log, graceMs: 0 }).sweep();
       expect(await balanceOf(buyer.account)).toBe(100_00);
       // The orders service's retry of the same attempt answers it: nothing moves twice.
       expect(await refundsOf().refund('orders', reference, 1)).toEqual({ source: 'escrow', amount: 45_00 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { waitForMail } from '@qm/testkit/src/maildev';
 import { userAccount } from '../src/domain/ledger';
 import { startWallet, type WalletHarness } from './service-harness';
 
@@ -35,6 +36,8 @@ it("answers the sender's wallet and line as stored, without reading either back"
   await w.topUp(sender, 500_00);
   await w.topUp(receiver, 100_00); // opens the receiver's wallet: a first transfer to them creates it
   await w.activatePin(sender, PIN);
+  // A top-up's receipt reads the wallet it credited, from a consumer that may run late under load.
+  for (const u of [sender, receiver]) await waitForMail(u.email, /^Receipt:/);
   const key = randomUUID();
 
   const { answer, reads } = await readsOf(['Account', 'HistoryLine'], () =>

@@ -1,7 +1,8 @@
 import { type Logger, windowedSweep } from '@qm/platform';
 import type { AccountId } from '../domain/ledger';
 import type { AccountStore } from '../store/accounts';
-import { SETTLED_WINDOW_MS, type Transfer, type TransferStore } from '../store/transfers';
+import type { MarkerWindows } from '../store/marker-windows';
+import { SETTLED_WINDOW_MS, settledWindowOf, type Transfer, type TransferStore } from '../store/transfers';
 import type { Escrows } from './escrows';
 import type { Ledger } from './ledger';
 
@@ -15,6 +16,8 @@ import type { Ledger } from './ledger';
 export function createSweeper(opts: {
   accounts: AccountStore;
   transfers: TransferStore;
+  /** The record of the settling windows cleared, shared by the replicas (store/marker-windows.ts). */
+  windows: MarkerWindows;
   ledger: Ledger;
   /** Without it, no proceeds are released (tests of the transfers alone). */
   escrows?: Escrows;
@@ -22,27 +25,73 @@ export function createSweeper(opts: {
   graceMs: number;
   /** How long a settled transfer keeps its markers on the accounts (default 15 s: MARKER_RETENTION_MS). */
   markerRetentionMs?: number;
-  /** How often a process reads every marked transfer again, for any its windows missed (default 1 hour). */
+  /** How often a process looks for windows no process finished clearing (default 1 hour). */
   markerCatchUpEveryMs?: number;
   batch?: number;
 }) {
-  const { accounts, transfers, ledger, log } = opts;
+  const { accounts, transfers, windows, ledger, log } = opts;
   const batch = opts.batch ?? 200;
   const retentionMs = opts.markerRetentionMs ?? 15_000;
   /**
-   * Drops the markers of transfers settled before its `due` (their drivers are long gone). A process
-   * first catches up with everything due, reading every transfer still marked, a batch per sweep;
-   * then it asks only for the settling windows that came due since (store/transfers.ts).
+   * Drops the markers of transfers settled before its `due` (their drivers are long gone), a settling
+   * window at a time, each asked once after it came due (store/transfers.ts) and recorded as cleared,
+   * not its transfers (docs/adr/006, amendment of 2026-12-07). When a process starts, and then every
+   * hour, it catches up: the transfers marked one by one before that, and any window after the last
+   * catch-up that no process finished.
    */
   const clearSettledMarkers = windowedSweep({
     windowMs: SETTLED_WINDOW_MS,
     catchUpEveryMs: opts.markerCatchUpEveryMs ?? 60 * 60_000,
-    async catchUp(due) {
-      const done = await transfers.settledWithMarkers(due, batch);
-      return { handled: await clearMarkersOf(done), complete: done.length < batch };
+    async catchUp(due, now) {
+      const marked = await transfers.settledWithMarkers(due, batch);
+      const handled = await clearMarkersOf(marked);
+      await transfers.markMarkersCleared(marked.map((t) => t._id));
+      if (marked.length >= batch) return { handled, complete: false };
+      return { handled: handled + (await windowsLeft(settledWindowOf(due) - 1, now)), complete: true };
     },
-    window: async (window) => clearMarkersOf(await transfers.settledInWindow(window)),
+    window: async (window, now) => (await clearWindow(window, now)).handled,
   });
+
+  /** When no catch-up ever finished (a new database, or the first start of this build): the last hour. */
+  const LOOK_BACK_WINDOWS = (60 * 60_000) / SETTLED_WINDOW_MS;
+
+  /**
+   * Clears `window` unless another process is at it or did it: nothing to record when it had no
+   * transfers. `finished` when nobody needs to come back to it.
+   */
+  async function clearWindow(window: number, now: Date): Promise<{ handled: number; finished: boolean }> {
+    const due = await transfers.settledInWindow(window);
+    if (due.length === 0) return { handled: 0, finished: true };
+    const claim = await windows.claim(window, now);
+    if (claim !== 'mine') return { handled: 0, finished: claim === 'done' };
+    const handled = await clearMarkersOf(due);
+    await windows.finish(window, now);
+    return { handled, finished: true };
+  }
+
+  /**
+   * The catch-up's windows: each one after `through` up to `last` that is not recorded (a process that
+   * died before claiming it, or one that asked before its transfers landed) or was claimed by a
+   * process that died, cleared now; then `through` moves over those finished in a row.
+   */
+  async function windowsLeft(last: number, now: Date): Promise<number> {
+    const through = (await windows.through()) ?? last - LOOK_BACK_WINDOWS;
+    const recorded = await windows.recorded(now);
+    let handled = 0;
+    let finishedThrough = through;
+    for (let window = through + 1; window <= last; window++) {
+      const state = recorded.get(window);
+      let finished = state === 'done';
+      if (state === undefined || state === 'stale') {
+        const cleared = await clearWindow(window, now);
+        handled += cleared.handled;
+        finished = cleared.finished;
+      }
+      if (finished && finishedThrough === window - 1) finishedThrough = window;
+    }
+    if (finishedThrough > through) await windows.advance(finishedThrough);
+    return handled;
+  }
 
   /**
    * Drops the markers of `done`: one update per account however many of its transfers settled, which
@@ -63,7 +112,6 @@ export function createSweeper(opts: {
     }
     for (const [account, { ids, settledBefore }] of byAccount)
       await accounts.clearMarkers(account, ids, settledBefore);
-    await transfers.markMarkersCleared(done.map((t) => t._id));
     return done.length;
   }
 

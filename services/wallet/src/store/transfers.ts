@@ -1,5 +1,5 @@
 import { insertBuilt, isDuplicateKeyError, type OutgoingEvent, windowOf } from '@qm/platform';
-import { type Connection, type Model, Schema, type UpdateWriteOpResult } from 'mongoose';
+import { type Connection, type Model, Schema } from 'mongoose';
 import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
 import type { Account } from './accounts';
 import type { NewHistoryLine } from './history';
@@ -24,10 +24,16 @@ export interface Transfer {
   /** Markers cleared and any failed step compensated: nothing left for the sweeper. */
   settled: boolean;
   settledAt?: Date | null;
-  /** The window of SETTLED_WINDOW_MS it settled in: the sweeper clears markers a window at a time. */
+  /**
+   * The window of SETTLED_WINDOW_MS it settled in: the sweeper clears markers a window at a time, and
+   * records the windows it cleared (store/marker-windows.ts), not the transfers.
+   */
   settledWindow?: number;
-  /** The accounts' markers of this transfer are gone (some time after settling). */
-  markersCleared: boolean;
+  /**
+   * Only on transfers written before 2026-12-07 (docs/adr/006), when each was marked as its markers
+   * went: `false` until then. The sweeper's catch-up still clears and marks those.
+   */
+  markersCleared?: boolean;
   /** The users' history lines it writes (pending) and then completes or fails (store/history.ts). */
   history: NewHistoryLine[];
   /**
@@ -62,7 +68,7 @@ const transferSchema = new Schema<Transfer>(
     settled: { type: Boolean, required: true },
     settledAt: { type: Date },
     settledWindow: { type: Number },
-    markersCleared: { type: Boolean, default: false },
+    markersCleared: { type: Boolean },
     history: { type: Schema.Types.Mixed, default: [] },
     announcements: { type: Schema.Types.Mixed, default: [] },
     description: { type: String, default: '' },
@@ -123,6 +129,15 @@ const settling = () => ({
   $currentDate: { settledAt: true },
 });
 
+/**
+ * How long a settling write may take before its transfer is filed again, in the window of the moment
+ * it answered (docs/adr/006, amendment of 2026-12-07). The sweeper asks for a window once, at least
+ * MARKER_RETENTION_MS less CLOCK_SKEW_MS (at least 5 s, services/wallet/src/service.ts) after it
+ * ended: a write that answered sooner than that landed before the sweeper asked; one that took longer
+ * may have landed after, in a window recorded as cleared, and its markers would stay.
+ */
+export const REFILE_AFTER_MS = 2_500;
+
 export interface TransferStore {
   model: Model<Transfer>;
   byId(id: string): Promise<SeenTransfer | null>;
@@ -142,19 +157,23 @@ export interface TransferStore {
   ): Promise<{ moved: boolean; transfer: SeenTransfer }>;
   /** As `move`, found by its key: the transfer as moved, or null when none under `key` was in `from`. */
   moveByKey(key: string, from: TransferState[], to: TransferState): Promise<SeenTransfer | null>;
-  markSettled(id: string): Promise<UpdateWriteOpResult>;
+  /** Settles a transfer whose every step is done (refiled, as a settling `move`, if the write was late). */
+  markSettled(id: string): Promise<void>;
   /** Unsettled, unresolved-hold-free transfers last touched before `before`. */
   stale(before: Date, limit: number): Promise<SeenTransfer[]>;
   /** Holds past their timeout. */
   expiredHolds(now: Date, limit: number): Promise<SeenTransfer[]>;
   /**
-   * Settled before `before` with their markers still on the accounts (only the fields clearing
-   * reads). It reads every transfer still marked: the sweeper's catch-up when a process starts.
+   * Written before 2026-12-07, settled before `before` and not yet marked cleared (only the fields
+   * clearing reads): the sweeper's catch-up, when a process starts and every hour.
    */
   settledWithMarkers(before: Date, limit: number): Promise<Transfer[]>;
-  /** Settled in `window` (settledWindowOf) with their markers still on the accounts, as settledWithMarkers. */
+  /** Settled in `window` (settledWindowOf), with the fields settledWithMarkers answers. */
   settledInWindow(window: number): Promise<Transfer[]>;
-  /** Records the markers of `ids` cleared: one update per transfer, by its `_id`, sent as one command. */
+  /**
+   * Records the markers of `ids` cleared, for transfers written before 2026-12-07 (settledWithMarkers):
+   * one update per transfer, by its `_id`, sent as one command.
+   */
   markMarkersCleared(ids: string[]): Promise<void>;
 }
 
@@ -173,12 +192,13 @@ export function createTransferStore(conn: Connection): TransferStore {
   const byKey = (key: string) => seen(() => Transfers.findOne({ key }).lean<Transfer>().exec());
 
   /** Compare-and-set of the state of the transfer `which` names (by `_id` or by key, both unique). */
-  const moveWhere = (
+  const moveWhere = async (
     which: { _id: string } | { key: string },
     from: TransferState[],
     to: TransferState,
     { failureReason, settles = false, payerAfter }: MoveOptions = {},
   ) => {
+    const began = Date.now();
     const settled = settles ? settling() : { $set: {} };
     const update = {
       ...settled,
@@ -190,12 +210,28 @@ export function createTransferStore(conn: Connection): TransferStore {
         ...(payerAfter && { payerAfter }),
       },
     };
-    return seen(() =>
+    const moved = await seen(() =>
       Transfers.findOneAndUpdate({ ...which, state: { $in: from } }, update, { new: true })
         .lean<Transfer>()
         .exec(),
     );
+    if (moved && settles) moved.settledWindow = await refiledIfLate(moved._id, began, moved.settledWindow!);
+    return moved;
   };
+
+  /**
+   * Files a settled transfer again, in the current window, while its settling write (and then its last
+   * filing) took longer than REFILE_AFTER_MS. By `$max`: a window is never moved back.
+   */
+  async function refiledIfLate(id: string, began: number, window: number): Promise<number> {
+    let filed = window;
+    for (let since = began; Date.now() - since > REFILE_AFTER_MS;) {
+      since = Date.now();
+      filed = Math.max(filed, settledWindowOf(new Date(since)));
+      await Transfers.updateOne({ _id: id, settled: true }, { $max: { settledWindow: filed } }).exec();
+    }
+    return filed;
+  }
 
   return {
     model: Transfers,
@@ -207,7 +243,6 @@ export function createTransferStore(conn: Connection): TransferStore {
         ...t,
         state: 'initiated',
         settled: false,
-        markersCleared: false,
         createdAt: now,
         updatedAt: now,
       };
@@ -231,7 +266,12 @@ export function createTransferStore(conn: Connection): TransferStore {
 
     moveByKey: (key, from, to) => moveWhere({ key }, from, to),
 
-    markSettled: (id: string) => Transfers.updateOne({ _id: id, settled: false }, settling()).exec(),
+    async markSettled(id: string): Promise<void> {
+      const began = Date.now();
+      const update = settling();
+      const { modifiedCount } = await Transfers.updateOne({ _id: id, settled: false }, update).exec();
+      if (modifiedCount > 0) await refiledIfLate(id, began, update.$set.settledWindow);
+    },
 
     // The sweeper's questions ask by one equality, which every store engine answers from an index (ADR 004);
     // the rest is filtered here, on the few rows that match.
@@ -256,10 +296,7 @@ export function createTransferStore(conn: Connection): TransferStore {
     },
 
     settledInWindow: (window: number) =>
-      Transfers.find({ settledWindow: window, markersCleared: false })
-        .select(CLEARING)
-        .lean<Transfer[]>()
-        .exec(),
+      Transfers.find({ settledWindow: window }).select(CLEARING).lean<Transfer[]>().exec(),
 
     // One command of single-document updates, each found by its `_id`, which every engine reads from
     // its index (ADR 004). An updateMany over the window read and rewrote all of its documents in one
