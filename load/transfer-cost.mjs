@@ -96,8 +96,14 @@ console.log(
 printStatements('transfer', perOperationStatements(tablesBefore, tablesAfter, N));
 let charged = total;
 if (LATER) {
-  await markersCleared(users.map((u) => u.username));
+  // The first markers go a retention and a window after settling: asking before only costs reads.
+  await markersCleared(
+    users.map((u) => u.username),
+    { firstPollAfterMs: Number(process.env.MARKER_RETENTION_MS || 15_000) + 10_000 },
+  );
   const later = chargeAgainstIdle(idle.from, idle.to, cpuReading(), afterReading);
+  await settle();
+  printStatements('transfer, later', perOperationStatements(tablesAfter, await tableCounters(), N));
   const perLater = perOperation({}, later.per, N);
   console.log(
     `later, until the sweeper cleared the accounts' markers (${(later.workMs / 1000).toFixed(0)} s, ` +

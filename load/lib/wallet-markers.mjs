@@ -9,8 +9,11 @@ const MONGO_URL = process.env.MONGO_URL || 'mongodb://127.0.0.1:27017';
 const WALLET_DB = process.env.WALLET_DB || 'qm_wallet';
 loopbackOnly(MONGO_URL);
 
-/** Waits until the wallets of `usernames` carry no marker. */
-export async function markersCleared(usernames, { pollMs = 2000, timeoutMs = 600_000 } = {}) {
+/** Waits until the wallets of `usernames` carry no marker, asking first after `firstPollAfterMs`. */
+export async function markersCleared(
+  usernames,
+  { pollMs = 2000, timeoutMs = 600_000, firstPollAfterMs = 0 } = {},
+) {
   const client = await MongoClient.connect(MONGO_URL);
   const started = performance.now();
   try {
@@ -18,6 +21,7 @@ export async function markersCleared(usernames, { pollMs = 2000, timeoutMs = 600
     const ids = [];
     for (const username of usernames)
       ids.push((await accounts.findOne({ username }, { projection: { _id: 1 } }))._id);
+    await new Promise((r) => setTimeout(r, Math.max(0, firstPollAfterMs - (performance.now() - started))));
     for (;;) {
       const found = await Promise.all(
         ids.map((_id) => accounts.findOne({ _id }, { projection: { applied: 1 } })),
