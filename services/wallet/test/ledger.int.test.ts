@@ -89,6 +89,19 @@ async function fileAlone(t: { _id: string }): Promise<Date> {
   return new Date((aloneWindow + 1) * SETTLED_WINDOW_MS + 1);
 }
 
+/** A sweeper that clears markers as soon as their window ends (no retention), with `over` changed. */
+const clearingSweeper = (over: Partial<Parameters<typeof createSweeper>[0]> = {}) =>
+  createSweeper({
+    accounts,
+    transfers,
+    windows,
+    ledger,
+    log,
+    graceMs: 60_000,
+    markerRetentionMs: 0,
+    ...over,
+  });
+
 async function newUser(): Promise<{ id: number; account: AccountId }> {
   const id = base + ++nextUser;
   await accounts.ensure(userAccount(id), id, `u${id}`);
@@ -241,15 +254,7 @@ describe('single-phase transfers', () => {
     expect((await history.byKey(`${req.key}:in`))!.status).toBe('completed');
     // The markers outlive settling (a late driver finds its step applied) and go with the sweep.
     expect(ra!.applied).toContain(`${first._id}:debit`);
-    await createSweeper({
-      accounts,
-      transfers,
-      windows,
-      ledger,
-      log,
-      graceMs: 60_000,
-      markerRetentionMs: 0,
-    }).sweep(await fileAlone(first));
+    await clearingSweeper().sweep(await fileAlone(first));
     expect((await accounts.markers(a.account))!.applied).not.toContain(`${first._id}:debit`);
     expect((await accounts.markers(b.account))!.applied).not.toContain(`${first._id}:credit`);
   });
@@ -267,16 +272,7 @@ describe('single-phase transfers', () => {
       ),
       settledInWindow: (window) => (asked.windows.push(window), transfers.settledInWindow(window)),
     };
-    const sweeper = createSweeper({
-      accounts,
-      transfers: counted,
-      windows,
-      ledger,
-      log,
-      graceMs: 60_000,
-      markerRetentionMs: 0,
-      batch: 100_000,
-    });
+    const sweeper = clearingSweeper({ transfers: counted, batch: 100_000 });
     await sweeper.sweep(new Date());
     expect(asked.everyMarked).toBe(1);
 
@@ -318,16 +314,7 @@ describe('single-phase transfers', () => {
     const due = await fileAlone(t);
     const clearing = jest.spyOn(accounts, 'clearMarkers');
     try {
-      const replica = () =>
-        createSweeper({
-          accounts,
-          transfers,
-          windows: createMarkerWindows(conn),
-          ledger,
-          log,
-          graceMs: 60_000,
-          markerRetentionMs: 0,
-        });
+      const replica = () => clearingSweeper({ windows: createMarkerWindows(conn) });
       const [one, two] = [replica(), replica()];
       // Each first catches up (the window is not yet due), then both ask for the window at once.
       await Promise.all([one.sweep(new Date(due.getTime() - 2)), two.sweep(new Date(due.getTime() - 2))]);
@@ -360,8 +347,7 @@ describe('single-phase transfers', () => {
       (await accounts.markers(b.account))!.applied.includes(`${byWindow.get(window)}:credit`);
 
     // A process starting now catches up first.
-    const starting = () =>
-      createSweeper({ accounts, transfers, windows, ledger, log, graceMs: 60_000, markerRetentionMs: 0 });
+    const starting = () => clearingSweeper();
     await starting().sweep(at(0));
     expect(await marked(claimedByTheDead!)).toBe(false);
     expect(await marked(neverAsked!)).toBe(false);
@@ -420,15 +406,7 @@ describe('single-phase transfers', () => {
       .exec();
     const bulk = jest.spyOn(transfers.model, 'bulkWrite');
     try {
-      await createSweeper({
-        accounts,
-        transfers,
-        windows,
-        ledger,
-        log,
-        graceMs: 60_000,
-        markerRetentionMs: 0,
-      }).sweep(new Date(Date.now() + 1000));
+      await clearingSweeper().sweep(new Date(Date.now() + 1000));
       // Marked one by one, by their ids: one updateMany held up every transfer's own move meanwhile.
       const filters = bulk.mock.calls.flatMap(([ops]) =>
         (ops as { updateOne: { filter: { _id: unknown } } }[]).map((op) => op.updateOne.filter._id),
@@ -808,16 +786,7 @@ describe('crash recovery by the sweeper', () => {
       const b = await newUser();
       await topUp(a.account, 10_00);
       const t = await ledger.transfer(move(`p2p:${a.id}:${name}`, a.account, b.account, 3_00));
-      const sweeper = createSweeper({
-        accounts,
-        transfers,
-        windows,
-        ledger,
-        log,
-        graceMs: 60_000,
-        markerRetentionMs: 0,
-        batch: 100_000,
-      });
+      const sweeper = clearingSweeper({ batch: 100_000 });
       await sweeper.sweep(await fileAlone(t));
       expect((await accounts.markers(b.account))!.applied).not.toContain(`${t._id}:credit`);
       return { a, b, t, seenAt: t.createdAt.getTime() };
