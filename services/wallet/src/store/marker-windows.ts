@@ -38,17 +38,24 @@ export interface MarkerWindows {
 
 export function createMarkerWindows(conn: Connection, opts: { staleMs?: number } = {}): MarkerWindows {
   const staleMs = opts.staleMs ?? 60_000;
-  const records = conn.collection<WindowRecord | ThroughRecord>('marker_windows');
-  const windows = records as unknown as ReturnType<typeof conn.collection<WindowRecord>>;
-  const throughDoc = records as unknown as ReturnType<typeof conn.collection<ThroughRecord>>;
+  // One collection, seen as its two kinds of document.
+  const windows = conn.collection<WindowRecord>('marker_windows');
+  const throughDoc = conn.collection<ThroughRecord>('marker_windows');
 
-  const isStale = (at: Date, now: Date) => now.getTime() - new Date(at).getTime() > staleMs;
+  /** A claim made before this is stale. */
+  const staleBefore = (now: Date) => new Date(now.getTime() - staleMs);
   // A few hundred documents at most: those since the last catch-up.
   const recorded = async (now: Date) =>
     new Map(
       (await windows.find({}).toArray())
         .filter((r) => typeof r._id === 'number')
-        .map((r) => [r._id, r.state === 'done' ? 'done' : isStale(r.at, now) ? 'stale' : 'claimed'] as const),
+        .map(
+          (r) =>
+            [
+              r._id,
+              r.state === 'done' ? 'done' : new Date(r.at) < staleBefore(now) ? 'stale' : 'claimed',
+            ] as const,
+        ),
     );
 
   return {
@@ -60,7 +67,7 @@ export function createMarkerWindows(conn: Connection, opts: { staleMs?: number }
         if (!isDuplicateKeyError(err)) throw err;
       }
       const takenOver = await windows.findOneAndUpdate(
-        { _id: window, state: 'started', at: { $lt: new Date(now.getTime() - staleMs) } },
+        { _id: window, state: 'started', at: { $lt: staleBefore(now) } },
         { $set: { at: now } },
       );
       if (takenOver) return 'mine';
