@@ -5,7 +5,7 @@
 // load/wallet.js is bounded by it, as load/purchase-cost.mjs bounds load/purchase.js.
 //
 //   AUTH_RATE_LIMIT_SCALE=100 make dev
-//   node load/transfer-cost.mjs [N=50] [--later] [--pairs=P]
+//   node load/transfer-cost.mjs [N=50] [--later] [--pairs=P] [--warm=W]
 //
 // --pairs=P spreads the transfers over P senders, each paying a receiver of its own in turn, so that
 // no wallet is hot: with one pair (the default) both wallets take every transfer, and each carries a
@@ -44,6 +44,7 @@ import { markersCleared } from './lib/wallet-markers.mjs';
 const N = Math.max(1, Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) || 50));
 const LATER = process.argv.includes('--later');
 const PAIRS = Math.max(1, Number(process.argv.find((a) => a.startsWith('--pairs='))?.slice(8) || 1));
+const WARM = Math.max(0, Number(process.argv.find((a) => a.startsWith('--warm='))?.slice(7) || 0));
 const users = await walletUsers('cost', 2 * PAIRS, { funded: PAIRS });
 const senders = users.slice(0, PAIRS);
 const receivers = users.slice(PAIRS);
@@ -55,6 +56,19 @@ for (const [i, sender] of senders.entries()) {
   const res = await transfer(sender, receivers[i], '0.01', `cost-${run}-first-${i}`);
   if (res.status !== 200) throw new Error(`first transfer of sender ${i}: ${res.status} ${res.body}`);
 }
+// --warm=W: W transfers more, not measured, so that the processes' code is compiled for this path as
+// a service's is after its first minutes (a fresh stack's first hundreds cost up to a fifth more).
+// Their markers are left to be cleared first, so that neither the idle stretch nor the later work
+// counts that clearing.
+for (let i = 0; i < WARM; i++) {
+  const res = await transfer(senders[i % PAIRS], receivers[i % PAIRS], '0.01', `cost-${run}-warm-${i}`);
+  if (res.status !== 200) throw new Error(`warm-up transfer ${i}: ${res.status} ${res.body}`);
+}
+if (WARM > 0)
+  await markersCleared(
+    users.map((u) => u.username),
+    { firstPollAfterMs: Number(process.env.MARKER_RETENTION_MS || 15_000) + 10_000 },
+  );
 
 const bue = await bareUpdateCpuMs();
 console.log(

@@ -368,14 +368,18 @@ describe('single-phase transfers', () => {
     const realNow = Date.now.bind(Date);
     let slowBy = 0;
     const clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + slowBy);
-    const findOneAndUpdate = transfers.model.findOneAndUpdate.bind(transfers.model);
-    const settling = jest
-      .spyOn(transfers.model, 'findOneAndUpdate')
-      .mockImplementation((filter, update, options) => {
-        // The settling write answers 20 s after it was sent: the sweeper may have asked for its window since.
-        if ((update as { $set?: { settled?: boolean } }).$set?.settled) slowBy = 20_000;
-        return findOneAndUpdate(filter, update, options);
-      });
+    // The state moves go to the model's driver collection (ADR 051).
+    const { collection } = transfers.model;
+    const findOneAndUpdate = collection.findOneAndUpdate.bind(collection) as (...a: unknown[]) => unknown;
+    const settling = jest.spyOn(collection, 'findOneAndUpdate').mockImplementation(((
+      filter: unknown,
+      update: { $set?: { settled?: boolean } },
+      options: unknown,
+    ) => {
+      // The settling write answers 20 s after it was sent: the sweeper may have asked for its window since.
+      if (update.$set?.settled) slowBy = 20_000;
+      return findOneAndUpdate(filter, update, options);
+    }) as never);
     let t;
     try {
       t = await ledger.transfer(move(`p2p:${a.id}:late-settling`, a.account, b.account, 1_00));
@@ -523,7 +527,7 @@ describe('single-phase transfers', () => {
     const a = await newUser();
     const b = await newUser();
     await topUp(a.account, 10_00);
-    const inserts = jest.spyOn(history.model, 'insertMany');
+    const inserts = jest.spyOn(history.model.collection, 'insertMany');
     const creates = jest.spyOn(history.model, 'create');
     const updates = jest.spyOn(history.model, 'updateOne');
     try {

@@ -123,6 +123,12 @@ export interface EventBus {
 }
 
 /**
+ * Reconnects for ever. No async traces: each request (a JetStream publish awaits one) would build an
+ * Error to keep its caller's stack, a tenth of a millisecond of every publish (docs/adr/051).
+ */
+const CONNECTION = { maxReconnectAttempts: -1, noAsyncTraces: true } as const;
+
+/**
  * EVENTS_PREFIX, else `test-<pid>` under NODE_ENV=test (a jest worker's services and its own bus
  * share one process, and no other run sees them), else `dev`.
  */
@@ -147,7 +153,7 @@ export async function connectBus(opts: {
   const subject = (s: string) => `${prefix}.${s}`;
   const stream = (name: string) => `${prefix}_${name}`;
   const unprefixed = (s: string) => (s.startsWith(`${prefix}.`) ? s.slice(prefix.length + 1) : s);
-  const nc = await connect({ servers: opts.servers, name: opts.name, maxReconnectAttempts: -1 });
+  const nc = await connect({ servers: opts.servers, name: opts.name, ...CONNECTION });
   const js = nc.jetstream();
   const jsm = await nc.jetstreamManager();
   const running: ConsumerMessages[] = [];

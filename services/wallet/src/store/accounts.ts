@@ -390,7 +390,8 @@ function onceEach(open: (id: AccountId) => Promise<unknown>): (id: AccountId) =>
 /**
  * The conditional updates that change an account's balance, each carrying its transfer step's marker
  * and fenced by when its driver read the transfer (docs/adr/006); steps without a funds check are
- * grouped per account (`grouped`).
+ * grouped per account (`grouped`). A transfer's own steps go to the model's driver collection: built
+ * typed here, they leave mongoose nothing to cast (docs/adr/051).
  */
 function markedSteps(Accounts: Model<StoredAccount>, clockSkewMs: number) {
   /** Whether the account now carries the marker (the step was applied by someone). */
@@ -416,7 +417,10 @@ function markedSteps(Accounts: Model<StoredAccount>, clockSkewMs: number) {
     proof: { field: 'applied' | 'holds'; value: string },
     seen: number,
   ): Promise<StepOutcome> {
-    const r = await Accounts.updateOne({ _id: id, ...filter, ...fence(seen, clockSkewMs) }, stamped(update));
+    const r = await Accounts.collection.updateOne(
+      { _id: id, ...filter, ...fence(seen, clockSkewMs) } as never,
+      stamped(update),
+    );
     return r.modifiedCount === 1 ? 'applied' : unapplied(id, proof, seen);
   }
 
@@ -425,8 +429,8 @@ function markedSteps(Accounts: Model<StoredAccount>, clockSkewMs: number) {
    * there or the fence stops it; whether it did.
    */
   async function creditAll(id: AccountId, markers: string[], amount: number, at: Date, seen: number) {
-    const r = await Accounts.updateOne(
-      { _id: id, applied: notAmong(markers), ...fence(seen, clockSkewMs) },
+    const r = await Accounts.collection.updateOne(
+      { _id: id, applied: notAmong(markers), ...fence(seen, clockSkewMs) } as never,
       stamped(
         payingIn(id, at, {
           $inc: { balance: amount, available: amount },
@@ -457,14 +461,11 @@ function markedSteps(Accounts: Model<StoredAccount>, clockSkewMs: number) {
   ) {
     // Answering the account as it left it spares the payer's response a read of it afterwards. The
     // local engine cannot leave fields out of a findAndModify's answer, so its markers are dropped here.
-    const after = await Accounts.findOneAndUpdate(
-      { _id: id, ...funds, applied: notAmong([...markers, ...barred]), ...fence(seen, clockSkewMs) },
+    const after = (await Accounts.collection.findOneAndUpdate(
+      { _id: id, ...funds, applied: notAmong([...markers, ...barred]), ...fence(seen, clockSkewMs) } as never,
       stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: pushed(markers) } }),
       { returnDocument: 'after' },
-    )
-      .select('+applied +holds')
-      .lean<StoredAccount>()
-      .exec();
+    )) as StoredAccount | null;
     return after && debited(Accounts, id, withoutMarkers(after));
   }
   /** One debit under its marker `m`, as debitAll; its outcome. */

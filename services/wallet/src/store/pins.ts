@@ -71,7 +71,8 @@ export function createPinStore(conn: Connection): PinStore {
 
   return {
     model: Pins,
-    get: (userId: number) => Pins.findById(userId).lean<PinDoc>().exec(),
+    // Read at every transfer: by the driver, as a lean read by _id with nothing to cast (docs/adr/051).
+    get: async (userId: number) => (await Pins.collection.findOne({ _id: userId } as never)) as PinDoc | null,
     choose: (userId: number, pending: PinDoc['pending']) => set(userId, { pending, otp: null }),
     issueOtp: (userId: number, otp: IssuedOtp) => set(userId, { otp }),
     async reserveOtpAttempt(

@@ -126,7 +126,7 @@ export const settledWindowOf = (at: Date) => windowOf(at, SETTLED_WINDOW_MS);
  */
 const settling = () => ({
   $set: { settled: true, settledWindow: settledWindowOf(new Date()), updatedAt: new Date() },
-  $currentDate: { settledAt: true },
+  $currentDate: { settledAt: true as const },
 });
 
 /**
@@ -191,7 +191,10 @@ export function createTransferStore(conn: Connection): TransferStore {
   const byId = (id: string) => seen(() => Transfers.findById(id).lean<Transfer>().exec());
   const byKey = (key: string) => seen(() => Transfers.findOne({ key }).lean<Transfer>().exec());
 
-  /** Compare-and-set of the state of the transfer `which` names (by `_id` or by key, both unique). */
+  /**
+   * Compare-and-set of the state of the transfer `which` names (by `_id` or by key, both unique), on
+   * the model's driver collection: a step of every transfer, with nothing to cast (docs/adr/051).
+   */
   const moveWhere = async (
     which: { _id: string } | { key: string },
     from: TransferState[],
@@ -210,10 +213,11 @@ export function createTransferStore(conn: Connection): TransferStore {
         ...(payerAfter && { payerAfter }),
       },
     };
-    const moved = await seen(() =>
-      Transfers.findOneAndUpdate({ ...which, state: { $in: from } }, update, { new: true })
-        .lean<Transfer>()
-        .exec(),
+    const moved = await seen(
+      async () =>
+        (await Transfers.collection.findOneAndUpdate({ ...which, state: { $in: from } } as never, update, {
+          returnDocument: 'after',
+        })) as Transfer | null,
     );
     if (moved && settles) moved.settledWindow = await refiledIfLate(moved._id, began, moved.settledWindow!);
     return moved;
