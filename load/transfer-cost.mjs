@@ -49,6 +49,12 @@ const users = await walletUsers('cost', 2 * PAIRS, { funded: PAIRS });
 const senders = users.slice(0, PAIRS);
 const receivers = users.slice(PAIRS);
 const run = Date.now().toString(36);
+// The first markers go a retention and a window after settling: asking before only costs reads.
+const usersMarkersCleared = () =>
+  markersCleared(
+    users.map((u) => u.username),
+    { firstPollAfterMs: Number(process.env.MARKER_RETENTION_MS || 15_000) + 10_000 },
+  );
 
 // Each sender's first transfer hashes its PIN (scrypt, about 40 BUE; later ones within 15 minutes are
 // checked by the PIN the wallet remembers, ADR 009): made before the measurement, as k6-ratios splits it.
@@ -64,11 +70,7 @@ for (let i = 0; i < WARM; i++) {
   const res = await transfer(senders[i % PAIRS], receivers[i % PAIRS], '0.01', `cost-${run}-warm-${i}`);
   if (res.status !== 200) throw new Error(`warm-up transfer ${i}: ${res.status} ${res.body}`);
 }
-if (WARM > 0)
-  await markersCleared(
-    users.map((u) => u.username),
-    { firstPollAfterMs: Number(process.env.MARKER_RETENTION_MS || 15_000) + 10_000 },
-  );
+if (WARM > 0) await usersMarkersCleared();
 
 const bue = await bareUpdateCpuMs();
 console.log(
@@ -110,11 +112,7 @@ console.log(
 printStatements('transfer', perOperationStatements(tablesBefore, tablesAfter, N));
 let charged = total;
 if (LATER) {
-  // The first markers go a retention and a window after settling: asking before only costs reads.
-  await markersCleared(
-    users.map((u) => u.username),
-    { firstPollAfterMs: Number(process.env.MARKER_RETENTION_MS || 15_000) + 10_000 },
-  );
+  await usersMarkersCleared();
   const later = chargeAgainstIdle(idle.from, idle.to, cpuReading(), afterReading);
   await settle();
   printStatements('transfer, later', perOperationStatements(tablesAfter, await tableCounters(), N));

@@ -45,18 +45,17 @@ export function createMarkerWindows(conn: Connection, opts: { staleMs?: number }
   /** A claim made before this is stale. */
   const staleBefore = (now: Date) => new Date(now.getTime() - staleMs);
   // A few hundred documents at most: those since the last catch-up.
-  const recorded = async (now: Date) =>
-    new Map(
+  const recorded = async (now: Date) => {
+    const before = staleBefore(now);
+    return new Map(
       (await windows.find({}).toArray())
         .filter((r) => typeof r._id === 'number')
         .map(
           (r) =>
-            [
-              r._id,
-              r.state === 'done' ? 'done' : new Date(r.at) < staleBefore(now) ? 'stale' : 'claimed',
-            ] as const,
+            [r._id, r.state === 'done' ? 'done' : new Date(r.at) < before ? 'stale' : 'claimed'] as const,
         ),
     );
+  };
 
   return {
     async claim(window, now) {
