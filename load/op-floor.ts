@@ -26,7 +26,8 @@
 // on core NATS as the receiver's of a transfer did (ADR 050), and a sale's reads of its buyer's and
 // seller's wallets (ADR 048: their numbers remembered too). Count again when a path changes. A
 // purchase's later release of its escrow to the seller is not in it
-// (load/purchase-cost.mjs measures that apart).
+// (load/purchase-cost.mjs measures that apart). The plan is a lone purchase's: its outbox removal and
+// its mails' two records of a handled delivery are shared by the purchases of 200 ms (ADR 052).
 //
 // Runs on Linux against the stack on loopback only, and removes what it made.
 import { createMailer, mailMessage, openStoreEngine, type StoreEngine } from '@qm/platform';

@@ -5,6 +5,7 @@ import { callerVerifyKey } from './grpc/caller-assertion';
 import { type BackgroundWork, startBackground } from './background';
 import { watchDatabase } from './db-health';
 import { connectBus, type EventBus, type StreamSpec } from './events/bus';
+import { recordHandledNow } from './events/idempotent';
 import { createGrpcServer, type GrpcServer } from './grpc/server';
 import { createLogger, type Logger } from './logger';
 import { type Faults, faultsFromEnv } from './faults';
@@ -133,6 +134,8 @@ export async function startService<S extends z.ZodRawShape>(
       await grpc.close();
       stopBackground();
       await own.stop?.();
+      // Before the connection closes: the records of the last events handled (docs/adr/052).
+      await recordHandledNow(conn).catch(() => undefined);
       await bus.close().catch(() => undefined);
       await engine.close().catch(() => undefined);
       await conn.close().catch(() => undefined);

@@ -1,5 +1,13 @@
 import type { Connection } from 'mongoose';
-import { createOutbox, type EventBus, type EventEnvelope, idempotent, makeEvent, RetryLater } from '../src';
+import {
+  createOutbox,
+  type EventBus,
+  type EventEnvelope,
+  idempotent,
+  makeEvent,
+  recordHandledNow,
+  RetryLater,
+} from '../src';
 import { madeAgo } from '@qm/testkit';
 import { eventually, log, testBus, testDb, testStream } from './infra';
 
@@ -69,6 +77,27 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     await eventually(() => seen.length === 1 || undefined);
     expect(seen[0]!.id).toBe(event.id);
     expect(await db.collection('outbox').countDocuments()).toBe(0);
+  });
+
+  it('removes the published entries of runs close together in one command, after their runs answered', async () => {
+    const subject = `${subjectRoot}.thing.moved`;
+    const seen = await collect('removal-reader', subject);
+    const entries = db.collection('outbox');
+    const removed = jest.spyOn(entries, 'deleteMany');
+    try {
+      const outbox = createOutbox({ conn: db, bus, log, confirm: async () => true });
+      const events = [21, 22, 23].map((id) => makeEvent('thing.moved', { id }));
+      for (const event of events) await outbox.run([{ subject, event }], async () => undefined);
+      await eventually(() => seen.length === 3 || undefined);
+      // Published, and left young and pending for a moment: another process's relay leaves them.
+      expect(removed).not.toHaveBeenCalled();
+      expect(await entries.countDocuments({ _id: { $in: events.map((e) => e.id) as never[] } })).toBe(3);
+      await outbox.stop();
+      expect(removed).toHaveBeenCalledTimes(1);
+      expect(await entries.countDocuments({ _id: { $in: events.map((e) => e.id) as never[] } })).toBe(0);
+    } finally {
+      removed.mockRestore();
+    }
   });
 
   it('settles entries of a process that died mid-change: publishes confirmed ones, drops the rest', async () => {
@@ -218,7 +247,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
       stream,
       durable: 'dup-reader',
       filterSubjects: [subject],
-      handle: idempotent(db, 'dup-reader', async () => {
+      handle: idempotent(db, 'dup-reader', log, async () => {
         effects++;
       }),
     });
@@ -241,12 +270,13 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
       let effects = 0;
       let claimedWhileRunning: unknown = 'unread';
       const event = makeEvent('payment.done', { amount: 1 });
-      const handle = idempotent(db, 'first-copy', async () => {
+      const handle = idempotent(db, 'first-copy', log, async () => {
         effects++;
         claimedWhileRunning = await claims().findOne({ _id: `first-copy:${event.id}` as never });
       });
       await handle(event, 'payment.done', { mayRepeat: false });
       expect(claimedWhileRunning).toBeNull();
+      await recordHandledNow(db);
       expect(await claims().findOne({ _id: `first-copy:${event.id}` as never })).toMatchObject({
         state: 'done',
       });
@@ -255,10 +285,35 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
       expect(effects).toBe(1);
     });
 
+    it('records the first deliveries of every consumer of the moment in one insert, without waiting for it', async () => {
+      const written = jest.spyOn(claims(), 'insertMany');
+      try {
+        const events = [1, 2, 3].map((n) => makeEvent('payment.done', { amount: 10 + n }));
+        const consumers = ['mail-a', 'mail-b'].map((name) =>
+          idempotent(db, name, log, async () => undefined),
+        );
+        for (const event of events)
+          for (const handle of consumers) await handle(event, 'payment.done', { mayRepeat: false });
+        // Handled and answered (acknowledged) before their record is written.
+        expect(written).not.toHaveBeenCalled();
+        await recordHandledNow(db);
+        expect(written).toHaveBeenCalledTimes(1);
+        const ids = events.flatMap((e) => [`mail-a:${e.id}`, `mail-b:${e.id}`]);
+        expect(await claims().countDocuments({ _id: { $in: ids as never[] }, state: 'done' })).toBe(6);
+        // A later copy of each finds its record.
+        let repeated = 0;
+        const again = idempotent(db, 'mail-a', log, async () => void repeated++);
+        for (const event of events) await again(event, 'payment.done', { mayRepeat: true });
+        expect(repeated).toBe(0);
+      } finally {
+        written.mockRestore();
+      }
+    });
+
     it('records nothing for a first delivery that failed: its redelivery runs it under a claim', async () => {
       let calls = 0;
       const event = makeEvent('payment.done', { amount: 2 });
-      const handle = idempotent(db, 'first-fails', async () => {
+      const handle = idempotent(db, 'first-fails', log, async () => {
         if (++calls === 1) throw new Error('transient');
       });
       await expect(handle(event, 'payment.done', { mayRepeat: false })).rejects.toThrow('transient');
@@ -271,7 +326,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     it('a delivery that may repeat, or one the bus says nothing of, takes the claim first', async () => {
       let claimedWhileRunning: unknown;
       const event = makeEvent('payment.done', { amount: 3 });
-      const handle = idempotent(db, 'claimed', async () => {
+      const handle = idempotent(db, 'claimed', log, async () => {
         claimedWhileRunning = await claims().findOne({ _id: `claimed:${event.id}` as never });
       });
       await handle(event, 'payment.done');
@@ -316,7 +371,7 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
       stream,
       durable: 'retry-reader',
       filterSubjects: [subject],
-      handle: idempotent(db, 'retry-reader', async () => {
+      handle: idempotent(db, 'retry-reader', log, async () => {
         calls++;
         if (calls < 2) throw new Error('transient');
       }),

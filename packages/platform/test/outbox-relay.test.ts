@@ -34,7 +34,7 @@ describe('the outbox relay', () => {
       // Two passes, however busy the machine: the second proves the first's failure left it running.
       for (const until = Date.now() + 5000; reads < 2 && Date.now() < until;) await sleep(10);
     } finally {
-      outbox.stop();
+      await outbox.stop();
       process.off('unhandledRejection', onUnhandled);
     }
     expect(reads).toBeGreaterThanOrEqual(2);
@@ -82,6 +82,7 @@ describe('the outbox run', () => {
     const events = ['first', 'refused', 'third'].map((s) => outgoingEvent(s, {}));
 
     await expect(outbox.run(events, () => Promise.resolve('done'))).resolves.toBe('done');
+    await outbox.stop();
 
     expect(sent).toEqual(['first', 'third']);
     // Written pending, then only the one that failed is marked ready for the relay.
@@ -90,13 +91,16 @@ describe('the outbox run', () => {
     expect(commands[2]![1]).toEqual({ _id: { $in: [events[0]!.event.id, events[2]!.event.id] } });
   });
 
-  it('sends two commands when every event is published: written, then removed', async () => {
+  it('writes each run when every event is published, and removes the runs of the moment together, after they answered', async () => {
     const { commands, conn } = recordingConn();
     const bus = { publish: () => Promise.resolve() } as unknown as EventBus;
     const outbox = quietOutbox(conn, bus);
-    const events = ['first', 'second'].map((s) => outgoingEvent(s, {}));
-    await outbox.run(events, () => Promise.resolve());
-    expect(commands.map(([name]) => name)).toEqual(['insertMany', 'deleteMany']);
+    const runs = [0, 1].map(() => ['first', 'second'].map((s) => outgoingEvent(s, {})));
+    for (const events of runs) await outbox.run(events, () => Promise.resolve());
+    expect(commands.map(([name]) => name)).toEqual(['insertMany', 'insertMany']);
+    await outbox.stop();
+    expect(commands.map(([name]) => name)).toEqual(['insertMany', 'insertMany', 'deleteMany']);
+    expect(commands[2]![1]).toEqual({ _id: { $in: runs.flat().map((e) => e.event.id) } });
   });
 
   /** A bus that acknowledges every publish, and records the notices sent on core NATS. */
@@ -147,6 +151,7 @@ describe('the outbox run', () => {
     const outbox = quietOutbox(conn, bus);
     const events = [outgoingEvent('notice.product.created', {}), outgoingEvent('activity.recorded', {})];
     await outbox.run(events, () => Promise.resolve());
+    await outbox.stop();
     expect(notified).toEqual(['notice.product.created']);
     expect(published).toEqual(['activity.recorded']);
     expect(commands.map(([name]) => name)).toEqual(['insertMany', 'deleteMany']);

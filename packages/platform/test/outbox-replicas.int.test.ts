@@ -190,7 +190,7 @@ describe('two replicas relaying the same outbox at once', () => {
         stream,
         durable,
         filterSubjects: [`${root}.thing.made`],
-        handle: idempotent(conn, 'effects', async (event) => {
+        handle: idempotent(conn, 'effects', log, async (event) => {
           await effects(conn).updateOne(
             { _id: (event.data as Data).n },
             { $inc: { times: 1 } },

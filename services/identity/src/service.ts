@@ -82,7 +82,7 @@ export function createIdentityService(opts: IdentityOptions = {}): ServiceDefini
       return {
         ...identityConsumers({ sweeper, sweepEveryMs: config.SWEEP_INTERVAL_MS }),
         async stop() {
-          outbox.stop();
+          await outbox.stop();
           await outbox.relayOnce().catch(() => undefined);
           mailer.close();
         },

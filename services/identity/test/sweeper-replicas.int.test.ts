@@ -139,8 +139,8 @@ describe("two identity replicas' sweepers over the same due work", () => {
     ]);
     // Per user: one attempt by the sweepers, two where Keycloak refused the first; one success.
     expect(attempts).toEqual(users.map((u) => [u.username, failsInSweep.has(u.kcId!) ? 2 : 1, 1]));
-    a.outbox.stop();
-    b.outbox.stop();
+    await a.outbox.stop();
+    await b.outbox.stop();
   });
 
   it('send each decision email once, however often both sweep at once', async () => {
@@ -182,8 +182,8 @@ describe("two identity replicas' sweepers over the same due work", () => {
     }
     expect(await pending()).toEqual([]);
     expect(users.map((u) => [u.email, mails.get(u.email) ?? 0])).toEqual(users.map((u) => [u.email, 1]));
-    a.outbox.stop();
-    b.outbox.stop();
+    await a.outbox.stop();
+    await b.outbox.stop();
   });
 
   it('the sweeper asks for open work by flags only open work carries; what was written before them is marked once (ADR 042)', async () => {

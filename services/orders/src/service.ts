@@ -95,6 +95,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
     const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log, faults });
     const mails = orderMailConsumers({
       conn,
+      log,
       mails: createOrderMails({
         orders,
         partners,
@@ -114,7 +115,7 @@ export const ordersService: ServiceDefinition<typeof ordersEnv> = {
         { name: 'idempotency-expiry', everyMs: 10 * 60_000, run: () => idempotency.sweep() },
       ]),
       stop: async () => {
-        outbox.stop();
+        await outbox.stop();
         partners.close();
         stopFollowingUsers();
         users.close();

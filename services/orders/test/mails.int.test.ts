@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ORDERS_SUBJECTS } from '@qm/contracts/events';
 import { longDateTime, type OwnWalletView } from '@qm/contracts/rest';
-import { createMailer, type EventEnvelope } from '@qm/platform';
+import { createMailer, type EventEnvelope, recordHandledNow } from '@qm/platform';
 import { INFRA, lastEventOn, testLog } from '@qm/testkit';
 import type { Browser, Registered } from '@qm/testkit/src/identity-stack';
 import { mailsTo, waitForMail } from '@qm/testkit/src/maildev';
@@ -81,6 +81,7 @@ function replica(durables: OrdersStack['mailDurables']) {
   });
   const consumers = orderMailConsumers({
     conn,
+    log: testLog(),
     mails,
     confirmationDurable: durables.confirmation,
     saleNoticeDurable: durables.saleNotice,
@@ -150,6 +151,8 @@ it('mails neither again when the event is delivered again, to two replicas at on
   await waitForMail(who.army.email, subject);
   await waitForMail(who.maker.email, subject);
   const event = await completedEventOf(res.body.id as number);
+  // A copy comes after the ack wait at the soonest, when the first delivery's record is long written.
+  await recordHandledNow(conn);
   const replicas = [replica(s.mailDurables), replica(s.mailDurables)];
   try {
     await Promise.all(
@@ -284,6 +287,7 @@ describe('refund mails (docs/adr/028)', () => {
     const requested = await lastEventOn<{ id: number }>('QM_ORDERS', ORDERS_SUBJECTS.refundRequested);
     const approved = await lastEventOn<{ id: number }>('QM_ORDERS', ORDERS_SUBJECTS.refundApproved);
     expect([requested.data.id, approved.data.id]).toEqual([orderId, orderId]);
+    await recordHandledNow(conn);
     const replicas = [replica(s.mailDurables), replica(s.mailDurables)];
     try {
       await Promise.all(

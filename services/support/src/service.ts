@@ -36,7 +36,7 @@ export const supportService: ServiceDefinition<typeof supportEnv> = {
         jobs: [],
       }),
       stop: async () => {
-        outbox.stop();
+        await outbox.stop();
         mailer.close();
       },
     };

@@ -147,7 +147,7 @@ export const walletService: ServiceDefinition<typeof walletEnv> = {
         ],
       }),
       stop: async () => {
-        outbox.stop();
+        await outbox.stop();
         mailer.close();
         stopFollowingUsers();
         directory.close();

@@ -64,7 +64,10 @@ function replica(u: TestUser, durable: string) {
     mailer,
     log: testLog(),
   });
-  return { consumer: topUpReceiptConsumer({ conn, durable, receipts }), close: () => mailer.close() };
+  return {
+    consumer: topUpReceiptConsumer({ conn, log: testLog(), durable, receipts }),
+    close: () => mailer.close(),
+  };
 }
 
 it('mails the user one receipt with the amount, the payment reference and the new balance', async () => {

@@ -4,6 +4,7 @@ import type { Logger } from '../logger';
 import { traceCarrier, withStoredTrace } from '../tracing/spans';
 import type { EventBus } from './bus';
 import { type EventEnvelope, isNotice, type OutgoingEvent } from './envelope';
+import { type WriteBehind, writeBehind } from './write-behind';
 
 interface OutboxDoc {
   _id: string; // event id
@@ -51,8 +52,12 @@ export interface Outbox {
   /** One relay pass: publishes ready entries and settles stale pending ones. Returns how many were published. */
   relayOnce(): Promise<number>;
   start(): void;
-  stop(): void;
+  /** Stops the relay and removes what this process published (its removals are gathered, see run). */
+  stop(): Promise<void>;
 }
+
+/** How long the removal of a run's published entries waits for other runs' to join it (docs/adr/052). */
+const REMOVAL_GATHER_MS = 200;
 
 export function createOutbox(opts: OutboxOptions): Outbox {
   const { conn, bus, log } = opts;
@@ -63,12 +68,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   // Fault injection for the crash test only (services/catalog/test/crash-restart.int.test.ts): with
   // QM_FAULT_OUTBOX_STALL=1 a run() stops after its change, leaving its events 'pending' for a kill.
   const stall = process.env.QM_FAULT_OUTBOX_STALL === '1';
+  const removals = publishedRemovals(col, graceMs, log);
 
-  async function publish(doc: Pick<OutboxDoc, '_id' | 'subject' | 'event' | 'trace'>): Promise<void> {
-    if (isNotice(doc.subject)) bus.notify(doc.subject, doc.event);
-    else await withStoredTrace(doc.trace, () => bus.publish(doc.subject, doc.event));
-    await col.deleteOne({ _id: doc._id });
-  }
   // Only when tracing is on: the documents stay as they were otherwise.
   const traced = () => {
     const trace = traceCarrier();
@@ -106,7 +107,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         throw err;
       }
       if (stall) await new Promise(() => undefined);
-      await publishRun(col, bus, log, events);
+      await publishRun(col, removals, bus, log, events);
       return result;
     },
     async publish(allEvents) {
@@ -133,6 +134,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       relaying = true;
       let published = 0;
       try {
+        await removals.flush();
         const cutoff = new Date(Date.now() - graceMs);
         const due = await col
           .find({ $or: [{ state: 'ready' }, { state: 'pending', createdAt: { $lt: cutoff } }] })
@@ -170,7 +172,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
               );
               continue;
             }
-            await publish(doc);
+            await relayEntry(col, bus, doc);
             published++;
           } catch (err) {
             await col.updateOne({ _id: doc._id }, { $inc: { attempts: 1 } }).catch(() => undefined);
@@ -195,12 +197,33 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       );
       timer.unref();
     },
-    stop() {
+    async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      await removals.flush();
     },
   };
   return outbox;
+}
+
+/** The relay's publish of one entry, then its removal (a relay pass is seldom and small: not gathered). */
+async function relayEntry(col: Collection<OutboxDoc>, bus: EventBus, doc: OutboxDoc): Promise<void> {
+  if (isNotice(doc.subject)) bus.notify(doc.subject, doc.event);
+  else await withStoredTrace(doc.trace, () => bus.publish(doc.subject, doc.event));
+  await col.deleteOne({ _id: doc._id });
+}
+
+/**
+ * A run's published entries are removed with the other runs' of the moment, in one command
+ * (docs/adr/052). Until then they are young and 'pending', which a relay leaves alone for graceMs
+ * (this process's relay removes them first); one whose removal is lost is published again.
+ */
+function publishedRemovals(col: Collection<OutboxDoc>, graceMs: number, log: Logger): WriteBehind<string> {
+  return writeBehind<string>((ids) => col.deleteMany({ _id: { $in: ids } }), {
+    gatherMs: Math.min(REMOVAL_GATHER_MS, graceMs / 2),
+    max: 500,
+    failed: (err) => log.warn({ err }, 'published events left to the outbox relay'),
+  });
 }
 
 /**
@@ -232,14 +255,15 @@ function publishSideBySide(bus: EventBus, events: OutgoingEvent[]) {
 }
 
 /**
- * Publishes a run's events, then removes those published in one command: on the common path the
- * entries go from written to removed with no update between. One that failed is marked ready, so
+ * Publishes a run's events, then has those published removed (with other runs', `removals`): on the
+ * common path the entries go from written to removed with no update between. One that failed is marked ready, so
  * the relay publishes it on its next pass without asking whether the change happened; if even that
  * fails, or the process dies before publishing, the entry stays pending and the relay asks `confirm`
  * after the grace period. Any left behind by a failed removal is published again (at least once).
  */
 async function publishRun(
   col: Collection<OutboxDoc>,
+  removals: WriteBehind<string>,
   bus: EventBus,
   log: Logger,
   events: OutgoingEvent[],
@@ -261,8 +285,5 @@ async function publishRun(
     await col
       .updateMany({ _id: { $in: deferred }, state: 'pending' }, { $set: { state: 'ready' } })
       .catch((err: unknown) => log.warn({ err }, 'deferred events left pending for the outbox relay'));
-  if (published.length)
-    await col
-      .deleteMany({ _id: { $in: published } })
-      .catch((err: unknown) => log.warn({ err }, 'published events left to the outbox relay'));
+  removals.add(...published);
 }

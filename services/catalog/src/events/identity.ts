@@ -27,7 +27,7 @@ export function userDeletedConsumer(opts: {
     stream: streamOf('identity').name,
     durable,
     filterSubjects: [USER_DELETED],
-    handle: idempotent(conn, durable, async (event) => {
+    handle: idempotent(conn, durable, log, async (event) => {
       const parsed = UserDeleted.safeParse(event.data);
       if (!parsed.success) {
         // Retrying cannot make it valid: record and move on.

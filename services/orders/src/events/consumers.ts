@@ -1,5 +1,11 @@
 import { ORDERS_SUBJECTS, streamOf } from '@qm/contracts/events';
-import { type BackgroundWork, type ConsumerSpec, idempotent, type PeriodicJob } from '@qm/platform';
+import {
+  type BackgroundWork,
+  type ConsumerSpec,
+  idempotent,
+  type Logger,
+  type PeriodicJob,
+} from '@qm/platform';
 import type { Connection } from 'mongoose';
 import type { OrderMails } from '../app/order-mails';
 
@@ -14,7 +20,7 @@ export const DEFAULT_REFUND_MAIL_DURABLE_PREFIX = 'orders-refund';
  * they were first declared: an order completed before there were mails is never mailed late.
  */
 function orderMailConsumer(
-  conn: Connection,
+  { conn, log }: { conn: Connection; log: Logger },
   durable: string,
   subjects: string[],
   send: (event: { id: string; data: unknown }) => Promise<void>,
@@ -24,7 +30,7 @@ function orderMailConsumer(
     durable,
     filterSubjects: subjects,
     startAt: 'new',
-    handle: idempotent(conn, durable, send),
+    handle: idempotent(conn, durable, log, send),
   };
 }
 
@@ -40,20 +46,21 @@ const DECISIONS = [ORDERS_SUBJECTS.refundApproved, ORDERS_SUBJECTS.refundRejecte
 /** A completed order's two mails, and a refund's: its request to the administrators, its decision to both parties. */
 export function orderMailConsumers(opts: {
   conn: Connection;
+  log: Logger;
   mails: OrderMails;
   confirmationDurable: string;
   saleNoticeDurable: string;
   refundMailDurablePrefix: string;
 }): ConsumerSpec[] {
-  const { conn, mails } = opts;
+  const { mails } = opts;
   const refund = refundMailDurables(opts.refundMailDurablePrefix);
   const completed = [ORDERS_SUBJECTS.completed];
   return [
-    orderMailConsumer(conn, opts.confirmationDurable, completed, mails.confirmation),
-    orderMailConsumer(conn, opts.saleNoticeDurable, completed, mails.saleNotice),
-    orderMailConsumer(conn, refund.request, [ORDERS_SUBJECTS.refundRequested], mails.refundRequested),
-    orderMailConsumer(conn, refund.buyer, DECISIONS, mails.refundDecisionToBuyer),
-    orderMailConsumer(conn, refund.seller, DECISIONS, mails.refundDecisionToSeller),
+    orderMailConsumer(opts, opts.confirmationDurable, completed, mails.confirmation),
+    orderMailConsumer(opts, opts.saleNoticeDurable, completed, mails.saleNotice),
+    orderMailConsumer(opts, refund.request, [ORDERS_SUBJECTS.refundRequested], mails.refundRequested),
+    orderMailConsumer(opts, refund.buyer, DECISIONS, mails.refundDecisionToBuyer),
+    orderMailConsumer(opts, refund.seller, DECISIONS, mails.refundDecisionToSeller),
   ];
 }
 

@@ -19,6 +19,7 @@ export const DEFAULT_REPLY_MAIL_DURABLE = 'support-reply-mail';
  */
 export function replyMailConsumer(opts: {
   conn: Connection;
+  log: Logger;
   durable: string;
   mails: ReplyMails;
 }): ConsumerSpec {
@@ -26,7 +27,7 @@ export function replyMailConsumer(opts: {
     stream: streamOf('support').name,
     durable: opts.durable,
     filterSubjects: [SUPPORT_SUBJECTS.replied],
-    handle: idempotent(opts.conn, opts.durable, (event) => opts.mails.send(event)),
+    handle: idempotent(opts.conn, opts.durable, opts.log, (event) => opts.mails.send(event)),
   };
 }
 

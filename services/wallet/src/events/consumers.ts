@@ -34,7 +34,7 @@ export function userApprovedConsumer(opts: {
     stream: streamOf('identity').name,
     durable,
     filterSubjects: [IDENTITY_SUBJECTS.approved],
-    handle: idempotent(conn, durable, async (event) => {
+    handle: idempotent(conn, durable, log, async (event) => {
       const parsed = UserApproved.safeParse(event.data);
       if (!parsed.success) {
         log.error(
@@ -76,7 +76,7 @@ export function userClosedConsumer(opts: {
     stream: streamOf('identity').name,
     durable,
     filterSubjects: [IDENTITY_SUBJECTS.deleted, IDENTITY_SUBJECTS.rejected],
-    handle: idempotent(conn, durable, async (event, subject) => {
+    handle: idempotent(conn, durable, log, async (event, subject) => {
       const parsed = UserGone.safeParse(event.data);
       if (!parsed.success) {
         log.error({ eventId: event.id, issues: parsed.error.issues }, `malformed ${subject} ignored`);
@@ -99,6 +99,7 @@ export function userClosedConsumer(opts: {
  */
 export function topUpReceiptConsumer(opts: {
   conn: Connection;
+  log: Logger;
   durable: string;
   receipts: Receipts;
 }): ConsumerSpec {
@@ -106,7 +107,7 @@ export function topUpReceiptConsumer(opts: {
     stream: streamOf('wallet').name,
     durable: opts.durable,
     filterSubjects: [WALLET_SUBJECTS.topUpCredited],
-    handle: idempotent(opts.conn, opts.durable, (event) => opts.receipts.topUpCredited(event)),
+    handle: idempotent(opts.conn, opts.durable, opts.log, (event) => opts.receipts.topUpCredited(event)),
   };
 }
 
