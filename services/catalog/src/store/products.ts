@@ -264,7 +264,10 @@ export function createProductStore(conn: Connection): ProductStore {
         filter.movements = { $ne: key };
         update.$push = { movements: { $each: [key], $slice: -MOVEMENT_WINDOW } };
       }
-      const d = await Products.findOneAndUpdate(filter, update, { new: true }).lean<ProductDoc>();
+      // Built typed here, so sent to the model's driver collection (docs/adr/051): a purchase's stock.
+      const d = (await Products.collection.findOneAndUpdate(filter as never, update, {
+        returnDocument: 'after',
+      })) as ProductDoc | null;
       if (d) return { kind: 'applied', product: toRecord(d) };
       const current = await findDoc(id);
       if (!current) return { kind: 'missing' };

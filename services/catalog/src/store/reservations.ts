@@ -119,13 +119,16 @@ function steps(Reservations: Model<ReservationDoc>, products: ProductStore) {
     return d ? toReservation(d) : null;
   };
 
-  /** Moves from one state to another if (and only if) the reservation is still in the first. */
+  /**
+   * Moves from one state to another if (and only if) the reservation is still in the first. Built
+   * typed here, so sent to the model's driver collection (docs/adr/051): each purchase makes two.
+   */
   async function transition(reference: string, from: ReservationState, set: Partial<ReservationDoc>) {
-    const d = await Reservations.findOneAndUpdate(
-      { _id: reference, state: from },
+    const d = (await Reservations.collection.findOneAndUpdate(
+      { _id: reference, state: from } as never,
       { $set: set },
-      { new: true },
-    ).lean<ReservationDoc>();
+      { returnDocument: 'after', ignoreUndefined: true },
+    )) as ReservationDoc | null;
     return d ? toReservation(d) : null;
   }
 

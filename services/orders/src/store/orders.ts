@@ -254,8 +254,9 @@ export function createOrderStore(conn: Connection): OrderStore {
       return d ? toRecord(d as never) : null;
     },
 
+    // The saga's moves are built typed here: the model's driver collection takes them (docs/adr/051).
     advance: (id: number, from: SagaStep, set: OrderChange) =>
-      moveIf(Orders, id, { step: from }, { $set: { ...set, updatedAt: new Date() } }),
+      moveIf(Orders, id, { step: from }, { $set: { ...set, updatedAt: new Date() } }, onDriver(Orders)),
 
     async pending(): Promise<OrderRecord[]> {
       const docs = await Orders.find({ status: 'pending' }).lean<OrderDoc[]>().exec();
@@ -279,15 +280,33 @@ export function createOrderStore(conn: Connection): OrderStore {
  * Applies `update` to the order if it still matches `filter` (a compare-and-set); answers the order as
  * it is now, and whether this call changed it.
  */
+/** Sends a conditional change and answers the order as it left it, or null when it matched none. */
+type ChangeOrder = (
+  filter: Record<string, unknown>,
+  update: Record<string, unknown>,
+) => Promise<OrderDoc | null>;
+
+const throughMongoose =
+  (Orders: Model<OrderDoc>): ChangeOrder =>
+  (filter, update) =>
+    Orders.findOneAndUpdate(filter, update, { new: true }).lean<OrderDoc>().exec();
+
+const onDriver =
+  (Orders: Model<OrderDoc>): ChangeOrder =>
+  (filter, update) =>
+    Orders.collection.findOneAndUpdate(filter as never, update, {
+      returnDocument: 'after',
+      ignoreUndefined: true,
+    }) as Promise<OrderDoc | null>;
+
 async function moveIf(
   Orders: Model<OrderDoc>,
   id: number,
   filter: Record<string, unknown>,
   update: Record<string, unknown>,
+  change: ChangeOrder = throughMongoose(Orders),
 ): Promise<{ moved: boolean; order: OrderRecord }> {
-  const after = await Orders.findOneAndUpdate({ _id: id, ...filter }, update, { new: true })
-    .lean<OrderDoc>()
-    .exec();
+  const after = await change({ _id: id, ...filter }, update);
   if (after) return { moved: true, order: toRecord(after as never) };
   const now = await Orders.findById(id).lean<OrderDoc>().exec();
   if (!now) throw new Error(`order ${id} vanished`);
