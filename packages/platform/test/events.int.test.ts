@@ -85,7 +85,8 @@ describe('event bus, outbox and idempotent consumers (real NATS + database)', ()
     const entries = db.collection('outbox');
     const removed = jest.spyOn(entries, 'deleteMany');
     try {
-      const outbox = createOutbox({ conn: db, bus, log, confirm: async () => true });
+      // Gathered for longer than this test takes, however busy the machine: its stop writes them.
+      const outbox = createOutbox({ conn: db, bus, log, confirm: async () => true, removalGatherMs: 60_000 });
       const events = [21, 22, 23].map((id) => makeEvent('thing.moved', { id }));
       for (const event of events) await outbox.run([{ subject, event }], async () => undefined);
       await eventually(() => seen.length === 3 || undefined);

@@ -47,8 +47,15 @@ describe('the outbox relay', () => {
 });
 
 describe('the outbox run', () => {
+  // Removals gathered until the test stops the outbox, however busy the machine.
   const quietOutbox = (conn: Connection, bus: EventBus) =>
-    createOutbox({ conn, bus, log: createLogger('test', 'silent'), confirm: () => Promise.resolve(true) });
+    createOutbox({
+      conn,
+      bus,
+      log: createLogger('test', 'silent'),
+      confirm: () => Promise.resolve(true),
+      removalGatherMs: 60_000,
+    });
 
   /** A collection that records the commands it is sent. */
   function recordingConn() {

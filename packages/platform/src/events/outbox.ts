@@ -32,6 +32,8 @@ export interface OutboxOptions {
   confirm(event: EventEnvelope, subject: string): Promise<boolean>;
   graceMs?: number;
   intervalMs?: number;
+  /** How long a run's removal waits for others' to join it: 200 ms, at most half of graceMs (docs/adr/052). */
+  removalGatherMs?: number;
 }
 
 export interface Outbox {
@@ -68,7 +70,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   // Fault injection for the crash test only (services/catalog/test/crash-restart.int.test.ts): with
   // QM_FAULT_OUTBOX_STALL=1 a run() stops after its change, leaving its events 'pending' for a kill.
   const stall = process.env.QM_FAULT_OUTBOX_STALL === '1';
-  const removals = publishedRemovals(col, graceMs, log);
+  const removals = publishedRemovals(
+    col,
+    opts.removalGatherMs ?? Math.min(REMOVAL_GATHER_MS, graceMs / 2),
+    log,
+  );
 
   // Only when tracing is on: the documents stay as they were otherwise.
   const traced = () => {
@@ -218,9 +224,9 @@ async function relayEntry(col: Collection<OutboxDoc>, bus: EventBus, doc: Outbox
  * (docs/adr/052). Until then they are young and 'pending', which a relay leaves alone for graceMs
  * (this process's relay removes them first); one whose removal is lost is published again.
  */
-function publishedRemovals(col: Collection<OutboxDoc>, graceMs: number, log: Logger): WriteBehind<string> {
+function publishedRemovals(col: Collection<OutboxDoc>, gatherMs: number, log: Logger): WriteBehind<string> {
   return writeBehind<string>((ids) => col.deleteMany({ _id: { $in: ids } }), {
-    gatherMs: Math.min(REMOVAL_GATHER_MS, graceMs / 2),
+    gatherMs,
     max: 500,
     failed: (err) => log.warn({ err }, 'published events left to the outbox relay'),
   });
