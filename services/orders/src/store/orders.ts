@@ -276,10 +276,6 @@ export function createOrderStore(conn: Connection): OrderStore {
   };
 }
 
-/**
- * Applies `update` to the order if it still matches `filter` (a compare-and-set); answers the order as
- * it is now, and whether this call changed it.
- */
 /** Sends a conditional change and answers the order as it left it, or null when it matched none. */
 type ChangeOrder = (
   filter: Record<string, unknown>,
@@ -299,6 +295,10 @@ const onDriver =
       ignoreUndefined: true,
     }) as Promise<OrderDoc | null>;
 
+/**
+ * Applies `update` to the order if it still matches `filter` (a compare-and-set); answers the order as
+ * it is now, and whether this call changed it.
+ */
 async function moveIf(
   Orders: Model<OrderDoc>,
   id: number,
