@@ -1,5 +1,5 @@
 import { type Connection, Schema } from 'mongoose';
-import { connectMongo, insertBuilt, isDuplicateKeyError, onlyDuplicateKeyErrors } from '../src';
+import { changeBuilt, connectMongo, insertBuilt, isDuplicateKeyError, onlyDuplicateKeyErrors } from '../src';
 import { MONGO_URL, uniqueName } from './infra';
 
 interface Thing {
@@ -98,5 +98,26 @@ describe('insertBuilt (real database)', () => {
     );
     const Stamped = db.model('Stamped', new Schema({ text: String }, { timestamps: true }), 'stamped');
     await expect(insertBuilt(Stamped, [{ text: 'x' } as never])).rejects.toThrow(/timestamps/);
+  });
+
+  it('changeBuilt changes as findOneAndUpdate does: the document after, undefined left out, null when none matched', async () => {
+    const ViaModel = db.model<Thing>('ChangedViaModel', thingSchema(), 'changed_via_model');
+    const Changed = db.model<Thing>('Changed', thingSchema(), 'changed');
+    await insertBuilt(ViaModel, [built('c')]);
+    await insertBuilt(Changed, [built('c')]);
+    const change = () => ({
+      $set: { note: 'paid', closedAt: new Date('2026-12-07T15:00:00Z'), extra: undefined },
+      $inc: { amount: -250 },
+    });
+    const viaModel = await ViaModel.findOneAndUpdate({ _id: 'c', amount: 1250 }, change(), { new: true })
+      .lean<Thing>()
+      .exec();
+    const answered = await changeBuilt(Changed, { _id: 'c', amount: 1250, note: undefined }, change());
+    expect(answered).toEqual(viaModel);
+    expect(answered).toMatchObject({ amount: 1000, note: 'paid', extra: [] });
+    expect(await Changed.collection.findOne({ _id: 'c' } as never)).toEqual(answered);
+    // A compare-and-set that lost: nothing changed, nothing answered.
+    expect(await changeBuilt(Changed, { _id: 'c', amount: 1250 }, change())).toBeNull();
+    expect(await Changed.collection.findOne({ _id: 'c' } as never)).toEqual(answered);
   });
 });

@@ -1,5 +1,5 @@
 import { PRODUCT_LIMITS, PRODUCT_TYPES } from '@qm/contracts/rest';
-import { nextSequence } from '@qm/platform';
+import { changeBuilt, nextSequence } from '@qm/platform';
 import { type Connection, type FilterQuery, type Model, Schema } from 'mongoose';
 import { type ListFilter, type Listed, type Paging, type Searchable, trimChunk } from '../domain/listing';
 import { type ProductChanges, type ProductRecord, searchForm } from '../domain/product';
@@ -265,9 +265,7 @@ export function createProductStore(conn: Connection): ProductStore {
         update.$push = { movements: { $each: [key], $slice: -MOVEMENT_WINDOW } };
       }
       // Built typed here, so sent to the model's driver collection (docs/adr/051): a purchase's stock.
-      const d = (await Products.collection.findOneAndUpdate(filter as never, update, {
-        returnDocument: 'after',
-      })) as ProductDoc | null;
+      const d = await changeBuilt(Products, filter, update);
       if (d) return { kind: 'applied', product: toRecord(d) };
       const current = await findDoc(id);
       if (!current) return { kind: 'missing' };

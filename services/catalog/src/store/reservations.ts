@@ -1,4 +1,4 @@
-import { insertBuilt, isDuplicateKeyError } from '@qm/platform';
+import { changeBuilt, insertBuilt, isDuplicateKeyError } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { Searchable } from '../domain/listing';
 import type { ProductStore } from './products';
@@ -124,11 +124,7 @@ function steps(Reservations: Model<ReservationDoc>, products: ProductStore) {
    * typed here, so sent to the model's driver collection (docs/adr/051): each purchase makes two.
    */
   async function transition(reference: string, from: ReservationState, set: Partial<ReservationDoc>) {
-    const d = (await Reservations.collection.findOneAndUpdate(
-      { _id: reference, state: from } as never,
-      { $set: set },
-      { returnDocument: 'after', ignoreUndefined: true },
-    )) as ReservationDoc | null;
+    const d = await changeBuilt(Reservations, { _id: reference, state: from }, { $set: set });
     return d ? toReservation(d) : null;
   }
 

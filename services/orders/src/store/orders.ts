@@ -1,6 +1,7 @@
 import type { OrderStatusName } from '@qm/contracts/rest';
 import {
   addFeeds,
+  changeBuilt,
   containsText,
   countEqual,
   feedCounterId,
@@ -290,10 +291,7 @@ const throughMongoose =
 const onDriver =
   (Orders: Model<OrderDoc>): ChangeOrder =>
   (filter, update) =>
-    Orders.collection.findOneAndUpdate(filter as never, update, {
-      returnDocument: 'after',
-      ignoreUndefined: true,
-    }) as Promise<OrderDoc | null>;
+    changeBuilt(Orders, filter, update);
 
 /**
  * Applies `update` to the order if it still matches `filter` (a compare-and-set); answers the order as

@@ -1,4 +1,5 @@
 import {
+  changeBuilt,
   containsText,
   insertBuilt,
   isDuplicateKeyError,
@@ -461,11 +462,11 @@ function markedSteps(Accounts: Model<StoredAccount>, clockSkewMs: number) {
   ) {
     // Answering the account as it left it spares the payer's response a read of it afterwards. The
     // local engine cannot leave fields out of a findAndModify's answer, so its markers are dropped here.
-    const after = (await Accounts.collection.findOneAndUpdate(
-      { _id: id, ...funds, applied: notAmong([...markers, ...barred]), ...fence(seen, clockSkewMs) } as never,
+    const after = await changeBuilt(
+      Accounts,
+      { _id: id, ...funds, applied: notAmong([...markers, ...barred]), ...fence(seen, clockSkewMs) },
       stamped({ $inc: { balance: -amount, available: -amount }, $push: { applied: pushed(markers) } }),
-      { returnDocument: 'after' },
-    )) as StoredAccount | null;
+    );
     return after && debited(Accounts, id, withoutMarkers(after));
   }
   /** One debit under its marker `m`, as debitAll; its outcome. */

@@ -1,4 +1,4 @@
-import { insertBuilt, isDuplicateKeyError, type OutgoingEvent, windowOf } from '@qm/platform';
+import { changeBuilt, insertBuilt, isDuplicateKeyError, type OutgoingEvent, windowOf } from '@qm/platform';
 import { type Connection, type Model, Schema } from 'mongoose';
 import type { AccountId, FailureReason, TransferKind, TransferState } from '../domain/ledger';
 import type { Account } from './accounts';
@@ -213,12 +213,7 @@ export function createTransferStore(conn: Connection): TransferStore {
         ...(payerAfter && { payerAfter }),
       },
     };
-    const moved = await seen(
-      async () =>
-        (await Transfers.collection.findOneAndUpdate({ ...which, state: { $in: from } } as never, update, {
-          returnDocument: 'after',
-        })) as Transfer | null,
-    );
+    const moved = await seen(async () => changeBuilt(Transfers, { ...which, state: { $in: from } }, update));
     if (moved && settles) moved.settledWindow = await refiledIfLate(moved._id, began, moved.settledWindow!);
     return moved;
   };
