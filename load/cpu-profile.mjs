@@ -3,12 +3,13 @@
 //   node load/cpu-profile.mjs [--seconds 10] <pid> [-- command to run meanwhile]
 // The process gets SIGUSR1, so Node opens its inspector on 127.0.0.1:9229, and closes it when done.
 // Writes load/results/<pid>.cpuprofile (open in Chrome DevTools) and prints the top self-time
-// functions and packages.
+// functions and packages, and the shares of our code, libraries and the runtime (lib/profile-owners.cjs).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
+import { ownersReport, profileOwners } from './lib/profile-owners.cjs';
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
@@ -108,6 +109,8 @@ console.log(
 console.log(packages.join('\n'));
 console.log('--');
 console.log(functions.join('\n'));
+console.log("-- by owner (the nearest frame up the stack that is ours or a library's):");
+console.log(ownersReport(profileOwners(result.profile)).join('\n'));
 // Frees port 9229 for the next process to profile (the inspector goes away with no answer).
 s.ws.send(
   JSON.stringify({ id: 0, method: 'Runtime.evaluate', params: { expression: 'process._debugEnd()' } }),
