@@ -92,18 +92,38 @@ export async function insertBuilt<T extends object>(
   return stored;
 }
 
+/** The path of a value left undefined in a filter, if any (plain objects and arrays looked into). */
+function undefinedIn(value: unknown, path: string): string | undefined {
+  if (value === undefined) return path;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const found = undefinedIn(v, `${path}.${i}`);
+      if (found) return found;
+    }
+  } else if (value !== null && Object.getPrototypeOf(value) === Object.prototype)
+    for (const [k, v] of Object.entries(value)) {
+      const found = undefinedIn(v, path ? `${path}.${k}` : k);
+      if (found) return found;
+    }
+  return undefined;
+}
+
 /**
  * Applies a change our code built, typed, to the one document `filter` matches, straight on the
  * model's driver collection (docs/adr/051): no query to cast and no mongoose document per call,
  * which cost a hot step about what its round trip did. Answers the document as it is after the
- * change, or null when none matched (a compare-and-set that lost). A field set to undefined is left
- * out of the filter and the change, as mongoose leaves it out, not sent as null.
+ * change, or null when none matched (a compare-and-set that lost). A field of the change set to
+ * undefined is left out, as mongoose leaves it out, not stored as null. A filter naming a field with
+ * no value is refused: the driver would leave that condition out and widen a compare-and-set, where
+ * mongoose would have asked for null.
  */
 export async function changeBuilt<T extends object>(
   model: Model<T>,
   filter: Record<string, unknown>,
   update: Record<string, unknown>,
 ): Promise<T | null> {
+  const unset = undefinedIn(filter, '');
+  if (unset) throw new Error(`changeBuilt: ${model.modelName}'s filter leaves ${unset} undefined`);
   return (await model.collection.findOneAndUpdate(filter as never, update, {
     returnDocument: 'after',
     ignoreUndefined: true,

@@ -100,7 +100,7 @@ describe('insertBuilt (real database)', () => {
     await expect(insertBuilt(Stamped, [{ text: 'x' } as never])).rejects.toThrow(/timestamps/);
   });
 
-  it('changeBuilt changes as findOneAndUpdate does: the document after, undefined left out, null when none matched', async () => {
+  it('changeBuilt changes as findOneAndUpdate does: the document after, undefined left out of the change, null when none matched', async () => {
     const ViaModel = db.model<Thing>('ChangedViaModel', thingSchema(), 'changed_via_model');
     const Changed = db.model<Thing>('Changed', thingSchema(), 'changed');
     await insertBuilt(ViaModel, [built('c')]);
@@ -112,12 +112,35 @@ describe('insertBuilt (real database)', () => {
     const viaModel = await ViaModel.findOneAndUpdate({ _id: 'c', amount: 1250 }, change(), { new: true })
       .lean<Thing>()
       .exec();
-    const answered = await changeBuilt(Changed, { _id: 'c', amount: 1250, note: undefined }, change());
+    const answered = await changeBuilt(Changed, { _id: 'c', amount: 1250 }, change());
     expect(answered).toEqual(viaModel);
     expect(answered).toMatchObject({ amount: 1000, note: 'paid', extra: [] });
     expect(await Changed.collection.findOne({ _id: 'c' } as never)).toEqual(answered);
     // A compare-and-set that lost: nothing changed, nothing answered.
     expect(await changeBuilt(Changed, { _id: 'c', amount: 1250 }, change())).toBeNull();
     expect(await Changed.collection.findOne({ _id: 'c' } as never)).toEqual(answered);
+  });
+
+  it('changeBuilt refuses a filter with a condition left undefined, which the driver would drop', async () => {
+    const Guarded = db.model<Thing>('Guarded', thingSchema(), 'guarded');
+    await insertBuilt(Guarded, [built('g1'), built('g2')]);
+    const stamp = { $set: { note: 'moved' } };
+    await expect(changeBuilt(Guarded, { _id: undefined, amount: 1250 }, stamp)).rejects.toThrow(
+      /Guarded's filter leaves _id undefined/,
+    );
+    await expect(changeBuilt(Guarded, { amount: { $in: [1250, undefined] } }, stamp)).rejects.toThrow(
+      /leaves amount\.\$in\.1 undefined/,
+    );
+    await expect(changeBuilt(Guarded, { 'owner.name': { $eq: undefined } }, stamp)).rejects.toThrow(
+      /leaves owner\.name\.\$eq undefined/,
+    );
+    expect(await Guarded.collection.countDocuments({ note: 'moved' } as never)).toBe(0);
+    // Values that are not plain objects are conditions in their own right.
+    const closed = await changeBuilt(
+      Guarded,
+      { _id: 'g1', createdAt: new Date('2026-12-06T05:00:00Z') },
+      stamp,
+    );
+    expect(closed).toMatchObject({ _id: 'g1', note: 'moved' });
   });
 });
