@@ -23,6 +23,11 @@ const CARRIERS = new Set([
 ]);
 
 const packageOf = (file) => file.match(/node_modules\/((@[^/]+\/)?[^/]+)/)?.[1];
+/** Our code by its part of the repository (`services/orders`, `packages/platform`), wherever it runs from. */
+const oursOf = (file) => {
+  const inRepo = file.match(/(?:^|\/)((?:packages|services|gateway|frontends|load|scripts)\/.*)$/)?.[1];
+  return `ours:${(inRepo ?? file).split('/').slice(0, 2).join('/')}`;
+};
 
 /** The modules of a bundle: the line each starts at and its path, in order. */
 function bundleModules(file) {
@@ -43,7 +48,7 @@ function ownerFinder() {
     const file = fileURLToPath(url);
     const pkg = packageOf(file);
     if (pkg) return pkg;
-    if (!file.endsWith('/dist/main.js')) return `ours:${file}`;
+    if (!file.endsWith('/dist/main.js')) return oursOf(file);
     if (!bundles.has(file)) bundles.set(file, bundleModules(file));
     const modules = bundles.get(file);
     let lo = 0;
@@ -55,7 +60,7 @@ function ownerFinder() {
       else hi = mid - 1;
     }
     const path = modules[lo][1];
-    return packageOf(path) ?? `ours:${path.split('/').slice(0, 2).join('/')}`;
+    return packageOf(path) ?? oursOf(path);
   };
 }
 
