@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
-import { ownersReport, profileOwners } from './lib/profile-owners.cjs';
+import { ownersReport, packageOf, profileOwners } from './lib/profile-owners.cjs';
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
@@ -75,7 +75,7 @@ function summarize(profile) {
     const key = `${functionName || '(anonymous)'} ${path.basename(file)}:${lineNumber + 1}`;
     fns.set(key, (fns.get(key) ?? 0) + us);
     const pkg =
-      file.match(/node_modules\/((@[^/]+\/)?[^/]+)/)?.[1] ??
+      packageOf(file) ??
       (file.startsWith('node:') || !file
         ? 'node'
         : path.relative(process.cwd(), file).split('/').slice(0, 2).join('/'));

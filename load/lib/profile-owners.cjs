@@ -7,6 +7,9 @@
 const { readFileSync } = require('node:fs');
 const { fileURLToPath } = require('node:url');
 
+/** V8's own frames: its collector, and native work no JavaScript frame is charged with. */
+const RUNTIME_FRAMES = new Set(['(garbage collector)', '(program)']);
+
 /** The libraries through which an operation's messages go out and come back. */
 const CARRIERS = new Set([
   'mongodb',
@@ -22,6 +25,7 @@ const CARRIERS = new Set([
   'nodemailer',
 ]);
 
+/** The package a file belongs to (`@grpc/grpc-js`, `mongodb`), or undefined when it is in none. */
 const packageOf = (file) => file.match(/node_modules\/((@[^/]+\/)?[^/]+)/)?.[1];
 /** Our code by its part of the repository (`services/orders`, `packages/platform`), wherever it runs from. */
 const oursOf = (file) => {
@@ -94,8 +98,6 @@ function profileOwners(profile) {
   return { owners, shares };
 }
 
-const RUNTIME_FRAMES = new Set(['(garbage collector)', '(program)']);
-
 function shareOf(owner) {
   if (owner.startsWith('ours:')) return 'ours';
   if (RUNTIME_FRAMES.has(owner) || owner === 'node') return 'runtime';
@@ -117,7 +119,7 @@ function ownersReport({ owners, shares }, top = 15) {
   ];
 }
 
-module.exports = { profileOwners, ownersReport };
+module.exports = { packageOf, profileOwners, ownersReport };
 
 // node load/lib/profile-owners.cjs <file.cpuprofile>…: the report of profiles already written.
 if (require.main === module)

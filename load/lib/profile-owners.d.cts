@@ -9,6 +9,8 @@ export interface CpuProfile {
   samples: number[];
   timeDeltas: number[];
 }
+/** The package a file belongs to (`@grpc/grpc-js`, `mongodb`), or undefined when it is in none. */
+export function packageOf(file: string): string | undefined;
 export interface Shares {
   ours: number;
   carriers: number;
